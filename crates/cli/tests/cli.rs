@@ -1,0 +1,92 @@
+//! The CLI contract (`trajscope analyze --json`, `trajscope quarantine`), run as a user runs it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn trajscope() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_trajscope"))
+}
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trajscope-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn analyze_json_reports_format_stats_quarantine_and_trajectories() {
+    let out = trajscope()
+        .args(["analyze", "--json"])
+        .arg(repo("web/samples/sample.awtl.jsonl"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "awtl");
+    let stats = &v["stats"];
+    assert_eq!(stats["lines_total"], 13);
+    assert_eq!(stats["lines_parsed"], 12);
+    assert_eq!(stats["lines_blank"], 0);
+    assert_eq!(stats["lines_quarantined"], 1);
+    assert_eq!(
+        stats["bytes"],
+        std::fs::metadata(repo("web/samples/sample.awtl.jsonl")).unwrap().len()
+    );
+    let q = &v["quarantine"][0];
+    assert_eq!(q["line"], 10);
+    assert_eq!(q["truncated_tail"], false);
+    assert!(q["raw"].as_str().unwrap().ends_with("contract test fai"));
+    assert_eq!(v["trajectories"][0]["id"], "run-demo-7");
+    assert_eq!(v["trajectories"][0]["steps"], 12);
+    assert_eq!(v["trajectories"][0]["outcome"], "failed");
+}
+
+#[test]
+fn quarantine_command_writes_records_whose_raw_bytes_round_trip() {
+    use base64::Engine as _;
+    let input = tmp("broken.jsonl");
+    let bad: &[u8] = b"{\"type\":\"action\",\"command\":\"ls\xff\"}";
+    let mut bytes = b"{\"type\":\"action\",\"command\":\"ls\"}\n".to_vec();
+    bytes.extend_from_slice(bad);
+    bytes.extend_from_slice(b"\n{\"type\":\"observation\",\"exit_code\":0}\n{\"type\":\"obs");
+    std::fs::write(&input, &bytes).unwrap();
+    let output = tmp("quarantine.jsonl");
+    let status = trajscope().arg("quarantine").arg(&input).arg("-o").arg(&output).status().unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&output).unwrap();
+    let records: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 2);
+    let raw0 = base64::engine::general_purpose::STANDARD
+        .decode(records[0]["raw_base64"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(raw0, bad);
+    assert_eq!(records[0]["line"], 2);
+    assert_eq!(records[0]["truncated_tail"], false);
+    assert_eq!(records[1]["line"], 4);
+    assert_eq!(records[1]["truncated_tail"], true);
+}
+
+#[test]
+fn an_unreadable_file_fails_with_one_line() {
+    let out = trajscope().args(["analyze", "/nonexistent/trace.jsonl", "--json"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("cannot read /nonexistent/trace.jsonl"), "{err}");
+}
+
+#[test]
+fn human_summary_names_the_quarantined_line() {
+    let out =
+        trajscope().arg("analyze").arg(repo("web/samples/sample.awtl.jsonl")).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("format awtl"), "{text}");
+    assert!(text.contains("quarantined line 10"), "{text}");
+}

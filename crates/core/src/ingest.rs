@@ -1,0 +1,426 @@
+//! Streaming ingest: bytes in (in chunks of any size), a canonical [`Trace`] out.
+//!
+//! The input is split into lines (the bytes between `\n`, without the `\n` and one trailing
+//! `\r`; a last segment without `\n` is a line when non-empty). The format is sniffed from the
+//! content (never a file name) unless a hint is given. JSONL formats are parsed line by line as
+//! the chunks arrive; every line is exactly one of parsed / blank / quarantined. Single-document
+//! formats (a pretty-printed JSON file) are buffered and parsed at the end; if that fails, one
+//! clear error with its position is reported and the lines are accounted for as quarantined.
+//! A gzip stream (magic bytes `1f 8b`) is decompressed here, in the core.
+
+pub mod formats;
+mod lines;
+mod sniff;
+
+use std::io::Write as _;
+
+use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
+pub use lines::LineSplitter;
+pub use sniff::{sniff_document, sniff_jsonl_line};
+
+/// Options for ingest.
+#[derive(Clone, Debug, Default)]
+pub struct IngestOptions {
+    /// Use this format instead of sniffing (the CLI's `--format`).
+    pub format: Option<Format>,
+}
+
+/// How far the ingest has got, for progress reporting while chunks stream in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Input bytes fed so far (compressed bytes for a gzip input).
+    pub bytes_in: u64,
+    pub lines: u64,
+    pub quarantined: u64,
+}
+
+/// Lines that may form a pretty-printed document are kept until the decision is made. A JSONL
+/// whose first line is damaged is recognised by a later line that parses.
+const UNDECIDED_MAX_LINES: usize = 64;
+
+enum Mode {
+    /// Format not known yet: lines are held until one parses.
+    Undecided { held: Vec<HeldLine> },
+    /// Line-oriented: each line is pushed into the adapter as it arrives.
+    Jsonl { format: Format, adapter: Box<dyn formats::JsonlAdapter> },
+    /// One JSON record per line of a document format (TRAJERRBENCH as JSONL, a minified file).
+    Records { format: Format, trajectories: Vec<Trajectory> },
+    /// A single (pretty-printed) document: buffered whole, parsed at the end.
+    Document { buf: Vec<u8>, held: Vec<HeldLine> },
+}
+
+struct HeldLine {
+    line: u32,
+    offset: u64,
+    bytes: Vec<u8>,
+    unterminated: bool,
+}
+
+/// Streaming ingest. Feed chunks with [`Ingestor::feed`], then call [`Ingestor::finish`].
+pub struct Ingestor {
+    opts: IngestOptions,
+    gzip: Option<flate2::write::MultiGzDecoder<Vec<u8>>>,
+    sniffed_gzip: bool,
+    gzip_error: Option<String>,
+    splitter: LineSplitter,
+    mode: Mode,
+    stats: IngestStats,
+    quarantine: Vec<QuarantineEntry>,
+    bytes_in: u64,
+    ingest_seq: u64,
+    /// A first byte of a possible gzip magic, held until the second byte arrives.
+    magic_hold: Vec<u8>,
+    /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
+    no_document: bool,
+}
+
+impl Ingestor {
+    pub fn new(opts: IngestOptions) -> Ingestor {
+        let mode = match opts.format {
+            Some(f) if f.is_jsonl() => {
+                Mode::Jsonl { format: f, adapter: formats::jsonl_adapter(f) }
+            }
+            _ => Mode::Undecided { held: Vec::new() },
+        };
+        Ingestor {
+            opts,
+            gzip: None,
+            sniffed_gzip: false,
+            gzip_error: None,
+            splitter: LineSplitter::new(),
+            mode,
+            stats: IngestStats::default(),
+            quarantine: Vec::new(),
+            bytes_in: 0,
+            ingest_seq: 0,
+            magic_hold: Vec::new(),
+            no_document: false,
+        }
+    }
+
+    /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
+    /// blocks anywhere.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        self.bytes_in += chunk.len() as u64;
+        if !self.sniffed_gzip {
+            self.magic_hold.extend_from_slice(chunk);
+            if self.magic_hold.len() < 2 {
+                return;
+            }
+            self.sniffed_gzip = true;
+            let held = std::mem::take(&mut self.magic_hold);
+            if held[0] == 0x1f && held[1] == 0x8b {
+                self.gzip = Some(flate2::write::MultiGzDecoder::new(Vec::new()));
+            }
+            self.feed_maybe_compressed(&held);
+            return;
+        }
+        self.feed_maybe_compressed(chunk);
+    }
+
+    fn feed_maybe_compressed(&mut self, chunk: &[u8]) {
+        match self.gzip.as_mut() {
+            None => self.feed_plain(chunk),
+            Some(_) if self.gzip_error.is_some() => {}
+            Some(dec) => {
+                let result = dec.write_all(chunk);
+                let out = std::mem::take(dec.get_mut());
+                if let Err(e) = result {
+                    self.gzip_error = Some(format!(
+                        "the gzip stream is damaged (after {} compressed bytes): {e}",
+                        self.bytes_in
+                    ));
+                }
+                self.feed_plain(&out);
+            }
+        }
+    }
+
+    fn feed_plain(&mut self, bytes: &[u8]) {
+        self.stats.bytes += bytes.len() as u64;
+        let mut splitter = std::mem::take(&mut self.splitter);
+        splitter.push(bytes, |line, no, offset| self.on_line(line, no, offset, false));
+        self.splitter = splitter;
+    }
+
+    /// Progress so far.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            bytes_in: self.bytes_in,
+            lines: self.stats.lines_total,
+            quarantined: self.stats.lines_quarantined,
+        }
+    }
+
+    /// Ends the input and returns the trace.
+    pub fn finish(mut self) -> Trace {
+        if !self.sniffed_gzip && !self.magic_hold.is_empty() {
+            let held = std::mem::take(&mut self.magic_hold);
+            self.sniffed_gzip = true;
+            self.feed_plain(&held);
+        }
+        if let Some(mut dec) = self.gzip.take() {
+            if self.gzip_error.is_none() {
+                let result = dec.try_finish();
+                let out = std::mem::take(dec.get_mut());
+                self.feed_plain(&out);
+                if let Err(e) = result {
+                    self.gzip_error = Some(format!("the gzip stream ends early: {e}"));
+                }
+            }
+        }
+        let mut splitter = std::mem::take(&mut self.splitter);
+        splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
+
+        let mut error = self.gzip_error.take();
+        let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
+        let (format, trajectories) = self.finish_mode(mode, &mut error);
+        self.quarantine.sort_by_key(|q| q.line);
+        debug_assert_eq!(
+            self.stats.lines_total,
+            self.stats.lines_parsed + self.stats.lines_blank + self.stats.lines_quarantined
+        );
+        Trace { format, stats: self.stats, quarantine: self.quarantine, trajectories, error }
+    }
+
+    fn finish_mode(&mut self, mode: Mode, error: &mut Option<String>) -> (Format, Vec<Trajectory>) {
+        match mode {
+            Mode::Jsonl { format, adapter } => (format, adapter.finish()),
+            Mode::Records { format, trajectories } => (format, trajectories),
+            Mode::Undecided { held } => {
+                // No line parsed as an object: everything held is quarantined.
+                for h in held {
+                    self.quarantine_line(h.line, h.offset, &h.bytes, Some(h.unterminated));
+                }
+                (self.opts.format.unwrap_or(Format::Generic), Vec::new())
+            }
+            Mode::Document { buf, held } => {
+                let failure = match serde_json::from_slice::<serde_json::Value>(strip_bom(&buf)) {
+                    Ok(value) => {
+                        let format = self.opts.format.or_else(|| sniff_document(&value));
+                        match format.map(|f| (f, formats::from_document(f, value))) {
+                            Some((f, Ok(trajectories))) => {
+                                // The document's lines are accounted as parsed or blank.
+                                for h in &held {
+                                    match is_blank(&h.bytes) {
+                                        true => self.stats.lines_blank += 1,
+                                        false => self.stats.lines_parsed += 1,
+                                    }
+                                }
+                                return (f, trajectories);
+                            }
+                            Some((f, Err(e))) => format!("the document looks like {f} but {e}"),
+                            None => {
+                                "the file is one JSON document of a shape no supported format has"
+                                    .to_string()
+                            }
+                        }
+                    }
+                    Err(e) => format!(
+                        "the file is not valid JSON: {} (line {}, column {})",
+                        describe_json_error(&e),
+                        e.line(),
+                        e.column()
+                    ),
+                };
+                // Not a document after all (or a broken one): take the lines one by one, so a
+                // JSONL whose first line is damaged still yields its good lines.
+                self.no_document = true;
+                self.mode = Mode::Undecided { held: Vec::new() };
+                for h in held {
+                    self.stats.lines_total -= 1;
+                    self.on_line(&h.bytes, h.line, h.offset, h.unterminated);
+                }
+                let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
+                if self.stats.lines_parsed == 0 {
+                    *error = Some(failure);
+                }
+                self.finish_mode(mode, error)
+            }
+        }
+    }
+
+    fn on_line(&mut self, line: &[u8], no: u32, offset: u64, unterminated: bool) {
+        self.stats.lines_total += 1;
+        let line = if no == 1 { strip_bom(line) } else { line };
+        match &mut self.mode {
+            Mode::Document { buf, held } => {
+                buf.extend_from_slice(line);
+                buf.push(b'\n');
+                held.push(HeldLine { line: no, offset, bytes: line.to_vec(), unterminated });
+                return;
+            }
+            Mode::Undecided { .. } if is_blank(line) => {
+                self.stats.lines_blank += 1;
+                return;
+            }
+            Mode::Undecided { .. } => {
+                let decision = self.decide(line);
+                let Mode::Undecided { held } = &mut self.mode else { unreachable!() };
+                if let Some((format, record)) = decision {
+                    let held = std::mem::take(held);
+                    self.mode = match record {
+                        true => Mode::Records { format, trajectories: Vec::new() },
+                        false => Mode::Jsonl { format, adapter: formats::jsonl_adapter(format) },
+                    };
+                    for h in held {
+                        self.quarantine_line(h.line, h.offset, &h.bytes, Some(h.unterminated));
+                    }
+                } else {
+                    let looks_like_document =
+                        !self.no_document && held.is_empty() && starts_document(line);
+                    held.push(HeldLine { line: no, offset, bytes: line.to_vec(), unterminated });
+                    if !self.no_document
+                        && (looks_like_document || held.len() > UNDECIDED_MAX_LINES)
+                    {
+                        let held = std::mem::take(held);
+                        let mut buf = Vec::new();
+                        for h in &held {
+                            buf.extend_from_slice(&h.bytes);
+                            buf.push(b'\n');
+                        }
+                        self.mode = Mode::Document { buf, held };
+                    }
+                    return;
+                }
+            }
+            _ => {}
+        }
+        if is_blank(line) {
+            self.stats.lines_blank += 1;
+            return;
+        }
+        let loc = SourceLoc { line: no, offset, path: String::new() };
+        let seq = self.ingest_seq;
+        let result = match std::str::from_utf8(line) {
+            Err(e) => Err(format!("invalid UTF-8 at byte {} of the line", e.valid_up_to())),
+            Ok(text) => match &mut self.mode {
+                Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
+                Mode::Records { format, trajectories } => {
+                    formats::parse_value(text).and_then(|v| {
+                        let mut ts = formats::from_document(*format, v)?;
+                        for t in &mut ts {
+                            for s in &mut t.steps {
+                                s.loc.line = no;
+                                s.loc.offset = offset;
+                            }
+                        }
+                        trajectories.extend(ts);
+                        Ok(())
+                    })
+                }
+                _ => unreachable!("mode decided above"),
+            },
+        };
+        match result {
+            Ok(()) => {
+                self.stats.lines_parsed += 1;
+                self.ingest_seq += 1;
+            }
+            Err(reason) => {
+                self.stats.lines_total -= 1; // quarantine_line counts the line again
+                self.quarantine_with_reason(no, offset, line, reason, unterminated);
+            }
+        }
+    }
+
+    /// For a line while undecided: `Some((format, is_record_per_line))` if it parses as a JSON
+    /// object (or array of a known document shape) and fixes the format.
+    fn decide(&self, line: &[u8]) -> Option<(Format, bool)> {
+        let text = std::str::from_utf8(line).ok()?;
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        if let Some(f) = self.opts.format {
+            return Some((f, !f.is_jsonl()));
+        }
+        if let Some(doc) = sniff_document(&value) {
+            return Some((doc, true));
+        }
+        if value.is_object() {
+            return Some((sniff_jsonl_line(&value), false));
+        }
+        None
+    }
+
+    fn quarantine_line(&mut self, no: u32, offset: u64, line: &[u8], unterminated: Option<bool>) {
+        self.stats.lines_total -= 1;
+        if is_blank(line) {
+            self.stats.lines_total += 1;
+            self.stats.lines_blank += 1;
+            return;
+        }
+        let reason = line_failure_reason(line);
+        self.quarantine_with_reason(no, offset, line, reason, unterminated.unwrap_or(false));
+    }
+
+    fn quarantine_with_reason(
+        &mut self,
+        no: u32,
+        offset: u64,
+        line: &[u8],
+        reason: String,
+        unterminated: bool,
+    ) {
+        self.stats.lines_total += 1;
+        self.stats.lines_quarantined += 1;
+        self.quarantine.push(QuarantineEntry {
+            line: no,
+            offset,
+            reason,
+            truncated_tail: unterminated,
+            raw: line.to_vec(),
+        });
+    }
+}
+
+/// Ingests a whole input at once (the CLI and tests; the app feeds chunks).
+pub fn ingest(bytes: &[u8], opts: IngestOptions) -> Trace {
+    let mut ingestor = Ingestor::new(opts);
+    ingestor.feed(bytes);
+    ingestor.finish()
+}
+
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// A first line that opens a pretty-printed document rather than a JSONL record.
+fn starts_document(line: &[u8]) -> bool {
+    let t = line.trim_ascii();
+    t.first() == Some(&b'[') || t == b"{" || (t.first() == Some(&b'{') && t.last() != Some(&b'}'))
+}
+
+/// Why a line cannot be taken as a JSON object.
+pub fn line_failure_reason(line: &[u8]) -> String {
+    match std::str::from_utf8(line) {
+        Err(e) => format!("invalid UTF-8 at byte {} of the line", e.valid_up_to()),
+        Ok(text) => match formats::parse_value(text) {
+            Err(reason) => reason,
+            Ok(v) => not_an_object_reason(&v),
+        },
+    }
+}
+
+pub(crate) fn not_an_object_reason(v: &serde_json::Value) -> String {
+    let kind = match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object of an unexpected shape",
+    };
+    format!("valid JSON but {kind}, not an event object")
+}
+
+pub(crate) fn describe_json_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    // serde_json appends " at line L column C"; the caller reports the position itself.
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    }
+}

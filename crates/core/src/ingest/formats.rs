@@ -1,0 +1,154 @@
+//! Format adapters: each turns one source format into canonical [`Trajectory`]s.
+//!
+//! JSONL formats implement [`JsonlAdapter`] (fed one line at a time, so a 200 MB file streams);
+//! single-document formats implement a `from_document` function over a parsed JSON value.
+
+pub mod awtl;
+pub mod generic;
+
+use serde_json::Value;
+
+use crate::model::{ArtifactRef, Format, SourceLoc, Trajectory};
+
+/// A line-oriented adapter. `push_line` gets one non-blank, valid UTF-8 line; an `Err` is the
+/// human-readable reason the line is quarantined.
+pub trait JsonlAdapter {
+    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String>;
+    fn finish(self: Box<Self>) -> Vec<Trajectory>;
+}
+
+/// The adapter for a JSONL format.
+pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
+    match format {
+        Format::Awtl => Box::new(awtl::Awtl::default()),
+        _ => Box::new(generic::Generic::new(format)),
+    }
+}
+
+/// Converts one parsed document of a single-document format.
+pub fn from_document(format: Format, _value: Value) -> Result<Vec<Trajectory>, String> {
+    match format {
+        f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
+        f => Err(format!("the {f} format is not supported yet")),
+    }
+}
+
+/// Parses a line as JSON, with a reason fit for the quarantine on failure.
+pub fn parse_value(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| json_reason(&e))
+}
+
+/// Parses a line that must be a JSON object.
+pub fn parse_object(text: &str) -> Result<serde_json::Map<String, Value>, String> {
+    match parse_value(text)? {
+        Value::Object(o) => Ok(o),
+        other => Err(super::not_an_object_reason(&other)),
+    }
+}
+
+/// The quarantine reason for a JSON parse error.
+pub fn json_reason(e: &serde_json::Error) -> String {
+    let msg = super::describe_json_error(e);
+    if msg.contains("recursion limit") {
+        return "JSON nested deeper than the parser allows (128 levels)".to_string();
+    }
+    if e.is_eof() {
+        return format!("invalid JSON: the line ends inside a value ({msg})");
+    }
+    format!("invalid JSON at column {}: {msg}", e.column())
+}
+
+/// First present key among `keys` (snake_case and camelCase spellings).
+pub fn get<'a>(o: &'a serde_json::Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
+    keys.iter().find_map(|k| o.get(*k)).filter(|v| !v.is_null())
+}
+
+/// First present key as text: strings as they are, other values as compact JSON.
+pub fn get_text(o: &serde_json::Map<String, Value>, keys: &[&str]) -> Option<String> {
+    get(o, keys).map(value_text)
+}
+
+/// A value as display text: a string as it is, anything else as compact JSON.
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// An integer from a number or a numeric string.
+pub fn value_i64(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        Value::Bool(b) => Some(*b as i64),
+        _ => None,
+    }
+}
+
+/// A list of strings from a string or an array of strings (other items as JSON text).
+pub fn value_strings(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(items) => items.iter().map(value_text).collect(),
+        Value::Null => Vec::new(),
+        other => vec![value_text(other)],
+    }
+}
+
+/// Normalises an artifact reference; flags one that escapes the trace root (never resolved).
+pub fn artifact_ref(raw: &str) -> ArtifactRef {
+    let lower = raw.to_ascii_lowercase();
+    let (scheme_path, had_file_scheme) = match lower.strip_prefix("file://") {
+        Some(_) => (&raw[7..], true),
+        None => (raw, false),
+    };
+    let is_windows_abs = scheme_path.len() >= 3
+        && scheme_path.as_bytes()[1] == b':'
+        && matches!(scheme_path.as_bytes()[2], b'\\' | b'/');
+    let absolute = scheme_path.starts_with('/') || scheme_path.starts_with('\\') || is_windows_abs;
+    // `artifact:build-output`, `judge:x`, `https://...`: a label or URI, not a path.
+    let is_label = !had_file_scheme
+        && !absolute
+        && scheme_path.split_once(':').is_some_and(|(s, _)| {
+            !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
+    if is_label {
+        return ArtifactRef {
+            raw: raw.to_string(),
+            normalized: raw.to_string(),
+            escapes_root: false,
+        };
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    let mut escapes = absolute || had_file_scheme;
+    for part in scheme_path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    escapes = true;
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    let normalized = if escapes { raw.to_string() } else { parts.join("/") };
+    ArtifactRef { raw: raw.to_string(), normalized, escapes_root: escapes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artifact_refs_that_leave_the_root_are_flagged() {
+        assert!(!artifact_ref("src/./a/../b.rs").escapes_root);
+        assert_eq!(artifact_ref("src/./a/../b.rs").normalized, "src/b.rs");
+        assert!(artifact_ref("../secret").escapes_root);
+        assert!(artifact_ref("a/../../secret").escapes_root);
+        assert!(artifact_ref("/etc/passwd").escapes_root);
+        assert!(artifact_ref("file:///etc/passwd").escapes_root);
+        assert!(artifact_ref("C:\\Windows\\x").escapes_root);
+        assert!(!artifact_ref("artifact:build-output").escapes_root);
+    }
+}

@@ -1,0 +1,89 @@
+//! Format detection from content (never from a file name).
+
+use serde_json::Value;
+
+use crate::model::Format;
+
+const AWTL_TYPES: [&str; 8] = [
+    "action",
+    "observation",
+    "judge_result",
+    "memory_read",
+    "artifact",
+    "run_start",
+    "run_end",
+    "message",
+];
+
+/// The JSONL format a parsed line (an object) belongs to.
+pub fn sniff_jsonl_line(v: &Value) -> Format {
+    let Some(o) = v.as_object() else { return Format::Generic };
+    let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
+    if o.contains_key("resourceSpans") {
+        return Format::Otel;
+    }
+    if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
+        && o.contains_key("payload")
+    {
+        return Format::Codex;
+    }
+    if o.contains_key("sessionId")
+        || o.contains_key("parentUuid")
+        || (matches!(ty, "user" | "assistant" | "summary" | "system") && o.contains_key("uuid"))
+        || (ty == "summary" && o.contains_key("leafUuid"))
+    {
+        return Format::ClaudeCode;
+    }
+    if AWTL_TYPES.contains(&ty) {
+        return Format::Awtl;
+    }
+    Format::Generic
+}
+
+/// The single-document format a parsed JSON value has, if any. Also used for a record-per-line
+/// file (each line one such document).
+pub fn sniff_document(v: &Value) -> Option<Format> {
+    match v {
+        Value::Object(o) => {
+            if o.get("history").is_some_and(Value::is_array) {
+                return Some(Format::WhoAndWhen);
+            }
+            if o.get("messages").is_some_and(Value::is_array)
+                && o.get("metadata").and_then(|m| m.get("annotation")).is_some()
+            {
+                return Some(Format::Trajerrbench);
+            }
+            if o.get("simulations").is_some_and(Value::is_array) {
+                return Some(Format::Tau2);
+            }
+            if o.get("trajectory").is_some_and(Value::is_array) {
+                return Some(Format::SweAgent);
+            }
+            if o.get("messages").is_some_and(Value::is_array) && o.contains_key("info") {
+                return Some(Format::MiniSweAgent);
+            }
+            if o.contains_key("eval") && (o.contains_key("samples") || o.contains_key("version")) {
+                return Some(Format::Inspect);
+            }
+            if o.get("post").is_some_and(Value::is_array)
+                || o.get("patch").is_some_and(Value::is_array)
+            {
+                return Some(Format::Langsmith);
+            }
+            None
+        }
+        Value::Array(items) => {
+            let first = items.first()?.as_object()?;
+            if first.contains_key("source")
+                && (first.contains_key("action") || first.contains_key("observation"))
+            {
+                return Some(Format::Openhands);
+            }
+            if first.contains_key("role") && first.contains_key("content") {
+                return Some(Format::MiniSweAgent);
+            }
+            None
+        }
+        _ => None,
+    }
+}

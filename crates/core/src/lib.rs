@@ -1,0 +1,27 @@
+//! trajscope-core: the pure analysis library behind the trajscope app and CLI.
+//!
+//! Bytes in, data out: no file system, no network, no clock, no UI types. It compiles natively
+//! and to `wasm32-unknown-unknown`. The pipeline (SPEC §2):
+//! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief.
+
+pub mod ingest;
+pub mod model;
+pub mod report;
+
+pub use ingest::{ingest, IngestOptions, Ingestor};
+pub use model::{Format, Trace};
+
+/// Serialises raw bytes as base64 (the exact bytes of a quarantined line round-trip).
+pub(crate) mod base64_bytes {
+    use base64::Engine as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD.decode(text).map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,283 @@
+//! The canonical trace model: every input format is converted into these types.
+//!
+//! A file holds one or more [`Trajectory`]s; a trajectory is an ordered list of [`Step`]s, one
+//! message or event each. Everything here is plain data (serde-serialisable) so the CLI can print
+//! it and the app can render it.
+
+use serde::{Deserialize, Serialize};
+
+/// The input formats the ingest recognises, named as reported (`--format` accepts these names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    Awtl,
+    ClaudeCode,
+    Codex,
+    Otel,
+    WhoAndWhen,
+    Trajerrbench,
+    Tau2,
+    SweAgent,
+    MiniSweAgent,
+    Openhands,
+    Inspect,
+    Langsmith,
+    Generic,
+}
+
+impl Format {
+    pub const ALL: [Format; 13] = [
+        Format::Awtl,
+        Format::ClaudeCode,
+        Format::Codex,
+        Format::Otel,
+        Format::WhoAndWhen,
+        Format::Trajerrbench,
+        Format::Tau2,
+        Format::SweAgent,
+        Format::MiniSweAgent,
+        Format::Openhands,
+        Format::Inspect,
+        Format::Langsmith,
+        Format::Generic,
+    ];
+
+    /// The name as reported in JSON output and accepted by `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Awtl => "awtl",
+            Format::ClaudeCode => "claude-code",
+            Format::Codex => "codex",
+            Format::Otel => "otel",
+            Format::WhoAndWhen => "who-and-when",
+            Format::Trajerrbench => "trajerrbench",
+            Format::Tau2 => "tau2",
+            Format::SweAgent => "swe-agent",
+            Format::MiniSweAgent => "mini-swe-agent",
+            Format::Openhands => "openhands",
+            Format::Inspect => "inspect",
+            Format::Langsmith => "langsmith",
+            Format::Generic => "generic",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the format is line-oriented (JSONL): lines are parsed and quarantined one by one.
+    pub fn is_jsonl(self) -> bool {
+        matches!(
+            self,
+            Format::Awtl | Format::ClaudeCode | Format::Codex | Format::Otel | Format::Generic
+        )
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who produced a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+    Judge,
+    Environment,
+    #[default]
+    Other,
+}
+
+/// What a step is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    #[default]
+    Message,
+    /// An action or tool call.
+    Action,
+    /// An observation or tool result.
+    Observation,
+    JudgeResult,
+    MemoryRead,
+    Artifact,
+    RunStart,
+    RunEnd,
+}
+
+/// Where a step came from in the input file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLoc {
+    /// 1-based line for JSONL sources (the line of the first record that formed the step);
+    /// for single-document sources, the line where the step's object starts when known, else 0.
+    pub line: u32,
+    /// Byte offset of that line or object in the (decompressed) input.
+    pub offset: u64,
+    /// JSON path inside a single-document source (`$.history[3]`), empty for JSONL.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub path: String,
+}
+
+/// The identifiers a step may carry (SPEC §2.1). All optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepIds {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_action_id: Option<String>,
+    /// A format-specific event id (Claude Code `uuid`, OpenHands `id`, judge id, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
+    /// The id of the step this one answers or follows (`parentUuid`, OpenHands `cause`, a tool
+    /// call id for a tool result, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+}
+
+impl StepIds {
+    pub fn is_empty(&self) -> bool {
+        *self == StepIds::default()
+    }
+}
+
+/// An artifact reference, normalised. One that escapes the trace root is flagged, never followed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArtifactRef {
+    /// The reference as written in the trace.
+    pub raw: String,
+    /// Normalised form (`./a/../b` → `b`); equals `raw` when it escapes.
+    pub normalized: String,
+    /// True when the reference is absolute, uses `..` to leave the root, or is a `file://` URL.
+    pub escapes_root: bool,
+}
+
+/// One message or event.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// 0-based position in the trajectory (gold labels use the same index space).
+    pub index: u32,
+    pub loc: SourceLoc,
+    /// The agent or actor name (Who&When `name`, a sub-agent id, `judge_name`, ...); empty if none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub actor: String,
+    pub role: Role,
+    pub kind: StepKind,
+    /// The readable content: message text, command output, judge detail. May be long.
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The command or the arguments of a tool call, as text (compact JSON for structured args).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// The source flagged this step as an error (tool error, exception, failed status).
+    #[serde(default)]
+    pub is_error: bool,
+    /// A status or result word as written (`failed`, `passed`, `warn`, `ok`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "StepIds::is_empty")]
+    pub ids: StepIds,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artifact_refs: Vec<ArtifactRef>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_node_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writer_seq: Option<u64>,
+    /// Order of arrival in the input (0-based, over the whole file).
+    pub ingest_seq: u64,
+}
+
+/// How a run ended, when the source says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Failed,
+    Passed,
+    #[default]
+    Unknown,
+}
+
+/// A gold label found in the file (Who&When `mistake_step` / `mistake_agent`, TRAJERRBENCH
+/// `metadata.annotation`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoldLabel {
+    /// 0-based step index in the trajectory, in the same index space as [`Step::index`].
+    pub step: Option<u32>,
+    pub agent: Option<String>,
+    pub reason: Option<String>,
+    /// Error type / category as written by the source.
+    pub category: Option<String>,
+}
+
+/// One run (or one simulation, one sample, one session).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Trajectory {
+    pub id: String,
+    pub outcome: Outcome,
+    /// The task or question, when the source states it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// The final answer or result, when the source states it separately from the steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold: Option<GoldLabel>,
+    pub steps: Vec<Step>,
+}
+
+/// A line (or document) that could not be taken in. Nothing is dropped: the raw bytes are kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuarantineEntry {
+    /// 1-based line number.
+    pub line: u32,
+    /// Byte offset of the line's first byte in the (decompressed) input.
+    pub offset: u64,
+    pub reason: String,
+    /// True for a final line without a terminating newline that does not parse: a writer
+    /// interrupted mid-line, as opposed to damage in the middle of the file.
+    pub truncated_tail: bool,
+    /// The line's bytes, exactly (without the `\n` and one trailing `\r`).
+    #[serde(rename = "raw_base64", with = "crate::base64_bytes")]
+    pub raw: Vec<u8>,
+}
+
+/// Line accounting: `lines_total == lines_parsed + lines_blank + lines_quarantined`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IngestStats {
+    pub bytes: u64,
+    pub lines_total: u64,
+    pub lines_parsed: u64,
+    pub lines_blank: u64,
+    pub lines_quarantined: u64,
+}
+
+/// The result of ingest: the trace, its quarantine and its accounting. Ingest never fails on
+/// content: a single-document format that does not parse gives an empty trace and an `error`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub format: Format,
+    pub stats: IngestStats,
+    pub quarantine: Vec<QuarantineEntry>,
+    pub trajectories: Vec<Trajectory>,
+    /// A whole-document error (e.g. a pretty-printed JSON file that does not parse), with position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}

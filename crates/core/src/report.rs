@@ -1,0 +1,73 @@
+//! The analysis report: the JSON contract of `trajscope analyze --json`, also what the app shows.
+//!
+//! Field names here are a public contract (other tools and tests rely on them); add fields,
+//! never rename them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Format, IngestStats, Outcome, QuarantineEntry, Trace, Trajectory};
+
+/// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuarantineRecord {
+    pub line: u32,
+    pub offset: u64,
+    pub reason: String,
+    pub truncated_tail: bool,
+    /// The exact bytes, base64.
+    pub raw_base64: String,
+    /// The bytes as text, invalid UTF-8 replaced (for display only).
+    pub raw: String,
+}
+
+impl QuarantineRecord {
+    pub fn from_entry(q: &QuarantineEntry) -> QuarantineRecord {
+        use base64::Engine as _;
+        QuarantineRecord {
+            line: q.line,
+            offset: q.offset,
+            reason: q.reason.clone(),
+            truncated_tail: q.truncated_tail,
+            raw_base64: base64::engine::general_purpose::STANDARD.encode(&q.raw),
+            raw: String::from_utf8_lossy(&q.raw).into_owned(),
+        }
+    }
+}
+
+/// The summary of one trajectory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrajectorySummary {
+    pub id: String,
+    /// Number of steps.
+    pub steps: usize,
+    pub outcome: Outcome,
+}
+
+impl TrajectorySummary {
+    pub fn new(t: &Trajectory) -> TrajectorySummary {
+        TrajectorySummary { id: t.id.clone(), steps: t.steps.len(), outcome: t.outcome }
+    }
+}
+
+/// The whole report of `analyze`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub format: Format,
+    pub stats: IngestStats,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub quarantine: Vec<QuarantineRecord>,
+    pub trajectories: Vec<TrajectorySummary>,
+}
+
+impl Report {
+    pub fn new(trace: &Trace) -> Report {
+        Report {
+            format: trace.format,
+            stats: trace.stats.clone(),
+            error: trace.error.clone(),
+            quarantine: trace.quarantine.iter().map(QuarantineRecord::from_entry).collect(),
+            trajectories: trace.trajectories.iter().map(TrajectorySummary::new).collect(),
+        }
+    }
+}

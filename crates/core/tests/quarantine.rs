@@ -1,0 +1,121 @@
+//! Quarantine accounting on broken input: every line is exactly one of parsed / blank /
+//! quarantined, quarantined bytes round-trip exactly, and nothing panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use trajscope_core::{ingest, IngestOptions, Ingestor, Trace};
+
+fn run(bytes: &[u8]) -> Trace {
+    ingest(bytes, IngestOptions::default())
+}
+
+fn assert_accounting(trace: &Trace) {
+    let s = &trace.stats;
+    assert_eq!(s.lines_total, s.lines_parsed + s.lines_blank + s.lines_quarantined, "{s:?}");
+    assert_eq!(s.lines_quarantined as usize, trace.quarantine.len());
+}
+
+const GOOD: &str = r#"{"type":"action","span_id":"s-1","tool":"shell","command":"npm test"}"#;
+
+#[test]
+fn truncated_tail_is_told_apart_from_damage_in_the_middle() {
+    let input = format!("{GOOD}\n{{\"type\":\"obs\n{GOOD}\n{{\"type\":\"observation\",\"exit");
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!(trace.stats.lines_parsed, 2);
+    let q: Vec<(u32, bool)> = trace.quarantine.iter().map(|q| (q.line, q.truncated_tail)).collect();
+    assert_eq!(q, vec![(2, false), (4, true)]);
+}
+
+#[test]
+fn crlf_bom_blank_lines_and_empty_input() {
+    let input = format!("\u{feff}{GOOD}\r\n\r\n   \n{GOOD}\r\n");
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!((trace.stats.lines_parsed, trace.stats.lines_blank), (2, 2));
+    assert_eq!(trace.format.name(), "awtl");
+
+    let empty = run(b"");
+    assert_accounting(&empty);
+    assert_eq!(empty.stats.lines_total, 0);
+    assert!(empty.trajectories.is_empty());
+}
+
+#[test]
+fn invalid_utf8_nul_bytes_deep_nesting_and_arrays_are_quarantined_with_reasons() {
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let mut input = Vec::new();
+    input.extend_from_slice(GOOD.as_bytes());
+    input.extend_from_slice(b"\n{\"type\":\"action\",\"command\":\"\xc3\x28\"}\n");
+    input.extend_from_slice(b"\x00\x00\x00\n");
+    input.extend_from_slice(deep.as_bytes());
+    input.extend_from_slice(b"\n[1,2,3]\n");
+    input.extend_from_slice(GOOD.as_bytes());
+    let trace = run(&input);
+    assert_accounting(&trace);
+    let reasons: Vec<&str> = trace.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 4, "{reasons:?}");
+    assert!(reasons[0].contains("UTF-8"), "{reasons:?}");
+    assert!(reasons[1].starts_with("invalid JSON"), "{reasons:?}");
+    assert!(reasons[2].contains("nested deeper"), "{reasons:?}");
+    assert!(reasons[3].contains("an array"), "{reasons:?}");
+    assert_eq!(trace.quarantine[0].raw, b"{\"type\":\"action\",\"command\":\"\xc3\x28\"}");
+}
+
+#[test]
+fn a_damaged_first_line_does_not_hide_the_format() {
+    let input = format!("{{\"type\":\"act\n{GOOD}\n{GOOD}\n");
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!(trace.format.name(), "awtl");
+    assert_eq!(trace.stats.lines_quarantined, 1);
+    assert_eq!(trace.trajectories[0].steps.len(), 2);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_bytes_never_panic_and_always_add_up(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let trace = run(&bytes);
+        assert_accounting(&trace);
+    }
+
+    #[test]
+    fn any_chunking_gives_the_same_trace(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                Just(GOOD.to_string()),
+                Just(String::new()),
+                Just("{\"type\":\"observation\",\"exit_code\":1}".to_string()),
+                "[ -~]{0,40}",
+            ],
+            0..20,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+    ) {
+        let input = lines.join("\n");
+        let whole = run(input.as_bytes());
+        assert_accounting(&whole);
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+        points.sort_unstable();
+        let mut last = 0;
+        for p in points {
+            ingestor.feed(&input.as_bytes()[last..p]);
+            last = p;
+        }
+        ingestor.feed(&input.as_bytes()[last..]);
+        prop_assert_eq!(ingestor.finish(), whole);
+    }
+
+    #[test]
+    fn quarantined_raw_bytes_are_exactly_the_line(lines in proptest::collection::vec("[ -~]{0,30}", 1..10)) {
+        let input = lines.join("\n");
+        let trace = run(input.as_bytes());
+        for q in &trace.quarantine {
+            let start = q.offset as usize;
+            prop_assert_eq!(&input.as_bytes()[start..start + q.raw.len()], &q.raw[..]);
+        }
+    }
+}

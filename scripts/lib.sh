@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Shared helpers for the project's scripts: tool versions, PATH, and the wasm32 build environment.
+# Sourced, never run. Everything here is idempotent and cheap.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+
+# Pinned tool versions. WASM_BINDGEN_VERSION must equal the `wasm-bindgen` pin in Cargo.toml.
+WASM_BINDGEN_VERSION="0.2.130"
+TRUNK_VERSION="0.22.1"
+WASM_OPT_VERSION="version_132"
+
+export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROME_BIN="${CHROME_BIN:-/usr/bin/chromium}"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+# Trunk: never download a tool; use the pinned ones found on PATH.
+export TRUNK_OFFLINE=true
+export TRUNK_TOOLS_WASM_BINDGEN="$WASM_BINDGEN_VERSION"
+export TRUNK_TOOLS_WASM_OPT="$WASM_OPT_VERSION"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# Which route provides the wasm32 standard library: "rustup" or "debian" (see scripts/setup.sh).
+wasm_route() {
+  local libdir
+  libdir="$(rustc --print target-libdir --target wasm32-unknown-unknown 2>/dev/null || true)"
+  if [ -n "$libdir" ] && compgen -G "$libdir/libstd-*.rlib" >/dev/null; then
+    echo rustup
+  elif [ -x /usr/bin/rustc ] && [ -d "$(/usr/bin/rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]; then
+    echo debian
+  else
+    echo none
+  fi
+}
+
+# Run a command in the wasm32 build environment. On the Debian route this uses Debian's
+# rustc-web with -Zbuild-std; the variables are set only for this command so native builds
+# keep their own cache.
+wasm() {
+  case "$(wasm_route)" in
+    rustup) "$@" ;;
+    debian)
+      PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 \
+        CARGO_UNSTABLE_BUILD_STD=std,panic_abort "$@" ;;
+    *) echo "no wasm32 standard library: run scripts/setup.sh" >&2; return 1 ;;
+  esac
+}
