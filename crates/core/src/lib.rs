@@ -4,9 +4,19 @@
 //! and to `wasm32-unknown-unknown`. The pipeline (SPEC §2):
 //! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief.
 
+pub mod attribution;
+pub mod brief;
+pub mod cases;
+pub mod classify;
+pub mod eval;
 pub mod ingest;
+pub mod labels;
 pub mod model;
+pub mod promote;
+pub mod record;
 pub mod report;
+pub mod scorecard;
+pub mod views;
 
 pub use ingest::{ingest, IngestOptions, Ingestor};
 pub use model::{Format, Trace};

@@ -1,0 +1,1 @@
+//! The Failure Prevention Brief (SPEC §2.8).

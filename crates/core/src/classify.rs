@@ -1,0 +1,1 @@
+//! Failure classification, failure mode and loop signals (SPEC §2.6).

@@ -1,0 +1,1 @@
+//! Scoring the detector against labelled data (Who&When, TRAJERRBENCH).

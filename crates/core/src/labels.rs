@@ -1,0 +1,1 @@
+//! Annotation labels (SPEC §2.9): the label model, benchmark exports, imports, agreement.

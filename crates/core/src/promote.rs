@@ -1,0 +1,1 @@
+//! Verified-only memory promotion (SPEC §2.8).

@@ -1,0 +1,1 @@
+//! Replay scorecard records and the exclusion rules (SPEC §2.8).
