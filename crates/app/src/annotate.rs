@@ -1,0 +1,1 @@
+//! The annotation panel: mark the critical step, agent, category, phase, rationale; autosaved.

@@ -1,0 +1,1 @@
+//! Local persistence of labels (autosave), keyed by trace content hash and trajectory id.
