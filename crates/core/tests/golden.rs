@@ -1,0 +1,229 @@
+//! Golden tests for the format adapters: every small real sample under `tests/fixtures/<source>/`
+//! is ingested WITHOUT a format hint (detection from content only) and summarised in a compact,
+//! readable form compared against `<fixture>.expected` beside it (bless with UPDATE_EXPECT=1,
+//! then review the diff by eye). Each sample is also fed in small chunks, which must give the
+//! same trace.
+#![cfg(not(target_arch = "wasm32"))]
+// Tests read their fixtures from disk; the core itself does no I/O.
+#![allow(clippy::disallowed_methods)]
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use trajscope_core::model::{Format, Outcome, Step, Trace};
+use trajscope_core::{ingest, IngestOptions, Ingestor};
+
+fn fixture_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(rel)
+}
+
+fn read(rel: &str) -> Vec<u8> {
+    let p = fixture_path(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", p.display()))
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('⏎'),
+            '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn step_line(s: &Step) -> String {
+    let loc = match (s.loc.line, s.loc.path.as_str()) {
+        (line, "") => format!("L{line}"),
+        (0, path) => path.to_string(),
+        (line, path) => format!("L{line}:{path}"),
+    };
+    let mut line = format!("  {:>3} {loc} {:?}/{:?}", s.index, s.role, s.kind).to_lowercase();
+    if !s.actor.is_empty() {
+        let _ = write!(line, " @{}", s.actor);
+    }
+    if let Some(t) = &s.tool {
+        let _ = write!(line, " tool={t}");
+    }
+    if let Some(a) = &s.args {
+        let _ = write!(line, " args={}", one_line(a, 40));
+    }
+    if let Some(c) = s.exit_code {
+        let _ = write!(line, " exit={c}");
+    }
+    if s.is_error {
+        line.push_str(" ERROR");
+    }
+    if let Some(st) = &s.status {
+        let _ = write!(line, " status={st}");
+    }
+    let ids = &s.ids;
+    for (k, v) in [
+        ("turn", &ids.turn_id),
+        ("span", &ids.span_id),
+        ("action", &ids.action_id),
+        ("src", &ids.source_action_id),
+        ("id", &ids.event_id),
+        ("parent", &ids.parent_id),
+    ] {
+        if let Some(v) = v {
+            let _ = write!(line, " {k}={}", one_line(v, 12));
+        }
+    }
+    let _ = write!(line, " | {}", one_line(&s.text, 80));
+    line
+}
+
+fn summary(t: &Trace) -> String {
+    let mut out = String::new();
+    let s = &t.stats;
+    let _ = writeln!(out, "format: {}", t.format);
+    let _ = writeln!(
+        out,
+        "stats: bytes={} lines total={} parsed={} blank={} quarantined={}",
+        s.bytes, s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
+    );
+    if let Some(e) = &t.error {
+        let _ = writeln!(out, "error: {e}");
+    }
+    for q in &t.quarantine {
+        let _ = writeln!(
+            out,
+            "quarantined line {} (offset {}, truncated_tail={}): {}",
+            q.line, q.offset, q.truncated_tail, q.reason
+        );
+    }
+    for tr in &t.trajectories {
+        let _ = writeln!(
+            out,
+            "trajectory {}: outcome={:?} steps={}",
+            tr.id,
+            tr.outcome,
+            tr.steps.len()
+        );
+        if let Some(task) = &tr.task {
+            let _ = writeln!(out, "  task: {}", one_line(task, 80));
+        }
+        if let Some(a) = &tr.final_answer {
+            let _ = writeln!(out, "  final answer: {}", one_line(a, 80));
+        }
+        if let Some(g) = &tr.gold {
+            let _ = writeln!(
+                out,
+                "  gold: step={:?} agent={:?} category={:?} reason={:?}",
+                g.step,
+                g.agent,
+                g.category,
+                g.reason.as_deref().map(|r| one_line(r, 60))
+            );
+        }
+        for st in &tr.steps {
+            let _ = writeln!(out, "{}", step_line(st));
+        }
+    }
+    out
+}
+
+/// Ingests the fixture whole and in small chunks, checks both agree, compares the summary with
+/// the expected file beside the fixture, and returns the trace for further assertions.
+fn golden(rel: &str) -> Trace {
+    let bytes = read(rel);
+    let whole = ingest(&bytes, IngestOptions::default());
+    for chunk_size in [1usize, 7, 4096] {
+        let mut ing = Ingestor::new(IngestOptions::default());
+        for chunk in bytes.chunks(chunk_size) {
+            ing.feed(chunk);
+        }
+        let chunked = ing.finish();
+        assert_eq!(chunked, whole, "{rel}: fed in chunks of {chunk_size} gives another trace");
+    }
+    let s = &whole.stats;
+    assert_eq!(s.lines_total, s.lines_parsed + s.lines_blank + s.lines_quarantined, "{rel}");
+    // Step indices are positions: gold labels rely on it.
+    for tr in &whole.trajectories {
+        for (i, st) in tr.steps.iter().enumerate() {
+            assert_eq!(st.index as usize, i, "{rel}: trajectory {} step {i}", tr.id);
+        }
+    }
+    let mut expected = fixture_path(rel).into_os_string();
+    expected.push(".expected");
+    expect_test::expect_file![PathBuf::from(expected)].assert_eq(&summary(&whole));
+    whole
+}
+
+fn counts(t: &Trace) -> Vec<usize> {
+    t.trajectories.iter().map(|tr| tr.steps.len()).collect()
+}
+
+#[test]
+fn who_and_when_algorithm_generated() {
+    let t = golden("who_and_when/ag_1.json");
+    assert_eq!(t.format, Format::WhoAndWhen);
+    assert_eq!(counts(&t), [6]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let gold = tr.gold.as_ref().expect("gold label");
+    assert_eq!((gold.step, gold.agent.as_deref()), (Some(0), Some("Excel_Expert")));
+    // The gold step's speaker is the gold agent (same 0-based index space).
+    assert_eq!(tr.steps[0].actor, "Excel_Expert");
+
+    let t = golden("who_and_when/ag_10.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(counts(&t), [10]);
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.step), Some(5));
+    assert_eq!(tr.steps[5].actor, "Validation_Expert");
+    assert_eq!((tr.steps[6].exit_code, tr.steps[6].is_error), (Some(1), true));
+}
+
+#[test]
+fn who_and_when_hand_crafted() {
+    let t = golden("who_and_when/hc_1.json");
+    assert_eq!(t.format, Format::WhoAndWhen);
+    assert_eq!(counts(&t), [29]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.step), Some(12));
+    assert_eq!(tr.steps[12].actor, "WebSurfer");
+    assert_eq!(tr.steps[1].actor, "Orchestrator");
+
+    let t = golden("who_and_when/hc_6.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(counts(&t), [8]);
+    assert_eq!(tr.outcome, Outcome::Failed);
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.agent.as_deref()), Some("Orchestrator"));
+}
+
+#[test]
+fn trajerrbench_record_and_jsonl() {
+    let t = golden("trajerrbench/airline_failed_qwen3-max.json");
+    assert_eq!(t.format, Format::Trajerrbench);
+    assert_eq!(counts(&t), [13]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let gold = tr.gold.as_ref().expect("gold label");
+    assert_eq!(gold.step, Some(7));
+    assert_eq!(gold.category.as_deref(), Some("reason.MissingAssumptionCheck"));
+    assert_eq!(tr.steps[9].tool.as_deref(), Some("cancel_reservation"));
+
+    let t = golden("trajerrbench/records.jsonl");
+    assert_eq!(t.format, Format::Trajerrbench);
+    assert_eq!(counts(&t), [13, 5]);
+    assert_eq!(t.trajectories[1].outcome, Outcome::Passed);
+    assert_eq!(t.trajectories[1].gold, None);
+}
+
+#[test]
+fn a_document_of_an_unexpected_shape_is_a_clear_error() {
+    let bad = br#"{"history": [1, 2], "question": "q"}"#;
+    let t = ingest(bad, IngestOptions::default());
+    assert!(t.trajectories.is_empty());
+    let hinted =
+        ingest(b"{\n \"messages\": 3\n}\n", IngestOptions { format: Some(Format::Trajerrbench) });
+    let err = hinted.error.expect("an error");
+    assert!(err.contains("`messages` is a number"), "{err}");
+}
