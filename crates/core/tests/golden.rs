@@ -227,3 +227,34 @@ fn a_document_of_an_unexpected_shape_is_a_clear_error() {
     let err = hinted.error.expect("an error");
     assert!(err.contains("`messages` is a number"), "{err}");
 }
+
+#[test]
+fn claude_code_sessions() {
+    // 38 lines: queue-operation, 2 user prompts, 11 tool results, 24 assistant lines with one
+    // content block each, so 37 steps.
+    let t = golden("claude_code/coverage-test-fix.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (38, 0));
+    assert_eq!(counts(&t), [37]);
+    let tr = &t.trajectories[0];
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!((failed[0].tool.as_deref(), failed[0].exit_code), (Some("Bash"), Some(1)));
+    // The result names the call it answers.
+    let call = tr.steps.iter().find(|s| s.ids.action_id == failed[0].ids.source_action_id);
+    assert_eq!(call.map(|s| s.kind), Some(trajscope_core::model::StepKind::Action));
+
+    let t = golden("claude_code/hello-world-script.jsonl");
+    assert_eq!(counts(&t), [8]);
+
+    // A session whose first line is a file-history-snapshot, and a sub-agent file.
+    let t = golden("claude_code/codemie-main-session.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (25, 0));
+    assert_eq!(counts(&t), [19]);
+    let t = golden("claude_code/codemie-agent-36541525.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!(t.trajectories[0].id, "agent-36541525");
+    assert_eq!(counts(&t), [2]);
+    assert!(t.trajectories[0].steps.iter().all(|s| s.actor == "agent-36541525"));
+}

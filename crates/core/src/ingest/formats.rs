@@ -4,6 +4,7 @@
 //! single-document formats implement a `from_document` function over a parsed JSON value.
 
 pub mod awtl;
+pub mod claude_code;
 pub mod generic;
 pub mod trajerrbench;
 pub mod who_and_when;
@@ -23,6 +24,7 @@ pub trait JsonlAdapter {
 pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
     match format {
         Format::Awtl => Box::new(awtl::Awtl::default()),
+        Format::ClaudeCode => Box::new(claude_code::ClaudeCode::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }

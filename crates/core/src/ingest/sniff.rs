@@ -15,6 +15,22 @@ const AWTL_TYPES: [&str; 8] = [
     "message",
 ];
 
+/// Keys only AWTL events carry (snake_case and camelCase).
+const AWTL_KEYS: [&str; 12] = [
+    "run_id",
+    "runId",
+    "span_id",
+    "spanId",
+    "turn_id",
+    "turnId",
+    "action_id",
+    "actionId",
+    "writer_seq",
+    "writerSeq",
+    "attempt_id",
+    "attemptId",
+];
+
 /// The JSONL format a parsed line (an object) belongs to.
 pub fn sniff_jsonl_line(v: &Value) -> Format {
     let Some(o) = v.as_object() else { return Format::Generic };
@@ -31,10 +47,14 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         || o.contains_key("parentUuid")
         || (matches!(ty, "user" | "assistant" | "summary" | "system") && o.contains_key("uuid"))
         || (ty == "summary" && o.contains_key("leafUuid"))
+        || (ty == "file-history-snapshot" && o.contains_key("snapshot"))
+        || (ty == "queue-operation" && o.contains_key("operation"))
     {
         return Format::ClaudeCode;
     }
-    if AWTL_TYPES.contains(&ty) {
+    // `message` alone is too common a type word: an AWTL message line also carries AWTL ids.
+    if AWTL_TYPES.contains(&ty) && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
+    {
         return Format::Awtl;
     }
     Format::Generic
