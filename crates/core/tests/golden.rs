@@ -258,3 +258,26 @@ fn claude_code_sessions() {
     assert_eq!(counts(&t), [2]);
     assert!(t.trajectories[0].steps.iter().all(|s| s.actor == "agent-36541525"));
 }
+
+#[test]
+fn codex_rollouts() {
+    let t = golden("codex/rollout-trimmed.jsonl");
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (32, 0));
+    // Every line is a step (no mirror records in this rollout).
+    assert_eq!(counts(&t), [32]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "019e1695-0522-7c83-8b39-0dd379793f80");
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!((failed[0].exit_code, failed[0].tool.as_deref()), (Some(1), Some("exec_command")));
+
+    let t = golden("codex/examples-one-per-kind.jsonl");
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!(t.stats.lines_parsed, 17);
+    let tr = &t.trajectories[0];
+    assert!(tr.final_answer.as_deref().is_some_and(|a| a.starts_with("Available tool groups")));
+    // exec_command_end folds its exit code into the output of the same call.
+    let out = tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
+    assert_eq!(out.and_then(|s| s.exit_code), Some(0));
+}

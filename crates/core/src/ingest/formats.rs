@@ -5,6 +5,7 @@
 
 pub mod awtl;
 pub mod claude_code;
+pub mod codex;
 pub mod generic;
 pub mod trajerrbench;
 pub mod who_and_when;
@@ -25,6 +26,7 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
     match format {
         Format::Awtl => Box::new(awtl::Awtl::default()),
         Format::ClaudeCode => Box::new(claude_code::ClaudeCode::default()),
+        Format::Codex => Box::new(codex::Codex::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
