@@ -281,3 +281,29 @@ fn codex_rollouts() {
     let out = tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
     assert_eq!(out.and_then(|s| s.exit_code), Some(0));
 }
+
+#[test]
+fn tau2_results() {
+    let t = golden("tau2/airline_3_simulations.json");
+    assert_eq!(t.format, Format::Tau2);
+    // Each simulation: its policy as step 0, then one step per message.
+    assert_eq!(counts(&t), [19, 15, 7]);
+    let outcomes: Vec<Outcome> = t.trajectories.iter().map(|t| t.outcome).collect();
+    assert_eq!(outcomes, [Outcome::Failed, Outcome::Passed, Outcome::Failed]);
+    let errors: Vec<&Step> =
+        t.trajectories.iter().flat_map(|t| &t.steps).filter(|s| s.is_error).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].tool.is_some(), "a tool error names its tool");
+
+    // The whole real file (gzip, no hint): 50 simulations, 22 failed, 1191 messages.
+    let bytes = read("tau2/airline_run1.no_raw_data.json.gz");
+    let t = ingest(&bytes, IngestOptions::default());
+    assert_eq!((t.format, t.error.as_deref()), (Format::Tau2, None));
+    assert_eq!(t.trajectories.len(), 50);
+    let failed = t.trajectories.iter().filter(|t| t.outcome == Outcome::Failed).count();
+    assert_eq!(failed, 22);
+    let messages: usize = t.trajectories.iter().map(|t| t.steps.len() - 1).sum();
+    assert_eq!(messages, 1191);
+    let tool_errors = t.trajectories.iter().flat_map(|t| &t.steps).filter(|s| s.is_error).count();
+    assert_eq!(tool_errors, 12);
+}

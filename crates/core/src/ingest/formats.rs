@@ -7,6 +7,7 @@ pub mod awtl;
 pub mod claude_code;
 pub mod codex;
 pub mod generic;
+pub mod tau2;
 pub mod trajerrbench;
 pub mod who_and_when;
 
@@ -36,6 +37,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
     match format {
         Format::WhoAndWhen => who_and_when::from_document(value),
         Format::Trajerrbench => trajerrbench::from_document(value),
+        Format::Tau2 => tau2::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }
