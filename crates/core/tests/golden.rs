@@ -307,3 +307,38 @@ fn tau2_results() {
     let tool_errors = t.trajectories.iter().flat_map(|t| &t.steps).filter(|s| s.is_error).count();
     assert_eq!(tool_errors, 12);
 }
+
+#[test]
+fn swe_agent_traj() {
+    let t = golden("swe_agent/pydicom__pydicom-1458.traj");
+    assert_eq!(t.format, Format::SweAgent);
+    // 12 turns, each an action and its observation.
+    assert_eq!(counts(&t), [24]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Unknown, "submitted, not yet judged");
+    assert!(tr.task.as_deref().is_some_and(|t| t.contains("Pixel Representation")));
+    assert_eq!(tr.steps[22].tool.as_deref(), Some("submit"));
+    assert!(tr.final_answer.as_deref().is_some_and(|p| p.contains("diff --git")));
+}
+
+#[test]
+fn mini_swe_agent_both_formats() {
+    let t = golden("mini_swe_agent/django__django-10914.trimmed.traj.json");
+    assert_eq!(t.format, Format::MiniSweAgent);
+    assert_eq!(counts(&t), [43]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "django__django-10914");
+    let last = tr.steps.last().map(|s| (s.kind, s.status.clone()));
+    assert_eq!(last, Some((trajscope_core::model::StepKind::RunEnd, Some("Submitted".into()))));
+    let actions = tr.steps.iter().filter(|s| s.tool.as_deref() == Some("bash")).count();
+    assert_eq!(actions, 20);
+
+    // The older bare list: 22 messages; user replies carrying <returncode> are observations.
+    let t = golden("mini_swe_agent/github_issue.traj.json");
+    assert_eq!(t.format, Format::MiniSweAgent);
+    assert_eq!(counts(&t), [22]);
+    let tr = &t.trajectories[0];
+    let first_obs =
+        tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
+    assert_eq!(first_obs.map(|s| (s.exit_code, s.is_error)), Some((Some(1), true)));
+}

@@ -7,6 +7,8 @@ pub mod awtl;
 pub mod claude_code;
 pub mod codex;
 pub mod generic;
+pub mod mini_swe_agent;
+pub mod swe_agent;
 pub mod tau2;
 pub mod trajerrbench;
 pub mod who_and_when;
@@ -38,6 +40,8 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::WhoAndWhen => who_and_when::from_document(value),
         Format::Trajerrbench => trajerrbench::from_document(value),
         Format::Tau2 => tau2::from_document(value),
+        Format::SweAgent => swe_agent::from_document(value),
+        Format::MiniSweAgent => mini_swe_agent::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

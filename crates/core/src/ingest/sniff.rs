@@ -65,6 +65,10 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
 pub fn sniff_document(v: &Value) -> Option<Format> {
     match v {
         Value::Object(o) => {
+            // SWE-agent files also carry a `history` (the model's message list): check first.
+            if o.get("trajectory").is_some_and(Value::is_array) {
+                return Some(Format::SweAgent);
+            }
             if o.get("history").is_some_and(Value::is_array) {
                 return Some(Format::WhoAndWhen);
             }
@@ -75,9 +79,6 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             }
             if o.get("simulations").is_some_and(Value::is_array) {
                 return Some(Format::Tau2);
-            }
-            if o.get("trajectory").is_some_and(Value::is_array) {
-                return Some(Format::SweAgent);
             }
             if o.get("messages").is_some_and(Value::is_array) && o.contains_key("info") {
                 return Some(Format::MiniSweAgent);
