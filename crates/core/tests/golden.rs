@@ -342,3 +342,20 @@ fn mini_swe_agent_both_formats() {
         tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
     assert_eq!(first_obs.map(|s| (s.exit_code, s.is_error)), Some((Some(1), true)));
 }
+
+#[test]
+fn openhands_event_lists() {
+    let t = golden("openhands/basic.json");
+    assert_eq!(t.format, Format::Openhands);
+    assert_eq!(counts(&t), [4]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("3"), "observation names its cause");
+    assert_eq!(tr.steps[2].tool, tr.steps[1].tool);
+    assert!(tr.final_answer.is_some());
+
+    let t = golden("openhands/examples-one-per-kind.json");
+    assert_eq!(t.format, Format::Openhands);
+    assert_eq!(counts(&t), [6]);
+    let run = &t.trajectories[0].steps[4];
+    assert_eq!((run.kind, run.exit_code), (trajscope_core::model::StepKind::Observation, Some(0)));
+}

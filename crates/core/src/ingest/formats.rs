@@ -8,6 +8,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod generic;
 pub mod mini_swe_agent;
+pub mod openhands;
 pub mod swe_agent;
 pub mod tau2;
 pub mod trajerrbench;
@@ -42,6 +43,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Tau2 => tau2::from_document(value),
         Format::SweAgent => swe_agent::from_document(value),
         Format::MiniSweAgent => mini_swe_agent::from_document(value),
+        Format::Openhands => openhands::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

@@ -69,7 +69,11 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if o.get("trajectory").is_some_and(Value::is_array) {
                 return Some(Format::SweAgent);
             }
-            if o.get("history").is_some_and(Value::is_array) {
+            if let Some(Value::Array(events)) = o.get("history") {
+                // OpenHands evaluation output keeps its event list under `history` too.
+                if events.first().and_then(Value::as_object).is_some_and(is_openhands_event) {
+                    return Some(Format::Openhands);
+                }
                 return Some(Format::WhoAndWhen);
             }
             if o.get("messages").is_some_and(Value::is_array)
@@ -95,9 +99,7 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
         }
         Value::Array(items) => {
             let first = items.first()?.as_object()?;
-            if first.contains_key("source")
-                && (first.contains_key("action") || first.contains_key("observation"))
-            {
+            if is_openhands_event(first) {
                 return Some(Format::Openhands);
             }
             if first.contains_key("role") && first.contains_key("content") {
@@ -107,4 +109,8 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
         }
         _ => None,
     }
+}
+
+fn is_openhands_event(o: &serde_json::Map<String, Value>) -> bool {
+    o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
 }
