@@ -359,3 +359,38 @@ fn openhands_event_lists() {
     let run = &t.trajectories[0].steps[4];
     assert_eq!((run.kind, run.exit_code), (trajscope_core::model::StepKind::Observation, Some(0)));
 }
+
+#[test]
+fn inspect_json_logs() {
+    let t = golden("inspect/browser.no_events.json");
+    assert_eq!(t.format, Format::Inspect);
+    // 10 messages and one `includes` score.
+    assert_eq!(counts(&t), [11]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Passed);
+    let judge = tr.steps.last().map(|s| (s.kind, s.status.clone()));
+    assert_eq!(judge, Some((trajscope_core::model::StepKind::JudgeResult, Some("C".into()))));
+    assert_eq!(tr.steps[1].tool.as_deref(), Some("web_browser_go"));
+
+    let t = golden("inspect/log_tool_call_error.json");
+    assert_eq!(t.format, Format::Inspect);
+    let tr = &t.trajectories[0];
+    let errors: Vec<&str> =
+        tr.steps.iter().filter(|s| s.is_error).filter_map(|s| s.status.as_deref()).collect();
+    assert_eq!(
+        errors,
+        [
+            "parsing",
+            "timeout",
+            "parsing",
+            "unicode_decode",
+            "permission",
+            "file_not_found",
+            "is_a_directory",
+            "limit",
+            "approval",
+            "unknown",
+            "output_limit"
+        ]
+    );
+}

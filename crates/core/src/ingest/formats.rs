@@ -7,6 +7,7 @@ pub mod awtl;
 pub mod claude_code;
 pub mod codex;
 pub mod generic;
+pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openhands;
 pub mod swe_agent;
@@ -44,6 +45,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::SweAgent => swe_agent::from_document(value),
         Format::MiniSweAgent => mini_swe_agent::from_document(value),
         Format::Openhands => openhands::from_document(value),
+        Format::Inspect => inspect::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }
@@ -89,9 +91,11 @@ pub(crate) fn content_text(v: &Value) -> String {
             let mut out = String::new();
             for p in parts {
                 let t = match p {
-                    Value::Object(o) => get(o, &["text", "content", "thinking", "refusal"])
-                        .map(content_text)
-                        .unwrap_or_else(|| p.to_string()),
+                    Value::Object(o) => {
+                        get(o, &["text", "content", "thinking", "reasoning", "refusal"])
+                            .map(content_text)
+                            .unwrap_or_else(|| p.to_string())
+                    }
                     other => content_text(other),
                 };
                 if t.is_empty() {
