@@ -394,3 +394,25 @@ fn inspect_json_logs() {
         ]
     );
 }
+
+#[test]
+fn langsmith_run_payloads() {
+    for rel in [
+        "langsmith/langsmith_py_wrap_openai_.json",
+        "langsmith/langsmith_js_wrap_openai_default.json",
+    ] {
+        let t = golden(rel);
+        assert_eq!(t.format, Format::Langsmith, "{rel}");
+        // The user's request, then the llm run's reply (create and update merged).
+        assert_eq!(counts(&t), [2], "{rel}");
+        let reply = &t.trajectories[0].steps[1];
+        assert!(reply.text.starts_with("Howdy"), "{rel}: {}", reply.text);
+    }
+    let t = golden("langsmith/nested_tool_error.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let order: Vec<&str> = tr.steps.iter().skip(1).map(|s| s.actor.as_str()).collect();
+    assert_eq!(order, ["ChatOpenAI", "run_tests", "AgentExecutor"]);
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("r1"));
+    assert!(tr.steps[2].is_error);
+}

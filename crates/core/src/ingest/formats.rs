@@ -8,6 +8,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod generic;
 pub mod inspect;
+pub mod langsmith;
 pub mod mini_swe_agent;
 pub mod openhands;
 pub mod swe_agent;
@@ -46,6 +47,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::MiniSweAgent => mini_swe_agent::from_document(value),
         Format::Openhands => openhands::from_document(value),
         Format::Inspect => inspect::from_document(value),
+        Format::Langsmith => langsmith::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

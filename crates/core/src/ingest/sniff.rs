@@ -102,6 +102,11 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if is_openhands_event(first) {
                 return Some(Format::Openhands);
             }
+            if first.contains_key("run_type")
+                && (first.contains_key("dotted_order") || first.contains_key("trace_id"))
+            {
+                return Some(Format::Langsmith);
+            }
             if first.contains_key("role") && first.contains_key("content") {
                 return Some(Format::MiniSweAgent);
             }
