@@ -416,3 +416,24 @@ fn langsmith_run_payloads() {
     assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("r1"));
     assert!(tr.steps[2].is_error);
 }
+
+#[test]
+fn otel_genai_spans() {
+    let t = golden("otel/genai_handoff.jsonl");
+    assert_eq!(t.format, Format::Otel);
+    assert_eq!(t.stats.lines_parsed, 3);
+    // The request, then 8 spans ordered by start time; and the timed-out trace.
+    assert_eq!(counts(&t), [9, 2]);
+    let tr = &t.trajectories[0];
+    let actors: Vec<&str> = tr.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(
+        actors,
+        ["", "triage", "triage", "triage", "triage", "refunds", "refunds", "refunds", "refunds"]
+    );
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].tool.as_deref(), Some("cancel_reservation"));
+    assert_eq!(failed[0].ids.source_action_id.as_deref(), Some("call_2"));
+    assert!(tr.final_answer.as_deref().is_some_and(|a| a.contains("refunded")));
+    assert_eq!(t.trajectories[1].outcome, Outcome::Failed);
+}

@@ -11,6 +11,7 @@ pub mod inspect;
 pub mod langsmith;
 pub mod mini_swe_agent;
 pub mod openhands;
+pub mod otel;
 pub mod swe_agent;
 pub mod tau2;
 pub mod trajerrbench;
@@ -33,6 +34,7 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         Format::Awtl => Box::new(awtl::Awtl::default()),
         Format::ClaudeCode => Box::new(claude_code::ClaudeCode::default()),
         Format::Codex => Box::new(codex::Codex::default()),
+        Format::Otel => Box::new(otel::Otel::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
