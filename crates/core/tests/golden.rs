@@ -437,3 +437,199 @@ fn otel_genai_spans() {
     assert!(tr.final_answer.as_deref().is_some_and(|a| a.contains("refunded")));
     assert_eq!(t.trajectories[1].outcome, Outcome::Failed);
 }
+
+mod never_panic {
+    //! Every adapter meets documents of every shape: arbitrary JSON built from the keys the
+    //! formats look for must give trajectories or a clear error, never a panic.
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+    use trajscope_core::ingest::formats::{from_document, jsonl_adapter};
+    use trajscope_core::model::{Format, SourceLoc};
+
+    const KEYS: &[&str] = &[
+        "history",
+        "messages",
+        "metadata",
+        "annotation",
+        "critical_error_step",
+        "mistake_step",
+        "simulations",
+        "trajectory",
+        "info",
+        "samples",
+        "scores",
+        "post",
+        "patch",
+        "resourceSpans",
+        "scopeSpans",
+        "spans",
+        "attributes",
+        "role",
+        "content",
+        "tool_calls",
+        "type",
+        "payload",
+        "message",
+        "name",
+        "id",
+        "uuid",
+        "parentUuid",
+        "sessionId",
+        "isSidechain",
+        "agentId",
+        "error",
+        "is_error",
+        "status",
+        "code",
+        "parts",
+        "function",
+        "arguments",
+        "extra",
+        "returncode",
+        "action",
+        "observation",
+        "source",
+        "cause",
+        "extras",
+        "value",
+        "reward_info",
+        "reward",
+        "dotted_order",
+        "trace_id",
+        "parent_run_id",
+        "run_type",
+        "outputs",
+        "choices",
+        "key",
+        "stringValue",
+        "intValue",
+        "tool_use_id",
+        "call_id",
+        "output",
+        "policy",
+        "attachments",
+        "spanId",
+        "parentSpanId",
+        "traceId",
+    ];
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1.0e6f64..1.0e6).prop_map(Value::from),
+            "[a-z0-9 <>/:._-]{0,12}".prop_map(Value::String),
+            prop::sample::select(vec![
+                "user",
+                "assistant",
+                "tool",
+                "system",
+                "exit",
+                "tool_use",
+                "tool_result",
+                "function_call",
+                "function_call_output",
+                "exec_command_end",
+                "chat",
+                "execute_tool",
+                "invoke_agent",
+                "llm",
+                "attachment://x",
+                "Exit code 1",
+                "exitcode: 2",
+                "<returncode>1</returncode>",
+                "[tool_calls]\n- f(",
+                "Orchestrator (-> WebSurfer)",
+                "STATUS_CODE_ERROR",
+                "C",
+                "I",
+                "12",
+                "-3",
+            ])
+            .prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kvs| {
+                    let mut m = Map::new();
+                    for (k, v) in kvs {
+                        m.insert(k.to_string(), v);
+                    }
+                    Value::Object(m)
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        #[test]
+        fn adapters_take_any_shape_without_panicking(v in json()) {
+            for f in Format::ALL {
+                if f.is_jsonl() {
+                    let mut a = jsonl_adapter(f);
+                    for (i, line) in [v.to_string(), v.to_string()].iter().enumerate() {
+                        let loc = SourceLoc { line: i as u32 + 1, ..SourceLoc::default() };
+                        let _ = a.push_line(line, loc, i as u64);
+                    }
+                    let _ = a.finish();
+                } else if let Ok(ts) = from_document(f, v.clone()) {
+                    for t in ts {
+                        for (i, s) in t.steps.iter().enumerate() {
+                            prop_assert_eq!(s.index as usize, i);
+                        }
+                    }
+                }
+            }
+            let _ = trajscope_core::ingest(v.to_string().as_bytes(), Default::default());
+        }
+    }
+}
+
+#[test]
+fn sniffing_does_not_misfire_across_formats() {
+    let detect = |text: &str| ingest(text.as_bytes(), IngestOptions::default()).format;
+    // A chat log of generic objects: `type: message` alone does not make AWTL.
+    let generic = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n\
+                   {\"type\":\"message\",\"role\":\"assistant\",\"content\":\"hello\"}\n";
+    assert_eq!(detect(generic), Format::Generic);
+    assert_eq!(detect("{\"role\":\"user\",\"content\":\"hi\"}\n"), Format::Generic);
+    assert_eq!(detect("{\"level\":\"info\",\"msg\":\"started\",\"ts\":1}\n"), Format::Generic);
+    // AWTL message lines carry AWTL ids; actions and observations are AWTL on their own.
+    assert_eq!(detect("{\"type\":\"message\",\"run_id\":\"r1\",\"text\":\"x\"}\n"), Format::Awtl);
+    assert_eq!(
+        detect("{\"type\":\"observation\",\"spanId\":\"s\",\"exitCode\":1}\n"),
+        Format::Awtl
+    );
+    // Claude Code lines are told by their session fields, not by `type: user`.
+    assert_eq!(
+        detect("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"),
+        Format::Generic
+    );
+    assert_eq!(
+        detect("{\"type\":\"user\",\"uuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"),
+        Format::ClaudeCode
+    );
+    // Codex needs its envelope; OTLP its `resourceSpans`.
+    assert_eq!(
+        detect("{\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\"}}\n"),
+        Format::Codex
+    );
+    assert_eq!(detect("{\"type\":\"event_msg\"}\n"), Format::Generic);
+    assert_eq!(detect("{\"resourceSpans\":[]}\n"), Format::Otel);
+    // Documents: SWE-agent has a `history` too, OpenHands output nests its events in `history`.
+    assert_eq!(detect("{\"trajectory\":[],\"history\":[],\"info\":{}}"), Format::SweAgent);
+    assert_eq!(
+        detect("{\"instance_id\":\"x\",\"history\":[{\"id\":0,\"source\":\"user\",\"action\":\"message\"}]}"),
+        Format::Openhands
+    );
+    assert_eq!(
+        detect("{\"question\":\"q\",\"history\":[{\"role\":\"human\",\"content\":\"q\"}]}"),
+        Format::WhoAndWhen
+    );
+    // A chat `messages` list with a TRAJERRBENCH annotation vs with mini-swe-agent `info`.
+    assert_eq!(detect("{\"messages\":[],\"metadata\":{\"annotation\":{}}}"), Format::Trajerrbench);
+    assert_eq!(detect("{\"messages\":[],\"info\":{}}"), Format::MiniSweAgent);
+}
