@@ -72,6 +72,8 @@ pub struct Ingestor {
     magic_hold: Vec<u8>,
     /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
     no_document: bool,
+    /// A ZIP archive (an Inspect `.eval` log) is kept whole and read at the end.
+    zip: formats::eval_zip::ZipSniffer,
 }
 
 impl Ingestor {
@@ -95,12 +97,21 @@ impl Ingestor {
             ingest_seq: 0,
             magic_hold: Vec::new(),
             no_document: false,
+            zip: formats::eval_zip::ZipSniffer::default(),
         }
     }
 
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
+        let passed = match self.zip.push(chunk) {
+            formats::eval_zip::ZipPush::Kept => {
+                self.bytes_in += chunk.len() as u64;
+                return;
+            }
+            formats::eval_zip::ZipPush::Pass(bytes) => bytes,
+        };
+        let chunk: &[u8] = &passed;
         self.bytes_in += chunk.len() as u64;
         if !self.sniffed_gzip {
             self.magic_hold.extend_from_slice(chunk);
@@ -154,6 +165,14 @@ impl Ingestor {
 
     /// Ends the input and returns the trace.
     pub fn finish(mut self) -> Trace {
+        if let Some(trace) = formats::eval_zip::finish(&mut self.zip, &mut self.stats) {
+            return trace;
+        }
+        let rest = self.zip.release();
+        if !rest.is_empty() {
+            self.bytes_in -= rest.len() as u64; // counted again by feed
+            self.feed(&rest);
+        }
         if !self.sniffed_gzip && !self.magic_hold.is_empty() {
             let held = std::mem::take(&mut self.magic_hold);
             self.sniffed_gzip = true;

@@ -633,3 +633,31 @@ fn sniffing_does_not_misfire_across_formats() {
     assert_eq!(detect("{\"messages\":[],\"metadata\":{\"annotation\":{}}}"), Format::Trajerrbench);
     assert_eq!(detect("{\"messages\":[],\"info\":{}}"), Format::MiniSweAgent);
 }
+
+#[test]
+fn inspect_eval_archive() {
+    // The same run as browser.no_events.json, as a zip archive: the same trajectory.
+    let t = golden("inspect/browser.eval");
+    assert_eq!((t.format, t.error.as_deref()), (Format::Inspect, None));
+    assert_eq!(t.stats.lines_total, 0, "an archive has no lines");
+    let json = ingest(&read("inspect/browser.no_events.json"), IngestOptions::default());
+    let strip = |t: &Trace| -> Vec<(String, String, Option<String>)> {
+        t.trajectories[0]
+            .steps
+            .iter()
+            .map(|s| (s.text.clone(), format!("{:?}", s.kind), s.tool.clone()))
+            .collect()
+    };
+    assert_eq!(strip(&t), strip(&json));
+    assert_eq!(t.trajectories[0].outcome, json.trajectories[0].outcome);
+
+    // A cut archive (its directory is at the end): a clear error, no panic.
+    let mut cut = read("inspect/browser.eval");
+    cut.truncate(cut.len() / 2);
+    let t = ingest(&cut, IngestOptions::default());
+    assert!(
+        t.error.as_deref().is_some_and(|e| e.starts_with("the file is a zip archive")),
+        "{:?}",
+        t.error
+    );
+}

@@ -6,6 +6,7 @@
 pub mod awtl;
 pub mod claude_code;
 pub mod codex;
+pub mod eval_zip;
 pub mod generic;
 pub mod inspect;
 pub mod langsmith;
