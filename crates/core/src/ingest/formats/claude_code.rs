@@ -13,7 +13,8 @@
 //! `message.id` (some versions re-write a reply as it streams) is not counted twice.
 //!
 //! Every line is accounted for: each message line gives at least one step, a `summary` line a
-//! system step; `queue-operation` and `file-history-snapshot` lines are parsed but give no step.
+//! system step, a record of a type not known here an `other` step (status = its type);
+//! `queue-operation` and `file-history-snapshot` lines are parsed but give no step.
 //! Trajectories are per session; sub-agent lines (`isSidechain`, `agentId`) form their own
 //! trajectory `agent-<agentId>` with the agent as actor.
 
@@ -109,11 +110,15 @@ impl JsonlAdapter for ClaudeCode {
             }],
             "queue-operation" | "file-history-snapshot" => Vec::new(),
             _ if o.contains_key("message") => self.message_steps(&o, ty, &base),
-            other => {
-                return Err(format!(
-                    "a Claude Code record of unknown type {other:?} without a `message`"
-                ))
-            }
+            // A record type this reader does not know (newer versions add some): kept visible.
+            other => vec![Step {
+                role: Role::Other,
+                text: get(&o, &["content", "text"])
+                    .map(content_text)
+                    .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                status: Some(other.to_string()),
+                ..base
+            }],
         };
         if steps.is_empty() {
             return Ok(());
@@ -260,5 +265,73 @@ impl ClaudeCode {
             "image" | "document" => Step { role, text: format!("[{bty}]"), ..base.clone() },
             _ => Step { role, text: content_text(block), ..base.clone() },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(lines: &[&str]) -> (Vec<Trajectory>, Vec<Result<(), String>>) {
+        let mut a: Box<ClaudeCode> = Box::default();
+        let results = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let loc = SourceLoc { line: i as u32 + 1, ..SourceLoc::default() };
+                a.push_line(l, loc, i as u64)
+            })
+            .collect();
+        (a.finish(), results)
+    }
+
+    #[test]
+    fn a_reply_rewritten_as_it_streams_counts_each_block_once() {
+        // Some versions write the whole reply so far on every line.
+        let (ts, results) = run(&[
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look."}]}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 2\nls: cannot access","is_error":true}]}}"#,
+        ]);
+        assert!(results.iter().all(Result::is_ok));
+        let steps = &ts[0].steps;
+        let kinds: Vec<StepKind> = steps.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            [StepKind::Message, StepKind::Message, StepKind::Action, StepKind::Observation]
+        );
+        assert_eq!(steps[2].ids.turn_id, steps[1].ids.turn_id);
+        let result = &steps[3];
+        assert_eq!(
+            (result.tool.as_deref(), result.exit_code, result.is_error),
+            (Some("Bash"), Some(2), true)
+        );
+    }
+
+    #[test]
+    fn sidechain_lines_in_the_main_file_form_their_own_trajectory() {
+        let (ts, _) = run(&[
+            r#"{"type":"summary","summary":"Earlier work","leafUuid":"x"}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"user","sessionId":"s","isSidechain":true,"agentId":"ab12","uuid":"w1","message":{"role":"user","content":"Warmup"}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"ok"}]}}"#,
+        ]);
+        let shape: Vec<(String, usize)> =
+            ts.iter().map(|t| (t.id.clone(), t.steps.len())).collect();
+        assert_eq!(shape, [("s".to_string(), 3), ("agent-ab12".to_string(), 1)]);
+        assert_eq!(ts[0].steps[0].status.as_deref(), Some("summary"));
+        assert_eq!(ts[1].steps[0].actor, "agent-ab12");
+    }
+
+    #[test]
+    fn a_record_of_an_unknown_type_stays_visible_as_a_step() {
+        let (ts, results) = run(&[r#"{"type":"mystery","sessionId":"s","content":"new"}"#]);
+        assert!(results[0].is_ok());
+        let s = &ts[0].steps[0];
+        assert_eq!(
+            (s.role, s.status.as_deref(), s.text.as_str()),
+            (Role::Other, Some("mystery"), "new")
+        );
     }
 }
