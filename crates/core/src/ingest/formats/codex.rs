@@ -87,8 +87,11 @@ impl JsonlAdapter for Codex {
             }
             ("response_item", _) => self.response_item(p, &pty, base),
             ("event_msg", _) => self.event(p, &pty, base),
+            // A record type this reader does not know (newer versions add some): kept visible.
             (other, _) => {
-                return Err(format!("a Codex record of unknown type {other:?}"));
+                let text = Value::Object(p.clone()).to_string();
+                let status = Some(other.to_string());
+                self.push(Step { role: Role::Other, text, status, ..base });
             }
         }
         Ok(())

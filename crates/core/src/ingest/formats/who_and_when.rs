@@ -4,7 +4,9 @@
 //! Two speaker conventions exist:
 //! - Algorithm-Generated (CaptainAgent / AutoGen group chat): the agent is in `name`; `role` is
 //!   only AutoGen's "assistant" / "user" relative to the current speaker, so it is not kept. The
-//!   code executor (`Computer_terminal`) answers with `exitcode: N (...)`: a tool observation.
+//!   code executor (`Computer_terminal`) answers with `exitcode: N (...)`: a tool observation;
+//!   the agent message just before it, whose last fenced code block was run, is an action
+//!   (tool = the block's language, args = the code).
 //! - Hand-Crafted (Magentic-One): the speaker is in `role`: `human`, `Orchestrator (thought)`,
 //!   `Orchestrator (-> WebSurfer)`, `WebSurfer`, ... The agent is the part before ` (`; an
 //!   instruction `(-> X)` is the orchestrator acting on agent X (kind action, tool X).
@@ -25,6 +27,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         let e = as_object(entry, &format!("history[{i}]"))?;
         steps.push(step(e, i));
     }
+    mark_executed_code(&mut steps);
     let gold = gold_label(o);
     let outcome = match o.get("is_correct") {
         Some(Value::Bool(true)) => Outcome::Passed,
@@ -54,6 +57,37 @@ fn gold_label(o: &Map<String, Value>) -> Option<GoldLabel> {
         return None;
     }
     Some(GoldLabel { step, agent, reason, category })
+}
+
+/// An agent message whose code block the executor ran next (it answered with an exit code) is
+/// the agent's action: tool = the block's language, args = the code.
+fn mark_executed_code(steps: &mut [Step]) {
+    for i in 1..steps.len() {
+        if steps[i].kind != StepKind::Observation || steps[i].exit_code.is_none() {
+            continue;
+        }
+        let prev = &mut steps[i - 1];
+        if prev.kind != StepKind::Message || prev.role != Role::Assistant {
+            continue;
+        }
+        if let Some((lang, code)) = last_code_block(&prev.text) {
+            prev.kind = StepKind::Action;
+            prev.tool = Some(lang);
+            prev.args = Some(code);
+        }
+    }
+}
+
+/// The last fenced code block of a message: (language, code).
+fn last_code_block(text: &str) -> Option<(String, String)> {
+    let start = text.rfind("```")?;
+    let before = &text[..start];
+    let open = before.rfind("```")?;
+    let block = &text[open + 3..start];
+    let (lang, code) = block.split_once('\n').unwrap_or(("", block));
+    let lang = lang.trim();
+    let lang = if lang.is_empty() { "code" } else { lang };
+    Some((lang.to_string(), code.trim_end().to_string()))
 }
 
 /// `exitcode: 1 (execution failed)` at the start of a code executor's reply.
