@@ -661,3 +661,17 @@ fn inspect_eval_archive() {
         t.error
     );
 }
+
+#[test]
+fn generic_chat_jsonl() {
+    let t = golden("generic/openai_chat.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    assert_eq!(counts(&t), [6]);
+    let steps = &t.trajectories[0].steps;
+    assert_eq!(
+        (steps[2].kind, steps[2].tool.as_deref()),
+        (trajscope_core::model::StepKind::Action, Some("shell"))
+    );
+    assert_eq!(steps[3].ids.source_action_id, steps[2].ids.action_id);
+    assert!(steps[3].is_error);
+}
