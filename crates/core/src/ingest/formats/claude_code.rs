@@ -29,10 +29,11 @@ use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 pub struct ClaudeCode {
     /// Trajectories in order of first appearance: (key, task, steps).
     runs: Vec<Run>,
-    /// tool_use id → (tool name, args) for naming tool results.
-    calls: HashMap<String, (String, Option<String>)>,
-    /// (message.id, block fingerprint) already taken, for repeated reply lines.
-    seen_blocks: HashSet<(String, String)>,
+    /// tool_use id → tool name, for naming tool results.
+    calls: HashMap<String, String>,
+    /// Hashes of (message.id, block) already taken, for repeated reply lines (a hash, not a
+    /// copy of the block: a long session must not be held twice).
+    seen_blocks: HashSet<u64>,
     /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
     last_key: Option<String>,
 }
@@ -180,7 +181,7 @@ impl ClaudeCode {
         let mut steps = Vec::new();
         for block in blocks {
             if let Some(id) = &reply_id {
-                if !self.seen_blocks.insert((id.clone(), block.to_string())) {
+                if !self.seen_blocks.insert(block_hash(id, block)) {
                     continue; // the same block of the same reply, written again
                 }
             }
@@ -209,7 +210,7 @@ impl ClaudeCode {
                 });
                 let id = get_text(b, &["id"]);
                 if let Some(id) = &id {
-                    self.calls.insert(id.clone(), (name.clone(), args.clone()));
+                    self.calls.insert(id.clone(), name.clone());
                 }
                 let mut ids = base.ids.clone();
                 ids.action_id = id;
@@ -236,7 +237,7 @@ impl ClaudeCode {
             "tool_result" | "web_search_tool_result" => {
                 let text = b.get("content").map(content_text).unwrap_or_default();
                 let call_id = get_text(b, &["tool_use_id"]);
-                let tool = call_id.as_ref().and_then(|id| self.calls.get(id)).map(|c| c.0.clone());
+                let tool = call_id.as_ref().and_then(|id| self.calls.get(id)).cloned();
                 let exit_code = text
                     .strip_prefix("Exit code ")
                     .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
@@ -266,6 +267,16 @@ impl ClaudeCode {
             _ => Step { role, text: content_text(block), ..base.clone() },
         }
     }
+}
+
+/// A fingerprint of one content block of one reply.
+fn block_hash(reply_id: &str, block: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: deterministic across runs and platforms.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    reply_id.hash(&mut h);
+    block.to_string().hash(&mut h);
+    h.finish()
 }
 
 #[cfg(test)]

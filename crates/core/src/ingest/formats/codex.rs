@@ -25,6 +25,9 @@ use serde_json::{Map, Value};
 use super::{content_text, get, get_text, parse_object, value_i64, value_text, JsonlAdapter};
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
+/// How many recent steps are searched for the mirror of a UI message.
+const MIRROR_WINDOW: usize = 16;
+
 #[derive(Default)]
 pub struct Codex {
     run_id: Option<String>,
@@ -126,9 +129,12 @@ impl Codex {
     /// Whether the same message was already taken from its mirror record in this turn.
     fn is_mirror(&self, role: Role, text: &str) -> bool {
         let text = text.trim();
+        // A mirror is written right next to its item: a short look back suffices (and keeps a
+        // long rollout linear).
         self.steps
             .iter()
             .rev()
+            .take(MIRROR_WINDOW)
             .take_while(|s| s.ids.turn_id == self.turn_id)
             .filter(|s| s.role == role && s.kind == StepKind::Message)
             .any(|s| s.text.trim() == text)
