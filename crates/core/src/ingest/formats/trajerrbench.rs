@@ -24,7 +24,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let gold = get(meta, &["annotation"]).and_then(Value::as_object).and_then(|a| {
         let label = GoldLabel {
             step: get(a, &["critical_error_step"]).and_then(value_index),
-            agent: None,
+            agent: get_text(a, &["critical_error_agent", "mistake_agent", "agent"]),
             reason: get_text(a, &["human_rationale", "rationale"]),
             category: get_text(a, &["critical_error_type"]),
         };
