@@ -104,14 +104,13 @@ impl Ingestor {
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
-        let passed = match self.zip.push(chunk) {
+        let chunk = match self.zip.push(chunk) {
             formats::eval_zip::ZipPush::Kept => {
                 self.bytes_in += chunk.len() as u64;
                 return;
             }
             formats::eval_zip::ZipPush::Pass(bytes) => bytes,
         };
-        let chunk: &[u8] = &passed;
         self.bytes_in += chunk.len() as u64;
         if !self.sniffed_gzip {
             self.magic_hold.extend_from_slice(chunk);
@@ -165,14 +164,6 @@ impl Ingestor {
 
     /// Ends the input and returns the trace.
     pub fn finish(mut self) -> Trace {
-        if let Some(trace) = formats::eval_zip::finish(&mut self.zip, &mut self.stats) {
-            return trace;
-        }
-        let rest = self.zip.release();
-        if !rest.is_empty() {
-            self.bytes_in -= rest.len() as u64; // counted again by feed
-            self.feed(&rest);
-        }
         if !self.sniffed_gzip && !self.magic_hold.is_empty() {
             let held = std::mem::take(&mut self.magic_hold);
             self.sniffed_gzip = true;
@@ -192,6 +183,9 @@ impl Ingestor {
         splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
 
         let mut error = self.gzip_error.take();
+        if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
+            return archive; // an Inspect `.eval` zip: the text path's view is dropped
+        }
         let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
         let (format, trajectories) = self.finish_mode(mode, &mut error);
         self.quarantine.sort_by_key(|q| q.line);

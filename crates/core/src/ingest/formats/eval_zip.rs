@@ -6,7 +6,6 @@
 //! stored and deflated entries, bounds-checked, with the inflated size capped by the size the
 //! directory declares. ZIP64 archives and other compression methods are reported as errors.
 
-use std::borrow::Cow;
 use std::io::Read as _;
 
 use serde_json::Value;
@@ -20,77 +19,64 @@ const CENTRAL_MAGIC: u32 = 0x0201_4b50;
 /// An entry larger than this is refused rather than inflated (a zip bomb guard).
 const MAX_ENTRY: u64 = 1 << 30;
 
-/// Watches the first bytes of the input for a ZIP archive.
+/// Watches the first bytes of the input for a ZIP archive. Until the 4-byte magic is complete
+/// the bytes also go on to the text path (so nothing is held back); once it is, the rest of the
+/// input is kept for the end and the text path's view of the first bytes is dropped.
 #[derive(Default)]
 pub struct ZipSniffer {
     state: State,
 }
 
-#[derive(Default)]
 enum State {
-    /// Fewer than 4 bytes seen: held.
-    #[default]
-    Undecided,
-    Held(Vec<u8>),
+    /// The first bytes seen so far (a prefix of the magic).
+    Watching(Vec<u8>),
     /// A ZIP archive: every byte is kept for the end.
     Zip(Vec<u8>),
     /// Not an archive: bytes pass through.
     Plain,
 }
 
+impl Default for State {
+    fn default() -> State {
+        State::Watching(Vec::new())
+    }
+}
+
 /// What to do with a fed chunk.
 pub enum ZipPush<'a> {
-    /// Kept by the sniffer (an archive, or the first bytes while undecided).
+    /// Kept by the sniffer: the input is an archive.
     Kept,
-    /// Bytes for the text path (may include bytes held before).
-    Pass(Cow<'a, [u8]>),
+    /// Bytes for the text path.
+    Pass(&'a [u8]),
 }
 
 impl ZipSniffer {
     pub fn push<'a>(&mut self, chunk: &'a [u8]) -> ZipPush<'a> {
         match &mut self.state {
-            State::Plain => ZipPush::Pass(Cow::Borrowed(chunk)),
+            State::Plain => ZipPush::Pass(chunk),
             State::Zip(buf) => {
                 buf.extend_from_slice(chunk);
                 ZipPush::Kept
             }
-            State::Undecided | State::Held(_) => {
-                let mut held = match std::mem::take(&mut self.state) {
-                    State::Held(h) => h,
-                    _ => Vec::new(),
-                };
-                if held.len() + chunk.len() < LOCAL_MAGIC.len() {
-                    held.extend_from_slice(chunk);
-                    self.state = State::Held(held);
+            State::Watching(seen) => {
+                let need = LOCAL_MAGIC.len() - seen.len();
+                let prefix = &chunk[..need.min(chunk.len())];
+                let matches =
+                    seen.iter().chain(prefix).zip(LOCAL_MAGIC.iter()).all(|(a, b)| a == b);
+                if !matches {
+                    self.state = State::Plain;
+                    return ZipPush::Pass(chunk);
+                }
+                let mut seen = std::mem::take(seen);
+                if seen.len() + prefix.len() == LOCAL_MAGIC.len() {
+                    seen.extend_from_slice(chunk);
+                    self.state = State::Zip(seen);
                     return ZipPush::Kept;
                 }
-                let need = LOCAL_MAGIC.len() - held.len();
-                let is_zip = held.iter().chain(&chunk[..need]).eq(LOCAL_MAGIC.iter());
-                if is_zip {
-                    held.extend_from_slice(chunk);
-                    self.state = State::Zip(held);
-                    return ZipPush::Kept;
-                }
-                self.state = State::Plain;
-                if held.is_empty() {
-                    return ZipPush::Pass(Cow::Borrowed(chunk));
-                }
-                held.extend_from_slice(chunk);
-                ZipPush::Pass(Cow::Owned(held))
+                seen.extend_from_slice(prefix);
+                self.state = State::Watching(seen);
+                ZipPush::Pass(chunk)
             }
-        }
-    }
-
-    /// At the end of the input: the bytes still held by an undecided sniffer (a file shorter
-    /// than the magic), to be passed to the text path; the sniffer passes everything after.
-    pub fn release(&mut self) -> Vec<u8> {
-        match std::mem::replace(&mut self.state, State::Plain) {
-            State::Held(h) => h,
-            State::Zip(z) => {
-                self.state = State::Zip(z);
-                Vec::new()
-            }
-            _ => Vec::new(),
         }
     }
 
@@ -219,20 +205,14 @@ pub fn from_eval_archive(zip: &[u8]) -> Result<Vec<Trajectory>, String> {
 
 /// The ingest's end for an archive input: the whole trace (format `inspect`, no lines), or
 /// `None` when the input was not an archive.
-pub fn finish(sniffer: &mut ZipSniffer, stats: &mut IngestStats) -> Option<Trace> {
+pub fn finish(sniffer: &mut ZipSniffer) -> Option<Trace> {
     let zip = sniffer.take_archive()?;
-    stats.bytes = zip.len() as u64;
+    let stats = IngestStats { bytes: zip.len() as u64, ..IngestStats::default() };
     let (trajectories, error) = match from_eval_archive(&zip) {
         Ok(t) => (t, None),
         Err(e) => (Vec::new(), Some(format!("the file is a zip archive, but {e}"))),
     };
-    Some(Trace {
-        format: Format::Inspect,
-        stats: std::mem::take(stats),
-        quarantine: Vec::new(),
-        trajectories,
-        error,
-    })
+    Some(Trace { format: Format::Inspect, stats, quarantine: Vec::new(), trajectories, error })
 }
 
 #[cfg(test)]
@@ -243,10 +223,9 @@ mod tests {
         let mut passed = Vec::new();
         for c in chunks {
             if let ZipPush::Pass(b) = s.push(c) {
-                passed.extend_from_slice(&b);
+                passed.extend_from_slice(b);
             }
         }
-        passed.extend(s.release());
         passed
     }
 
@@ -256,10 +235,11 @@ mod tests {
         assert_eq!(push_all(&mut s, &[b"{", b"\"a", b"\":1}\n", b"x"]), b"{\"a\":1}\nx");
         assert!(s.take_archive().is_none());
         let mut s = ZipSniffer::default();
-        assert_eq!(push_all(&mut s, &[b"ab"]), b"ab", "a short file is released at the end");
+        assert_eq!(push_all(&mut s, &[b"PK"]), b"PK", "a short file is passed on");
+        assert!(s.take_archive().is_none());
         let mut s = ZipSniffer::default();
-        assert!(push_all(&mut s, &[b"P", b"K\x03", b"\x04rest"]).is_empty());
-        assert_eq!(s.take_archive().as_deref(), Some(&b"PK\x03\x04rest"[..]));
+        assert_eq!(push_all(&mut s, &[b"P", b"K\x03", b"\x04rest", b"more"]), b"PK\x03");
+        assert_eq!(s.take_archive().as_deref(), Some(&b"PK\x03\x04restmore"[..]));
     }
 
     #[test]
