@@ -72,6 +72,8 @@ pub struct Ingestor {
     magic_hold: Vec<u8>,
     /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
     no_document: bool,
+    /// A ZIP archive (an Inspect `.eval` log) is kept whole and read at the end.
+    zip: formats::eval_zip::ZipSniffer,
 }
 
 impl Ingestor {
@@ -95,12 +97,20 @@ impl Ingestor {
             ingest_seq: 0,
             magic_hold: Vec::new(),
             no_document: false,
+            zip: formats::eval_zip::ZipSniffer::default(),
         }
     }
 
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
+        let chunk = match self.zip.push(chunk) {
+            formats::eval_zip::ZipPush::Kept => {
+                self.bytes_in += chunk.len() as u64;
+                return;
+            }
+            formats::eval_zip::ZipPush::Pass(bytes) => bytes,
+        };
         self.bytes_in += chunk.len() as u64;
         if !self.sniffed_gzip {
             self.magic_hold.extend_from_slice(chunk);
@@ -173,6 +183,9 @@ impl Ingestor {
         splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
 
         let mut error = self.gzip_error.take();
+        if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
+            return archive; // an Inspect `.eval` zip: the text path's view is dropped
+        }
         let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
         let (format, trajectories) = self.finish_mode(mode, &mut error);
         self.quarantine.sort_by_key(|q| q.line);
