@@ -20,7 +20,12 @@ impl Default for LineSplitter {
 
 impl LineSplitter {
     pub fn new() -> LineSplitter {
-        LineSplitter { pending: Vec::new(), line_start: 0, next_line: 1 }
+        LineSplitter::starting_at(0)
+    }
+
+    /// A splitter whose first line starts at `offset` (after a skipped byte-order mark).
+    pub fn starting_at(offset: u64) -> LineSplitter {
+        LineSplitter { pending: Vec::new(), line_start: offset, next_line: 1 }
     }
 
     /// Feeds bytes; calls `on_line(line, number, offset)` for each line completed by them.
