@@ -278,3 +278,13 @@ fn a_final_line_that_is_complete_but_wrong_is_not_a_truncated_tail() {
     assert_eq!(trace.quarantine.len(), 1);
     assert!(!trace.quarantine[0].truncated_tail);
 }
+
+/// Found by `fuzz/` (crash-44ec0098): a final line ending in `\r` without `\n` lost its `\r`, so
+/// its raw bytes did not reach the end of the file.
+#[test]
+fn fuzz_a_final_carriage_return_stays_in_the_raw_bytes() {
+    let t = check_fixture!("fuzz-final-cr.jsonl");
+    let last = t.quarantine.last().expect("the last line is quarantined");
+    assert_eq!(last.raw, b"   [1\r");
+    assert!(last.truncated_tail);
+}

@@ -48,11 +48,12 @@ impl LineSplitter {
         self.pending.extend_from_slice(bytes);
     }
 
-    /// Ends the stream: a non-empty last segment without `\n` is a line.
+    /// Ends the stream: a non-empty last segment without `\n` is a line. Its bytes are kept
+    /// whole: a final `\r` there is not part of a line end (no `\n` follows), so it stays.
     pub fn finish(&mut self, mut on_line: impl FnMut(&[u8], u32, u64)) {
         if !self.pending.is_empty() {
             let line = std::mem::take(&mut self.pending);
-            on_line(strip_cr(&line), self.next_line, self.line_start);
+            on_line(&line, self.next_line, self.line_start);
         }
     }
 }
@@ -99,5 +100,10 @@ mod tests {
     fn a_trailing_newline_makes_no_extra_line() {
         assert_eq!(split(&[b"a\n"]), vec![(b"a".to_vec(), 1, 0)]);
         assert!(split(&[b""]).is_empty());
+    }
+
+    #[test]
+    fn a_final_cr_without_newline_stays_in_the_line() {
+        assert_eq!(split(&[b"a\r\nb\r"]), vec![(b"a".to_vec(), 1, 0), (b"b\r".to_vec(), 2, 3)]);
     }
 }
