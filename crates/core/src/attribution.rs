@@ -372,3 +372,18 @@ fn fill_record(
     r.attribution_heuristics = rules;
     r
 }
+
+/// Every trigger quote that lies on step `step` (wrong quotes of its triggers, reference quotes
+/// that point at it): what its high view must keep intact.
+pub fn quotes_on(triggers: &[Trigger], step: u32) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for t in triggers {
+        if t.step == step && !out.contains(&t.wrong_quote.as_str()) {
+            out.push(&t.wrong_quote);
+        }
+        if t.reference_step == Some(step) && !out.contains(&t.reference_quote.as_str()) {
+            out.push(&t.reference_quote);
+        }
+    }
+    out
+}
