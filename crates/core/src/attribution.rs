@@ -207,9 +207,11 @@ pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> Trajecto
     } else {
         None
     };
-    if critical.is_none() && !failed && !any_failure {
-        candidates.clear();
+    if critical.is_none() {
+        // Not a failed run: only real candidates (no out-of-set guesses) are listed.
+        candidates.retain(|c| c.state.is_candidate());
     }
+    let _ = any_failure;
     let (classification, failure_mode) = match &critical {
         Some(c) => {
             let (class, mode) =
@@ -347,7 +349,7 @@ fn fill_record(
     let reference = c.evidence.iter().find(|e| e.kind == "reference");
     r.root_cause_summary = match (wrong, reference) {
         (Some(w), Some(rf)) => format!(
-            "step {} by {} ({}): \"{}\" — contradicted at step {}: \"{}\"",
+            "step {} by {} ({}): \"{}\" — against step {}: \"{}\"",
             c.step, c.agent, w.rule, w.quote, rf.step, rf.quote
         ),
         (Some(w), None) => format!("step {} by {} ({}): \"{}\"", c.step, c.agent, w.rule, w.quote),

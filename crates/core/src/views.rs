@@ -7,8 +7,9 @@
 //! (`… [2,314 chars elided] …`).
 //!
 //! Invariant: a view never exceeds its bound, counted in `char`s (not bytes).
-//! Invariant: a protected quote that is a single line of at most [`MAX_PROTECTED_QUOTE`] chars
-//! appears intact in the high view (at most 8 quotes per step are protected).
+//! Invariant: protected quotes that are single lines of at most [`MAX_PROTECTED_QUOTE`] chars
+//! appear intact in the high view, for up to [`GUARANTEED_QUOTES`] quotes per step (more are kept
+//! while they fit).
 
 use crate::model::{Step, Trajectory};
 
@@ -69,6 +70,8 @@ impl ViewOptions {
 /// Longest quote [`step_view_with_quotes`] guarantees to keep intact (triggers quote less).
 pub const MAX_PROTECTED_QUOTE: usize = 240;
 const MAX_PROTECTED_QUOTES: usize = 8;
+/// How many protected quotes the default high bound (3000) is guaranteed to keep.
+pub const GUARANTEED_QUOTES: usize = 4;
 /// The most a marker line can take: `… [18,446,744,073,709,551,615 chars elided] …`.
 const MARKER_MAX: usize = 48;
 
@@ -210,36 +213,56 @@ fn fit_middle(s: &str, max: usize) -> String {
     format!("{} {} {}", &s[..char_idx(s, head)], marker(elided), &s[tail_start..])
 }
 
-/// A line cut to at most `max` chars around `quote` (which must be in it), marked.
-fn fit_around(line: &str, quote: &str, max: usize) -> String {
+/// A line cut to at most `max` chars keeping a window around each quote in it; the gaps are
+/// marked. `max` must allow the quotes plus one marker per gap (the caller sizes it so).
+fn fit_around(line: &str, quotes: &[&str], max: usize) -> String {
     let n = chars(line);
     if n <= max {
         return line.to_string();
     }
-    let Some(qb) = line.find(quote) else { return fit_middle(line, max) };
-    let q_start = chars(&line[..qb]);
-    let q_len = chars(quote);
-    let room = max.saturating_sub(q_len + 2 * (MARKER_MAX + 1));
-    let before = (room / 2).min(q_start);
-    let after = (room - before).min(n - q_start - q_len);
-    let start = q_start - before;
-    let end = q_start + q_len + after;
-    let mut out = String::new();
-    if start > 0 {
-        out.push_str(&marker(start));
-        out.push(' ');
+    let mut spans: Vec<(usize, usize)> = quotes
+        .iter()
+        .filter_map(|q| line.find(q).map(|b| (chars(&line[..b]), chars(&line[..b]) + chars(q))))
+        .collect();
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some(m) if a <= m.1 + MARKER_MAX + 2 => m.1 = m.1.max(b),
+            _ => merged.push((a, b)),
+        }
     }
-    out.push_str(&line[char_idx(line, start)..char_idx(line, end)]);
-    if end < n {
+    if merged.is_empty() {
+        return fit_middle(line, max);
+    }
+    let core: usize = merged.iter().map(|(a, b)| b - a).sum();
+    let overhead = (merged.len() + 1) * (MARKER_MAX + 2);
+    let ctx = max.saturating_sub(core + overhead) / (2 * merged.len());
+    let mut out = String::new();
+    let mut pos = 0;
+    for (a, b) in merged {
+        let start = a.saturating_sub(ctx).max(pos);
+        let end = (b + ctx).min(n);
+        if start > pos {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&marker(start - pos));
+            out.push(' ');
+        }
+        out.push_str(&line[char_idx(line, start)..char_idx(line, end)]);
+        pos = end;
+    }
+    if pos < n {
         out.push(' ');
-        out.push_str(&marker(n - end));
+        out.push_str(&marker(n - pos));
     }
     out
 }
 
 /// Importance of a line (lower is kept first).
-fn priority(line: &str, is_args: bool, quotes: &[&str]) -> u8 {
-    if quotes.iter().any(|q| line.contains(q)) {
+fn priority(line: &str, is_args: bool, has_quote: bool) -> u8 {
+    if has_quote {
         0
     } else if crate::attribution::text::is_error_line(line) {
         1
@@ -266,24 +289,43 @@ fn render(header: &str, lines: &[&str], n_args: usize, quotes: &[&str], bound: u
     budget = budget.saturating_sub(MARKER_MAX + 1);
     let cap_line = (bound / 4).max(80);
     let mut kept: Vec<Option<String>> = vec![None; lines.len()];
-    let mut order: Vec<(u8, usize)> = lines
+    // Each quote is protected on the first line that holds it.
+    let mut assigned: Vec<Vec<&str>> = vec![Vec::new(); lines.len()];
+    for q in quotes {
+        if let Some(i) = lines.iter().position(|l| l.contains(q)) {
+            assigned[i].push(q);
+        }
+    }
+    let mut prio: Vec<u8> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let mut p = priority(l, i < n_args, quotes);
+            let mut p = priority(l, i < n_args, !assigned[i].is_empty());
             if p == 3 && (i == n_args || i + 1 == lines.len()) {
                 p = 2; // the first and last lines of the text say what the step is about
             }
-            (p, i)
+            p
         })
         .collect();
+    // The lines around an error or a quote are its context: kept before the rest.
+    for i in 0..prio.len() {
+        if prio[i] <= 1 {
+            for j in [i.wrapping_sub(1), i + 1] {
+                if j < prio.len() && prio[j] == 3 {
+                    prio[j] = 2;
+                }
+            }
+        }
+    }
+    let mut order: Vec<(u8, usize)> = prio.iter().enumerate().map(|(i, &p)| (p, i)).collect();
     order.sort_unstable();
     for (p, i) in order {
         let line = lines[i];
         let rendered = if p == 0 {
-            let q = quotes.iter().copied().find(|q| line.contains(q)).unwrap_or("");
-            let cap = (chars(q) + 2 * (MARKER_MAX + 1) + 80).max(cap_line);
-            fit_around(line, q, cap)
+            let here = &assigned[i];
+            let span: usize = here.iter().map(|q| chars(q)).sum();
+            let cap = (span + (here.len() + 1) * (MARKER_MAX + 2) + 80).max(cap_line);
+            fit_around(line, here, cap)
         } else {
             fit_middle(line, cap_line)
         };

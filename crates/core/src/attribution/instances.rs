@@ -118,7 +118,18 @@ fn first_after(sorted: &[u32], s: u32) -> Option<u32> {
 fn resolution(traj: &Trajectory, found: &Found, inst: &ErrorInstance) -> Option<u32> {
     let o = inst.object.as_str();
     if o.starts_with("cmd:") {
-        return found.successes.get(o).and_then(|v| first_after(v, inst.last_step));
+        let same = found.successes.get(o).and_then(|v| first_after(v, inst.last_step));
+        // The same program run again, corrected (`grep` on the right path), also fixes it.
+        let program = traj
+            .steps
+            .get(inst.origin_step as usize)
+            .map(super::triggers::program_key)
+            .and_then(|k| found.successes.get(&k))
+            .and_then(|v| first_after(v, inst.last_step));
+        return match (same, program) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
     }
     if let Some(rest) = o.strip_prefix("env:") {
         let _ = rest;
@@ -137,6 +148,5 @@ fn resolution(traj: &Trajectory, found: &Found, inst: &ErrorInstance) -> Option<
     if o.starts_with("act:") || o.starts_with("edit:") || o.starts_with("judge:") {
         return first_after(&found.green_steps, inst.last_step);
     }
-    let _ = traj;
     None
 }

@@ -41,6 +41,10 @@ pub fn rank(
         if rules.iter().any(|r| matches!(*r, "edit_broke_test" | "memory_misapplied")) {
             score += 0.15;
         }
+        // A value traced to the final answer is a weaker signal than an observed failure.
+        if rules.iter().all(|r| *r == "answer_origin") {
+            score -= 0.4;
+        }
         if rules.contains(&"repeated_action") {
             score += 0.05;
         }

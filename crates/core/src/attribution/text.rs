@@ -195,6 +195,11 @@ pub fn blocker(text: &str) -> Option<Blocker> {
     }
 }
 
+/// The first line of `text` with a blocker signature, as a quote.
+pub fn blocker_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
+}
+
 const BUDGET: &[&str] = &[
     "maximum number of steps",
     "max steps reached",

@@ -72,6 +72,8 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     let mut last_edit: Option<usize> = None;
     let mut last_memory: Option<usize> = None;
     let mut open_error: Option<OpenError> = None;
+    // Action step → the observation where the environment blocked it.
+    let mut env_by_action: HashMap<usize, usize> = HashMap::new();
 
     for (i, s) in steps.iter().enumerate() {
         let agent = text::is_agent_step(s);
@@ -171,8 +173,11 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         &mut f,
                         steps,
                         i,
-                        &by_action_id,
-                        &by_artifact,
+                        &Lookup {
+                            by_action_id: &by_action_id,
+                            by_artifact: &by_artifact,
+                            env_by_action: &env_by_action,
+                        },
                         last_agent,
                         last_memory,
                     );
@@ -188,8 +193,11 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         &mut f,
                         steps,
                         i,
-                        &by_action_id,
-                        &by_artifact,
+                        &Lookup {
+                            by_action_id: &by_action_id,
+                            by_artifact: &by_artifact,
+                            env_by_action: &env_by_action,
+                        },
                         last_agent,
                         last_memory,
                     );
@@ -217,13 +225,9 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     f.max_identical_failures = f.max_identical_failures.max(*n);
                     let blocker = text::blocker(&s.text);
                     if let Some(b) = blocker {
-                        let (class, rule) = match b {
-                            Blocker::Environment => {
-                                (FailureClass::EnvironmentBlocker, "environment_blocker")
-                            }
-                            Blocker::Flaky => (FailureClass::FlakyBlocker, "flaky_blocker"),
-                            Blocker::Harness => (FailureClass::HarnessBlocker, "harness_blocker"),
-                        };
+                        let quote = text::blocker_line(&s.text).unwrap_or(quote);
+                        let sig = text::signature(quote);
+                        let (class, rule) = blocker_class(b);
                         let (ref_q, ref_step) = match cause {
                             Some(a) => (action_quote(&steps[a]), a),
                             None => (quote, i),
@@ -241,6 +245,9 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                             blocker: Some(class),
                         });
                         open_error = Some(OpenError { step: i, quote_step: i, object });
+                        if let Some(a) = cause {
+                            env_by_action.insert(a, i);
+                        }
                     }
                     if let Some(a) = cause {
                         let h = f.action_hash[a];
@@ -290,6 +297,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         open_error = None;
                     }
                     f.successes.entry(object).or_default().push(i as u32);
+                    f.successes.entry(program_key(&steps[a])).or_default().push(i as u32);
                     if text::is_test_command(action_text(&steps[a])) {
                         f.green_steps.push(i as u32);
                         last_edit = None;
@@ -308,15 +316,30 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     f
 }
 
+/// Identity maps the verifier rule looks actions up in.
+struct Lookup<'a, 'b> {
+    by_action_id: &'a HashMap<&'b str, usize>,
+    by_artifact: &'a HashMap<&'b str, usize>,
+    env_by_action: &'a HashMap<usize, usize>,
+}
+
+fn blocker_class(b: Blocker) -> (FailureClass, &'static str) {
+    match b {
+        Blocker::Environment => (FailureClass::EnvironmentBlocker, "environment_blocker"),
+        Blocker::Flaky => (FailureClass::FlakyBlocker, "flaky_blocker"),
+        Blocker::Harness => (FailureClass::HarnessBlocker, "harness_blocker"),
+    }
+}
+
 fn verifier_triggers(
     f: &mut Found,
     steps: &[Step],
     j: usize,
-    by_action_id: &HashMap<&str, usize>,
-    by_artifact: &HashMap<&str, usize>,
+    maps: &Lookup<'_, '_>,
     last_agent: Option<usize>,
     last_memory: Option<usize>,
 ) {
+    let (by_action_id, by_artifact) = (maps.by_action_id, maps.by_artifact);
     let judge = &steps[j];
     let reason = judge_quote(judge);
     let source = judge
@@ -346,6 +369,37 @@ fn verifier_triggers(
         });
         return;
     };
+    // The verified action was blocked by the environment: the verdict joins that blocker.
+    if let Some(&obs) = maps.env_by_action.get(&src) {
+        let q = text::blocker_line(&steps[obs].text).unwrap_or_else(|| error_quote(&steps[obs]));
+        let class = text::blocker(&steps[obs].text).map(blocker_class);
+        f.triggers.push(Trigger {
+            step: obs as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Observation,
+            wrong_quote: q.to_string(),
+            reference_quote: reason.to_string(),
+            reference_step: Some(j as u32),
+            rule: class.map_or("environment_blocker", |c| c.1).into(),
+            object: format!("env:{}", text::signature(q)),
+            blocker: Some(class.map_or(FailureClass::EnvironmentBlocker, |c| c.0)),
+        });
+        return;
+    }
+    if let Some((class, rule)) = text::blocker(&judge.text).map(blocker_class) {
+        f.triggers.push(Trigger {
+            step: j as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Verification,
+            wrong_quote: reason.to_string(),
+            reference_quote: action_quote(&steps[src]).to_string(),
+            reference_step: Some(src as u32),
+            rule: rule.into(),
+            object: format!("env:{}", text::signature(reason)),
+            blocker: Some(class),
+        });
+        return;
+    }
     let object = format!("act:{src}");
     let wrong = action_quote(&steps[src]);
     f.triggers.push(Trigger {
@@ -447,6 +501,13 @@ fn budget_quote(t: &str) -> &str {
         .unwrap_or_else(|| text::first_line(t))
 }
 
+/// The program an action runs (its tool and the first word of its command): a later success of
+/// the same program after a failure is the agent fixing it (`grep` on the right path).
+pub fn program_key(s: &Step) -> String {
+    let first = action_text(s).split_whitespace().next().unwrap_or("");
+    format!("prog:{:016x}", text::hash(&[&s.actor, s.tool.as_deref().unwrap_or(""), first]))
+}
+
 fn action_key(s: &Step) -> u64 {
     text::hash(&[&s.actor, s.tool.as_deref().unwrap_or(""), action_text(s)])
 }
@@ -485,7 +546,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
     let mut final_step = None;
     let mut seen = 0;
     for (i, s) in steps.iter().enumerate().take(last_agent? + 1).rev() {
-        if !text::is_agent_step(s) {
+        if !text::is_agent_step(s) || s.kind != StepKind::Message {
             continue;
         }
         seen += 1;
