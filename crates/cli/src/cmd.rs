@@ -1,4 +1,6 @@
 //! One module per subcommand.
 
 pub mod analyze;
+pub mod eval;
 pub mod quarantine;
+pub mod view;
