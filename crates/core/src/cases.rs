@@ -354,9 +354,9 @@ fn applicability(
     dedup(tags.into_iter())
 }
 
-const GENERIC_WORDS: [&str; 16] = [
+const GENERIC_WORDS: [&str; 17] = [
     "src", "lib", "dist", "build", "out", "tmp", "the", "and", "artifact", "file", "index", "main",
-    "mod", "npm", "run", "output",
+    "mod", "npm", "run", "output", "spec",
 ];
 
 fn scope_words(text: &str) -> Vec<String> {
@@ -368,7 +368,7 @@ fn scope_words(text: &str) -> Vec<String> {
     };
     stem.split(|c: char| !c.is_ascii_alphanumeric())
         .map(str::to_ascii_lowercase)
-        .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|w| w.len() >= 3 && w.starts_with(|c: char| c.is_ascii_alphabetic()))
         .filter(|w| !GENERIC_WORDS.contains(&w.as_str()))
         .filter(|w| !w.ends_with("verifier") && w != "test" && w != "tests")
         .collect()
