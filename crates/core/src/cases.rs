@@ -97,17 +97,49 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
 /// The FNV-1a 64-bit hash of `parts` joined by NUL: stable across platforms and runs.
 pub fn stable_hash(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = ContentHasher::new();
     for (i, part) in parts.iter().enumerate() {
-        let separator: &[u8] = if i > 0 { b"\0" } else { b"" };
-        for b in separator.iter().chain(part.as_bytes()) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        if i > 0 {
+            h.update(b"\0");
+        }
+        h.update(part.as_bytes());
+    }
+    h.state
+}
+
+/// A streaming FNV-1a 64 digest of a trace's bytes, fed chunk by chunk as they are read: the
+/// `content_hash` that fixes case ids (`fnv1a64:` + 16 hex digits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentHasher {
+    state: u64,
+}
+
+impl Default for ContentHasher {
+    fn default() -> Self {
+        ContentHasher { state: FNV_OFFSET }
+    }
+}
+
+impl ContentHasher {
+    pub fn new() -> Self {
+        ContentHasher::default()
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.state ^= u64::from(*b);
+            self.state = self.state.wrapping_mul(FNV_PRIME);
         }
     }
-    h
+
+    pub fn finish(&self) -> String {
+        format!("fnv1a64:{:016x}", self.state)
+    }
 }
 
 /// The case id for a failure: stable for the same trace content, trajectory and step.
@@ -202,17 +234,26 @@ fn phase_of(step: &Step) -> Phase {
     }
 }
 
+/// The step an id names: an action with that `action_id` first, else any step with that action
+/// or event id (the analysis names a judge verdict by its event id).
 fn step_by_action_id<'t>(t: &'t Trajectory, id: &str) -> Option<&'t Step> {
-    t.steps
-        .iter()
-        .find(|s| s.ids.action_id.as_deref() == Some(id) && s.kind == StepKind::Action)
-        .or_else(|| t.steps.iter().find(|s| s.ids.action_id.as_deref() == Some(id)))
+    let named =
+        |s: &&Step| s.ids.action_id.as_deref() == Some(id) || s.ids.event_id.as_deref() == Some(id);
+    let mut matches = t.steps.iter().filter(named);
+    let first = matches.next()?;
+    if first.kind == StepKind::Action {
+        return Some(first);
+    }
+    Some(matches.find(|s| s.kind == StepKind::Action).unwrap_or(first))
 }
 
 /// The verifier that saw the failure: the verifier action's tool or actor, else the failing
 /// judge's name.
 fn verifier_name(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
     if let Some(s) = r.verifier_action_id.as_deref().and_then(|id| step_by_action_id(t, id)) {
+        if s.kind == StepKind::JudgeResult && !s.actor.is_empty() {
+            return Some(s.actor.clone());
+        }
         if let Some(cmd) = s.args.as_deref().filter(|a| !a.trim().is_empty()) {
             return Some(shorten(cmd, 80));
         }
@@ -289,20 +330,30 @@ fn prevention_hint(
         let what = failed_action.as_deref().map(|a| format!("`{a}`")).unwrap_or(check);
         return format!("Retry {what} after a wait; keep the same approach.");
     }
-    if let Some(probe) = r.verification_probe_candidate.as_deref().filter(|p| !p.trim().is_empty())
-    {
-        return format!(
-            "Before closeout, run `{}` again on {artifacts}.",
-            shorten(probe.trim(), 80)
-        );
+    // A probe is either a command (`npm run test:contract`) or a sentence that already says what
+    // to run ("re-run the verifier `x` on the changed artifact").
+    let probe = r.verification_probe_candidate.as_deref().map(str::trim).filter(|p| !p.is_empty());
+    if let Some(cmd) = probe.filter(|p| !is_prose(p)) {
+        return format!("Before closeout, run `{}` again on {artifacts}.", shorten(cmd, 80));
     }
     if verifier.is_some() {
         return format!("Before closeout, run {check} again on {artifacts}.");
+    }
+    if let Some(prose) = probe {
+        return format!("Before closeout, {}.", shorten(prose.trim_end_matches('.'), 120));
     }
     match failed_action {
         Some(a) => format!("Before closeout, run `{a}` again and check that {artifacts} passes."),
         None => format!("Before closeout, verify {artifacts} again."),
     }
+}
+
+/// True when a probe is a sentence (it quotes a command, or starts with a verb of checking)
+/// rather than a command line.
+fn is_prose(probe: &str) -> bool {
+    const VERBS: [&str; 6] = ["re-run", "rerun", "run", "check", "verify", "retry"];
+    let first = probe.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    probe.contains('`') || (probe.contains(' ') && VERBS.contains(&first.as_str()))
 }
 
 fn constraint(

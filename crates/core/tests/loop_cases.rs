@@ -155,6 +155,60 @@ fn transient_failures_get_a_retry_hint_and_probes_are_used_when_known() {
 }
 
 #[test]
+fn the_analysis_naming_the_verdict_as_verifier_and_a_prose_probe_give_the_same_hint() {
+    let t = trajectory(SAMPLE);
+    // The analysis names the judge verdict's event id as the verifier and writes its probe as
+    // a sentence; the verifier's name still comes from the judge.
+    let r = AttributionRecord {
+        verifier_action_id: Some("judge-17".into()),
+        verification_probe_candidate: Some(
+            "re-run the verifier `contract-verifier` on the changed artifact".into(),
+        ),
+        ..demo_record(&t)
+    };
+    let case = cases::from_attribution(&r, &t, "h");
+    assert_eq!(
+        case.prevention_hint,
+        "Before closeout, run `contract-verifier` again on `artifact:build-output` and \
+         `src/api/orders.ts`."
+    );
+    // Without a judge, a prose probe is used as written.
+    let action = t.steps.iter().find(|s| s.ids.action_id.as_deref() == Some("act-4")).unwrap();
+    let r = AttributionRecord {
+        failure_event: None,
+        failure_event_step: Some(action.index),
+        failure_turn_id: None,
+        source_action_ids: vec!["act-4".into()],
+        verification_probe_candidate: Some("re-run `npm test` after the fix".into()),
+        ..demo_record(&t)
+    };
+    let case = cases::from_attribution(&r, &t, "h");
+    assert_eq!(case.prevention_hint, "Before closeout, re-run `npm test` after the fix.");
+    assert_eq!(case.turn_id, "turn-3");
+    assert_eq!(case.phase, Some(Phase::Action));
+    assert_eq!(case.failed_action.as_deref(), Some("shell: npm test"));
+}
+
+#[test]
+fn the_content_hash_streams_and_matches_the_one_shot_hash() {
+    let mut whole = cases::ContentHasher::new();
+    whole.update(SAMPLE);
+    let mut chunked = cases::ContentHasher::new();
+    for chunk in SAMPLE.chunks(7) {
+        chunked.update(chunk);
+    }
+    assert_eq!(whole.finish(), chunked.finish());
+    assert!(whole.finish().starts_with("fnv1a64:") && whole.finish().len() == 8 + 16);
+    let mut other = cases::ContentHasher::new();
+    other.update(ENV_BLOCKER);
+    assert_ne!(whole.finish(), other.finish());
+    // Known FNV-1a 64 vector: "a" -> af63dc4c8601ec8c.
+    let mut a = cases::ContentHasher::new();
+    a.update(b"a");
+    assert_eq!(a.finish(), "fnv1a64:af63dc4c8601ec8c");
+}
+
+#[test]
 fn missing_record_fields_fall_back_to_the_trajectory_and_nothing_is_invented() {
     let t = trajectory(SAMPLE);
     let step = step_of_event(&t, "judge-17");
