@@ -224,6 +224,44 @@ pub fn from_attribution(
     }
 }
 
+/// A case built from one trajectory of a trace, with its validation result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceCase {
+    pub trajectory_id: String,
+    pub case_id: String,
+    pub valid: bool,
+    pub errors: Vec<String>,
+    /// The case as built, also when invalid (to show what is missing); never exported then.
+    pub case: FailedTurnCase,
+}
+
+/// The cases of a trace: one per trajectory for which `attribute` names a failure (a record
+/// with a failure event or step). `attribute` is the analysis (`attribution::analyze_trajectory`
+/// in the app and CLI); taking it as a function keeps this module testable on its own.
+pub fn from_trace_with(
+    trace: &crate::model::Trace,
+    content_hash: &str,
+    mut attribute: impl FnMut(&Trajectory) -> Option<AttributionRecord>,
+) -> Vec<TraceCase> {
+    let mut out = Vec::new();
+    for t in &trace.trajectories {
+        let Some(record) = attribute(t) else { continue };
+        if record.failure_event.is_none() && record.failure_event_step.is_none() {
+            continue;
+        }
+        let case = from_attribution(&record, t, content_hash);
+        let check = check_case(&case);
+        out.push(TraceCase {
+            trajectory_id: t.id.clone(),
+            case_id: case.case_id.clone(),
+            valid: check.valid,
+            errors: check.errors,
+            case,
+        });
+    }
+    out
+}
+
 /// The phase a failing step belongs to, from what the step is.
 fn phase_of(step: &Step) -> Phase {
     match step.kind {

@@ -209,6 +209,21 @@ fn the_content_hash_streams_and_matches_the_one_shot_hash() {
 }
 
 #[test]
+fn a_trace_gives_one_case_per_attributed_failure() {
+    let trace = ingest(SAMPLE, IngestOptions::default());
+    let t = &trace.trajectories[0];
+    let built = cases::from_trace_with(&trace, "sha256:demo", |_| Some(demo_record(t)));
+    assert_eq!(built.len(), 1);
+    assert_eq!(built[0].trajectory_id, "run-demo-7");
+    assert!(built[0].valid, "{:?}", built[0].errors);
+    assert_eq!(built[0].case_id, built[0].case.case_id);
+    assert_eq!(built[0].case, cases::from_attribution(&demo_record(t), t, "sha256:demo"));
+    // No failure named (a passed run): no case.
+    assert!(cases::from_trace_with(&trace, "h", |_| None).is_empty());
+    assert!(cases::from_trace_with(&trace, "h", |_| Some(AttributionRecord::default())).is_empty());
+}
+
+#[test]
 fn missing_record_fields_fall_back_to_the_trajectory_and_nothing_is_invented() {
     let t = trajectory(SAMPLE);
     let step = step_of_event(&t, "judge-17");
