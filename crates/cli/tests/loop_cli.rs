@@ -103,7 +103,7 @@ fn promote_decides_every_case_and_writes_only_with_the_write_flag() {
         "environment_blocker failures never become memory"
     );
     assert_eq!(
-        by_id("case-harness-sandbox")["reasons"][1],
+        by_id("case-harness-sandbox")["reasons"][2],
         "imported-only or trace-only candidate is blocked"
     );
     assert_eq!(v["scorecard_bad_lines"].as_array().unwrap().len(), 2);

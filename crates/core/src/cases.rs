@@ -325,7 +325,15 @@ fn describe_action(s: &Step) -> Option<String> {
     }
 }
 
+/// Why it failed: the verifier's own words when a judge verdict is the failure event, else the
+/// analysis' root-cause summary, else the failing step's first line.
 fn failure_reason(r: &AttributionRecord, failing: Option<&Step>) -> Option<String> {
+    let verdict = failing
+        .filter(|s| s.kind == StepKind::JudgeResult)
+        .and_then(|s| s.text.lines().map(str::trim).find(|l| !l.is_empty()));
+    if let Some(v) = verdict {
+        return Some(shorten(v, MAX_FIELD_CHARS));
+    }
     let summary = r.root_cause_summary.trim();
     if !summary.is_empty() {
         return Some(shorten(summary, MAX_FIELD_CHARS));

@@ -118,10 +118,7 @@ pub fn decide(
             reasons.push("replay or human approval is required before promotion".into());
         }
         if let Some(r) = record {
-            let by = norm(&r.validated_by);
-            if matches!(by.as_str(), "import" | "imported" | "trace" | "trace_only")
-                || norm(&r.memory_graph_status) == "imported"
-            {
+            if scorecard::is_imported_or_trace_only(r) {
                 reasons.push("imported-only or trace-only candidate is blocked".into());
             }
             let decision = norm(&r.decision);

@@ -192,14 +192,25 @@ pub fn exclusions(record: &ScorecardRecord, ctx: &ExclusionContext) -> Vec<Exclu
     out
 }
 
-/// True when the record says the replay passed (`replay_status` passed, or `status` passed with
-/// `validated_by` replay).
+/// True when the record says the replay passed here (`replay_status` passed, or `status` passed
+/// with `validated_by` replay). A result carried over from an import or read off a trace is not
+/// a replay.
 pub fn replay_passed(record: &ScorecardRecord) -> bool {
+    if is_imported_or_trace_only(record) {
+        return false;
+    }
     let replay = norm(&record.replay_status);
     replay == "passed"
         || (replay.is_empty()
             && norm(&record.status) == "passed"
             && norm(&record.validated_by) == "replay")
+}
+
+/// True when the record was validated only by an import or by reading a trace
+/// (`validated_by` import / imported / trace / trace_only, or `memory_graph_status` imported).
+pub fn is_imported_or_trace_only(record: &ScorecardRecord) -> bool {
+    matches!(norm(&record.validated_by).as_str(), "import" | "imported" | "trace" | "trace_only")
+        || norm(&record.memory_graph_status) == "imported"
 }
 
 /// The record that speaks for `case_id`: the most recently validated one (records without a

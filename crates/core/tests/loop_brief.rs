@@ -287,10 +287,21 @@ fn an_environment_blocker_trace_gives_a_brief_that_leaves_the_code_alone() {
     assert_eq!(b.lines[0].tags, ["unverified", "scope: e2e", "environment-blocker"]);
     assert_eq!(
         b.lines[0].text,
-        "Environment blocker, not a code fault (chromium executable missing in the runner image): \
+        "Environment blocker, not a code fault (e2e suite did not run: chromium executable missing \
+         in the runner image): \
          make sure the environment provides what the check needs, then run it again; keep the \
          code and the approach as they are."
     );
+}
+
+#[test]
+fn only_a_replay_run_here_makes_a_line_high_confidence() {
+    let c = BriefContext { max_lines: 10, ..BriefContext::default() };
+    let b = brief::build(&loaded_cases(), &records(), &c);
+    let tag = |id: &str| b.lines.iter().find(|l| l.case_id == id).map(|l| l.tags[0].clone());
+    assert_eq!(tag("case-demo-a").as_deref(), Some("high-confidence"));
+    // Its record says replay passed, but validated_by import: not verified here.
+    assert_eq!(tag("case-harness-sandbox").as_deref(), Some("unverified"));
 }
 
 fn agent_case(id: &str, hint: &str) -> FailedTurnCase {

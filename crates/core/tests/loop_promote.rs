@@ -93,6 +93,7 @@ fn each_fixture_case_gets_its_decision_and_reasons() {
         r,
         [
             "harness_blocker failures never become memory",
+            "replay or human approval is required before promotion",
             "imported-only or trace-only candidate is blocked"
         ]
     );
@@ -207,9 +208,16 @@ fn imported_only_candidates_stay_blocked_even_when_approved() {
         (Decision::Blocked, vec!["imported-only or trace-only candidate is blocked"])
     );
     assert!(p.to_write.is_empty());
+    // Without approval, an imported "passed" replay is no replay either.
     let r = ScorecardRecord { validated_by: Some("trace".into()), ..record("case-imp") };
     let p = run(&[c], &[r], &options(&[], false));
-    assert_eq!(reasons(&p, "case-imp").1, ["imported-only or trace-only candidate is blocked"]);
+    assert_eq!(
+        reasons(&p, "case-imp").1,
+        [
+            "replay or human approval is required before promotion",
+            "imported-only or trace-only candidate is blocked"
+        ]
+    );
 }
 
 #[test]
