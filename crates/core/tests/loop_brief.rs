@@ -2,7 +2,7 @@
 //! API, on fixture cases and scorecards shaped like real runs.
 #![cfg(not(target_arch = "wasm32"))]
 
-use expect_test::expect;
+use expect_test::{expect, expect_file};
 use trajscope_core::brief::{self, BriefContext, BriefStatus};
 use trajscope_core::cases::{self, FailedTurnCase};
 use trajscope_core::record::{AttributionRecord, FailureClass, FailureMode, Phase};
@@ -209,6 +209,24 @@ fn the_brief_for_a_public_api_verification_keeps_one_verified_reflect_line() {
         - [high-confidence] [scope: public_api] [reflect] What you tried: edit: sed -i 's/userId/customerId/g' src/api/orders.ts. Why it failed: contract mismatch: field userId removed from a public response without the deprecated alias. What to try next: Before closeout, run the same verifier again on the changed artifact. Constraint for the next attempt: `contract-verifier` must pass on `artifact:build-output` before closeout. (case case-demo-a; evidence judge:contract-verifier)
     "#]]
     .assert_eq(&brief::to_markdown(&b));
+}
+
+#[test]
+fn golden_briefs_of_the_fixture_cases() {
+    // Everything that matches a public API change, and the whole set for an action phase.
+    for (name, c) in [
+        ("brief-public-api.expected.json", ctx(None, &["public_api"])),
+        (
+            "brief-action.expected.json",
+            BriefContext { max_lines: 10, ..ctx(Some(Phase::Action), &[]) },
+        ),
+    ] {
+        let b = brief::build(&loaded_cases(), &records(), &c);
+        let mut text = serde_json::to_string_pretty(&b).unwrap();
+        text.push('\n');
+        let path = format!("../../../tests/fixtures/loop/{name}");
+        expect_file![path].assert_eq(&text);
+    }
 }
 
 #[test]
