@@ -182,14 +182,7 @@ pub fn from_attribution(
         .or_else(|| failing.map(|s| format!("step-{}", s.index)))
         .unwrap_or_default();
 
-    let mut artifact_refs = dedup(record.failed_artifact_refs.iter().cloned());
-    if artifact_refs.is_empty() {
-        if let Some(s) = failing {
-            artifact_refs = dedup(
-                s.artifact_refs.iter().filter(|a| !a.escapes_root).map(|a| a.normalized.clone()),
-            );
-        }
-    }
+    let artifact_refs = artifact_refs(record, trajectory, failing);
     let mut evidence_refs = dedup(record.evidence_refs.iter().cloned());
     if evidence_refs.is_empty() && !failure_event_id.is_empty() {
         evidence_refs.push(format!("event:{failure_event_id}"));
@@ -260,6 +253,67 @@ pub fn from_trace_with(
         });
     }
     out
+}
+
+/// The artifacts of the failure, first found of: the record's failed artifact refs; the failing
+/// step's refs; the source actions' refs; the refs of the actions the agent took up to the
+/// failure (what the verifier judged); the file paths named in the source action's command.
+/// All are in the trace; references that escape the trace root are left out.
+fn artifact_refs(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Vec<String> {
+    let refs_of = |s: &Step| -> Vec<String> {
+        s.artifact_refs.iter().filter(|a| !a.escapes_root).map(|a| a.normalized.clone()).collect()
+    };
+    let found = dedup(r.failed_artifact_refs.iter().cloned());
+    if !found.is_empty() {
+        return found;
+    }
+    if let Some(s) = failing {
+        let found = dedup(refs_of(s).into_iter());
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    let sources: Vec<&Step> =
+        r.source_action_ids.iter().filter_map(|id| step_by_action_id(t, id)).collect();
+    let found = dedup(sources.iter().flat_map(|s| refs_of(s)));
+    if !found.is_empty() {
+        return found;
+    }
+    let upto = failing.map_or(u32::MAX, |f| f.index);
+    let found = dedup(
+        r.touched_action_ids
+            .iter()
+            .filter_map(|id| step_by_action_id(t, id))
+            .filter(|s| s.index <= upto)
+            .flat_map(refs_of),
+    );
+    if !found.is_empty() {
+        return found;
+    }
+    let commands = sources.iter().copied().chain(failing).filter_map(|s| s.args.as_deref());
+    dedup(commands.flat_map(paths_in).map(str::to_string))
+}
+
+/// Relative file paths named in a command line (`e2e/settings.spec.ts`, `src/app.py`): tokens
+/// of path characters with a directory or a file extension; options, URLs, absolute paths and
+/// `..` are not taken.
+fn paths_in(command: &str) -> impl Iterator<Item = &str> {
+    command
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')'))
+        .filter(|w| {
+            let has_ext = w.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && (1..=5).contains(&ext.len())
+                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    && ext.chars().any(|c| c.is_ascii_alphabetic())
+            });
+            !w.is_empty()
+                && !w.starts_with(['-', '/', '.'])
+                && !w.contains("..")
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+                && (has_ext || (w.contains('/') && w.chars().any(|c| c.is_ascii_alphabetic())))
+        })
 }
 
 /// The phase a failing step belongs to, from what the step is.

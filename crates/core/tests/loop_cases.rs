@@ -224,6 +224,41 @@ fn a_trace_gives_one_case_per_attributed_failure() {
 }
 
 #[test]
+fn artifacts_fall_back_to_what_the_trace_names_and_nothing_else() {
+    // A judge without artifact refs, judging a command that names a spec file, after an edit.
+    let run = br#"{"type":"action","run_id":"r","turn_id":"turn-1","action_id":"act-1","tool":"edit","command":"apply_patch dark-mode.diff","artifact_refs":["src/settings.tsx","../outside.txt"]}
+{"type":"action","run_id":"r","turn_id":"turn-2","action_id":"act-2","tool":"shell","command":"npx playwright test e2e/settings.spec.ts --project=chromium -c ./pw.config.ts http://x/y.js /abs/p.ts ../up.ts pillow==9.0 1.2"}
+{"type":"judge_result","run_id":"r","turn_id":"turn-2","judge_name":"e2e-gate","event_id":"judge-9","status":"failed","source_action_id":"act-2","reason":"browser binary missing"}
+"#;
+    let t = trajectory(run);
+    let judge = step_of_event(&t, "judge-9");
+    let base = AttributionRecord {
+        failure_event: Some("judge-9".into()),
+        failure_event_step: Some(judge),
+        source_action_ids: vec!["act-2".into()],
+        classification: Some(FailureClass::EnvironmentBlocker),
+        ..AttributionRecord::default()
+    };
+    // The actions the agent took up to the failure: their refs (never one escaping the root).
+    let touched = AttributionRecord {
+        touched_action_ids: vec!["act-1".into(), "act-2".into()],
+        ..base.clone()
+    };
+    assert_eq!(cases::from_attribution(&touched, &t, "h").artifact_refs, ["src/settings.tsx"]);
+    // Else the file paths the source command names.
+    let case = cases::from_attribution(&base, &t, "h");
+    assert_eq!(case.artifact_refs, ["e2e/settings.spec.ts"]);
+    assert!(cases::check_case(&case).valid);
+    // The source action's own refs come before the touched ones.
+    let run2 = String::from_utf8_lossy(run).replace(
+        r#""command":"npx playwright"#,
+        r#""artifact_refs":["e2e/settings.spec.ts"],"command":"npx playwright"#,
+    );
+    let t2 = trajectory(run2.as_bytes());
+    assert_eq!(cases::from_attribution(&touched, &t2, "h").artifact_refs, ["e2e/settings.spec.ts"]);
+}
+
+#[test]
 fn missing_record_fields_fall_back_to_the_trajectory_and_nothing_is_invented() {
     let t = trajectory(SAMPLE);
     let step = step_of_event(&t, "judge-17");
