@@ -190,12 +190,17 @@ pub fn from_attribution(
 
     let verifier = verifier_name(record, trajectory, failing);
     let failed_action = failed_action(record, trajectory, failing);
+    let command = failed_command(record, trajectory, failing);
     let failure_reason = failure_reason(record, failing);
     let artifacts_text = join_short(&artifact_refs);
     let class = record.classification;
-    let prevention_hint =
-        prevention_hint(record, class, verifier.as_deref(), &failed_action, &artifacts_text);
-    let constraint = constraint(class, record.failure_mode, verifier.as_deref(), &artifacts_text);
+    let hint_facts = HintFacts {
+        verifier: verifier.as_deref(),
+        command: command.as_deref(),
+        artifacts: &artifacts_text,
+    };
+    let prevention_hint = prevention_hint(record, &hint_facts);
+    let constraint = constraint(record, &hint_facts);
 
     FailedTurnCase {
         schema_version: SCHEMA_VERSION,
@@ -369,6 +374,18 @@ fn failed_action(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) 
     from_source.or_else(|| failing.and_then(describe_action))
 }
 
+/// The command line that failed (source action first), for hints that say what to run.
+fn failed_command(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
+    let command = |s: &Step| {
+        s.args.as_deref().map(str::trim).filter(|a| !a.is_empty()).map(|a| shorten(a, 80))
+    };
+    r.source_action_ids
+        .iter()
+        .filter_map(|id| step_by_action_id(t, id))
+        .find_map(command)
+        .or_else(|| failing.and_then(command))
+}
+
 fn describe_action(s: &Step) -> Option<String> {
     let cmd = s.args.as_deref().map(str::trim).filter(|a| !a.is_empty());
     match (&s.tool, cmd) {
@@ -379,13 +396,19 @@ fn describe_action(s: &Step) -> Option<String> {
     }
 }
 
-/// Why it failed: the verifier's own words when a judge verdict is the failure event, else the
-/// analysis' root-cause summary, else the failing step's first line.
+/// Why it failed: the verifier's own words when a judge verdict is the failure event, the first
+/// error line when a failed observation is, else the analysis' root-cause summary, else the
+/// failing step's first line.
 fn failure_reason(r: &AttributionRecord, failing: Option<&Step>) -> Option<String> {
-    let verdict = failing
-        .filter(|s| s.kind == StepKind::JudgeResult)
-        .and_then(|s| s.text.lines().map(str::trim).find(|l| !l.is_empty()));
-    if let Some(v) = verdict {
+    let own_words = failing.and_then(|s| {
+        let mut lines = s.text.lines().map(str::trim).filter(|l| !l.is_empty());
+        match s.kind {
+            StepKind::JudgeResult => lines.next(),
+            StepKind::Observation => lines.find(|l| is_error_line(l)),
+            _ => None,
+        }
+    });
+    if let Some(v) = own_words {
         return Some(shorten(v, MAX_FIELD_CHARS));
     }
     let summary = r.root_cause_summary.trim();
@@ -396,14 +419,26 @@ fn failure_reason(r: &AttributionRecord, failing: Option<&Step>) -> Option<Strin
     Some(shorten(line, MAX_FIELD_CHARS))
 }
 
-/// The actionable hint, by class and mode. Blockers never ask for a code change.
-fn prevention_hint(
-    r: &AttributionRecord,
-    class: Option<FailureClass>,
-    verifier: Option<&str>,
-    failed_action: &Option<String>,
-    artifacts: &str,
-) -> String {
+fn is_error_line(line: &str) -> bool {
+    const WORDS: [&str; 7] =
+        ["error", "fail", "denied", "not found", "exception", "cannot", "fatal"];
+    let l = line.to_ascii_lowercase();
+    WORDS.iter().any(|w| l.contains(w))
+}
+
+/// What the hint and the constraint are made of.
+struct HintFacts<'a> {
+    verifier: Option<&'a str>,
+    command: Option<&'a str>,
+    /// The artifacts, as text (`` `a` and `b` ``).
+    artifacts: &'a str,
+}
+
+/// The actionable hint, by class and mode. Blockers never ask for a code change; a transient
+/// failure is retried as it was; a deterministic failure of a command is not repeated unchanged.
+fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
+    let (verifier, artifacts) = (f.verifier, f.artifacts);
+    let class = r.classification;
     let check = verifier.map(|v| format!("`{v}`")).unwrap_or_else(|| "the failed check".into());
     match class {
         Some(FailureClass::EnvironmentBlocker) => {
@@ -427,8 +462,16 @@ fn prevention_hint(
         _ => {}
     }
     if r.failure_mode == Some(FailureMode::Transient) {
-        let what = failed_action.as_deref().map(|a| format!("`{a}`")).unwrap_or(check);
+        let what = f.command.map(|a| format!("`{a}`")).unwrap_or(check);
         return format!("Retry {what} after a wait; keep the same approach.");
+    }
+    if let (Some(FailureMode::Deterministic), None, Some(cmd)) =
+        (r.failure_mode, verifier, f.command)
+    {
+        return format!(
+            "Do not run `{cmd}` again unchanged: it fails the same way each time; change its \
+             input or the approach."
+        );
     }
     // A probe is either a command (`npm run test:contract`) or a sentence that already says what
     // to run ("re-run the verifier `x` on the changed artifact").
@@ -442,7 +485,7 @@ fn prevention_hint(
     if let Some(prose) = probe {
         return format!("Before closeout, {}.", shorten(prose.trim_end_matches('.'), 120));
     }
-    match failed_action {
+    match f.command {
         Some(a) => format!("Before closeout, run `{a}` again and check that {artifacts} passes."),
         None => format!("Before closeout, verify {artifacts} again."),
     }
@@ -456,14 +499,16 @@ fn is_prose(probe: &str) -> bool {
     probe.contains('`') || (probe.contains(' ') && VERBS.contains(&first.as_str()))
 }
 
-fn constraint(
-    class: Option<FailureClass>,
-    mode: Option<FailureMode>,
-    verifier: Option<&str>,
-    artifacts: &str,
-) -> Option<String> {
-    if class.is_some_and(FailureClass::is_blocker) || mode == Some(FailureMode::Transient) {
+fn constraint(r: &AttributionRecord, f: &HintFacts) -> Option<String> {
+    let (verifier, artifacts) = (f.verifier, f.artifacts);
+    let mode = r.failure_mode;
+    if r.classification.is_some_and(FailureClass::is_blocker)
+        || mode == Some(FailureMode::Transient)
+    {
         return Some("keep the code and the approach as they are".into());
+    }
+    if let (Some(FailureMode::Deterministic), None, Some(cmd)) = (mode, verifier, f.command) {
+        return Some(format!("do not repeat `{cmd}` unchanged"));
     }
     Some(match verifier {
         Some(v) => format!("`{v}` must pass on {artifacts} before closeout"),

@@ -139,8 +139,8 @@ fn transient_failures_get_a_retry_hint_and_probes_are_used_when_known() {
     let case = cases::from_attribution(&transient, &t, "h");
     assert_eq!(
         case.prevention_hint,
-        "Retry `edit: sed -i 's/userId/customerId/g' src/api/orders.ts` after a wait; keep the \
-         same approach."
+        "Retry `sed -i 's/userId/customerId/g' src/api/orders.ts` after a wait; keep the same \
+         approach."
     );
     let probe = AttributionRecord {
         verification_probe_candidate: Some("npm run test:contract -- orders".into()),
@@ -256,6 +256,36 @@ fn artifacts_fall_back_to_what_the_trace_names_and_nothing_else() {
     );
     let t2 = trajectory(run2.as_bytes());
     assert_eq!(cases::from_attribution(&touched, &t2, "h").artifact_refs, ["e2e/settings.spec.ts"]);
+}
+
+#[test]
+fn a_command_that_fails_the_same_way_each_time_is_not_to_be_repeated_unchanged() {
+    let t = trajectory(SAMPLE);
+    // The failed `npm test` observation, with no verifier: a deterministic failure of a command.
+    let obs = t
+        .steps
+        .iter()
+        .find(|s| s.ids.span_id.as_deref() == Some("s-4") && s.exit_code == Some(1))
+        .unwrap();
+    let r = AttributionRecord {
+        failure_event_step: Some(obs.index),
+        source_action_ids: vec!["act-4".into()],
+        failed_artifact_refs: vec!["test/contract/orders.contract.test.ts".into()],
+        classification: Some(FailureClass::AgentFailure),
+        failure_mode: Some(FailureMode::Deterministic),
+        root_cause_summary: "step 7 by coder (failed_command)".into(),
+        ..AttributionRecord::default()
+    };
+    let case = cases::from_attribution(&r, &t, "h");
+    assert_eq!(
+        case.prevention_hint,
+        "Do not run `npm test` again unchanged: it fails the same way each time; change its input \
+         or the approach."
+    );
+    assert_eq!(case.constraint.as_deref(), Some("do not repeat `npm test` unchanged"));
+    // Why it failed: the observation's own error line, not the rule summary.
+    assert_eq!(case.failure_reason.as_deref(), Some("contract test failed"));
+    assert_eq!(case.phase, Some(Phase::Observation));
 }
 
 #[test]
