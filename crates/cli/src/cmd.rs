@@ -2,5 +2,7 @@
 
 pub mod analyze;
 pub mod eval;
+pub mod cases;
+pub mod promote;
 pub mod quarantine;
 pub mod view;

@@ -29,6 +29,10 @@ enum Command {
     View(cmd::view::Args),
     /// Score the detector on labelled files or folders (Who&When, TRAJERRBENCH).
     Eval(cmd::eval::Args),
+    /// Failed turn cases: validate a cases JSONL (every error of every case).
+    Cases(cmd::cases::Args),
+    /// Verified-only memory promotion: a decision per case; writes only with --write.
+    Promote(cmd::promote::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::Quarantine(args) => cmd::quarantine::run(args),
         Command::View(args) => cmd::view::run(args),
         Command::Eval(args) => cmd::eval::run(args),
+        Command::Cases(args) => cmd::cases::run(args),
+        Command::Promote(args) => cmd::promote::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
