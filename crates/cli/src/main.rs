@@ -29,8 +29,10 @@ enum Command {
     View(cmd::view::Args),
     /// Score the detector on labelled files or folders (Who&When, TRAJERRBENCH).
     Eval(cmd::eval::Args),
-    /// Failed turn cases: validate a cases JSONL (every error of every case).
+    /// Failed turn cases built from a trace, or a cases JSONL validated (every error).
     Cases(cmd::cases::Args),
+    /// The Failure Prevention Brief for the next attempt (Markdown, or JSON with --json).
+    Brief(cmd::brief::Args),
     /// Verified-only memory promotion: a decision per case; writes only with --write.
     Promote(cmd::promote::Args),
 }
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::View(args) => cmd::view::run(args),
         Command::Eval(args) => cmd::eval::run(args),
         Command::Cases(args) => cmd::cases::run(args),
+        Command::Brief(args) => cmd::brief::run(args),
         Command::Promote(args) => cmd::promote::run(args),
     };
     match result {

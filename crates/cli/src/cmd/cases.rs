@@ -1,26 +1,102 @@
-//! `trajscope cases --validate CASES.jsonl [--json]`: every case checked, each with `valid` and
-//! `errors`. Also the file helpers the learning-loop commands share (cases, scorecards, the
-//! clock the core does not have).
+//! `trajscope cases FILE [--json] [-o CASES.jsonl]`: the failed turn cases built from a trace,
+//! each with `valid` and `errors`. `trajscope cases --validate CASES.jsonl [--json]`: every case
+//! of a cases file checked. Also the file helpers the learning-loop commands share (cases,
+//! scorecards, the clock the core does not have).
 
-use std::io::Write as _;
-use std::path::Path;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use trajscope_core::cases::{self, LoadedCases};
+use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions};
+use trajscope_core::cases::{self, ContentHasher, LoadedCases, TraceCase};
+use trajscope_core::model::Format;
 use trajscope_core::scorecard::{self, LoadedScorecard, DEFAULT_MAX_AGE_SECS};
+use trajscope_core::{IngestOptions, Ingestor, Trace};
+
+use crate::io::parse_format;
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
 pub struct Args {
-    /// Validate a failed turn cases JSONL: every line, every error.
+    /// The trace to build cases from (one per failed trajectory).
+    file: Option<PathBuf>,
+    /// Validate a failed turn cases JSONL instead: every line, every error.
     #[arg(long, value_name = "CASES.jsonl")]
-    validate: std::path::PathBuf,
+    validate: Option<PathBuf>,
+    #[arg(long, value_parser = parse_format)]
+    format: Option<Format>,
+    /// Also write the valid cases built from FILE as JSONL (invalid ones are never written).
+    #[arg(short = 'o', long = "output", value_name = "CASES.jsonl", conflicts_with = "validate")]
+    output: Option<PathBuf>,
     /// Print JSON instead of a summary.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    validate(&args.validate, args.json)
+    match (&args.file, &args.validate) {
+        (_, Some(path)) => validate(path, args.json),
+        (Some(file), None) => build(file, &args),
+        (None, None) => anyhow::bail!("give a trace FILE or --validate CASES.jsonl"),
+    }
+}
+
+fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
+    let built = trace_cases(file, args.format)?;
+    if let Some(out) = &args.output {
+        let valid: Vec<cases::FailedTurnCase> =
+            built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
+        let (jsonl, _) = cases::export_jsonl(&valid);
+        std::fs::write(out, jsonl).with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!("{} valid case(s) written to {}", valid.len(), out.display());
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &serde_json::json!({ "cases": built }))?;
+        writeln!(out)?;
+    } else {
+        if built.is_empty() {
+            writeln!(out, "{}: no failed trajectory, no case", file.display())?;
+        }
+        for c in &built {
+            let word = if c.valid { "valid" } else { "INVALID" };
+            writeln!(
+                out,
+                "{} (trajectory {}, turn {}, event {}): {word}",
+                c.case_id, c.trajectory_id, c.case.failure_turn_id, c.case.failure_event_id
+            )?;
+            writeln!(out, "  hint: {}", c.case.prevention_hint)?;
+            for e in &c.errors {
+                writeln!(out, "  - {e}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases with the analysis; the
+/// content hash of the bytes fixes the case ids.
+pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<TraceCase>> {
+    let (trace, hash) = load_hashed(path, format)?;
+    let opts = AnalysisOptions::default();
+    Ok(cases::from_trace_with(&trace, &hash, |t| Some(analyze_trajectory(t, &opts).record)))
+}
+
+fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut ingestor = Ingestor::new(IngestOptions { format });
+    let mut hasher = ContentHasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        ingestor.feed(&buf[..n]);
+    }
+    Ok((ingestor.finish(), hasher.finish()))
 }
 
 fn validate(path: &Path, json: bool) -> anyhow::Result<()> {
