@@ -412,3 +412,73 @@ fn a_case_without_phase_matches_any_phase_and_scope_tags_match_by_value() {
         "case is for phase action, the next attempt is in planning"
     );
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+    use trajscope_core::brief::{self, BriefContext};
+    use trajscope_core::cases::FailedTurnCase;
+    use trajscope_core::scorecard::{self, ExclusionContext, ScorecardRecord};
+
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            Just("passed".to_string()),
+            Just("blocked".to_string()),
+            Just("deny_all".to_string()),
+            Just("high".to_string()),
+            Just("2026-05-24T00:00:00Z".to_string()),
+            ".{0,24}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn timestamps_and_scorecard_lines_never_panic(text in ".{0,40}", bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let _ = scorecard::parse_timestamp(&text);
+            let loaded = scorecard::load_jsonl(&bytes);
+            prop_assert!(loaded.records.len() + loaded.bad_lines.len() <= bytes.split(|b| *b == b'\n').count());
+        }
+
+        #[test]
+        fn any_records_and_cases_give_a_bounded_brief(
+            fields in proptest::collection::vec((word(), word(), word(), word(), word()), 0..6),
+            hints in proptest::collection::vec(".{1,30}", 0..8),
+            max_lines in 0usize..4,
+        ) {
+            let cases: Vec<FailedTurnCase> = hints.iter().enumerate().map(|(i, h)| FailedTurnCase {
+                schema_version: 1,
+                case_id: format!("case-{}", i % 5),
+                turn_id: "t".into(),
+                failure_turn_id: "t".into(),
+                failure_event_id: "e".into(),
+                artifact_refs: vec!["a".into()],
+                memory_read_node_ids: vec![],
+                prevention_hint: h.clone(),
+                applicability: vec!["x".into()],
+                evidence_refs: vec!["e".into()],
+                classification: None,
+                failure_mode: None,
+                phase: None,
+                failed_action: None,
+                failure_reason: None,
+                constraint: None,
+            }).collect();
+            let records: Vec<ScorecardRecord> = fields.into_iter().enumerate().map(|(i, (s, d, r, risk, t))| ScorecardRecord {
+                case_id: format!("case-{i}"),
+                status: Some(s),
+                decision: Some(d),
+                replay_status: Some(r),
+                risk_level: Some(risk),
+                last_validated_at: Some(t),
+                ..Default::default()
+            }).collect();
+            let ctx = BriefContext { max_lines, now: Some(1_780_000_000), ..BriefContext::default() };
+            let b = brief::build(&cases, &records, &ctx);
+            prop_assert!(b.lines.len() <= max_lines);
+            prop_assert_eq!(b.lines.len() + b.excluded.len(), cases.len());
+            for r in &records {
+                let _ = scorecard::exclusions(r, &ExclusionContext::default());
+            }
+        }
+    }
+}
