@@ -289,6 +289,31 @@ fn a_command_that_fails_the_same_way_each_time_is_not_to_be_repeated_unchanged()
 }
 
 #[test]
+fn a_false_claim_in_a_message_gets_a_check_the_claim_hint() {
+    let t = trajectory(SAMPLE);
+    let claim = t
+        .steps
+        .iter()
+        .find(|s| s.text.starts_with("The rename is complete and all tests pass."))
+        .unwrap();
+    let r = AttributionRecord {
+        failure_event_step: Some(claim.index),
+        failed_artifact_refs: vec!["src/api/orders.ts".into()],
+        classification: Some(FailureClass::AgentFailure),
+        failure_mode: Some(FailureMode::Reasoning),
+        ..AttributionRecord::default()
+    };
+    let case = cases::from_attribution(&r, &t, "h");
+    assert_eq!(
+        case.prevention_hint,
+        "Before answering, check the claim made at turn-4 against the task and the tool results \
+         it relies on."
+    );
+    assert_eq!(case.phase, Some(Phase::Reasoning));
+    assert!(cases::check_case(&case).valid);
+}
+
+#[test]
 fn missing_record_fields_fall_back_to_the_trajectory_and_nothing_is_invented() {
     let t = trajectory(SAMPLE);
     let step = step_of_event(&t, "judge-17");

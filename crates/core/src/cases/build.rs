@@ -63,6 +63,9 @@ pub fn from_attribution(
         verifier: verifier.as_deref(),
         command: command.as_deref(),
         artifacts: &artifacts_text,
+        claim_turn: failing
+            .filter(|s| matches!(s.kind, StepKind::Message | StepKind::RunEnd))
+            .map(|_| failure_turn_id.as_str()),
     };
     let prevention_hint = prevention_hint(record, &hint_facts);
     let constraint = constraint(record, &hint_facts);
@@ -297,6 +300,8 @@ struct HintFacts<'a> {
     command: Option<&'a str>,
     /// The artifacts, as text (`` `a` and `b` ``).
     artifacts: &'a str,
+    /// The failing step is a message (a claim or an answer), not a command or a verdict.
+    claim_turn: Option<&'a str>,
 }
 
 /// The actionable hint, by class and mode. Blockers never ask for a code change; a transient
@@ -350,9 +355,15 @@ fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
     if let Some(prose) = probe {
         return format!("Before closeout, {}.", shorten(prose.trim_end_matches('.'), 120));
     }
-    match f.command {
-        Some(a) => format!("Before closeout, run `{a}` again and check that {artifacts} passes."),
-        None => format!("Before closeout, verify {artifacts} again."),
+    match (f.command, f.claim_turn) {
+        (Some(a), _) => {
+            format!("Before closeout, run `{a}` again and check that {artifacts} passes.")
+        }
+        (None, Some(turn)) => format!(
+            "Before answering, check the claim made at {turn} against the task and the tool \
+             results it relies on."
+        ),
+        (None, None) => format!("Before closeout, verify {artifacts} again."),
     }
 }
 
