@@ -103,46 +103,19 @@ fn is_zero(n: &u32) -> bool {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// The FNV-1a 64-bit hash of `parts` joined by NUL: stable across platforms and runs.
+/// The FNV-1a 64-bit hash of `parts` joined by NUL: stable across platforms and runs. Case ids
+/// are derived with it from the trace's content hash (`labels::ContentHasher`, SHA-256), the
+/// trajectory id and the failure step.
 pub fn stable_hash(parts: &[&str]) -> u64 {
-    let mut h = ContentHasher::new();
+    let mut state = FNV_OFFSET;
     for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            h.update(b"\0");
-        }
-        h.update(part.as_bytes());
-    }
-    h.state
-}
-
-/// A streaming FNV-1a 64 digest of a trace's bytes, fed chunk by chunk as they are read: the
-/// `content_hash` that fixes case ids (`fnv1a64:` + 16 hex digits).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentHasher {
-    state: u64,
-}
-
-impl Default for ContentHasher {
-    fn default() -> Self {
-        ContentHasher { state: FNV_OFFSET }
-    }
-}
-
-impl ContentHasher {
-    pub fn new() -> Self {
-        ContentHasher::default()
-    }
-
-    pub fn update(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.state ^= u64::from(*b);
-            self.state = self.state.wrapping_mul(FNV_PRIME);
+        let sep: &[u8] = if i > 0 { b"\0" } else { b"" };
+        for b in sep.iter().chain(part.as_bytes()) {
+            state ^= u64::from(*b);
+            state = state.wrapping_mul(FNV_PRIME);
         }
     }
-
-    pub fn finish(&self) -> String {
-        format!("fnv1a64:{:016x}", self.state)
-    }
+    state
 }
 
 /// The case id for a failure: stable for the same trace content, trajectory and step.

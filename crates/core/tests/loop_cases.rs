@@ -190,22 +190,13 @@ fn the_analysis_naming_the_verdict_as_verifier_and_a_prose_probe_give_the_same_h
 }
 
 #[test]
-fn the_content_hash_streams_and_matches_the_one_shot_hash() {
-    let mut whole = cases::ContentHasher::new();
-    whole.update(SAMPLE);
-    let mut chunked = cases::ContentHasher::new();
-    for chunk in SAMPLE.chunks(7) {
-        chunked.update(chunk);
-    }
-    assert_eq!(whole.finish(), chunked.finish());
-    assert!(whole.finish().starts_with("fnv1a64:") && whole.finish().len() == 8 + 16);
-    let mut other = cases::ContentHasher::new();
-    other.update(ENV_BLOCKER);
-    assert_ne!(whole.finish(), other.finish());
+fn case_ids_hash_with_fnv1a_and_separate_their_parts() {
     // Known FNV-1a 64 vector: "a" -> af63dc4c8601ec8c.
-    let mut a = cases::ContentHasher::new();
-    a.update(b"a");
-    assert_eq!(a.finish(), "fnv1a64:af63dc4c8601ec8c");
+    assert_eq!(cases::stable_hash(&["a"]), 0xaf63dc4c8601ec8c);
+    // Parts are separated, so moving a boundary changes the id.
+    assert_ne!(cases::stable_hash(&["ab", "c"]), cases::stable_hash(&["a", "bc"]));
+    assert_eq!(cases::case_id_for("sha256:x", "t", "3"), cases::case_id_for("sha256:x", "t", "3"));
+    assert_ne!(cases::case_id_for("sha256:x", "t", "3"), cases::case_id_for("sha256:y", "t", "3"));
 }
 
 #[test]

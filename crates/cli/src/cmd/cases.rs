@@ -3,17 +3,16 @@
 //! of a cases file checked. Also the file helpers the learning-loop commands share (cases,
 //! scorecards, the clock the core does not have).
 
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions};
-use trajscope_core::cases::{self, ContentHasher, LoadedCases, TraceCase};
+use trajscope_core::cases::{self, LoadedCases, TraceCase};
 use trajscope_core::model::Format;
 use trajscope_core::scorecard::{self, LoadedScorecard, DEFAULT_MAX_AGE_SECS};
-use trajscope_core::{IngestOptions, Ingestor, Trace};
 
-use crate::io::parse_format;
+use crate::io::{load_hashed, parse_format};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
@@ -80,23 +79,6 @@ pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<Tr
     let (trace, hash) = load_hashed(path, format)?;
     let opts = AnalysisOptions::default();
     Ok(cases::from_trace_with(&trace, &hash, |t| Some(analyze_trajectory(t, &opts).record)))
-}
-
-fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
-    let mut file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut ingestor = Ingestor::new(IngestOptions { format });
-    let mut hasher = ContentHasher::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-        ingestor.feed(&buf[..n]);
-    }
-    Ok((ingestor.finish(), hasher.finish()))
 }
 
 fn validate(path: &Path, json: bool) -> anyhow::Result<()> {
