@@ -318,15 +318,15 @@ pub fn annotate(props: &AnnotateProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <label class="wide">
-                    <span>{"Rationale"}</span>
-                    <textarea data-testid="label-rationale" rows="3" value={l.rationale.clone()}
-                        oninput={on_rationale} placeholder="Why this step is the decisive mistake" />
-                </label>
                 <label>
                     <span>{"Annotator"}</span>
                     <input type="text" data-testid="label-annotator" value={l.annotator.clone()}
                         oninput={on_annotator} autocomplete="name" placeholder="your name" />
+                </label>
+                <label class="wide">
+                    <span>{"Rationale"}</span>
+                    <textarea data-testid="label-rationale" rows="3" value={l.rationale.clone()}
+                        oninput={on_rationale} placeholder="Why this step is the decisive mistake" />
                 </label>
             </div>
             { status_line(&status) }

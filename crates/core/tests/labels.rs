@@ -369,3 +369,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn two_annotator_fixture_files_agree_as_computed() {
+    // The files the end-to-end test imports: ana (labels JSONL) and ben (Who&When-style, one
+    // truncated line). Items: run-demo-7 5/6, run-x 3/3, run-y 10/2, run-z none/none.
+    let a = include_bytes!("../../../tests/fixtures/labels/annotator_a.jsonl");
+    let b = include_bytes!("../../../tests/fixtures/labels/annotator_b.jsonl");
+    let ia = import(a, &ImportOptions::default());
+    let ib = import(b, &ImportOptions::default());
+    assert_eq!((ia.labels.len(), ia.problems.len()), (4, 0));
+    assert_eq!(ib.labels.len(), 4);
+    assert_eq!(ib.problems.len(), 1);
+    assert_eq!(ib.problems[0].line, 3);
+    assert!(
+        ib.problems[0].reason.starts_with("not valid JSON (EOF while parsing"),
+        "{:?}",
+        ib.problems
+    );
+    let all: Vec<Label> = ia.labels.into_iter().chain(ib.labels).collect();
+    let g = agreement(&all);
+    assert_eq!(g.annotators, vec!["ana", "ben"]);
+    assert_eq!((g.items_compared, g.exact, g.within_one), (4, Some(0.5), Some(0.75)));
+    // Cohen: p_o = 1/2; each rater spreads 1/4 over four answers, shared answers 3 and none:
+    // p_e = 2/16, κ = (1/2 − 1/8)/(7/8) = 3/7.
+    assert!((g.cohen_kappa.unwrap() - 3.0 / 7.0).abs() < 1e-12);
+    // Fleiss: P̄ = 1/2; pooled shares 1,1,2,1,1,2 of 8: P̄e = 12/64; κ = (1/2 − 3/16)/(13/16) = 5/13.
+    assert!((g.fleiss_kappa.unwrap() - 5.0 / 13.0).abs() < 1e-12);
+    let ids: Vec<&str> = g.disagreements.iter().map(|d| d.item.trajectory_id.as_str()).collect();
+    assert_eq!(ids, vec!["run-demo-7", "run-y"]);
+}

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use trajscope_core::labels::{self, Agreement, ImportOptions, ImportProblem, Label};
+use trajscope_core::labels::{self, Agreement, ImportOptions, ImportProblem, ItemKey, Label};
 use wasm_bindgen::JsCast as _;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -142,7 +142,7 @@ pub fn agreement_panel(props: &AgreementProps) -> Html {
                     { for imports.files.iter().map(file_row) }
                 </ul>
             }
-            if let Some(a) = agreement { { figures(&a, &props.on_select_step) } }
+            if let Some(a) = agreement { { figures(&a, &props.mine.item(), &props.on_select_step) } }
         </section>
     }
 }
@@ -181,7 +181,8 @@ fn step(s: Option<u32>) -> String {
     s.map_or_else(|| "none".to_string(), |s| s.to_string())
 }
 
-fn figures(a: &Agreement, on_select_step: &Callback<u32>) -> Html {
+/// `current`: the trajectory on screen; its disagreed steps are buttons that show the step.
+fn figures(a: &Agreement, current: &ItemKey, on_select_step: &Callback<u32>) -> Html {
     let n = a.items_compared;
     if a.annotators.len() < 2 {
         return html! {
@@ -241,11 +242,11 @@ fn figures(a: &Agreement, on_select_step: &Callback<u32>) -> Html {
                         { for d.answers.iter().map(|ans| {
                             let agent = ans.responsible_agent.clone().map(|g| format!(" ({g})")).unwrap_or_default();
                             match ans.critical_step {
-                                Some(s) => html! { <td>
+                                Some(s) if d.item == *current => html! { <td>
                                     <button class="link" onclick={on_select_step.reform(move |_: MouseEvent| s)}
                                         title="show this step">{ format!("{}{agent}", step(Some(s))) }</button>
                                 </td> },
-                                None => html! { <td>{ format!("none{agent}") }</td> },
+                                s => html! { <td>{ format!("{}{agent}", step(s)) }</td> },
                             }
                         }) }
                         <td>{ d.spread.map_or_else(|| "—".to_string(), |s| s.to_string()) }</td>

@@ -73,10 +73,17 @@ pub fn import(bytes: &[u8], opts: &ImportOptions) -> LabelImport {
         }
         match serde_json::from_slice::<Value>(line) {
             Ok(v) => take(&mut out, &v, line_no, opts, ""),
-            Err(e) => out.problems.push(ImportProblem { line: line_no, reason: e.to_string() }),
+            Err(e) => out.problems.push(ImportProblem { line: line_no, reason: json_reason(&e) }),
         }
     }
     out
+}
+
+/// serde_json's message without its "at line 1 column N" (the line is reported already).
+fn json_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let msg = text.split(" at line ").next().unwrap_or(&text);
+    format!("not valid JSON ({msg} at column {})", e.column())
 }
 
 fn take(out: &mut LabelImport, v: &Value, line: u32, opts: &ImportOptions, fallback_hash: &str) {
