@@ -3,7 +3,10 @@
 //! grain, search hits, export text), so no trace is copied across whole.
 
 use serde::{Deserialize, Serialize};
+use trajscope_core::attribution::{Candidate, Critical};
+use trajscope_core::classify::Signals;
 use trajscope_core::model::{GoldLabel, IngestStats, Outcome};
+use trajscope_core::record::{FailureClass, FailureMode};
 use trajscope_core::report::QuarantineRecord;
 
 /// Detail level of a step's text (SPEC §2.4): high 3000, medium 1200, low 600 characters.
@@ -38,6 +41,14 @@ impl Grain {
 
     pub fn from_name(s: &str) -> Option<Grain> {
         Grain::ALL.into_iter().find(|g| g.name() == s)
+    }
+
+    pub fn core(self) -> trajscope_core::views::Grain {
+        match self {
+            Grain::High => trajscope_core::views::Grain::High,
+            Grain::Medium => trajscope_core::views::Grain::Medium,
+            Grain::Low => trajscope_core::views::Grain::Low,
+        }
     }
 }
 
@@ -112,6 +123,8 @@ pub enum Response {
 /// What the page keeps about a loaded file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
+    /// `sha256:<hex>` of the file's bytes: the identity of its labels.
+    pub content_hash: String,
     pub format: String,
     pub stats: IngestStats,
     pub error: Option<String>,
@@ -120,6 +133,21 @@ pub struct TraceSummary {
     pub quarantine: Vec<QuarantineRecord>,
     pub quarantine_total: u64,
     pub trajectories: Vec<TrajectoryInfo>,
+    /// One failed turn case per attributed failure, valid or not.
+    pub cases: Vec<CaseView>,
+    /// The valid cases as JSONL (what the cases export writes).
+    pub cases_jsonl: String,
+    /// The Failure Prevention Brief built from the valid cases, as Markdown (empty: no-op).
+    pub brief_markdown: String,
+}
+
+/// A failed turn case and its validation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseView {
+    pub trajectory_id: String,
+    pub case_id: String,
+    pub valid: bool,
+    pub errors: Vec<String>,
 }
 
 pub const RAW_PREVIEW_CHARS: usize = 400;
@@ -140,6 +168,12 @@ pub struct TrajectoryInfo {
     pub roles: Vec<(String, u32)>,
     /// Loop signals: the most repeated identical action and its count (2 or more).
     pub repeated_action: Option<(String, u32)>,
+    /// The ranked candidate critical steps (core attribution).
+    pub candidates: Vec<Candidate>,
+    pub critical: Option<Critical>,
+    pub classification: Option<FailureClass>,
+    pub failure_mode: Option<FailureMode>,
+    pub signals: Signals,
 }
 
 /// Per-step facts of one trajectory, column-wise (compact for 100,000 steps).

@@ -81,6 +81,19 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                     d1.dispatch(Action::Notice(e));
                 }
             }
+            Response::Loaded { file, summary } => {
+                // The queue shows which trajectories already carry a saved label.
+                let saved =
+                    crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
+                d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
+                for l in saved {
+                    d1.dispatch(Action::Label {
+                        file,
+                        trajectory_id: l.trajectory_id,
+                        critical: l.critical_step,
+                    });
+                }
+            }
             other => d1.dispatch(Action::Worker(Box::new(other))),
         },
         move |msg| dispatch.dispatch(Action::WorkerCrashed(msg)),
@@ -423,11 +436,55 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
                 { list::view(state, ctx) }
             </section>
             <aside class="side">
+                { annotate_mount(state, file, summary) }
                 { panels::candidates(state) }
                 { panels::quarantine(summary, entry.id, ctx) }
-                { panels::brief(state) }
+                { panels::brief(summary) }
             </aside>
         </div>
         </>
+    }
+}
+
+/// The annotation panel (crate::annotate) for the selected trajectory.
+fn annotate_mount(
+    state: &UseReducerHandle<State>,
+    file: u32,
+    summary: &crate::protocol::TraceSummary,
+) -> Html {
+    let Some((_, traj)) = state.sel else { return html! {} };
+    let (Some(info), Some(columns)) =
+        (summary.trajectories.get(traj as usize), state.columns.as_ref())
+    else {
+        return html! {};
+    };
+    let actors: Rc<Vec<String>> = Rc::new(
+        columns
+            .actor
+            .iter()
+            .map(|&a| columns.actors.get(usize::from(a)).cloned().unwrap_or_default())
+            .collect(),
+    );
+    let candidates: Rc<Vec<u32>> = Rc::new(state.candidates.iter().map(|c| c.step).collect());
+    let on_change = {
+        let d = state.dispatcher();
+        Callback::from(move |l: trajscope_core::labels::Label| {
+            d.dispatch(Action::Label {
+                file,
+                trajectory_id: l.trajectory_id,
+                critical: l.critical_step,
+            })
+        })
+    };
+    let on_select_step = {
+        let d = state.dispatcher();
+        Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
+    };
+    html! {
+        <section class="annotate-mount panel" aria-label="Annotate">
+            <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
+                trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
+                {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
+        </section>
     }
 }

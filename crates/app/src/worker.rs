@@ -6,26 +6,38 @@
 
 use std::collections::{HashMap, HashSet};
 
+use trajscope_core::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
 use trajscope_core::model::{Role, StepKind, Trace, Trajectory};
 use trajscope_core::report::QuarantineRecord;
+use trajscope_core::{brief, cases, views};
 
 use crate::protocol::{
-    Request, Response, StepColumns, StepView, TraceSummary, TrajectoryInfo, QUARANTINE_SHOWN,
-    RAW_PREVIEW_CHARS,
+    CaseView, Request, Response, StepColumns, StepView, TraceSummary, TrajectoryInfo,
+    QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
 };
 use crate::text;
 
 /// The traces this worker holds, by file id.
 #[derive(Default)]
 pub struct Store {
-    traces: HashMap<u32, Trace>,
+    traces: HashMap<u32, Loaded>,
     cancelled: HashSet<u32>,
 }
 
+/// A loaded trace with the analysis of each of its trajectories.
+struct Loaded {
+    trace: Trace,
+    analyses: Vec<TrajectoryAnalysis>,
+}
+
 impl Store {
-    pub fn insert(&mut self, file: u32, trace: Trace) -> Response {
-        let summary = summarize(&trace);
-        self.traces.insert(file, trace);
+    /// Analyses `trace` and keeps it; answers with its summary.
+    pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
+        let opts = AnalysisOptions::default();
+        let analyses: Vec<TrajectoryAnalysis> =
+            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
+        let summary = summarize(&trace, &analyses, content_hash);
+        self.traces.insert(file, Loaded { trace, analyses });
         Response::Loaded { file, summary: Box::new(summary) }
     }
 
@@ -39,7 +51,7 @@ impl Store {
     }
 
     fn trajectory(&self, file: u32, traj: u32) -> Option<&Trajectory> {
-        self.traces.get(&file)?.trajectories.get(traj as usize)
+        self.traces.get(&file)?.trace.trajectories.get(traj as usize)
     }
 
     /// Answers a request that needs no I/O (everything but `Load`).
@@ -59,16 +71,23 @@ impl Store {
                 Some(Response::Columns { file, traj, columns: columns(t) })
             }
             Request::Steps { req, file, traj, items } => {
-                let t = self.trajectory(file, traj)?;
+                let loaded = self.traces.get(&file)?;
+                let t = loaded.trace.trajectories.get(traj as usize)?;
+                let triggers = loaded.analyses.get(traj as usize).map(|a| a.triggers.as_slice());
+                let opts = views::ViewOptions::default();
                 let steps = items
                     .into_iter()
-                    .filter_map(|(i, g)| t.steps.get(i as usize).map(|s| (s, g)))
-                    .map(|(s, grain)| StepView {
-                        index: s.index,
-                        grain,
-                        text: text::at_grain(s, grain),
-                        full_chars: text::full_text(s).chars().count() as u32,
-                        timestamp: s.timestamp.clone(),
+                    .filter_map(|(i, g)| t.steps.get(i as usize).map(|s| (i, s, g)))
+                    .map(|(i, s, grain)| {
+                        let quotes =
+                            triggers.map(|tr| attribution::quotes_on(tr, i)).unwrap_or_default();
+                        StepView {
+                            index: i,
+                            grain,
+                            text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
+                            full_chars: text::full_text(s).chars().count() as u32,
+                            timestamp: s.timestamp.clone(),
+                        }
                     })
                     .collect();
                 Some(Response::Steps { req, file, traj, steps })
@@ -78,14 +97,15 @@ impl Store {
                 let hits = t
                     .steps
                     .iter()
-                    .filter(|s| text::step_matches(s, &query))
-                    .map(|s| s.index)
+                    .enumerate()
+                    .filter(|(_, s)| text::step_matches(s, &query))
+                    .map(|(i, _)| i as u32)
                     .collect();
                 Some(Response::SearchHits { req, file, traj, query, hits })
             }
             Request::QuarantineJsonl { file } => {
-                let trace = self.traces.get(&file)?;
-                Some(Response::QuarantineJsonl { file, text: quarantine_jsonl(trace) })
+                let loaded = self.traces.get(&file)?;
+                Some(Response::QuarantineJsonl { file, text: quarantine_jsonl(&loaded.trace) })
             }
         }
     }
@@ -153,7 +173,11 @@ pub fn columns(t: &Trajectory) -> StepColumns {
     c
 }
 
-pub fn summarize(trace: &Trace) -> TraceSummary {
+pub fn summarize(
+    trace: &Trace,
+    analyses: &[TrajectoryAnalysis],
+    content_hash: String,
+) -> TraceSummary {
     let quarantine = trace
         .quarantine
         .iter()
@@ -168,17 +192,43 @@ pub fn summarize(trace: &Trace) -> TraceSummary {
             r
         })
         .collect();
+    let built = cases::from_trace_with(trace, &content_hash, |t| {
+        let i = trace.trajectories.iter().position(|x| std::ptr::eq(x, t))?;
+        let a = analyses.get(i)?;
+        attribution::run_failed(t, &AnalysisOptions::default()).then(|| a.record.clone())
+    });
+    let valid: Vec<cases::FailedTurnCase> =
+        built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
+    let (cases_jsonl, _) = cases::export_jsonl(&valid);
+    let brief = brief::build(&valid, &[], &brief::BriefContext::default());
     TraceSummary {
+        content_hash,
         format: trace.format.name().to_string(),
         stats: trace.stats.clone(),
         error: trace.error.clone(),
         quarantine,
         quarantine_total: trace.quarantine.len() as u64,
-        trajectories: trace.trajectories.iter().map(trajectory_info).collect(),
+        trajectories: trace
+            .trajectories
+            .iter()
+            .zip(analyses.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(t, a)| trajectory_info(t, a))
+            .collect(),
+        cases: built
+            .iter()
+            .map(|c| CaseView {
+                trajectory_id: c.trajectory_id.clone(),
+                case_id: c.case_id.clone(),
+                valid: c.valid,
+                errors: c.errors.clone(),
+            })
+            .collect(),
+        cases_jsonl,
+        brief_markdown: brief::to_markdown(&brief),
     }
 }
 
-fn trajectory_info(t: &Trajectory) -> TrajectoryInfo {
+fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> TrajectoryInfo {
     let mut agents: Vec<String> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut roles: Vec<(String, u32)> = Vec::new();
@@ -218,6 +268,11 @@ fn trajectory_info(t: &Trajectory) -> TrajectoryInfo {
         agents,
         roles,
         repeated_action,
+        candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
+        critical: a.and_then(|a| a.critical.clone()),
+        classification: a.and_then(|a| a.classification),
+        failure_mode: a.and_then(|a| a.failure_mode),
+        signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
     }
 }
 
@@ -309,6 +364,7 @@ mod glue {
             return post(&scope, &Response::Failed { file, error });
         }
         let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut hasher = trajscope_core::labels::ContentHasher::new();
         let mut pos = 0.0;
         while pos < total {
             if store.borrow_mut().take_cancelled(file) {
@@ -332,6 +388,7 @@ mod glue {
                 }
             };
             ingestor.feed(&bytes);
+            hasher.update(&bytes);
             pos = end;
             let p = ingestor.progress();
             post(
@@ -349,7 +406,7 @@ mod glue {
             return post(&scope, &Response::Cancelled { file });
         }
         let trace = ingestor.finish();
-        let resp = store.borrow_mut().insert(file, trace);
+        let resp = store.borrow_mut().insert(file, trace, hasher.finish());
         post(&scope, &resp);
     }
 }
@@ -362,7 +419,7 @@ mod tests {
 
     fn store_with(bytes: &[u8]) -> Store {
         let mut store = Store::default();
-        store.insert(1, ingest(bytes, IngestOptions::default()));
+        store.insert(1, ingest(bytes, IngestOptions::default()), "sha256:test".into());
         store
     }
 
@@ -371,7 +428,18 @@ mod tests {
     #[test]
     fn summary_counts_steps_errors_and_quarantine() {
         let trace = ingest(SAMPLE, IngestOptions::default());
-        let s = summarize(&trace);
+        let opts = AnalysisOptions::default();
+        let analyses: Vec<_> =
+            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
+        let s = summarize(&trace, &analyses, "sha256:x".into());
+        // The sample run failed: the analysis names candidates, a case and a brief.
+        assert!(!s.trajectories[0].candidates.is_empty());
+        assert_eq!(s.cases.len(), 1);
+        if s.cases[0].valid {
+            assert_eq!(s.cases_jsonl.lines().count(), 1);
+        } else {
+            assert!(!s.cases[0].errors.is_empty());
+        }
         assert_eq!(s.format, "awtl");
         assert_eq!(s.quarantine_total, 1);
         assert_eq!(s.quarantine[0].line, 10);

@@ -106,8 +106,16 @@ pub fn queue(
                                     <span>{ s.format.clone() }</span>
                                     <span>{ format!("{} steps", info.steps) }</span>
                                     <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
-                                    <span title="predicted critical step">{ "critical: —" }</span>
-                                    <span title="label status">{ "label: —" }</span>
+                                    <span title="predicted critical step" data-testid="queue-critical">{
+                                        format!("critical: {}", info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into()))
+                                    }</span>
+                                    <span title="label status" data-testid="queue-label">{
+                                        match state.labels.get(&(f.id, info.id.clone())) {
+                                            Some(Some(step)) => format!("label: #{step}"),
+                                            Some(None) => "label: none".to_string(),
+                                            None => "label: —".to_string(),
+                                        }
+                                    }</span>
                                 </span>
                             </button>
                         </li>
@@ -152,14 +160,13 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     <dt>{"steps"}</dt><dd data-testid="step-count">{ format!("{} ({} flagged as errors)", t.steps, t.errors) }</dd>
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
                     <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
-                    <dt>{"classification"}</dt><dd data-testid="classification" class="muted">{"not analysed in this build"}</dd>
-                    <dt>{"failure mode"}</dt><dd data-testid="failure-mode" class="muted">{"not analysed in this build"}</dd>
-                    <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{
-                        match &t.repeated_action {
-                            Some((what, n)) => format!("same action {n}×: {what}"),
-                            None => "no repeated action".to_string(),
-                        }
+                    <dt>{"critical step"}</dt><dd data-testid="critical">{
+                        t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
+                            if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
                     }</dd>
+                    <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
+                    <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
+                    <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
                     if let Some(g) = &t.gold {
                         <dt>{"gold label"}</dt><dd data-testid="gold">{
                             format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
@@ -294,7 +301,7 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
         <section class="candidates panel" aria-label="Candidate critical steps">
             <h2>{"Candidates"}</h2>
             if cands.is_empty() {
-                <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the attribution is not part of this build yet."}</p>
+                <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
             } else {
                 <ol role="listbox" aria-label="Candidates">
                 { for cands.iter().map(|c| {
@@ -352,11 +359,94 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     }
 }
 
-pub fn brief(_state: &State) -> Html {
+fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {
+    match v.as_ref().map(serde_json::to_value) {
+        Some(Ok(serde_json::Value::String(s))) => s,
+        _ => "—".to_string(),
+    }
+}
+
+fn loop_signals(t: &crate::protocol::TrajectoryInfo) -> String {
+    let s = &t.signals;
+    let mut parts = Vec::new();
+    if s.repeated_actions > 1 {
+        parts.push(format!("same action {}×", s.repeated_actions));
+    }
+    if s.repeated_failures > 1 {
+        parts.push(format!("same failure {}×", s.repeated_failures));
+    }
+    if s.attempts > 1 {
+        parts.push(format!("{} failed attempts of one command", s.attempts));
+    }
+    if s.budget_exhausted {
+        parts.push("budget exhausted".into());
+    }
+    if s.escalate {
+        parts.push("escalate to a human".into());
+    }
+    if parts.is_empty() {
+        if let Some((what, n)) = &t.repeated_action {
+            return format!("none (most repeated action {n}×: {what})");
+        }
+        return "none".into();
+    }
+    parts.join(" · ")
+}
+
+/// The Failure Prevention Brief (copy, Markdown download) and the failed turn cases (valid
+/// ones exported, validation errors shown).
+pub fn brief(s: &TraceSummary) -> Html {
+    let md = s.brief_markdown.clone();
+    let copy = {
+        let md = md.clone();
+        Callback::from(move |_| {
+            let clip = gloo::utils::window().navigator().clipboard();
+            let _ = clip.write_text(&md);
+        })
+    };
+    let download = {
+        let md = md.clone();
+        Callback::from(move |_| {
+            crate::download::save_text("brief.md", "text/markdown", &md).ok();
+        })
+    };
+    let jsonl = s.cases_jsonl.clone();
+    let export_cases = Callback::from(move |_| {
+        crate::download::save_text("cases.jsonl", "application/x-ndjson", &jsonl).ok();
+    });
+    let valid = s.cases.iter().filter(|c| c.valid).count();
     html! {
         <section class="brief panel" aria-label="Failure Prevention Brief" data-testid="brief">
-            <h2>{"Brief"}</h2>
-            <p class="muted">{"The Failure Prevention Brief and the case export are not part of this build yet."}</p>
+            <h2>{"Failure Prevention Brief"}</h2>
+            if md.is_empty() {
+                <p class="muted" data-testid="brief-noop">{"no-op: no valid case matches, so the brief is empty."}</p>
+            } else {
+                <pre data-testid="brief-text">{ md.clone() }</pre>
+                <div class="group">
+                    <button class="button" data-testid="copy-brief" onclick={copy}>{"Copy"}</button>
+                    <button class="button" data-testid="export-brief" onclick={download}>{"Download .md"}</button>
+                </div>
+            }
+            <h2 class="sub">{ format!("Failed turn cases ({valid} valid of {})", s.cases.len()) }</h2>
+            if s.cases.is_empty() {
+                <p class="muted">{"No attributed failure, so no case."}</p>
+            } else {
+                <ul role="list">
+                { for s.cases.iter().map(|c| html! {
+                    <li data-testid="case" data-valid={c.valid.to_string()}>
+                        <span class={classes!("tag", if c.valid { "ok" } else { "err" })}>{ if c.valid { "valid" } else { "invalid" } }</span>
+                        {" "}<code>{ c.case_id.clone() }</code>
+                        <span class="muted">{ format!(" ({})", c.trajectory_id) }</span>
+                        if !c.errors.is_empty() {
+                            <ul class="case-errors">{ for c.errors.iter().map(|e| html! { <li data-testid="case-error">{ e.clone() }</li> }) }</ul>
+                        }
+                    </li>
+                }) }
+                </ul>
+                <button class="button" data-testid="export-cases" onclick={export_cases} disabled={valid == 0}>
+                    { format!("Export {valid} valid case(s) (JSONL)") }
+                </button>
+            }
         </section>
     }
 }

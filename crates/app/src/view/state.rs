@@ -103,14 +103,18 @@ pub struct State {
     /// (step, nonce): the list scrolls to the step when the nonce changes.
     pub scroll_to: Option<(u32, u32)>,
     pub nonce: u32,
-    /// (step, nonce): the step the user asked to mark critical (for the annotate panel).
-    pub mark_critical: Option<(u32, u32)>,
+    /// Counts the `c` presses on a selected step (the annotate panel marks it on change).
+    pub mark_count: u32,
     pub pending_hash: Option<HashView>,
     pub help_open: bool,
     pub paste_open: bool,
     pub drag_over: bool,
     pub notice: Option<String>,
     pub crashes: u32,
+    /// The critical step of the annotator's label for the selected trajectory.
+    pub label_step: Option<u32>,
+    /// Label status per (file id, trajectory id): the labelled critical step, if any.
+    pub labels: Rc<HashMap<(u32, String), Option<u32>>>,
     /// The worker said it is listening (a worker that never started is not restarted).
     pub worker_up: bool,
 }
@@ -118,10 +122,20 @@ pub struct State {
 pub enum Action {
     Worker(Box<Response>),
     WorkerCrashed(String),
-    AddFile { id: u32, name: String, size: f64 },
-    FileFailed { id: u32, error: String },
+    AddFile {
+        id: u32,
+        name: String,
+        size: f64,
+    },
+    FileFailed {
+        id: u32,
+        error: String,
+    },
     Forget(u32),
-    Select { file: u32, traj: u32 },
+    Select {
+        file: u32,
+        traj: u32,
+    },
     SelectStep(u32),
     GoStep(u32),
     MoveStep(i64),
@@ -140,6 +154,12 @@ pub enum Action {
     TogglePaste,
     ToggleHelp,
     CloseHelp,
+    /// The annotate panel changed (or loaded) the label of the selected trajectory.
+    Label {
+        file: u32,
+        trajectory_id: String,
+        critical: Option<u32>,
+    },
 }
 
 /// Most step texts kept on the page; beyond it the cache starts over.
@@ -219,8 +239,39 @@ impl State {
         self.selected_step = None;
         self.search.hits = None;
         self.filter = Filter::default();
-        self.candidates = Rc::new(Vec::new());
         self.visible = Rc::new(Vec::new());
+        let info = self.summary(file).and_then(|s| s.trajectories.get(traj as usize));
+        self.candidates = Rc::new(
+            info.map(|t| {
+                t.candidates
+                    .iter()
+                    .map(|c| Candidate {
+                        step: c.step,
+                        line: c.line,
+                        summary: format!(
+                            "{} · {} · {} · score {:.2}{}",
+                            c.category.name(),
+                            c.phase.name(),
+                            c.state.name(),
+                            c.score,
+                            if c.agent.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" · {}", c.agent)
+                            }
+                        ),
+                        quotes: c
+                            .evidence
+                            .iter()
+                            .map(|e| e.quote.clone())
+                            .filter(|q| !q.is_empty())
+                            .collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        );
+        self.label_step = None;
         let empty = self.summary(file).is_some_and(|s| s.trajectories.len() <= traj as usize);
         if empty {
             self.columns = Some(Rc::new(StepColumns::default()));
@@ -451,9 +502,8 @@ impl Reducible for State {
             }
             Action::SearchMove(d) => s.move_search(d),
             Action::MarkCritical => {
-                if let Some(step) = s.selected_step {
-                    s.nonce += 1;
-                    s.mark_critical = Some((step, s.nonce));
+                if s.selected_step.is_some() {
+                    s.mark_count += 1;
                 }
             }
             Action::PendingHash(h) => s.pending_hash = Some(h),
@@ -462,6 +512,14 @@ impl Reducible for State {
             Action::TogglePaste => s.paste_open = !s.paste_open,
             Action::ToggleHelp => s.help_open = !s.help_open,
             Action::CloseHelp => s.help_open = false,
+            Action::Label { file, trajectory_id, critical } => {
+                if s.sel.is_some_and(|(f, _)| f == file) {
+                    s.label_step = critical;
+                }
+                let mut labels = (*s.labels).clone();
+                labels.insert((file, trajectory_id), critical);
+                s.labels = Rc::new(labels);
+            }
         }
         Rc::new(s)
     }
