@@ -20,7 +20,7 @@ const PREVIEW_CHARS: usize = 600;
 enum LoadState {
     Empty,
     Loading { name: String, read: f64, total: f64 },
-    Ready { name: String, trace: Rc<Trace> },
+    Ready { name: String, trace: Rc<Trace>, content_hash: String },
     Error(String),
 }
 
@@ -60,7 +60,13 @@ fn start_load(
         })
         .await;
         match result {
-            Ok(()) => state.set(LoadState::Ready { name, trace: Rc::new(ingestor.finish()) }),
+            Ok(()) => {
+                // --- annotate mount (labels helper): the label identity; the app's own ingest
+                // loop should feed `labels::ContentHasher` the same chunks instead.
+                let content_hash = crate::storage::hash_blob(&blob).await.unwrap_or_default();
+                let trace = Rc::new(ingestor.finish());
+                state.set(LoadState::Ready { name, trace, content_hash })
+            }
             Err(e) => state.set(LoadState::Error(format!("could not read {name}: {e}"))),
         }
     });
@@ -96,6 +102,19 @@ pub fn app() -> Html {
         })
     };
     let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
+    // --- annotate mount (labels helper): clicking a step row selects it for the panel.
+    let selected = use_state(|| None::<u32>);
+    let on_pick_step = {
+        let selected = selected.clone();
+        Callback::from(move |e: MouseEvent| {
+            let row = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|t| t.closest("[data-testid=step]").ok().flatten());
+            if let Some(s) = row.and_then(|r| r.get_attribute("data-step")?.parse().ok()) {
+                selected.set(Some(s));
+            }
+        })
+    };
 
     html! {
         <div class="app" data-state={state.attr()} ondrop={on_drop} ondragover={on_dragover}>
@@ -107,12 +126,12 @@ pub fn app() -> Html {
                 </label>
                 <button class="button" data-testid="load-sample" onclick={on_sample}>{"Load sample trace"}</button>
             </header>
-            <main>{ body(&state) }</main>
+            <main onclick={on_pick_step}>{ body(&state, *selected) }</main>
         </div>
     }
 }
 
-fn body(state: &LoadState) -> Html {
+fn body(state: &LoadState, selected: Option<u32>) -> Html {
     match state {
         LoadState::Empty => html! {
             <section class="empty">
@@ -132,7 +151,12 @@ fn body(state: &LoadState) -> Html {
         LoadState::Error(e) => {
             html! { <section class="error" role="alert">{ e.clone() }</section> }
         }
-        LoadState::Ready { name, trace } => ready(name, trace),
+        LoadState::Ready { name, trace, content_hash } => html! {
+            <>
+            { ready(name, trace) }
+            { annotate_mount(trace, content_hash, selected) }
+            </>
+        },
     }
 }
 
@@ -181,5 +205,16 @@ fn step_row(s: &Step) -> Html {
             <span class="who">{ format!("#{} {:?} {}", s.index, s.kind, s.actor) }</span>
             <pre data-testid="step-text">{ text }</pre>
         </li>
+    }
+}
+
+// --- annotate mount (labels helper): the annotation panel for the first trajectory, until the
+// layout places it.
+fn annotate_mount(trace: &Trace, content_hash: &str, selected: Option<u32>) -> Html {
+    let Some(t) = trace.trajectories.first() else { return html! {} };
+    let actors: Rc<Vec<String>> = Rc::new(t.steps.iter().map(|s| s.actor.clone()).collect());
+    html! {
+        <crate::annotate::Annotate content_hash={content_hash.to_string()}
+            trajectory_id={t.id.clone()} step_actors={actors} selected_step={selected} />
     }
 }

@@ -97,6 +97,8 @@ pub struct Ingestor {
     bom_checked: bool,
     /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
     no_document: bool,
+    /// A ZIP archive (an Inspect `.eval` log) is kept whole and read at the end.
+    zip: formats::eval_zip::ZipSniffer,
 }
 
 impl Ingestor {
@@ -122,12 +124,20 @@ impl Ingestor {
             bom_hold: Vec::new(),
             bom_checked: false,
             no_document: false,
+            zip: formats::eval_zip::ZipSniffer::default(),
         }
     }
 
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
+        let chunk = match self.zip.push(chunk) {
+            formats::eval_zip::ZipPush::Kept => {
+                self.bytes_in += chunk.len() as u64;
+                return;
+            }
+            formats::eval_zip::ZipPush::Pass(bytes) => bytes,
+        };
         self.bytes_in += chunk.len() as u64;
         if self.sniffed_gzip {
             self.feed_maybe_compressed(chunk);
@@ -241,6 +251,9 @@ impl Ingestor {
         self.split(&[], true);
 
         let mut error = self.gzip_error.take();
+        if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
+            return archive; // an Inspect `.eval` zip: the text path's view is dropped
+        }
         let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
         let (format, trajectories) = self.finish_mode(mode, &mut error);
         self.quarantine.sort_by_key(|q| q.line);
@@ -387,8 +400,8 @@ impl Ingestor {
         }
         let loc = SourceLoc { line: no, offset, path: String::new() };
         let seq = self.ingest_seq;
-        let result = match std::str::from_utf8(line) {
-            Err(e) => Err(utf8_reason(&e)),
+        let result = match line_text(line) {
+            Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories } => {
@@ -557,6 +570,15 @@ fn looks_interrupted(line: &[u8]) -> bool {
         Err(e) => e.error_len().is_none(),
         Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
     }
+}
+
+/// The line as text: validated with SIMD where the target has it; the reason from the standard
+/// validator (which says where) only when it is not UTF-8.
+fn line_text(line: &[u8]) -> Result<&str, String> {
+    simdutf8::basic::from_utf8(line).map_err(|_| match std::str::from_utf8(line) {
+        Err(e) => utf8_reason(&e),
+        Ok(_) => "invalid UTF-8".to_string(), // the validators agree; kept total
+    })
 }
 
 fn utf8_reason(e: &std::str::Utf8Error) -> String {
