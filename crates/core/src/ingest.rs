@@ -84,6 +84,8 @@ pub struct Ingestor {
     gzip: Option<flate2::write::MultiGzDecoder<Vec<u8>>>,
     sniffed_gzip: bool,
     gzip_error: Option<String>,
+    /// Compressed bytes short of a whole [`GZIP_STEP`] piece.
+    gzip_pending: Vec<u8>,
     splitter: LineSplitter,
     mode: Mode,
     stats: IngestStats,
@@ -114,6 +116,7 @@ impl Ingestor {
             gzip: None,
             sniffed_gzip: false,
             gzip_error: None,
+            gzip_pending: Vec::new(),
             splitter: LineSplitter::new(),
             mode,
             stats: IngestStats::default(),
@@ -161,25 +164,47 @@ impl Ingestor {
         self.feed_maybe_compressed(chunk);
     }
 
-    fn feed_maybe_compressed(&mut self, chunk: &[u8]) {
+    /// Compressed input goes to the decoder in pieces of exactly [`GZIP_STEP`] bytes at fixed
+    /// stream offsets (the last one shorter), whatever the caller's chunking: the decoder then
+    /// sees the same calls for the same file, so even a damaged stream gives the same text
+    /// before its damage however it was sliced.
+    fn feed_maybe_compressed(&mut self, mut chunk: &[u8]) {
         if self.gzip.is_none() {
             self.feed_plain(chunk);
             return;
         }
-        for piece in chunk.chunks(GZIP_STEP) {
-            let Some(dec) = self.gzip.as_mut() else { return };
-            if self.gzip_error.is_some() {
+        if !self.gzip_pending.is_empty() {
+            let take = (GZIP_STEP - self.gzip_pending.len()).min(chunk.len());
+            self.gzip_pending.extend_from_slice(&chunk[..take]);
+            chunk = &chunk[take..];
+            if self.gzip_pending.len() < GZIP_STEP {
                 return;
             }
-            let result = dec.write_all(piece);
-            let out = std::mem::take(dec.get_mut());
-            if let Err(e) = result {
-                self.gzip_error = Some(format!(
-                    "the gzip stream is damaged ({e}); the text before the damage was read"
-                ));
-            }
-            self.feed_plain(&out);
+            let piece = std::mem::take(&mut self.gzip_pending);
+            self.inflate(&piece);
+            self.gzip_pending = piece;
+            self.gzip_pending.clear();
         }
+        while chunk.len() >= GZIP_STEP {
+            self.inflate(&chunk[..GZIP_STEP]);
+            chunk = &chunk[GZIP_STEP..];
+        }
+        self.gzip_pending.extend_from_slice(chunk);
+    }
+
+    fn inflate(&mut self, piece: &[u8]) {
+        let Some(dec) = self.gzip.as_mut() else { return };
+        if self.gzip_error.is_some() {
+            return;
+        }
+        let result = dec.write_all(piece);
+        let out = std::mem::take(dec.get_mut());
+        if let Err(e) = result {
+            self.gzip_error = Some(format!(
+                "the gzip stream is damaged ({e}); the text before the damage was read"
+            ));
+        }
+        self.feed_plain(&out);
     }
 
     /// Decompressed bytes: a leading UTF-8 BOM is skipped (it belongs to no line; line 1 then
@@ -233,6 +258,8 @@ impl Ingestor {
             self.sniffed_gzip = true;
             self.feed_plain(&held);
         }
+        let rest = std::mem::take(&mut self.gzip_pending);
+        self.inflate(&rest);
         if let Some(mut dec) = self.gzip.take() {
             if self.gzip_error.is_none() {
                 let result = dec.try_finish();
@@ -400,8 +427,8 @@ impl Ingestor {
         }
         let loc = SourceLoc { line: no, offset, path: String::new() };
         let seq = self.ingest_seq;
-        let result = match std::str::from_utf8(line) {
-            Err(e) => Err(utf8_reason(&e)),
+        let result = match line_text(line) {
+            Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories } => {
@@ -570,6 +597,15 @@ fn looks_interrupted(line: &[u8]) -> bool {
         Err(e) => e.error_len().is_none(),
         Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
     }
+}
+
+/// The line as text: validated with SIMD where the target has it; the reason from the standard
+/// validator (which says where) only when it is not UTF-8.
+fn line_text(line: &[u8]) -> Result<&str, String> {
+    simdutf8::basic::from_utf8(line).map_err(|_| match std::str::from_utf8(line) {
+        Err(e) => utf8_reason(&e),
+        Ok(_) => "invalid UTF-8".to_string(), // the validators agree; kept total
+    })
 }
 
 fn utf8_reason(e: &std::str::Utf8Error) -> String {

@@ -288,3 +288,29 @@ fn fuzz_a_final_carriage_return_stays_in_the_raw_bytes() {
     assert_eq!(last.raw, b"   [1\r");
     assert!(last.truncated_tail);
 }
+
+/// Found by `fuzz/` (crash-c663d497): a damaged gzip stream gave more or less text before its
+/// damage depending on how the input was sliced (the decoder's buffered output was lost with
+/// the error at different points). Now the decoder always sees the same pieces.
+#[test]
+fn fuzz_a_damaged_gzip_gives_the_same_text_however_it_is_sliced() {
+    let t = check_fixture!("fuzz-damaged-gzip.jsonl.gz");
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("gzip")));
+}
+
+#[test]
+fn a_large_damaged_gzip_gives_the_same_trace_in_any_slicing() {
+    use std::io::Write as _;
+    let line = r#"{"type":"observation","exit_code":0,"output":"ok"}"#;
+    let plain: String = (0..20_000).map(|i| format!("{line} {i}\n")).collect();
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(plain.as_bytes()).expect("in-memory write");
+    let mut gz = enc.finish().expect("in-memory write");
+    let mid = gz.len() * 2 / 3;
+    gz[mid] ^= 0x5a;
+    let whole = ingest(&gz, IngestOptions::default());
+    assert!(whole.error.is_some());
+    for size in [1000, 4096, 65536 + 17] {
+        assert_eq!(ingest_chunked(&gz, size), whole, "chunks of {size}");
+    }
+}

@@ -47,7 +47,8 @@ impl JsonlAdapter for Awtl {
             }
         };
         let source_len = line.len() as u64;
-        let step = step_from_fields(&f, loc, ingest_seq, source_len);
+        let task_or_answer = run_fields(&f);
+        let step = step_from_fields(f, loc, ingest_seq, source_len);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         let run = match self.runs.iter().rposition(|r| r.id == run_id) {
             Some(i) => &mut self.runs[i],
@@ -57,14 +58,10 @@ impl JsonlAdapter for Awtl {
             }
         };
         match step.kind {
-            StepKind::RunStart => {
-                run.task = f.text(&[K::Task, K::Goal, K::Prompt]).or(run.task.take());
-            }
+            StepKind::RunStart => run.task = task_or_answer.0.or(run.task.take()),
             StepKind::RunEnd => {
                 run.outcome = outcome_word(step.status.as_deref()).unwrap_or(run.outcome);
-                run.final_answer = f
-                    .text(&[K::FinalAnswer, K::FinalAnswerCamel, K::Answer])
-                    .or(run.final_answer.take());
+                run.final_answer = task_or_answer.1.or(run.final_answer.take());
             }
             _ => {}
         }
@@ -126,6 +123,15 @@ fn outcome_word(word: Option<&str>) -> Option<Outcome> {
         }
         _ => None,
     }
+}
+
+/// The run's task (`run_start`) and final answer (`run_end`), read before the step takes the
+/// line's texts.
+fn run_fields(f: &Fields<'_>) -> (Option<String>, Option<String>) {
+    (
+        f.text(&[K::Task, K::Goal, K::Prompt]),
+        f.text(&[K::FinalAnswer, K::FinalAnswerCamel, K::Answer]),
+    )
 }
 
 macro_rules! keys {
@@ -266,6 +272,13 @@ impl<'a> Fields<'a> {
         })
     }
 
+    /// Takes the first of `keys` present with a non-null value out of the fields.
+    fn take(&mut self, keys: &[K]) -> Option<Field<'a>> {
+        let k =
+            keys.iter().find(|k| !matches!(self.values[**k as usize], None | Some(Field::Null)))?;
+        self.values[*k as usize].take()
+    }
+
     fn str(&self, keys: &[K]) -> Option<&str> {
         match self.get(keys)? {
             Field::Str(s) => Some(s),
@@ -300,7 +313,7 @@ impl<'a> Fields<'a> {
     }
 }
 
-fn step_from_fields(f: &Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len: u64) -> Step {
+fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len: u64) -> Step {
     let ty = f.str(&[K::Type, K::Event, K::Kind]).unwrap_or("message");
     let kind = match ty {
         "action" | "tool_call" => StepKind::Action,
@@ -363,35 +376,39 @@ fn step_from_fields(f: &Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len:
         status.as_deref().is_some_and(|s| outcome_word(Some(s)) == Some(Outcome::Failed));
     let is_error = error_flag || exit_code.is_some_and(|c| c != 0) || failed_status;
 
-    // The readable text: what a reviewer needs first, built straight from the line's strings.
+    // The readable text: what a reviewer needs first, built straight from the line's strings
+    // (a string the parser had to unescape is moved, not copied).
     let mut text = String::new();
-    let mut push = |field: Option<&Field<'_>>| {
+    let mut push = |field: Option<Field<'_>>| {
         let piece: Cow<'_, str> = match field {
-            Some(Field::Str(s)) => Cow::Borrowed(s.as_ref()),
+            Some(Field::Str(s)) => s,
             Some(Field::Json(v)) => Cow::Owned(v.to_string()),
             _ => return,
         };
-        if !piece.is_empty() {
-            if !text.is_empty() {
-                text.push('\n');
-            }
+        if piece.is_empty() {
+            return;
+        }
+        if text.is_empty() {
+            text = piece.into_owned();
+        } else {
+            text.push('\n');
             text.push_str(&piece);
         }
     };
     match kind {
         StepKind::Action => {
-            push(f.get(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]));
-            push(f.get(&body_keys));
+            push(f.take(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]));
+            push(f.take(&body_keys));
         }
-        StepKind::MemoryRead => push(f.get(&body_keys)),
+        StepKind::MemoryRead => push(f.take(&body_keys)),
         _ => {
-            push(f.get(&body_keys));
-            push(f.get(&detail_keys));
+            push(f.take(&body_keys));
+            push(f.take(&detail_keys));
         }
     }
-    push(f.get(&[K::Stderr]));
-    if let Some(Field::Str(e)) = f.get(&[K::Error]) {
-        push(Some(&Field::Str(Cow::Borrowed(e.as_ref()))));
+    push(f.take(&[K::Stderr]));
+    if let Some(Field::Str(_)) = f.get(&[K::Error]) {
+        push(f.take(&[K::Error]));
     }
     let actor =
         f.text(&[K::Agent, K::Actor, K::JudgeName, K::JudgeNameCamel, K::Name]).unwrap_or_default();
@@ -432,10 +449,10 @@ mod tests {
     /// The hot path (borrowed, straight from the text) and the `Value` path give the same step.
     fn both_paths(line: &str) -> (Step, Step) {
         let fast: Fields = serde_json::from_str(line).expect("reads on the hot path");
-        let fast = step_from_fields(&fast, loc(), 0, line.len() as u64);
+        let fast = step_from_fields(fast, loc(), 0, line.len() as u64);
         let value: Value = serde_json::from_str(line).expect("valid JSON");
         let slow = Fields::deserialize(&value).expect("an object");
-        let slow = step_from_fields(&slow, loc(), 0, line.len() as u64);
+        let slow = step_from_fields(slow, loc(), 0, line.len() as u64);
         (fast, slow)
     }
 
