@@ -1,8 +1,8 @@
 //! One module per subcommand.
 
 pub mod analyze;
-pub mod eval;
 pub mod cases;
+pub mod eval;
 pub mod promote;
 pub mod quarantine;
 pub mod view;

@@ -50,6 +50,36 @@ fn lower(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
+/// ASCII case-insensitive `contains` without allocating (`needle` lower-case ASCII).
+pub fn ci_contains(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if n.is_empty() {
+        return true;
+    }
+    if h.len() < n.len() {
+        return false;
+    }
+    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// `s` lower-cased into a reused buffer (same byte offsets as `s`).
+pub fn lower_into<'a>(buf: &'a mut String, s: &str) -> &'a str {
+    buf.clear();
+    buf.push_str(s);
+    buf.make_ascii_lowercase();
+    buf.as_str()
+}
+
+/// Whether a lower-cased text may hold a success claim (a cheap filter before the line scan).
+pub fn may_claim(lower_text: &str) -> bool {
+    CLAIMS.iter().any(|c| lower_text.contains(c)) || lower_text.contains("done")
+}
+
+/// Whether a lower-cased text reports a budget reached.
+pub fn budget_in_lower(lower_text: &str) -> bool {
+    has_any(lower_text, BUDGET)
+}
+
 fn has_any(lower: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| lower.contains(n))
 }
@@ -230,8 +260,8 @@ const TESTS: &[&str] =
 
 /// A command that verifies earlier changes (a test run, a type check, a linter).
 pub fn is_test_command(cmd: &str) -> bool {
-    let l = lower(cmd);
-    TESTS.iter().any(|t| l.contains(t))
+    let head = cmd.get(..cmd.len().min(200)).unwrap_or(cmd);
+    TESTS.iter().any(|t| ci_contains(head, t))
 }
 
 const IRREVERSIBLE: &[&str] = &[
@@ -279,7 +309,7 @@ pub fn interpreter_exit(text: &str) -> Option<i64> {
 pub fn is_env_step(step: &Step) -> bool {
     matches!(step.kind, StepKind::Observation | StepKind::JudgeResult | StepKind::MemoryRead)
         || matches!(step.role, Role::Tool | Role::Environment | Role::Judge)
-        || lower(&step.actor).contains("terminal")
+        || ci_contains(&step.actor, "terminal")
         || interpreter_exit(&step.text).is_some()
 }
 
@@ -292,8 +322,11 @@ pub fn is_agent_step(step: &Step) -> bool {
         Role::Assistant => true,
         Role::System => false,
         Role::User | Role::Other => {
-            let a = lower(&step.actor);
-            !(a.is_empty() || a == "human" || a == "user" || a == "system")
+            let a = step.actor.as_str();
+            !(a.is_empty()
+                || a.eq_ignore_ascii_case("human")
+                || a.eq_ignore_ascii_case("user")
+                || a.eq_ignore_ascii_case("system"))
         }
         _ => false,
     }
