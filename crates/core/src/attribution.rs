@@ -319,16 +319,16 @@ fn fill_record(
     }
     let upto = event.min(steps.len().saturating_sub(1));
     // Linear: membership through hash sets, order kept by the vectors.
-    let mut seen_actions: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut seen_nodes: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut seen_actions: text::FastMap<&str, ()> = text::FastMap::default();
+    let mut seen_nodes: text::FastMap<&str, ()> = text::FastMap::default();
     for s in steps.iter().take(upto + 1) {
         if let Some(a) = &s.ids.action_id {
-            if seen_actions.insert(a) {
+            if seen_actions.insert(a, ()).is_none() {
                 r.touched_action_ids.push(a.clone());
             }
         }
         for n in &s.memory_node_ids {
-            if seen_nodes.insert(n) {
+            if seen_nodes.insert(n, ()).is_none() {
                 r.memory_read_node_ids.push(n.clone());
             }
         }

@@ -17,9 +17,7 @@
 //! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
 //!   value (its semantic footprint reaches the answer).
 
-use std::collections::HashMap;
-
-use super::text::{self, Blocker};
+use super::text::{self, Blocker, FastMap as HashMap};
 use super::{AnalysisOptions, Trigger};
 use crate::model::{Role, Step, StepKind, Trajectory};
 use crate::record::{Category, FailureClass, Phase};
@@ -61,20 +59,20 @@ struct OpenError {
 pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     let steps = &traj.steps;
     let mut f = Found { action_hash: vec![0; steps.len()], ..Found::default() };
-    let mut by_action_id: HashMap<&str, usize> = HashMap::new();
-    let mut by_span: HashMap<&str, usize> = HashMap::new();
-    let mut by_artifact: HashMap<&str, usize> = HashMap::new();
-    let mut action_count: HashMap<u64, u32> = HashMap::new();
+    let mut by_action_id: HashMap<&str, usize> = HashMap::default();
+    let mut by_span: HashMap<&str, usize> = HashMap::default();
+    let mut by_artifact: HashMap<&str, usize> = HashMap::default();
+    let mut action_count: HashMap<u64, u32> = HashMap::default();
     // Hash of a command → its last failure (observation step), while not fixed.
-    let mut last_failure: HashMap<u64, usize> = HashMap::new();
-    let mut failed_attempts: HashMap<u64, u32> = HashMap::new();
-    let mut failure_sigs: HashMap<String, u32> = HashMap::new();
+    let mut last_failure: HashMap<u64, usize> = HashMap::default();
+    let mut failed_attempts: HashMap<u64, u32> = HashMap::default();
+    let mut failure_sigs: HashMap<String, u32> = HashMap::default();
     let mut last_agent: Option<usize> = None;
     let mut last_edit: Option<usize> = None;
     let mut last_memory: Option<usize> = None;
     let mut open_error: Option<OpenError> = None;
     // Action step → the observation where the environment blocked it.
-    let mut env_by_action: HashMap<usize, usize> = HashMap::new();
+    let mut env_by_action: HashMap<usize, usize> = HashMap::default();
     let mut scratch = String::new();
 
     for (i, s) in steps.iter().enumerate() {
@@ -112,7 +110,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             if s.kind == StepKind::Action && text::is_edit(s) {
                 last_edit = Some(i);
             }
-            if s.kind == StepKind::Action && text::is_irreversible(s) {
+            if s.kind == StepKind::Action && text::is_irreversible_in(s, &mut scratch) {
                 f.irreversible_steps.push(i as u32);
             }
             // A success claim against an unresolved failure, or beside an error in this step.
@@ -154,7 +152,13 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             continue;
         }
 
-        if !matches!(s.role, Role::User | Role::System)
+        // Limits are reported by the environment: an error, a run end, a system-side event.
+        let may_report_limit = s.is_error
+            || s.exit_code.is_some_and(|c| c != 0)
+            || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
+            || matches!(s.role, Role::Environment | Role::Other);
+        if may_report_limit
+            && !matches!(s.role, Role::User | Role::System)
             && text::budget_in_lower(text::lower_into(&mut scratch, &s.text))
         {
             f.budget_exhausted = true;
@@ -217,11 +221,19 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     continue;
                 }
                 // An observation: find the action it answers.
+                // Fast path: the observation answers the last agent step (same span).
+                let last_span = last_agent.and_then(|a| steps[a].ids.span_id.as_deref());
                 let cause = s
                     .ids
                     .span_id
                     .as_deref()
-                    .and_then(|sp| by_span.get(sp).copied())
+                    .and_then(|sp| {
+                        if Some(sp) == last_span {
+                            last_agent
+                        } else {
+                            by_span.get(sp).copied()
+                        }
+                    })
                     .or_else(|| {
                         s.ids.parent_id.as_deref().and_then(|p| by_action_id.get(p).copied())
                     })
