@@ -392,3 +392,21 @@ pub fn quotes_on(triggers: &[Trigger], step: u32) -> Vec<&str> {
     }
     out
 }
+
+/// [`quotes_on`] for every step at once (one pass over the triggers): for a history view.
+pub fn quotes_by_step(triggers: &[Trigger]) -> std::collections::BTreeMap<u32, Vec<&str>> {
+    let mut out: std::collections::BTreeMap<u32, Vec<&str>> = std::collections::BTreeMap::new();
+    for t in triggers {
+        let w = out.entry(t.step).or_default();
+        if !w.contains(&t.wrong_quote.as_str()) {
+            w.push(&t.wrong_quote);
+        }
+        if let Some(r) = t.reference_step {
+            let v = out.entry(r).or_default();
+            if !v.contains(&t.reference_quote.as_str()) {
+                v.push(&t.reference_quote);
+            }
+        }
+    }
+    out
+}

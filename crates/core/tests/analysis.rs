@@ -334,3 +334,17 @@ fn a_repair_that_fails_again_is_a_new_instance() {
     assert_eq!(make.len(), 2, "{:#?}", a.instances);
     assert_ne!(make[0].origin_step, make[1].origin_step);
 }
+
+#[test]
+fn history_keeps_the_quotes_of_every_step() {
+    let (t, a) = fixture("env_blocker_browser");
+    let by_step = trajscope_core::attribution::quotes_by_step(&a.triggers);
+    let opts = AnalysisOptions::default().views;
+    // Far from the blocked step (rendered low), the blocker line is still kept.
+    let h = trajscope_core::views::history_with_quotes(&t, 0, &opts, |s| {
+        by_step.get(&s).cloned().unwrap_or_default()
+    });
+    assert!(h.contains("browserType.launch: Executable doesn't exist at /ms-playwright"));
+    assert!(h.contains("e2e suite did not run: browser binary missing"));
+    assert_eq!(quotes_on(&a.triggers, 6), by_step[&6]);
+}
