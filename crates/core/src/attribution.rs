@@ -269,6 +269,9 @@ fn step_ref(s: &Step) -> String {
         .unwrap_or_else(|| format!("step-{}", s.index))
 }
 
+/// The most touched action ids a record lists (the record is compact metadata).
+pub const MAX_TOUCHED: usize = 64;
+
 /// Fills the seed-001 attribution record from the analysis.
 fn fill_record(
     traj: &Trajectory,
@@ -318,12 +321,23 @@ fn fill_record(
         }
     }
     let upto = event.min(steps.len().saturating_sub(1));
-    // Linear: membership through hash sets, order kept by the vectors.
+    // Touched actions: those that touched a failed artifact before the failure, and those from
+    // the critical step to the failure event (they built on the error); at most
+    // MAX_TOUCHED, in step order. Linear: membership through hash maps.
+    let failed_refs: text::FastMap<&str, ()> = steps
+        .get(event)
+        .map(|e| e.artifact_refs.iter().map(|a| (a.normalized.as_str(), ())).collect())
+        .unwrap_or_default();
     let mut seen_actions: text::FastMap<&str, ()> = text::FastMap::default();
     let mut seen_nodes: text::FastMap<&str, ()> = text::FastMap::default();
-    for s in steps.iter().take(upto + 1) {
+    for (i, s) in steps.iter().enumerate().take(upto + 1) {
         if let Some(a) = &s.ids.action_id {
-            if seen_actions.insert(a, ()).is_none() {
+            let touched = i >= c.step as usize
+                || s.artifact_refs.iter().any(|r| failed_refs.contains_key(r.normalized.as_str()));
+            if touched
+                && r.touched_action_ids.len() < MAX_TOUCHED
+                && seen_actions.insert(a, ()).is_none()
+            {
                 r.touched_action_ids.push(a.clone());
             }
         }
