@@ -269,6 +269,9 @@ fn step_ref(s: &Step) -> String {
         .unwrap_or_else(|| format!("step-{}", s.index))
 }
 
+/// The most touched action ids a record lists (the record is compact metadata).
+pub const MAX_TOUCHED: usize = 64;
+
 /// Fills the seed-001 attribution record from the analysis.
 fn fill_record(
     traj: &Trajectory,
@@ -318,14 +321,28 @@ fn fill_record(
         }
     }
     let upto = event.min(steps.len().saturating_sub(1));
-    for s in steps.iter().take(upto + 1) {
+    // Touched actions: those that touched a failed artifact before the failure, and those from
+    // the critical step to the failure event (they built on the error); at most
+    // MAX_TOUCHED, in step order. Linear: membership through hash maps.
+    let failed_refs: text::FastMap<&str, ()> = steps
+        .get(event)
+        .map(|e| e.artifact_refs.iter().map(|a| (a.normalized.as_str(), ())).collect())
+        .unwrap_or_default();
+    let mut seen_actions: text::FastMap<&str, ()> = text::FastMap::default();
+    let mut seen_nodes: text::FastMap<&str, ()> = text::FastMap::default();
+    for (i, s) in steps.iter().enumerate().take(upto + 1) {
         if let Some(a) = &s.ids.action_id {
-            if !r.touched_action_ids.contains(a) {
+            let touched = i >= c.step as usize
+                || s.artifact_refs.iter().any(|r| failed_refs.contains_key(r.normalized.as_str()));
+            if touched
+                && r.touched_action_ids.len() < MAX_TOUCHED
+                && seen_actions.insert(a, ()).is_none()
+            {
                 r.touched_action_ids.push(a.clone());
             }
         }
         for n in &s.memory_node_ids {
-            if !r.memory_read_node_ids.contains(n) {
+            if seen_nodes.insert(n, ()).is_none() {
                 r.memory_read_node_ids.push(n.clone());
             }
         }
@@ -385,6 +402,24 @@ pub fn quotes_on(triggers: &[Trigger], step: u32) -> Vec<&str> {
         }
         if t.reference_step == Some(step) && !out.contains(&t.reference_quote.as_str()) {
             out.push(&t.reference_quote);
+        }
+    }
+    out
+}
+
+/// [`quotes_on`] for every step at once (one pass over the triggers): for a history view.
+pub fn quotes_by_step(triggers: &[Trigger]) -> std::collections::BTreeMap<u32, Vec<&str>> {
+    let mut out: std::collections::BTreeMap<u32, Vec<&str>> = std::collections::BTreeMap::new();
+    for t in triggers {
+        let w = out.entry(t.step).or_default();
+        if !w.contains(&t.wrong_quote.as_str()) {
+            w.push(&t.wrong_quote);
+        }
+        if let Some(r) = t.reference_step {
+            let v = out.entry(r).or_default();
+            if !v.contains(&t.reference_quote.as_str()) {
+                v.push(&t.reference_quote);
+            }
         }
     }
     out

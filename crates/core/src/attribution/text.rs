@@ -50,6 +50,39 @@ fn lower(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
+/// ASCII case-insensitive `contains` without allocating (`needle` lower-case ASCII).
+pub fn ci_contains(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if n.is_empty() {
+        return true;
+    }
+    if h.len() < n.len() {
+        return false;
+    }
+    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// `s` lower-cased into a reused buffer (same byte offsets as `s`).
+pub fn lower_into<'a>(buf: &'a mut String, s: &str) -> &'a str {
+    buf.clear();
+    buf.push_str(s);
+    buf.make_ascii_lowercase();
+    buf.as_str()
+}
+
+/// Whether a lower-cased text may hold a success claim (a cheap filter before the line scan).
+pub fn may_claim(lower_text: &str) -> bool {
+    // Every claim holds one of these stems: a few searches instead of one per claim.
+    ["pass", "complete", "done", "fix", "work", "verified", "no error"]
+        .iter()
+        .any(|c| lower_text.contains(c))
+}
+
+/// Whether a lower-cased text reports a budget reached.
+pub fn budget_in_lower(lower_text: &str) -> bool {
+    has_any(lower_text, BUDGET)
+}
+
 fn has_any(lower: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| lower.contains(n))
 }
@@ -230,8 +263,8 @@ const TESTS: &[&str] =
 
 /// A command that verifies earlier changes (a test run, a type check, a linter).
 pub fn is_test_command(cmd: &str) -> bool {
-    let l = lower(cmd);
-    TESTS.iter().any(|t| l.contains(t))
+    let head = cmd.get(..cmd.len().min(200)).unwrap_or(cmd);
+    TESTS.iter().any(|t| ci_contains(head, t))
 }
 
 const IRREVERSIBLE: &[&str] = &[
@@ -241,15 +274,21 @@ const IRREVERSIBLE: &[&str] = &[
 
 /// An action that changes state outside the agent's scratch space (push, deploy, delete, book…).
 pub fn is_irreversible(step: &Step) -> bool {
-    let mut s = String::new();
+    is_irreversible_in(step, &mut String::new())
+}
+
+/// [`is_irreversible`] with a reused buffer (no allocation per step).
+pub fn is_irreversible_in(step: &Step, buf: &mut String) -> bool {
+    buf.clear();
     if let Some(t) = &step.tool {
-        s.push_str(t);
-        s.push(' ');
+        buf.push_str(t);
+        buf.push(' ');
     }
     let head = step.args.as_deref().unwrap_or("").lines().next().unwrap_or("");
-    s.push_str(head);
-    let l = lower(&s).replace(['_', '-', '.'], " ");
-    IRREVERSIBLE.iter().any(|w| has_word(&l, w))
+    buf.push_str(head.get(..head.len().min(200)).unwrap_or(head));
+    // Whole words only: split on anything but letters and digits (`_`, `-`, `.` included).
+    buf.make_ascii_lowercase();
+    buf.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| IRREVERSIBLE.contains(&w))
 }
 
 /// A step that modifies files or state the agent works on (an edit, a write, a patch).
@@ -279,7 +318,7 @@ pub fn interpreter_exit(text: &str) -> Option<i64> {
 pub fn is_env_step(step: &Step) -> bool {
     matches!(step.kind, StepKind::Observation | StepKind::JudgeResult | StepKind::MemoryRead)
         || matches!(step.role, Role::Tool | Role::Environment | Role::Judge)
-        || lower(&step.actor).contains("terminal")
+        || ci_contains(&step.actor, "terminal")
         || interpreter_exit(&step.text).is_some()
 }
 
@@ -292,8 +331,11 @@ pub fn is_agent_step(step: &Step) -> bool {
         Role::Assistant => true,
         Role::System => false,
         Role::User | Role::Other => {
-            let a = lower(&step.actor);
-            !(a.is_empty() || a == "human" || a == "user" || a == "system")
+            let a = step.actor.as_str();
+            !(a.is_empty()
+                || a.eq_ignore_ascii_case("human")
+                || a.eq_ignore_ascii_case("user")
+                || a.eq_ignore_ascii_case("system"))
         }
         _ => false,
     }
@@ -336,6 +378,40 @@ pub fn signature(line: &str) -> String {
         .trim()
         .to_string()
 }
+
+/// A fast, deterministic hasher for the analysis' identity maps (FxHash's mixing step and a
+/// splitmix64 finaliser): keys are our own hashes and short ids.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        // splitmix64's finaliser: every input bit reaches the low bits the table indexes with.
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// FNV-1a hash (deterministic across platforms and runs).
 pub fn hash(parts: &[&str]) -> u64 {

@@ -17,9 +17,7 @@
 //! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
 //!   value (its semantic footprint reaches the answer).
 
-use std::collections::HashMap;
-
-use super::text::{self, Blocker};
+use super::text::{self, Blocker, FastMap as HashMap};
 use super::{AnalysisOptions, Trigger};
 use crate::model::{Role, Step, StepKind, Trajectory};
 use crate::record::{Category, FailureClass, Phase};
@@ -32,8 +30,8 @@ pub struct Found {
     pub action_hash: Vec<u64>,
     /// Steps where a verifier passed or a test command succeeded (a green state).
     pub green_steps: Vec<u32>,
-    /// Object key → steps where that command later succeeded.
-    pub successes: HashMap<String, Vec<u32>>,
+    /// Command hash (or [`program_key`]) → steps where it succeeded.
+    pub successes: HashMap<u64, Vec<u32>>,
     /// Irreversible agent actions.
     pub irreversible_steps: Vec<u32>,
     /// Failed judge / verifier results.
@@ -51,29 +49,31 @@ pub struct Found {
 }
 
 struct OpenError {
-    step: usize,
     quote_step: usize,
     object: String,
+    /// The failing command's hash (0 for a blocker).
+    hash: u64,
 }
 
 /// Runs every rule over the trajectory.
 pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     let steps = &traj.steps;
     let mut f = Found { action_hash: vec![0; steps.len()], ..Found::default() };
-    let mut by_action_id: HashMap<&str, usize> = HashMap::new();
-    let mut by_span: HashMap<&str, usize> = HashMap::new();
-    let mut by_artifact: HashMap<&str, usize> = HashMap::new();
-    let mut action_count: HashMap<u64, u32> = HashMap::new();
+    let mut by_action_id: HashMap<&str, usize> = HashMap::default();
+    let mut by_span: HashMap<&str, usize> = HashMap::default();
+    let mut by_artifact: HashMap<&str, usize> = HashMap::default();
+    let mut action_count: HashMap<u64, u32> = HashMap::default();
     // Hash of a command → its last failure (observation step), while not fixed.
-    let mut last_failure: HashMap<u64, usize> = HashMap::new();
-    let mut failed_attempts: HashMap<u64, u32> = HashMap::new();
-    let mut failure_sigs: HashMap<String, u32> = HashMap::new();
+    let mut last_failure: HashMap<u64, usize> = HashMap::default();
+    let mut failed_attempts: HashMap<u64, u32> = HashMap::default();
+    let mut failure_sigs: HashMap<String, u32> = HashMap::default();
     let mut last_agent: Option<usize> = None;
     let mut last_edit: Option<usize> = None;
     let mut last_memory: Option<usize> = None;
     let mut open_error: Option<OpenError> = None;
     // Action step → the observation where the environment blocked it.
-    let mut env_by_action: HashMap<usize, usize> = HashMap::new();
+    let mut env_by_action: HashMap<usize, usize> = HashMap::default();
+    let mut scratch = String::new();
 
     for (i, s) in steps.iter().enumerate() {
         let agent = text::is_agent_step(s);
@@ -107,14 +107,19 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     blocker: None,
                 });
             }
-            if text::is_edit(s) {
+            if s.kind == StepKind::Action && text::is_edit(s) {
                 last_edit = Some(i);
             }
-            if s.kind == StepKind::Action && text::is_irreversible(s) {
+            if s.kind == StepKind::Action && text::is_irreversible_in(s, &mut scratch) {
                 f.irreversible_steps.push(i as u32);
             }
             // A success claim against an unresolved failure, or beside an error in this step.
-            if let Some(claim) = text::claim_line(&s.text) {
+            let claim = if text::may_claim(text::lower_into(&mut scratch, &s.text)) {
+                text::claim_line(&s.text)
+            } else {
+                None
+            };
+            if let Some(claim) = claim {
                 if let Some(e) = &open_error {
                     f.triggers.push(Trigger {
                         step: i as u32,
@@ -147,7 +152,15 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             continue;
         }
 
-        if text::is_budget_exhausted(&s.text) && !matches!(s.role, Role::User | Role::System) {
+        // Limits are reported by the environment: an error, a run end, a system-side event.
+        let may_report_limit = s.is_error
+            || s.exit_code.is_some_and(|c| c != 0)
+            || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
+            || matches!(s.role, Role::Environment | Role::Other);
+        if may_report_limit
+            && !matches!(s.role, Role::User | Role::System)
+            && text::budget_in_lower(text::lower_into(&mut scratch, &s.text))
+        {
             f.budget_exhausted = true;
             f.triggers.push(Trigger {
                 step: i as u32,
@@ -208,11 +221,19 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     continue;
                 }
                 // An observation: find the action it answers.
+                // Fast path: the observation answers the last agent step (same span).
+                let last_span = last_agent.and_then(|a| steps[a].ids.span_id.as_deref());
                 let cause = s
                     .ids
                     .span_id
                     .as_deref()
-                    .and_then(|sp| by_span.get(sp).copied())
+                    .and_then(|sp| {
+                        if Some(sp) == last_span {
+                            last_agent
+                        } else {
+                            by_span.get(sp).copied()
+                        }
+                    })
                     .or_else(|| {
                         s.ids.parent_id.as_deref().and_then(|p| by_action_id.get(p).copied())
                     })
@@ -244,7 +265,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                             object: object.clone(),
                             blocker: Some(class),
                         });
-                        open_error = Some(OpenError { step: i, quote_step: i, object });
+                        open_error = Some(OpenError { quote_step: i, object, hash: 0 });
                         if let Some(a) = cause {
                             env_by_action.insert(a, i);
                         }
@@ -269,7 +290,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                                 object: object.clone(),
                                 blocker: None,
                             });
-                            open_error = Some(OpenError { step: i, quote_step: i, object });
+                            open_error = Some(OpenError { quote_step: i, object, hash: h });
                             // A failing test shows an error an earlier edit introduced.
                             if let Some(e) = last_edit.filter(|&e| e != a && e < a) {
                                 if text::is_test_command(action_text(&steps[a])) {
@@ -292,18 +313,16 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     // The command succeeded: it is fixed; a passing test is a green state.
                     let h = f.action_hash[a];
                     last_failure.remove(&h);
-                    let object = format!("cmd:{h:016x}");
-                    if open_error.as_ref().is_some_and(|e| e.object == object) {
+                    if open_error.as_ref().is_some_and(|e| e.hash == h) {
                         open_error = None;
                     }
-                    f.successes.entry(object).or_default().push(i as u32);
+                    f.successes.entry(h).or_default().push(i as u32);
                     f.successes.entry(program_key(&steps[a])).or_default().push(i as u32);
                     if text::is_test_command(action_text(&steps[a])) {
                         f.green_steps.push(i as u32);
                         last_edit = None;
                     }
                 }
-                let _ = open_error.as_ref().map(|e| e.step);
             }
         }
     }
@@ -503,9 +522,14 @@ fn budget_quote(t: &str) -> &str {
 
 /// The program an action runs (its tool and the first word of its command): a later success of
 /// the same program after a failure is the agent fixing it (`grep` on the right path).
-pub fn program_key(s: &Step) -> String {
-    let first = action_text(s).split_whitespace().next().unwrap_or("");
-    format!("prog:{:016x}", text::hash(&[&s.actor, s.tool.as_deref().unwrap_or(""), first]))
+pub fn program_key(s: &Step) -> u64 {
+    // Code a chat agent wrote has no program word: the interpreter is the program.
+    let first = if s.text.contains("```") {
+        ""
+    } else {
+        action_text(s).split_whitespace().next().unwrap_or("")
+    };
+    text::hash(&["prog", &s.actor, s.tool.as_deref().unwrap_or(""), first])
 }
 
 fn action_key(s: &Step) -> u64 {
@@ -538,44 +562,107 @@ fn numbers(t: &str) -> Vec<&str> {
     out
 }
 
-/// In a failed run, the earliest agent step that states the value of the final answer.
+/// Protocol words and common capitals that are not answer values.
+const NOT_VALUES: &[&str] = &[
+    "TERMINATE",
+    "FINAL",
+    "ANSWER",
+    "OK",
+    "THE",
+    "AND",
+    "NOT",
+    "NO",
+    "YES",
+    "TODO",
+    "NOTE",
+    "ID",
+    "URL",
+    "API",
+    "CSV",
+    "JSON",
+    "PDF",
+    "HTML",
+    "HTTP",
+    "HTTPS",
+    "IS",
+    "OF",
+    "IN",
+];
+
+/// The distinctive values of an answer line not given in the task: numbers, words in capitals
+/// (codes, acronyms), and the phrase after `FINAL ANSWER:`.
+fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
+    let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+    for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let caps = w.len() >= 2
+            && w.len() <= 12
+            && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && w.bytes().any(|b| b.is_ascii_uppercase());
+        if caps && !NOT_VALUES.contains(&w) && !text::has_word(task, w) && !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
+        let phrase = line[pos + "final answer:".len()..]
+            .trim()
+            .trim_end_matches(['.', '!', '*', '"', '\''])
+            .trim_start_matches(['*', '"', '\'']);
+        if (2..=80).contains(&phrase.len()) && !task.contains(phrase) && !out.contains(&phrase) {
+            out.push(phrase);
+        }
+    }
+    out
+}
+
+fn holds_token(line: &str, t: &str) -> bool {
+    if t.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b',') {
+        contains_number(line, t)
+    } else if t.contains(' ') {
+        line.contains(t)
+    } else {
+        text::has_word(line, t)
+    }
+}
+
+/// In a failed run, the step that introduced the value of the final answer: its earliest
+/// occurrence — or, when that is a tool's output, the agent step whose code produced it.
 fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger> {
     let steps = &traj.steps;
-    // The final answer: the last agent step with a number in it (a closing "TERMINATE" says
-    // nothing), looked for among the last agent steps.
-    let mut final_step = None;
+    // Values given in the task are not introduced by an agent.
+    let task = match traj.task.as_deref() {
+        Some(t) => t,
+        None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
+    };
+    // The final answer: among the last agent messages (a closing "TERMINATE" says nothing), the
+    // last line holding a value.
+    let mut found = None;
     let mut seen = 0;
     for (i, s) in steps.iter().enumerate().take(last_agent? + 1).rev() {
         if !text::is_agent_step(s) || s.kind != StepKind::Message {
             continue;
         }
         seen += 1;
-        if !numbers(&s.text).is_empty() {
-            final_step = Some(i);
+        let hit = s.text.lines().rev().find_map(|l| {
+            let toks = answer_tokens(l, task);
+            (!toks.is_empty()).then_some((l.trim(), toks))
+        });
+        if let Some((line, toks)) = hit {
+            found = Some((i, line, toks));
             break;
         }
         if seen >= 3 {
             break;
         }
     }
-    let fi = final_step?;
-    // Values given in the task are not introduced by an agent.
-    let task = match traj.task.as_deref() {
-        Some(t) => t,
-        None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
-    };
-    let fs = &steps[fi];
-    // The answer line: the last line of the final step with a number not given in the task.
-    let (line, tokens) = fs.text.lines().rev().find_map(|l| {
-        let toks: Vec<&str> = numbers(l).into_iter().filter(|n| !task.contains(n)).collect();
-        (!toks.is_empty()).then_some((l.trim(), toks))
-    })?;
+    let (fi, line, tokens) = found?;
     for (i, s) in steps.iter().enumerate().take(fi + 1) {
-        if !text::is_agent_step(s) {
+        if matches!(s.role, Role::User | Role::System) && !text::is_agent_step(s) {
             continue;
         }
-        let hit = s.text.lines().find(|l| tokens.iter().any(|t| contains_number(l, t)));
-        if let Some(l) = hit {
+        let Some(l) = s.text.lines().find(|l| tokens.iter().any(|t| holds_token(l, t))) else {
+            continue;
+        };
+        if text::is_agent_step(s) {
             return Some(Trigger {
                 step: i as u32,
                 category: Category::TaskConflict,
@@ -588,6 +675,19 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
                 blocker: None,
             });
         }
+        // A tool printed it first: the agent step that ran the code introduced it.
+        let author = (0..i).rev().find(|&j| text::is_agent_step(&steps[j]))?;
+        return Some(Trigger {
+            step: author as u32,
+            category: Category::TaskConflict,
+            phase: Phase::Action,
+            wrong_quote: action_quote(&steps[author]).to_string(),
+            reference_quote: quote_around(l.trim(), &tokens).to_string(),
+            reference_step: Some(i as u32),
+            rule: "answer_origin".into(),
+            object: "answer".into(),
+            blocker: None,
+        });
     }
     None
 }

@@ -1,0 +1,71 @@
+//! Bad input is expected input: the analysis never panics on arbitrary event sequences, its
+//! quotes are always verbatim, and an error fixed at once is never the critical step.
+
+use proptest::prelude::*;
+use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions, InstanceState};
+use trajscope_core::{ingest, IngestOptions};
+
+fn event() -> impl Strategy<Value = String> {
+    let kind = prop_oneof![
+        Just("action"),
+        Just("observation"),
+        Just("judge_result"),
+        Just("memory_read"),
+        Just("message"),
+        Just("run_end"),
+    ];
+    let text = prop_oneof![
+        Just("npm test".to_string()),
+        Just("All tests pass, done.".to_string()),
+        Just("Error: boom\nTraceback (most recent call last):".to_string()),
+        Just("bash: chromium: command not found".to_string()),
+        Just("reached the maximum number of steps".to_string()),
+        Just("exitcode: 1 (execution failed)".to_string()),
+        "\\PC{0,80}",
+    ];
+    (kind, text, 0u8..4, prop::option::of(-2i64..3), prop::bool::ANY).prop_map(
+        |(kind, text, id, exit, failed)| {
+            serde_json::json!({
+                "type": kind,
+                "span_id": format!("s-{id}"),
+                "action_id": format!("a-{id}"),
+                "source_action_id": format!("a-{}", (id + 1) % 4),
+                "agent": "coder",
+                "tool": "shell",
+                "command": text,
+                "output": text,
+                "exit_code": exit,
+                "status": if failed { "failed" } else { "passed" },
+                "node_ids": ["memory:x"],
+            })
+            .to_string()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn analysis_never_panics_and_quotes_are_verbatim(events in prop::collection::vec(event(), 0..40), assume in any::<bool>()) {
+        let input = events.join("\n");
+        let trace = ingest(input.as_bytes(), IngestOptions::default());
+        let opts = AnalysisOptions { assume_failed: assume, ..AnalysisOptions::default() };
+        for t in &trace.trajectories {
+            let a = analyze_trajectory(t, &opts);
+            for tr in &a.triggers {
+                let s = &t.steps[tr.step as usize];
+                prop_assert!(s.text.contains(&tr.wrong_quote) || s.args.as_deref().is_some_and(|x| x.contains(&tr.wrong_quote)));
+                if let Some(r) = tr.reference_step {
+                    let s = &t.steps[r as usize];
+                    prop_assert!(s.text.contains(&tr.reference_quote) || s.args.as_deref().is_some_and(|x| x.contains(&tr.reference_quote)));
+                }
+            }
+            if let Some(c) = &a.critical {
+                let cand = a.candidates.iter().find(|x| x.step == c.step).unwrap();
+                prop_assert!(cand.state != InstanceState::CheapResolution);
+            }
+            prop_assert!(a.candidates.len() <= opts.max_candidates);
+        }
+    }
+}
