@@ -23,6 +23,8 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # Which route provides the wasm32 standard library: "rustup" or "debian" (see scripts/setup.sh).
 wasm_route() {
+  # TRAJSCOPE_WASM_ROUTE=debian forces the fallback (to test it on a machine that has both).
+  if [ -n "${TRAJSCOPE_WASM_ROUTE:-}" ]; then echo "$TRAJSCOPE_WASM_ROUTE"; return; fi
   local libdir
   libdir="$(rustc --print target-libdir --target wasm32-unknown-unknown 2>/dev/null || true)"
   if [ -n "$libdir" ] && compgen -G "$libdir/libstd-*.rlib" >/dev/null; then

@@ -1,11 +1,17 @@
-//! The trajscope web app: drop or pick a trace, see its events and its quarantine.
+//! The trajscope web app: drop or pick traces, review them (overview, quarantine, a virtualised
+//! step list at three grains, search, timeline) and export. Ingest runs in a web worker
+//! ([`worker`]) that keeps the traces; the page asks it for what it shows ([`protocol`]).
 //! All trace content is rendered as text (Yew escapes it); nothing leaves the page.
 
 pub mod annotate;
+mod bridge;
 pub mod download;
 mod load;
+pub mod protocol;
 pub mod storage;
+pub mod text;
 mod view;
+pub mod worker;
 
 pub use load::read_blob_into;
 pub use view::App;

@@ -1,220 +1,490 @@
-//! The root component: loading (file input, drop, bundled sample) and the first views of a
-//! trace (overview, quarantine count, steps).
+//! The root component: the work queue of loaded files and trajectories, the review of the
+//! selected trajectory, keyboard shortcuts and the URL hash. State lives in one reducer
+//! ([`State`]); the worker's answers arrive as [`Action::Worker`].
 
+mod list;
+mod panels;
+mod state;
+mod timeline;
+
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::rc::Rc;
 
-use trajscope_core::model::Step;
-use trajscope_core::{IngestOptions, Ingestor, Trace};
-use web_sys::HtmlInputElement;
+use wasm_bindgen::JsCast as _;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::load::{fetch_blob, read_blob_into};
+use crate::bridge::Bridge;
+use crate::download::save_text;
+use crate::protocol::{Grain, Request, Response};
+pub use state::{Action, FileStatus, State};
 
 /// The bundled sample trace, relative to the page so a sub-path deployment works.
 const SAMPLE_URL: &str = "samples/sample.awtl.jsonl";
-/// Steps shown in this first slice (the virtualised list replaces this cap).
-const MAX_STEPS_SHOWN: usize = 2000;
-const PREVIEW_CHARS: usize = 600;
 
-#[derive(Clone, PartialEq)]
-enum LoadState {
-    Empty,
-    Loading { name: String, read: f64, total: f64 },
-    Ready { name: String, trace: Rc<Trace>, content_hash: String },
-    Error(String),
+/// (file, trajectory, step, grain) of a step text asked of the worker.
+type StepKey = (u32, u32, u32, Grain);
+
+/// What the app shares with its parts: the worker and the ids it hands out.
+#[derive(Clone)]
+pub struct Ctx {
+    bridge: Rc<RefCell<Option<Bridge>>>,
+    next_file: Rc<RefCell<u32>>,
+    next_req: Rc<RefCell<u32>>,
+    requested: Rc<RefCell<HashSet<StepKey>>>,
 }
 
-impl LoadState {
-    fn attr(&self) -> &'static str {
-        match self {
-            LoadState::Empty => "empty",
-            LoadState::Loading { .. } => "loading",
-            LoadState::Ready { .. } => "ready",
-            LoadState::Error(_) => "error",
+impl PartialEq for Ctx {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.bridge, &other.bridge)
+    }
+}
+
+impl Ctx {
+    fn send(&self, req: &Request) {
+        if let Some(b) = self.bridge.borrow().as_ref() {
+            b.send(req);
+        }
+    }
+
+    fn req_id(&self) -> u32 {
+        let mut n = self.next_req.borrow_mut();
+        *n += 1;
+        *n
+    }
+
+    /// Queues a blob for ingest under a new file id.
+    fn load(&self, dispatch: &UseReducerDispatcher<State>, name: String, blob: web_sys::Blob) {
+        let id = {
+            let mut n = self.next_file.borrow_mut();
+            *n += 1;
+            *n
+        };
+        dispatch.dispatch(Action::AddFile { id, name, size: blob.size() });
+        match self.bridge.borrow().as_ref() {
+            Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
+            None => dispatch.dispatch(Action::FileFailed {
+                id,
+                error: "the ingest worker is not running".into(),
+            }),
         }
     }
 }
 
-fn start_load(
-    state: UseStateHandle<LoadState>,
-    name: String,
-    blob: Option<web_sys::Blob>,
-    url: Option<&'static str>,
-) {
-    state.set(LoadState::Loading { name: name.clone(), read: 0.0, total: 0.0 });
-    wasm_bindgen_futures::spawn_local(async move {
-        let blob = match (blob, url) {
-            (Some(b), _) => Ok(b),
-            (None, Some(u)) => fetch_blob(u).await,
-            (None, None) => Err("nothing to load".to_string()),
-        };
-        let blob = match blob {
-            Ok(b) => b,
-            Err(e) => return state.set(LoadState::Error(e)),
-        };
-        let mut ingestor = Ingestor::new(IngestOptions::default());
-        let progress_state = state.clone();
-        let progress_name = name.clone();
-        let result = read_blob_into(&blob, &mut ingestor, |read, total| {
-            progress_state.set(LoadState::Loading { name: progress_name.clone(), read, total });
-        })
-        .await;
-        match result {
-            Ok(()) => {
-                // --- annotate mount (labels helper): the label identity; the app's own ingest
-                // loop should feed `labels::ContentHasher` the same chunks instead.
-                let content_hash = crate::storage::hash_blob(&blob).await.unwrap_or_default();
-                let trace = Rc::new(ingestor.finish());
-                state.set(LoadState::Ready { name, trace, content_hash })
+fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
+    let d1 = dispatch.clone();
+    let bridge = Bridge::new(
+        move |resp| match resp {
+            Response::QuarantineJsonl { text, .. } => {
+                if let Err(e) = save_text("quarantine.jsonl", "application/x-ndjson", &text) {
+                    d1.dispatch(Action::Notice(e));
+                }
             }
-            Err(e) => state.set(LoadState::Error(format!("could not read {name}: {e}"))),
+            Response::Loaded { file, summary } => {
+                // The queue shows which trajectories already carry a saved label.
+                let saved =
+                    crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
+                d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
+                for l in saved {
+                    d1.dispatch(Action::Label {
+                        file,
+                        trajectory_id: l.trajectory_id,
+                        critical: l.critical_step,
+                    });
+                }
+            }
+            other => d1.dispatch(Action::Worker(Box::new(other))),
+        },
+        move |msg| dispatch.dispatch(Action::WorkerCrashed(msg)),
+    );
+    match bridge {
+        Ok(b) => *ctx.bridge.borrow_mut() = Some(b),
+        Err(e) => gloo::console::error!(e),
+    }
+}
+
+/// Loads a same-origin URL (`?url=` or the bundled sample) through the worker.
+fn load_url(ctx: Ctx, dispatch: UseReducerDispatcher<State>, url: String) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let name = url.rsplit('/').next().unwrap_or("trace").to_string();
+        match same_origin(&url) {
+            Err(e) => dispatch.dispatch(Action::Notice(e)),
+            Ok(abs) => match crate::load::fetch_blob(&abs).await {
+                Ok(blob) => ctx.load(&dispatch, name, blob),
+                Err(e) => dispatch.dispatch(Action::Notice(e)),
+            },
         }
     });
 }
 
+/// Resolves `url` against the page and refuses another origin.
+fn same_origin(url: &str) -> Result<String, String> {
+    let href = gloo::utils::window().location().href().map_err(|_| "no location")?;
+    let u = web_sys::Url::new_with_base(url, &href).map_err(|_| format!("not a URL: {url}"))?;
+    let here = web_sys::Url::new(&href).map_err(|_| "no location")?;
+    if u.origin() != here.origin() {
+        return Err(format!("only traces from this site can be loaded by URL, not {}", u.origin()));
+    }
+    Ok(u.href())
+}
+
+fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_state(|| LoadState::Empty);
+    let state = use_reducer(State::default);
+    let ctx = use_memo((), |_| Ctx {
+        bridge: Rc::new(RefCell::new(None)),
+        next_file: Rc::new(RefCell::new(0)),
+        next_req: Rc::new(RefCell::new(0)),
+        requested: Rc::new(RefCell::new(HashSet::new())),
+    });
+    let ctx: Ctx = (*ctx).clone();
+    let search_ref = use_node_ref();
+    let paste_ref = use_node_ref();
 
-    let on_file = {
-        let state = state.clone();
+    // Start the worker once; read `?url=` and the URL hash.
+    {
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
+        use_effect_with((), move |_| {
+            start_bridge(&ctx, dispatch.clone());
+            let loc = gloo::utils::window().location();
+            if let Some(h) = loc.hash().ok().and_then(|h| state::HashView::parse(&h)) {
+                dispatch.dispatch(Action::PendingHash(h));
+            }
+            let url = loc
+                .search()
+                .ok()
+                .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+                .and_then(|p| p.get("url"));
+            if let Some(url) = url {
+                load_url(ctx, dispatch, url);
+            }
+        });
+    }
+
+    // A worker that crashed is restarted (its traces are gone; the queue says so).
+    {
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
+        use_effect_with(state.crashes, move |n| {
+            if *n > 0 {
+                ctx.requested.borrow_mut().clear();
+                start_bridge(&ctx, dispatch);
+            }
+        });
+    }
+
+    // Ask for the columns of the selected trajectory.
+    {
+        let ctx = ctx.clone();
+        let need = state.sel.filter(|_| state.columns.is_none());
+        use_effect_with(need, move |need| {
+            if let Some((file, traj)) = *need {
+                ctx.requested.borrow_mut().clear();
+                ctx.send(&Request::Columns { file, traj });
+            }
+        });
+    }
+
+    // Search in the worker when the query changes.
+    {
+        let ctx = ctx.clone();
+        let key = (state.sel, state.search.query.clone());
+        use_effect_with(key, move |(sel, query)| {
+            if let (Some((file, traj)), false) = (sel, query.is_empty()) {
+                let req = ctx.req_id();
+                ctx.send(&Request::Search { req, file: *file, traj: *traj, query: query.clone() });
+            }
+        });
+    }
+
+    // The URL hash follows the view (trajectory, step, grain; never content).
+    {
+        let h = state.hash_view();
+        use_effect_with(h, move |h| {
+            if let Some(h) = h {
+                let hash = h.to_hash();
+                let win = gloo::utils::window();
+                if win.location().hash().ok().as_deref() != Some(hash.as_str()) {
+                    if let Ok(history) = win.history() {
+                        history
+                            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash))
+                            .ok();
+                    }
+                }
+            }
+        });
+    }
+
+    // Keyboard shortcuts.
+    {
+        let dispatch = state.dispatcher();
+        let search_ref = search_ref.clone();
+        use_effect_with((), move |_| {
+            let listener =
+                gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
+                    }
+                    let typing = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .map(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                                || el.has_attribute("contenteditable")
+                        })
+                        .unwrap_or(false);
+                    let key = e.key();
+                    if typing {
+                        if key == "Escape" {
+                            if let Some(el) =
+                                e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+                            {
+                                el.blur().ok();
+                            }
+                        }
+                        return;
+                    }
+                    let action = match key.as_str() {
+                        "j" => Some(Action::MoveStep(1)),
+                        "k" => Some(Action::MoveStep(-1)),
+                        "n" => Some(Action::MoveCandidate(1)),
+                        "p" => Some(Action::MoveCandidate(-1)),
+                        "1" => Some(Action::SetGrain(Grain::High)),
+                        "2" => Some(Action::SetGrain(Grain::Medium)),
+                        "3" => Some(Action::SetGrain(Grain::Low)),
+                        "c" => Some(Action::MarkCritical),
+                        "?" => Some(Action::ToggleHelp),
+                        "Escape" => Some(Action::CloseHelp),
+                        "/" => {
+                            if let Some(input) = search_ref.cast::<HtmlInputElement>() {
+                                input.focus().ok();
+                                input.select();
+                            }
+                            None
+                        }
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    if let Some(a) = action {
+                        dispatch.dispatch(a);
+                    }
+                });
+            move || drop(listener)
+        });
+    }
+
+    // Paste anywhere (outside a text field) loads the pasted text as a trace.
+    {
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
+        use_effect_with((), move |_| {
+            let listener =
+                gloo::events::EventListener::new(&gloo::utils::document(), "paste", move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::ClipboardEvent>() else { return };
+                    let in_field = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
+                    if in_field {
+                        return;
+                    }
+                    let text = e.clipboard_data().and_then(|d| d.get_data("text/plain").ok());
+                    if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+                        if let Some(blob) = text_blob(&text) {
+                            ctx.load(&dispatch, "pasted.jsonl".into(), blob);
+                        }
+                    }
+                });
+            move || drop(listener)
+        });
+    }
+
+    let on_files = {
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                start_load(state.clone(), file.name(), Some(file.into()), None);
+            for f in files_of(input.files()) {
+                ctx.load(&dispatch, f.name(), f.into());
             }
+            input.set_value("");
         })
     };
     let on_sample = {
-        let state = state.clone();
-        Callback::from(move |_| {
-            start_load(state.clone(), "sample.awtl.jsonl".into(), None, Some(SAMPLE_URL))
-        })
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
+        Callback::from(move |_| load_url(ctx.clone(), dispatch.clone(), SAMPLE_URL.into()))
     };
     let on_drop = {
-        let state = state.clone();
+        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
-            let file = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
-            if let Some(file) = file {
-                start_load(state.clone(), file.name(), Some(file.into()), None);
+            dispatch.dispatch(Action::DragOver(false));
+            for f in files_of(e.data_transfer().and_then(|d| d.files())) {
+                ctx.load(&dispatch, f.name(), f.into());
             }
         })
     };
-    let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
-    // --- annotate mount (labels helper): clicking a step row selects it for the panel.
-    let selected = use_state(|| None::<u32>);
-    let on_pick_step = {
-        let selected = selected.clone();
-        Callback::from(move |e: MouseEvent| {
-            let row = e
-                .target_dyn_into::<web_sys::Element>()
-                .and_then(|t| t.closest("[data-testid=step]").ok().flatten());
-            if let Some(s) = row.and_then(|r| r.get_attribute("data-step")?.parse().ok()) {
-                selected.set(Some(s));
+    let on_dragover = {
+        let dispatch = state.dispatcher();
+        let over = state.drag_over;
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if !over {
+                dispatch.dispatch(Action::DragOver(true));
             }
         })
+    };
+    let on_dragleave = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |e: DragEvent| {
+            if e.related_target().is_none() {
+                dispatch.dispatch(Action::DragOver(false));
+            }
+        })
+    };
+    let on_paste_load = {
+        let (ctx, dispatch, paste_ref) = (ctx.clone(), state.dispatcher(), paste_ref.clone());
+        Callback::from(move |_| {
+            if let Some(area) = paste_ref.cast::<HtmlTextAreaElement>() {
+                let text = area.value();
+                if !text.trim().is_empty() {
+                    if let Some(blob) = text_blob(&text) {
+                        ctx.load(&dispatch, "pasted.jsonl".into(), blob);
+                        area.set_value("");
+                        dispatch.dispatch(Action::TogglePaste);
+                    }
+                }
+            }
+        })
+    };
+    let toggle_paste = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::TogglePaste))
+    };
+    let toggle_help = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::ToggleHelp))
     };
 
     html! {
-        <div class="app" data-state={state.attr()} ondrop={on_drop} ondragover={on_dragover}>
-            <header class="topbar">
+        <div class={classes!("app", state.drag_over.then_some("drag-over"))} data-state={state.attr()}
+             ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}>
+            <header class="topbar" role="banner">
                 <h1>{"trajscope"}</h1>
                 <label class="button">
-                    {"Open trace…"}
-                    <input type="file" data-testid="file-input" onchange={on_file} />
+                    {"Open traces…"}
+                    <input type="file" multiple=true data-testid="file-input" onchange={on_files}
+                           aria-label="Open trace files" />
                 </label>
                 <button class="button" data-testid="load-sample" onclick={on_sample}>{"Load sample trace"}</button>
+                <button class="button" data-testid="paste-toggle" onclick={toggle_paste}
+                        aria-expanded={state.paste_open.to_string()}>{"Paste JSONL"}</button>
+                <span class="spacer" />
+                <button class="button" data-testid="help-toggle" onclick={toggle_help}
+                        aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{"?"}</button>
             </header>
-            <main onclick={on_pick_step}>{ body(&state, *selected) }</main>
+            if state.paste_open {
+                <section class="paste" aria-label="Paste a trace">
+                    <textarea ref={paste_ref} data-testid="paste-text" rows="6"
+                              placeholder="Paste JSONL here (one event per line)" aria-label="JSONL text" />
+                    <button class="button" data-testid="paste-load" onclick={on_paste_load}>{"Load pasted text"}</button>
+                </section>
+            }
+            if let Some(n) = &state.notice {
+                <p class="notice error" role="alert" data-testid="notice">{ n.clone() }</p>
+            }
+            <div class="layout">
+                { panels::queue(&state, &ctx, state.dispatcher()) }
+                <main class="review" id="review">
+                    { review(&state, &ctx, search_ref.clone()) }
+                </main>
+            </div>
+            if state.help_open { { panels::help(state.dispatcher()) } }
         </div>
     }
 }
 
-fn body(state: &LoadState, selected: Option<u32>) -> Html {
-    match state {
-        LoadState::Empty => html! {
-            <section class="empty">
-                <p>{"Drop a JSONL trace of an agent run anywhere on this page, pick one, or load the sample."}</p>
-                <p class="muted">{"Everything stays in your browser: nothing is uploaded."}</p>
-            </section>
-        },
-        LoadState::Loading { name, read, total } => {
-            let pct = if *total > 0.0 { read / total * 100.0 } else { 0.0 };
-            html! {
-                <section class="loading" aria-busy="true">
-                    <p>{ format!("Reading {name}… {:.0}%", pct) }</p>
-                    <progress max="100" value={format!("{pct:.0}")} />
-                </section>
-            }
-        }
-        LoadState::Error(e) => {
-            html! { <section class="error" role="alert">{ e.clone() }</section> }
-        }
-        LoadState::Ready { name, trace, content_hash } => html! {
-            <>
-            { ready(name, trace) }
-            { annotate_mount(trace, content_hash, selected) }
-            </>
-        },
-    }
+fn text_blob(text: &str) -> Option<web_sys::Blob> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    web_sys::Blob::new_with_str_sequence(&parts).ok()
 }
 
-fn ready(name: &str, trace: &Trace) -> Html {
-    let s = &trace.stats;
+fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Html {
+    let Some((file, _)) = state.sel else {
+        return match state.files.iter().rev().find_map(|f| match &f.status {
+            FileStatus::Loading { .. } => Some(panels::progress(f, ctx)),
+            _ => None,
+        }) {
+            Some(p) => p,
+            None => panels::empty(state),
+        };
+    };
+    let Some(entry) = state.files.iter().find(|f| f.id == file) else { return html! {} };
+    let FileStatus::Ready(summary) = &entry.status else { return html! {} };
     html! {
         <>
-        <section class="overview" aria-label="Overview">
-            <h2>{ name.to_string() }</h2>
-            <dl>
-                <dt>{"format"}</dt><dd data-testid="format">{ trace.format.name() }</dd>
-                <dt>{"lines"}</dt><dd>{ format!("{} ({} parsed, {} blank)", s.lines_total, s.lines_parsed, s.lines_blank) }</dd>
-                <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ s.lines_quarantined }</dd>
-                <dt>{"trajectories"}</dt><dd>{ trace.trajectories.len() }</dd>
-            </dl>
-            if let Some(e) = &trace.error { <p class="error" role="alert">{ e.clone() }</p> }
-        </section>
-        <section class="quarantine" aria-label="Quarantine">
-            <ul>
-            { for trace.quarantine.iter().map(|q| html! {
-                <li data-testid="quarantine-entry" data-line={q.line.to_string()}>
-                    <span class="line">{ format!("line {}", q.line) }</span>
-                    <span class="reason">{ q.reason.clone() }</span>
-                    if q.truncated_tail { <span class="tag">{"truncated tail"}</span> }
-                </li>
-            }) }
-            </ul>
-        </section>
-        { for trace.trajectories.iter().map(|t| html! {
-            <section class="trajectory" aria-label={format!("Trajectory {}", t.id)}>
-                <h3>{ format!("{} — {} steps", t.id, t.steps.len()) }</h3>
-                <ol class="steps" role="list">
-                    { for t.steps.iter().take(MAX_STEPS_SHOWN).map(step_row) }
-                </ol>
+        { for state.files.iter().filter(|f| matches!(f.status, FileStatus::Loading { .. })).map(|f| panels::progress(f, ctx)) }
+        { panels::overview(state, entry, summary) }
+        { timeline::strip(state) }
+        { panels::toolbar(state, search_ref) }
+        <div class="columns">
+            <section class="trajectory" aria-label="Steps">
+                { list::view(state, ctx) }
             </section>
-        }) }
+            <aside class="side">
+                { annotate_mount(state, file, summary) }
+                { panels::candidates(state) }
+                { panels::quarantine(summary, entry.id, ctx) }
+                { panels::brief(summary) }
+            </aside>
+        </div>
         </>
     }
 }
 
-fn step_row(s: &Step) -> Html {
-    let text: String = s.text.chars().take(PREVIEW_CHARS).collect();
+/// The annotation panel (crate::annotate) for the selected trajectory.
+fn annotate_mount(
+    state: &UseReducerHandle<State>,
+    file: u32,
+    summary: &crate::protocol::TraceSummary,
+) -> Html {
+    let Some((_, traj)) = state.sel else { return html! {} };
+    let (Some(info), Some(columns)) =
+        (summary.trajectories.get(traj as usize), state.columns.as_ref())
+    else {
+        return html! {};
+    };
+    let actors: Rc<Vec<String>> = Rc::new(
+        columns
+            .actor
+            .iter()
+            .map(|&a| columns.actors.get(usize::from(a)).cloned().unwrap_or_default())
+            .collect(),
+    );
+    let candidates: Rc<Vec<u32>> = Rc::new(state.candidates.iter().map(|c| c.step).collect());
+    let on_change = {
+        let d = state.dispatcher();
+        Callback::from(move |l: trajscope_core::labels::Label| {
+            d.dispatch(Action::Label {
+                file,
+                trajectory_id: l.trajectory_id,
+                critical: l.critical_step,
+            })
+        })
+    };
+    let on_select_step = {
+        let d = state.dispatcher();
+        Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
+    };
     html! {
-        <li data-testid="step" data-step={s.index.to_string()} data-line={s.loc.line.to_string()}
-            class={classes!("step", s.is_error.then_some("error"))}>
-            <span class="who">{ format!("#{} {:?} {}", s.index, s.kind, s.actor) }</span>
-            <pre data-testid="step-text">{ text }</pre>
-        </li>
-    }
-}
-
-// --- annotate mount (labels helper): the annotation panel for the first trajectory, until the
-// layout places it.
-fn annotate_mount(trace: &Trace, content_hash: &str, selected: Option<u32>) -> Html {
-    let Some(t) = trace.trajectories.first() else { return html! {} };
-    let actors: Rc<Vec<String>> = Rc::new(t.steps.iter().map(|s| s.actor.clone()).collect());
-    html! {
-        <crate::annotate::Annotate content_hash={content_hash.to_string()}
-            trajectory_id={t.id.clone()} step_actors={actors} selected_step={selected} />
+        <section class="annotate-mount panel" aria-label="Annotate">
+            <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
+                trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
+                {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
+        </section>
     }
 }

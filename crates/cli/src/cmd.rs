@@ -1,4 +1,9 @@
 //! One module per subcommand.
 
 pub mod analyze;
+pub mod brief;
+pub mod cases;
+pub mod eval;
+pub mod promote;
 pub mod quarantine;
+pub mod view;

@@ -4,23 +4,32 @@ use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::Context as _;
+use trajscope_core::labels::ContentHasher;
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Ingestor, Trace};
 
 /// Reads and ingests a trace file.
 pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
+    Ok(load_hashed(path, format)?.0)
+}
+
+/// Reads and ingests a trace file, also returning its content hash (`sha256:<hex>`, the trace
+/// identity that labels and case ids use).
+pub fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
     let mut file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut ingestor = Ingestor::new(IngestOptions { format });
+    let mut hasher = ContentHasher::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
         if n == 0 {
             break;
         }
+        hasher.update(&buf[..n]);
         ingestor.feed(&buf[..n]);
     }
-    Ok(ingestor.finish())
+    Ok((ingestor.finish(), hasher.finish()))
 }
 
 /// `--format NAME` parser: the names of [`Format::name`].

@@ -25,6 +25,16 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Write the quarantined lines of a trace as JSONL records.
     Quarantine(cmd::quarantine::Args),
+    /// Print the high, medium or low view of one step (or the history around it).
+    View(cmd::view::Args),
+    /// Score the detector on labelled files or folders (Who&When, TRAJERRBENCH).
+    Eval(cmd::eval::Args),
+    /// Failed turn cases built from a trace, or a cases JSONL validated (every error).
+    Cases(cmd::cases::Args),
+    /// The Failure Prevention Brief for the next attempt (Markdown, or JSON with --json).
+    Brief(cmd::brief::Args),
+    /// Verified-only memory promotion: a decision per case; writes only with --write.
+    Promote(cmd::promote::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +42,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => cmd::analyze::run(args),
         Command::Quarantine(args) => cmd::quarantine::run(args),
+        Command::View(args) => cmd::view::run(args),
+        Command::Eval(args) => cmd::eval::run(args),
+        Command::Cases(args) => cmd::cases::run(args),
+        Command::Brief(args) => cmd::brief::run(args),
+        Command::Promote(args) => cmd::promote::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,1 +1,100 @@
-//! Failure classification, failure mode and loop signals (SPEC §2.6).
+//! Failure classification, failure mode and loop signals (SPEC §2.6, seeds 001 and 004).
+//!
+//! - Class: the critical candidate's instance decides. An instance with an environment, flaky or
+//!   harness signature (missing binary, network, sandbox; timeouts, rate limits; harness errors)
+//!   is that blocker — never the agent's failure. A failure that only a verifier saw, with no
+//!   agent action it can be traced to, is a `verification_failure`. Everything else is an
+//!   `agent_failure`.
+//! - Mode: flaky → `transient` (retry after a wait); environment and harness blockers, and a
+//!   command failing identically again and again → `deterministic`; an agent or verification
+//!   failure → `reasoning` (reflect: what was tried, why it failed, what to try).
+//! - Loop signals: repetition (identical actions or identical failures more than
+//!   `max_repetitions` times), attempts past `max_attempts`, budget exhausted → escalate.
+
+use serde::{Deserialize, Serialize};
+
+use crate::attribution::triggers::Found;
+use crate::attribution::{AnalysisOptions, Candidate, Critical, ErrorInstance, Trigger};
+use crate::model::Trajectory;
+use crate::record::{FailureClass, FailureMode};
+
+/// Loop signals (the JSON contract of `signals`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signals {
+    /// Most occurrences of one identical agent action.
+    pub repeated_actions: u32,
+    /// Most occurrences of one identical failure.
+    pub repeated_failures: u32,
+    /// Most failed attempts of one command.
+    pub attempts: u32,
+    /// Identical actions or failures repeated more than `max_repetitions` times.
+    pub repetition: bool,
+    /// Failed attempts of one command past `max_attempts`.
+    pub attempts_exceeded: bool,
+    /// A step, cost or context limit was reached.
+    pub budget_exhausted: bool,
+    /// Any of the above: hand the run to a human.
+    pub escalate: bool,
+}
+
+/// The loop signals of a trajectory.
+pub fn signals(_traj: &Trajectory, found: &Found, opts: &AnalysisOptions) -> Signals {
+    let repetition = found.max_identical_failures > opts.max_repetitions
+        || (found.max_identical_actions > opts.max_repetitions && found.max_failed_attempts > 1);
+    let attempts_exceeded = found.max_failed_attempts > opts.max_attempts;
+    Signals {
+        repeated_actions: found.max_identical_actions,
+        repeated_failures: found.max_identical_failures,
+        attempts: found.max_failed_attempts,
+        repetition,
+        attempts_exceeded,
+        budget_exhausted: found.budget_exhausted,
+        escalate: repetition || attempts_exceeded || found.budget_exhausted,
+    }
+}
+
+/// The failure class and mode of a failed trajectory, from its critical candidate.
+pub fn classify(
+    _traj: &Trajectory,
+    triggers: &[Trigger],
+    instances: &[ErrorInstance],
+    candidates: &[Candidate],
+    signals: &Signals,
+    critical: &Critical,
+) -> (FailureClass, FailureMode) {
+    let top = candidates.iter().find(|c| c.step == critical.step);
+    let inst_triggers: Vec<&Trigger> = top
+        .and_then(|c| c.instance)
+        .and_then(|i| instances.get(i))
+        .map(|i| i.triggers.iter().map(|&t| &triggers[t]).collect())
+        .unwrap_or_default();
+    let blocker = inst_triggers.iter().find_map(|t| t.blocker);
+    let class = match blocker {
+        Some(b) => b,
+        None => {
+            let only_verifier = !inst_triggers.is_empty()
+                && inst_triggers.iter().all(|t| {
+                    t.rule == "verifier_rejected" && t.phase == crate::record::Phase::Verification
+                });
+            if only_verifier {
+                FailureClass::VerificationFailure
+            } else {
+                FailureClass::AgentFailure
+            }
+        }
+    };
+    let mode = match class {
+        FailureClass::FlakyBlocker => FailureMode::Transient,
+        FailureClass::EnvironmentBlocker | FailureClass::HarnessBlocker => {
+            FailureMode::Deterministic
+        }
+        FailureClass::AgentFailure | FailureClass::VerificationFailure => {
+            if signals.repetition && inst_triggers.iter().all(|t| t.rule != "verifier_rejected") {
+                FailureMode::Deterministic
+            } else {
+                FailureMode::Reasoning
+            }
+        }
+    };
+    (class, mode)
+}

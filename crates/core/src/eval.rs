@@ -1,1 +1,204 @@
-//! Scoring the detector against labelled data (Who&When, TRAJERRBENCH).
+//! Scoring the detector against labelled data (Who&When, TRAJERRBENCH). Pure: it takes ingested
+//! trajectories with their gold labels; the CLI walks the files.
+//!
+//! Metrics (per subset, as fractions): step accuracy (integer equality, never substring
+//! matching), within ±1 and ±2 steps, agent accuracy (case-insensitive, Magentic-One roles
+//! reduced to the agent: "Orchestrator (thought)" → "orchestrator"), and candidate recall@3/@5
+//! (the gold step among the top-k ranked candidates). Step metrics count the items with a gold
+//! step, agent accuracy the items with a gold agent; `n` is the number of labelled items.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::attribution::{analyze_trajectory, AnalysisOptions};
+use crate::model::Trajectory;
+
+/// One labelled trajectory to score.
+pub struct EvalInput<'a> {
+    /// How the item is named in the output (a file path, with `#id` for multi-run files).
+    pub file: String,
+    /// The subset it belongs to (the folder name).
+    pub subset: String,
+    pub trajectory: &'a Trajectory,
+}
+
+/// One scored item (the JSON contract of `items[]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalItem {
+    pub file: String,
+    pub subset: String,
+    pub gold_step: Option<u32>,
+    pub predicted_step: Option<u32>,
+    pub gold_agent: Option<String>,
+    pub predicted_agent: Option<String>,
+    /// Ranked candidate steps, best first.
+    pub candidate_steps: Vec<u32>,
+}
+
+/// Scores of one subset (the JSON contract of `subsets.<name>`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SubsetScore {
+    pub n: usize,
+    pub step_acc: f64,
+    pub step_acc_within_1: f64,
+    pub step_acc_within_2: f64,
+    pub agent_acc: f64,
+    pub recall_at_3: f64,
+    pub recall_at_5: f64,
+}
+
+/// The whole evaluation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub subsets: BTreeMap<String, SubsetScore>,
+    pub items: Vec<EvalItem>,
+}
+
+/// An agent name for comparison: the part before " (" (Magentic-One roles), trimmed,
+/// lower-cased.
+pub fn normalize_agent(name: &str) -> String {
+    let base = name.split(" (").next().unwrap_or(name);
+    base.trim().to_lowercase()
+}
+
+/// Predicts each item (treating it as a failed run) and scores the predictions.
+pub fn evaluate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> EvalReport {
+    let opts = AnalysisOptions { assume_failed: true, ..opts.clone() };
+    let items: Vec<EvalItem> = inputs
+        .iter()
+        .map(|inp| {
+            let a = analyze_trajectory(inp.trajectory, &opts);
+            let gold = inp.trajectory.gold.clone().unwrap_or_default();
+            EvalItem {
+                file: inp.file.clone(),
+                subset: inp.subset.clone(),
+                gold_step: gold.step,
+                predicted_step: a.critical.as_ref().map(|c| c.step),
+                gold_agent: gold.agent,
+                predicted_agent: a.critical.map(|c| c.agent),
+                candidate_steps: a.candidates.iter().map(|c| c.step).collect(),
+            }
+        })
+        .collect();
+    EvalReport { subsets: score(&items), items }
+}
+
+/// The per-subset scores of scored items.
+pub fn score(items: &[EvalItem]) -> BTreeMap<String, SubsetScore> {
+    #[derive(Default)]
+    struct Acc {
+        n: usize,
+        steps: usize,
+        exact: usize,
+        w1: usize,
+        w2: usize,
+        agents: usize,
+        agent_ok: usize,
+        r3: usize,
+        r5: usize,
+    }
+    let mut acc: BTreeMap<&str, Acc> = BTreeMap::new();
+    for it in items {
+        if it.gold_step.is_none() && it.gold_agent.is_none() {
+            continue;
+        }
+        let a = acc.entry(it.subset.as_str()).or_default();
+        a.n += 1;
+        if let Some(g) = it.gold_step {
+            a.steps += 1;
+            if let Some(p) = it.predicted_step {
+                let d = p.abs_diff(g);
+                a.exact += (d == 0) as usize;
+                a.w1 += (d <= 1) as usize;
+                a.w2 += (d <= 2) as usize;
+            }
+            a.r3 += it.candidate_steps.iter().take(3).any(|&c| c == g) as usize;
+            a.r5 += it.candidate_steps.iter().take(5).any(|&c| c == g) as usize;
+        }
+        if let Some(g) = &it.gold_agent {
+            a.agents += 1;
+            a.agent_ok += it
+                .predicted_agent
+                .as_deref()
+                .is_some_and(|p| normalize_agent(p) == normalize_agent(g))
+                as usize;
+        }
+    }
+    let frac = |x: usize, n: usize| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    acc.into_iter()
+        .map(|(k, a)| {
+            (
+                k.to_string(),
+                SubsetScore {
+                    n: a.n,
+                    step_acc: frac(a.exact, a.steps),
+                    step_acc_within_1: frac(a.w1, a.steps),
+                    step_acc_within_2: frac(a.w2, a.steps),
+                    agent_acc: frac(a.agent_ok, a.agents),
+                    recall_at_3: frac(a.r3, a.steps),
+                    recall_at_5: frac(a.r5, a.steps),
+                },
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(
+        subset: &str,
+        gold: u32,
+        pred: Option<u32>,
+        ga: &str,
+        pa: &str,
+        cands: &[u32],
+    ) -> EvalItem {
+        EvalItem {
+            file: format!("{subset}/{gold}.json"),
+            subset: subset.into(),
+            gold_step: Some(gold),
+            predicted_step: pred,
+            gold_agent: Some(ga.into()),
+            predicted_agent: Some(pa.into()),
+            candidate_steps: cands.to_vec(),
+        }
+    }
+
+    #[test]
+    fn steps_compare_as_integers_not_substrings() {
+        // "1" is a substring of "12" — the original script's bug; here it is a miss.
+        let s = score(&[item("AG", 12, Some(1), "A", "A", &[1, 2, 3])]);
+        assert_eq!(s["AG"].step_acc, 0.0);
+        assert_eq!(s["AG"].step_acc_within_2, 0.0);
+    }
+
+    #[test]
+    fn metrics_per_subset() {
+        let s = score(&[
+            item("AG", 4, Some(4), "WebSurfer", "websurfer", &[4, 9]),
+            item("AG", 4, Some(5), "Orchestrator", "Orchestrator (thought)", &[5, 1, 2, 4]),
+            item("AG", 10, Some(8), "X", "Y", &[8, 1, 2, 3, 4, 10]),
+            item("HC", 3, None, "X", "", &[]),
+        ]);
+        let ag = &s["AG"];
+        assert_eq!(ag.n, 3);
+        assert!((ag.step_acc - 1.0 / 3.0).abs() < 1e-9);
+        assert!((ag.step_acc_within_1 - 2.0 / 3.0).abs() < 1e-9);
+        assert!((ag.step_acc_within_2 - 1.0).abs() < 1e-9);
+        assert!((ag.agent_acc - 2.0 / 3.0).abs() < 1e-9);
+        assert!((ag.recall_at_3 - 1.0 / 3.0).abs() < 1e-9);
+        assert!((ag.recall_at_5 - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s["HC"].n, 1);
+        assert_eq!(s["HC"].step_acc, 0.0);
+    }
+
+    #[test]
+    fn magentic_roles_reduce_to_the_agent() {
+        assert_eq!(normalize_agent("Orchestrator (thought)"), "orchestrator");
+        assert_eq!(normalize_agent("Orchestrator (-> WebSurfer)"), "orchestrator");
+        assert_eq!(normalize_agent(" Excel_Expert "), "excel_expert");
+    }
+}

@@ -14,7 +14,9 @@ mod sniff;
 
 use std::io::Write as _;
 
-use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
+use crate::model::{
+    Format, IngestStats, QuarantineEntry, SourceLoc, Step, TextElision, Trace, Trajectory,
+};
 pub use lines::LineSplitter;
 pub use sniff::{sniff_document, sniff_jsonl_line};
 
@@ -38,6 +40,17 @@ pub struct Progress {
 /// whose first line is damaged is recognised by a later line that parses.
 const UNDECIDED_MAX_LINES: usize = 64;
 
+/// A would-be document is given up (its lines replayed as JSONL) once this many lines of it are,
+/// on their own, complete JSON objects starting at column 0: a pretty-printed document has at
+/// most one such line, a JSONL file has them on every line.
+const JSONL_EVIDENCE_LINES: u32 = 2;
+
+/// Compressed bytes handed to the gzip decoder at a time, so one slice of a highly compressed
+/// file never inflates into one huge buffer.
+const GZIP_STEP: usize = 64 * 1024;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 enum Mode {
     /// Format not known yet: lines are held until one parses.
     Undecided { held: Vec<HeldLine> },
@@ -45,14 +58,23 @@ enum Mode {
     Jsonl { format: Format, adapter: Box<dyn formats::JsonlAdapter> },
     /// One JSON record per line of a document format (TRAJERRBENCH as JSONL, a minified file).
     Records { format: Format, trajectories: Vec<Trajectory> },
-    /// A single (pretty-printed) document: buffered whole, parsed at the end.
-    Document { buf: Vec<u8>, held: Vec<HeldLine> },
+    /// A single (pretty-printed) document: buffered whole, parsed at the end. The lines are
+    /// slices of `buf` (each followed by one `\n` there).
+    Document { buf: Vec<u8>, lines: Vec<HeldSpan>, jsonl_evidence: u32 },
 }
 
 struct HeldLine {
     line: u32,
     offset: u64,
     bytes: Vec<u8>,
+    unterminated: bool,
+}
+
+struct HeldSpan {
+    line: u32,
+    offset: u64,
+    start: usize,
+    len: usize,
     unterminated: bool,
 }
 
@@ -68,10 +90,15 @@ pub struct Ingestor {
     quarantine: Vec<QuarantineEntry>,
     bytes_in: u64,
     ingest_seq: u64,
-    /// A first byte of a possible gzip magic, held until the second byte arrives.
+    /// The first input byte, held until the second arrives to tell a gzip magic.
     magic_hold: Vec<u8>,
+    /// The first (decompressed) bytes, held until three are seen to tell a UTF-8 BOM.
+    bom_hold: Vec<u8>,
+    bom_checked: bool,
     /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
     no_document: bool,
+    /// A ZIP archive (an Inspect `.eval` log) is kept whole and read at the end.
+    zip: formats::eval_zip::ZipSniffer,
 }
 
 impl Ingestor {
@@ -94,52 +121,99 @@ impl Ingestor {
             bytes_in: 0,
             ingest_seq: 0,
             magic_hold: Vec::new(),
+            bom_hold: Vec::new(),
+            bom_checked: false,
             no_document: false,
+            zip: formats::eval_zip::ZipSniffer::default(),
         }
     }
 
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
-        self.bytes_in += chunk.len() as u64;
-        if !self.sniffed_gzip {
-            self.magic_hold.extend_from_slice(chunk);
-            if self.magic_hold.len() < 2 {
+        let chunk = match self.zip.push(chunk) {
+            formats::eval_zip::ZipPush::Kept => {
+                self.bytes_in += chunk.len() as u64;
                 return;
             }
-            self.sniffed_gzip = true;
-            let held = std::mem::take(&mut self.magic_hold);
-            if held[0] == 0x1f && held[1] == 0x8b {
-                self.gzip = Some(flate2::write::MultiGzDecoder::new(Vec::new()));
-            }
-            self.feed_maybe_compressed(&held);
+            formats::eval_zip::ZipPush::Pass(bytes) => bytes,
+        };
+        self.bytes_in += chunk.len() as u64;
+        if self.sniffed_gzip {
+            self.feed_maybe_compressed(chunk);
             return;
         }
+        if chunk.is_empty() {
+            return;
+        }
+        if self.magic_hold.is_empty() && chunk.len() < 2 {
+            self.magic_hold.extend_from_slice(chunk);
+            return;
+        }
+        self.sniffed_gzip = true;
+        let first = std::mem::take(&mut self.magic_hold);
+        let mut magic = first.clone();
+        magic.extend(chunk.iter().take(2 - first.len()));
+        if magic == [0x1f, 0x8b] {
+            self.gzip = Some(flate2::write::MultiGzDecoder::new(Vec::new()));
+        }
+        self.feed_maybe_compressed(&first);
         self.feed_maybe_compressed(chunk);
     }
 
     fn feed_maybe_compressed(&mut self, chunk: &[u8]) {
-        match self.gzip.as_mut() {
-            None => self.feed_plain(chunk),
-            Some(_) if self.gzip_error.is_some() => {}
-            Some(dec) => {
-                let result = dec.write_all(chunk);
-                let out = std::mem::take(dec.get_mut());
-                if let Err(e) = result {
-                    self.gzip_error = Some(format!(
-                        "the gzip stream is damaged (after {} compressed bytes): {e}",
-                        self.bytes_in
-                    ));
-                }
-                self.feed_plain(&out);
+        if self.gzip.is_none() {
+            self.feed_plain(chunk);
+            return;
+        }
+        for piece in chunk.chunks(GZIP_STEP) {
+            let Some(dec) = self.gzip.as_mut() else { return };
+            if self.gzip_error.is_some() {
+                return;
             }
+            let result = dec.write_all(piece);
+            let out = std::mem::take(dec.get_mut());
+            if let Err(e) = result {
+                self.gzip_error = Some(format!(
+                    "the gzip stream is damaged ({e}); the text before the damage was read"
+                ));
+            }
+            self.feed_plain(&out);
         }
     }
 
-    fn feed_plain(&mut self, bytes: &[u8]) {
+    /// Decompressed bytes: a leading UTF-8 BOM is skipped (it belongs to no line; line 1 then
+    /// starts at offset 3), everything else goes to the line splitter.
+    fn feed_plain(&mut self, mut bytes: &[u8]) {
         self.stats.bytes += bytes.len() as u64;
+        if !self.bom_checked {
+            let take = (BOM.len() - self.bom_hold.len()).min(bytes.len());
+            self.bom_hold.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.bom_hold.len() < BOM.len() && BOM.starts_with(&self.bom_hold) {
+                return; // all of `bytes` is held
+            }
+            self.end_bom_check();
+        }
+        self.split(bytes, false);
+    }
+
+    fn end_bom_check(&mut self) {
+        self.bom_checked = true;
+        let held = std::mem::take(&mut self.bom_hold);
+        if held == BOM {
+            self.splitter = LineSplitter::starting_at(BOM.len() as u64);
+        } else {
+            self.split(&held, false);
+        }
+    }
+
+    fn split(&mut self, bytes: &[u8], finish: bool) {
         let mut splitter = std::mem::take(&mut self.splitter);
         splitter.push(bytes, |line, no, offset| self.on_line(line, no, offset, false));
+        if finish {
+            splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
+        }
         self.splitter = splitter;
     }
 
@@ -154,7 +228,7 @@ impl Ingestor {
 
     /// Ends the input and returns the trace.
     pub fn finish(mut self) -> Trace {
-        if !self.sniffed_gzip && !self.magic_hold.is_empty() {
+        if !self.sniffed_gzip {
             let held = std::mem::take(&mut self.magic_hold);
             self.sniffed_gzip = true;
             self.feed_plain(&held);
@@ -165,14 +239,21 @@ impl Ingestor {
                 let out = std::mem::take(dec.get_mut());
                 self.feed_plain(&out);
                 if let Err(e) = result {
-                    self.gzip_error = Some(format!("the gzip stream ends early: {e}"));
+                    self.gzip_error = Some(format!(
+                        "the gzip stream is damaged or cut short ({e}); the text before that was read"
+                    ));
                 }
             }
         }
-        let mut splitter = std::mem::take(&mut self.splitter);
-        splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
+        if !self.bom_checked {
+            self.end_bom_check();
+        }
+        self.split(&[], true);
 
         let mut error = self.gzip_error.take();
+        if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
+            return archive; // an Inspect `.eval` zip: the text path's view is dropped
+        }
         let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
         let (format, trajectories) = self.finish_mode(mode, &mut error);
         self.quarantine.sort_by_key(|q| q.line);
@@ -190,19 +271,19 @@ impl Ingestor {
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.
                 for h in held {
-                    self.quarantine_line(h.line, h.offset, &h.bytes, Some(h.unterminated));
+                    self.quarantine_line(h.line, h.offset, &h.bytes, h.unterminated);
                 }
                 (self.opts.format.unwrap_or(Format::Generic), Vec::new())
             }
-            Mode::Document { buf, held } => {
-                let failure = match serde_json::from_slice::<serde_json::Value>(strip_bom(&buf)) {
+            Mode::Document { buf, lines, .. } => {
+                let failure = match serde_json::from_slice::<serde_json::Value>(&buf) {
                     Ok(value) => {
                         let format = self.opts.format.or_else(|| sniff_document(&value));
                         match format.map(|f| (f, formats::from_document(f, value))) {
                             Some((f, Ok(trajectories))) => {
                                 // The document's lines are accounted as parsed or blank.
-                                for h in &held {
-                                    match is_blank(&h.bytes) {
+                                for h in &lines {
+                                    match is_blank(&buf[h.start..h.start + h.len]) {
                                         true => self.stats.lines_blank += 1,
                                         false => self.stats.lines_parsed += 1,
                                     }
@@ -225,29 +306,46 @@ impl Ingestor {
                 };
                 // Not a document after all (or a broken one): take the lines one by one, so a
                 // JSONL whose first line is damaged still yields its good lines.
-                self.no_document = true;
-                self.mode = Mode::Undecided { held: Vec::new() };
-                for h in held {
-                    self.stats.lines_total -= 1;
-                    self.on_line(&h.bytes, h.line, h.offset, h.unterminated);
-                }
+                self.replay_as_lines(&buf, lines);
+                drop(buf);
                 let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
                 if self.stats.lines_parsed == 0 {
-                    *error = Some(failure);
+                    *error = Some(match error.take() {
+                        Some(gzip) => format!("{gzip}; {failure}"),
+                        None => failure,
+                    });
                 }
                 self.finish_mode(mode, error)
             }
         }
     }
 
+    /// Gives up a would-be document: its lines are taken again one by one, as JSONL.
+    fn replay_as_lines(&mut self, buf: &[u8], lines: Vec<HeldSpan>) {
+        self.no_document = true;
+        self.mode = Mode::Undecided { held: Vec::new() };
+        for h in lines {
+            self.stats.lines_total -= 1; // on_line counts it again
+            self.on_line(&buf[h.start..h.start + h.len], h.line, h.offset, h.unterminated);
+        }
+    }
+
     fn on_line(&mut self, line: &[u8], no: u32, offset: u64, unterminated: bool) {
         self.stats.lines_total += 1;
-        let line = if no == 1 { strip_bom(line) } else { line };
         match &mut self.mode {
-            Mode::Document { buf, held } => {
+            Mode::Document { buf, lines, jsonl_evidence } => {
+                let start = buf.len();
                 buf.extend_from_slice(line);
                 buf.push(b'\n');
-                held.push(HeldLine { line: no, offset, bytes: line.to_vec(), unterminated });
+                lines.push(HeldSpan { line: no, offset, start, len: line.len(), unterminated });
+                if is_complete_object_line(line) {
+                    *jsonl_evidence += 1;
+                    if *jsonl_evidence >= JSONL_EVIDENCE_LINES {
+                        let buf = std::mem::take(buf);
+                        let lines = std::mem::take(lines);
+                        self.replay_as_lines(&buf, lines);
+                    }
+                }
                 return;
             }
             Mode::Undecided { .. } if is_blank(line) => {
@@ -264,7 +362,7 @@ impl Ingestor {
                         false => Mode::Jsonl { format, adapter: formats::jsonl_adapter(format) },
                     };
                     for h in held {
-                        self.quarantine_line(h.line, h.offset, &h.bytes, Some(h.unterminated));
+                        self.quarantine_line(h.line, h.offset, &h.bytes, h.unterminated);
                     }
                 } else {
                     let looks_like_document =
@@ -275,11 +373,21 @@ impl Ingestor {
                     {
                         let held = std::mem::take(held);
                         let mut buf = Vec::new();
-                        for h in &held {
+                        let mut lines = Vec::with_capacity(held.len());
+                        let mut jsonl_evidence = 0;
+                        for h in held {
+                            lines.push(HeldSpan {
+                                line: h.line,
+                                offset: h.offset,
+                                start: buf.len(),
+                                len: h.bytes.len(),
+                                unterminated: h.unterminated,
+                            });
+                            jsonl_evidence += u32::from(is_complete_object_line(&h.bytes));
                             buf.extend_from_slice(&h.bytes);
                             buf.push(b'\n');
                         }
-                        self.mode = Mode::Document { buf, held };
+                        self.mode = Mode::Document { buf, lines, jsonl_evidence };
                     }
                     return;
                 }
@@ -293,7 +401,7 @@ impl Ingestor {
         let loc = SourceLoc { line: no, offset, path: String::new() };
         let seq = self.ingest_seq;
         let result = match std::str::from_utf8(line) {
-            Err(e) => Err(format!("invalid UTF-8 at byte {} of the line", e.valid_up_to())),
+            Err(e) => Err(utf8_reason(&e)),
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories } => {
@@ -318,7 +426,7 @@ impl Ingestor {
                 self.ingest_seq += 1;
             }
             Err(reason) => {
-                self.stats.lines_total -= 1; // quarantine_line counts the line again
+                self.stats.lines_total -= 1; // quarantine_with_reason counts the line again
                 self.quarantine_with_reason(no, offset, line, reason, unterminated);
             }
         }
@@ -341,7 +449,7 @@ impl Ingestor {
         None
     }
 
-    fn quarantine_line(&mut self, no: u32, offset: u64, line: &[u8], unterminated: Option<bool>) {
+    fn quarantine_line(&mut self, no: u32, offset: u64, line: &[u8], unterminated: bool) {
         self.stats.lines_total -= 1;
         if is_blank(line) {
             self.stats.lines_total += 1;
@@ -349,7 +457,7 @@ impl Ingestor {
             return;
         }
         let reason = line_failure_reason(line);
-        self.quarantine_with_reason(no, offset, line, reason, unterminated.unwrap_or(false));
+        self.quarantine_with_reason(no, offset, line, reason, unterminated);
     }
 
     fn quarantine_with_reason(
@@ -366,10 +474,70 @@ impl Ingestor {
             line: no,
             offset,
             reason,
-            truncated_tail: unterminated,
+            truncated_tail: unterminated && looks_interrupted(line),
             raw: line.to_vec(),
         });
     }
+}
+
+/// A text longer than this is kept as a head and a tail (see [`compact_text`]).
+pub const TEXT_COMPACT_ABOVE: usize = 12 * 1024;
+/// Bytes kept at the start and at the end of a compacted text: more than the most detailed view
+/// shows (SPEC §2.4: 3000 characters), with room for the error lines at the end of a log.
+pub const TEXT_KEEP_HEAD: usize = 4 * 1024;
+pub const TEXT_KEEP_TAIL: usize = 4 * 1024;
+
+/// Keeps memory growing with what the views need, not with every payload: a step's `text` or
+/// `args` longer than [`TEXT_COMPACT_ABOVE`] becomes its head and tail around a visible marker
+/// line, with a [`TextElision`] saying what was left out and where the full text is (the record
+/// at `step.loc.offset`, `source_len` bytes long; 0 if unknown). Adapters call this as they
+/// build each step.
+pub fn compact_text(step: &mut Step, source_len: u64) {
+    let offset = step.loc.offset;
+    if let Some(e) = elide(&mut step.text, offset, source_len) {
+        step.text_elided = Some(e);
+    }
+    if let Some(args) = step.args.as_mut() {
+        if let Some(e) = elide(args, offset, source_len) {
+            step.args_elided = Some(e);
+        }
+    }
+}
+
+fn elide(s: &mut String, source_offset: u64, source_len: u64) -> Option<TextElision> {
+    if s.len() <= TEXT_COMPACT_ABOVE {
+        return None;
+    }
+    let mut head = TEXT_KEEP_HEAD;
+    while !s.is_char_boundary(head) {
+        head -= 1;
+    }
+    // End the head at a line end when one is near, so the marker stands on its own line.
+    if let Some(nl) = s[..head].rfind('\n').filter(|&nl| nl >= head * 3 / 4) {
+        head = nl + 1;
+    }
+    let mut tail = s.len() - TEXT_KEEP_TAIL;
+    while !s.is_char_boundary(tail) {
+        tail += 1;
+    }
+    if let Some(nl) = s[tail..].find('\n').filter(|&nl| nl < TEXT_KEEP_TAIL / 4) {
+        tail += nl + 1;
+    }
+    let full_len = s.len();
+    let sep = if s[..head].ends_with('\n') { "" } else { "\n" };
+    let marker = format!("{sep}[… {} bytes elided …]\n", tail - head);
+    let mut out = String::with_capacity(head + marker.len() + (full_len - tail));
+    out.push_str(&s[..head]);
+    out.push_str(&marker);
+    out.push_str(&s[tail..]);
+    *s = out;
+    Some(TextElision {
+        full_len: full_len as u64,
+        head_len: head as u64,
+        tail_len: (full_len - tail) as u64,
+        source_offset,
+        source_len,
+    })
 }
 
 /// Ingests a whole input at once (the CLI and tests; the app feeds chunks).
@@ -377,10 +545,6 @@ pub fn ingest(bytes: &[u8], opts: IngestOptions) -> Trace {
     let mut ingestor = Ingestor::new(opts);
     ingestor.feed(bytes);
     ingestor.finish()
-}
-
-fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -393,10 +557,34 @@ fn starts_document(line: &[u8]) -> bool {
     t.first() == Some(&b'[') || t == b"{" || (t.first() == Some(&b'{') && t.last() != Some(&b'}'))
 }
 
+/// A line that is, on its own, a complete JSON object written from column 0 (a JSONL record).
+fn is_complete_object_line(line: &[u8]) -> bool {
+    line.first() == Some(&b'{')
+        && serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line).is_ok()
+}
+
+/// Whether a final line without `\n` that failed to parse reads as a write cut short: its JSON
+/// (or its last UTF-8 sequence) is incomplete, rather than wrong.
+fn looks_interrupted(line: &[u8]) -> bool {
+    match std::str::from_utf8(line) {
+        Err(e) => e.error_len().is_none(),
+        Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
+    }
+}
+
+fn utf8_reason(e: &std::str::Utf8Error) -> String {
+    match e.error_len() {
+        Some(_) => format!("invalid UTF-8 at byte {} of the line", e.valid_up_to()),
+        None => {
+            format!("invalid UTF-8: the line ends inside a character (at byte {})", e.valid_up_to())
+        }
+    }
+}
+
 /// Why a line cannot be taken as a JSON object.
 pub fn line_failure_reason(line: &[u8]) -> String {
     match std::str::from_utf8(line) {
-        Err(e) => format!("invalid UTF-8 at byte {} of the line", e.valid_up_to()),
+        Err(e) => utf8_reason(&e),
         Ok(text) => match formats::parse_value(text) {
             Err(reason) => reason,
             Ok(v) => not_an_object_reason(&v),

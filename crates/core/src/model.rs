@@ -203,6 +203,28 @@ pub struct Step {
     pub writer_seq: Option<u64>,
     /// Order of arrival in the input (0-based, over the whole file).
     pub ingest_seq: u64,
+    /// Set when `text` was shortened to keep memory bounded (a very long output): it then holds
+    /// a head and a tail of the full text around a visible marker line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_elided: Option<TextElision>,
+    /// The same for `args` (a very long tool input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args_elided: Option<TextElision>,
+}
+
+/// How a long text was shortened: the stored text is the first `head_len` bytes of the full
+/// text, a marker line `[… N bytes elided …]`, and the last `tail_len` bytes — a real excerpt,
+/// so quotes taken from it are exact substrings of the trace. The full text can be read again
+/// from the source record at `source_offset .. source_offset + source_len` of the
+/// (decompressed) input; `source_len` is 0 when the record's extent is not known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextElision {
+    /// Length of the full text in bytes.
+    pub full_len: u64,
+    pub head_len: u64,
+    pub tail_len: u64,
+    pub source_offset: u64,
+    pub source_len: u64,
 }
 
 /// How a run ended, when the source says.

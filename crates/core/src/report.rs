@@ -5,7 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::attribution::{self, AnalysisOptions, Candidate, Critical, Trigger};
+use crate::classify::Signals;
 use crate::model::{Format, IngestStats, Outcome, QuarantineEntry, Trace, Trajectory};
+use crate::record::{AttributionRecord, FailureClass, FailureMode};
 
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,18 +37,45 @@ impl QuarantineRecord {
     }
 }
 
-/// The summary of one trajectory.
+/// The summary of one trajectory, with its analysis (SPEC §2.5–2.6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrajectorySummary {
     pub id: String,
     /// Number of steps.
     pub steps: usize,
     pub outcome: Outcome,
+    /// The predicted critical step; null when the run did not fail.
+    pub critical: Option<Critical>,
+    /// Ranked candidate critical steps (best first).
+    pub candidates: Vec<Candidate>,
+    pub classification: Option<FailureClass>,
+    pub failure_mode: Option<FailureMode>,
+    pub signals: Signals,
+    /// Every trigger found, with its verbatim quotes.
+    pub triggers: Vec<Trigger>,
+    /// The seed-001 attribution record (empty fields when the run did not fail).
+    pub record: AttributionRecord,
 }
 
 impl TrajectorySummary {
     pub fn new(t: &Trajectory) -> TrajectorySummary {
-        TrajectorySummary { id: t.id.clone(), steps: t.steps.len(), outcome: t.outcome }
+        TrajectorySummary::with_options(t, &AnalysisOptions::default())
+    }
+
+    pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> TrajectorySummary {
+        let a = attribution::analyze_trajectory(t, opts);
+        TrajectorySummary {
+            id: t.id.clone(),
+            steps: t.steps.len(),
+            outcome: t.outcome,
+            critical: a.critical,
+            candidates: a.candidates,
+            classification: a.classification,
+            failure_mode: a.failure_mode,
+            signals: a.signals,
+            triggers: a.triggers,
+            record: a.record,
+        }
     }
 }
 

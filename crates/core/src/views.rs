@@ -1,1 +1,407 @@
 //! Multi-grain views of a step (SPEC §2.4): high / medium / low detail, deterministic.
+//!
+//! A view is plain text: a header line (who acted, role and kind, tool, exit code, error flag,
+//! status, identifiers, source line), then the command and the step's text. When it does not fit
+//! its bound, lines are kept by importance — quotes to protect, error lines, success claims, the
+//! command, the first and last lines — and every elided run is marked visibly
+//! (`… [2,314 chars elided] …`).
+//!
+//! Invariant: a view never exceeds its bound, counted in `char`s (not bytes).
+//! Invariant: protected quotes that are single lines of at most [`MAX_PROTECTED_QUOTE`] chars
+//! appear intact in the high view, for up to [`GUARANTEED_QUOTES`] quotes per step (more are kept
+//! while they fit).
+
+use crate::model::{Step, Trajectory};
+
+/// The level of detail of a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grain {
+    High,
+    Medium,
+    Low,
+}
+
+impl Grain {
+    pub fn from_name(name: &str) -> Option<Grain> {
+        match name.to_ascii_lowercase().as_str() {
+            "high" => Some(Grain::High),
+            "medium" => Some(Grain::Medium),
+            "low" => Some(Grain::Low),
+            _ => None,
+        }
+    }
+}
+
+/// View bounds in characters (th1 / th2 / th3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ViewOptions {
+    pub high: usize,
+    pub medium: usize,
+    pub low: usize,
+    /// History: steps within this distance of `t` are rendered high.
+    pub history_high_radius: usize,
+    /// History: steps within this distance of `t` (and farther than the high radius) medium.
+    pub history_medium_radius: usize,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            high: 3000,
+            medium: 1200,
+            low: 600,
+            history_high_radius: 1,
+            history_medium_radius: 4,
+        }
+    }
+}
+
+impl ViewOptions {
+    pub fn bound(&self, grain: Grain) -> usize {
+        match grain {
+            Grain::High => self.high,
+            Grain::Medium => self.medium,
+            Grain::Low => self.low,
+        }
+    }
+}
+
+/// Longest quote [`step_view_with_quotes`] guarantees to keep intact (triggers quote less).
+pub const MAX_PROTECTED_QUOTE: usize = 240;
+const MAX_PROTECTED_QUOTES: usize = 8;
+/// How many protected quotes the default high bound (3000) is guaranteed to keep.
+pub const GUARANTEED_QUOTES: usize = 4;
+/// The most a marker line can take: `… [18,446,744,073,709,551,615 chars elided] …`.
+const MARKER_MAX: usize = 48;
+
+/// The view of a step at a grain.
+pub fn step_view(step: &Step, grain: Grain, opts: &ViewOptions) -> String {
+    step_view_with_quotes(step, grain, opts, &[])
+}
+
+/// The view of a step, keeping the given quotes (exact substrings of the step's text or args)
+/// intact when they fit the bound.
+pub fn step_view_with_quotes(
+    step: &Step,
+    grain: Grain,
+    opts: &ViewOptions,
+    quotes: &[&str],
+) -> String {
+    let bound = opts.bound(grain);
+    let header = header(step);
+    let mut lines: Vec<&str> = Vec::new();
+    let mut args_lines: Vec<&str> = Vec::new();
+    if let Some(a) = step.args.as_deref() {
+        if !a.is_empty() && !step.text.contains(a) {
+            args_lines.extend(a.lines());
+        }
+    }
+    lines.extend(args_lines.iter().copied());
+    let n_args = lines.len();
+    lines.extend(step.text.lines());
+    let quotes: Vec<&str> = quotes
+        .iter()
+        .copied()
+        .filter(|q| !q.is_empty() && !q.contains('\n') && q.chars().count() <= MAX_PROTECTED_QUOTE)
+        .take(MAX_PROTECTED_QUOTES)
+        .collect();
+    render(&header, &lines, n_args, &quotes, bound)
+}
+
+/// A step's header line: index, actor, role/kind, tool, exit code, error flag, status, ids.
+fn header(step: &Step) -> String {
+    use std::fmt::Write as _;
+    let mut h = format!("#{}", step.index);
+    if !step.actor.is_empty() {
+        let _ = write!(h, " {}", step.actor);
+    }
+    let _ = write!(h, " [{}/{}]", enum_name(&step.role), enum_name(&step.kind));
+    if let Some(t) = &step.tool {
+        let _ = write!(h, " tool={t}");
+    }
+    if let Some(c) = step.exit_code {
+        let _ = write!(h, " exit={c}");
+    }
+    if step.is_error {
+        h.push_str(" ERROR");
+    }
+    if let Some(s) = &step.status {
+        let _ = write!(h, " status={s}");
+    }
+    let ids = &step.ids;
+    for (k, v) in [
+        ("action_id", &ids.action_id),
+        ("source_action_id", &ids.source_action_id),
+        ("event_id", &ids.event_id),
+        ("turn", &ids.turn_id),
+        ("span", &ids.span_id),
+    ] {
+        if let Some(v) = v {
+            let _ = write!(h, " {k}={v}");
+        }
+    }
+    if !step.artifact_refs.is_empty() {
+        let refs: Vec<&str> = step.artifact_refs.iter().map(|r| r.raw.as_str()).collect();
+        let _ = write!(h, " refs={}", refs.join(","));
+    }
+    if !step.memory_node_ids.is_empty() {
+        let _ = write!(h, " memory={}", step.memory_node_ids.join(","));
+    }
+    if step.loc.line > 0 {
+        let _ = write!(h, " (line {})", step.loc.line);
+    }
+    h
+}
+
+fn enum_name<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::from("?"),
+    }
+}
+
+/// The visible elision marker for `n` characters.
+pub fn marker(n: usize) -> String {
+    format!("… [{} chars elided] …", group_thousands(n))
+}
+
+fn group_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Byte index of the `n`th char of `s` (or `s.len()`).
+fn char_idx(s: &str, n: usize) -> usize {
+    s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)
+}
+
+/// `s` cut to at most `max` chars, keeping head and tail around a marker.
+fn fit_middle(s: &str, max: usize) -> String {
+    let n = chars(s);
+    if n <= max {
+        return s.to_string();
+    }
+    let m = marker(n);
+    let m_len = chars(&m);
+    if max <= m_len + 2 {
+        // Not even room for a marker with context: a bare cut with an ellipsis.
+        if max == 0 {
+            return String::new();
+        }
+        let mut out: String = s.chars().take(max - 1).collect();
+        out.push('…');
+        return out;
+    }
+    // marker(k) for k <= n is never longer than marker(n): the bound holds.
+    let keep = max - m_len - 2;
+    let head = keep - keep / 3;
+    let tail = keep / 3;
+    let elided = n - head - tail;
+    let tail_start = char_idx(s, n - tail);
+    format!("{} {} {}", &s[..char_idx(s, head)], marker(elided), &s[tail_start..])
+}
+
+/// A line cut to at most `max` chars keeping a window around each quote in it; the gaps are
+/// marked. `max` must allow the quotes plus one marker per gap (the caller sizes it so).
+fn fit_around(line: &str, quotes: &[&str], max: usize) -> String {
+    let n = chars(line);
+    if n <= max {
+        return line.to_string();
+    }
+    let mut spans: Vec<(usize, usize)> = quotes
+        .iter()
+        .filter_map(|q| line.find(q).map(|b| (chars(&line[..b]), chars(&line[..b]) + chars(q))))
+        .collect();
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some(m) if a <= m.1 + MARKER_MAX + 2 => m.1 = m.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    if merged.is_empty() {
+        return fit_middle(line, max);
+    }
+    let core: usize = merged.iter().map(|(a, b)| b - a).sum();
+    let overhead = (merged.len() + 1) * (MARKER_MAX + 2);
+    let ctx = max.saturating_sub(core + overhead) / (2 * merged.len());
+    let mut out = String::new();
+    let mut pos = 0;
+    for (a, b) in merged {
+        let start = a.saturating_sub(ctx).max(pos);
+        let end = (b + ctx).min(n);
+        if start > pos {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&marker(start - pos));
+            out.push(' ');
+        }
+        out.push_str(&line[char_idx(line, start)..char_idx(line, end)]);
+        pos = end;
+    }
+    if pos < n {
+        out.push(' ');
+        out.push_str(&marker(n - pos));
+    }
+    out
+}
+
+/// Importance of a line (lower is kept first).
+fn priority(line: &str, is_args: bool, has_quote: bool) -> u8 {
+    if has_quote {
+        0
+    } else if crate::attribution::text::is_error_line(line) {
+        1
+    } else if is_args || crate::attribution::text::is_success_claim(line) {
+        2
+    } else {
+        3
+    }
+}
+
+fn render(header: &str, lines: &[&str], n_args: usize, quotes: &[&str], bound: usize) -> String {
+    let full_len = chars(header) + lines.iter().map(|l| chars(l) + 1).sum::<usize>();
+    if full_len <= bound {
+        let mut out = header.to_string();
+        for l in lines {
+            out.push('\n');
+            out.push_str(l);
+        }
+        return out;
+    }
+    let header = fit_middle(header, (bound / 3).max(bound.min(40)));
+    let mut budget = bound.saturating_sub(chars(&header));
+    // Each kept line may be followed by a marker line: reserve for it, plus one leading marker.
+    budget = budget.saturating_sub(MARKER_MAX + 1);
+    let cap_line = (bound / 4).max(80);
+    let mut kept: Vec<Option<String>> = vec![None; lines.len()];
+    // Each quote is protected on the first line that holds it.
+    let mut assigned: Vec<Vec<&str>> = vec![Vec::new(); lines.len()];
+    for q in quotes {
+        if let Some(i) = lines.iter().position(|l| l.contains(q)) {
+            assigned[i].push(q);
+        }
+    }
+    let mut prio: Vec<u8> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut p = priority(l, i < n_args, !assigned[i].is_empty());
+            if p == 3 && (i == n_args || i + 1 == lines.len()) {
+                p = 2; // the first and last lines of the text say what the step is about
+            }
+            p
+        })
+        .collect();
+    // The lines around an error or a quote are its context: kept before the rest.
+    for i in 0..prio.len() {
+        if prio[i] <= 1 {
+            for j in [i.wrapping_sub(1), i + 1] {
+                if j < prio.len() && prio[j] == 3 {
+                    prio[j] = 2;
+                }
+            }
+        }
+    }
+    let mut order: Vec<(u8, usize)> = prio.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    order.sort_unstable();
+    for (p, i) in order {
+        let line = lines[i];
+        let rendered = if p == 0 {
+            let here = &assigned[i];
+            let span: usize = here.iter().map(|q| chars(q)).sum();
+            let cap = (span + (here.len() + 1) * (MARKER_MAX + 2) + 80).max(cap_line);
+            fit_around(line, here, cap)
+        } else {
+            fit_middle(line, cap_line)
+        };
+        let cost = chars(&rendered) + 1 + MARKER_MAX + 1;
+        if cost <= budget {
+            budget -= cost;
+            kept[i] = Some(rendered);
+        } else if p >= 2 {
+            break;
+        }
+    }
+    let mut out = header;
+    let mut gap = 0usize;
+    for (i, k) in kept.into_iter().enumerate() {
+        match k {
+            Some(text) => {
+                if gap > 0 {
+                    out.push('\n');
+                    out.push_str(&marker(gap));
+                    gap = 0;
+                }
+                out.push('\n');
+                out.push_str(&text);
+            }
+            None => gap += chars(lines[i]) + 1,
+        }
+    }
+    if gap > 0 {
+        out.push('\n');
+        out.push_str(&marker(gap));
+    }
+    if chars(&out) > bound {
+        // Defensive: the accounting above reserves enough, but the bound is an invariant.
+        return fit_middle(&out, bound);
+    }
+    out
+}
+
+/// The history of a trajectory around step `t`: near steps high, farther ones medium, the rest
+/// low. Steps are separated by a blank line.
+pub fn history(traj: &Trajectory, t: usize, opts: &ViewOptions) -> String {
+    let mut out = String::new();
+    for (i, s) in traj.steps.iter().enumerate() {
+        let d = i.abs_diff(t);
+        let grain = if d <= opts.history_high_radius {
+            Grain::High
+        } else if d <= opts.history_medium_radius {
+            Grain::Medium
+        } else {
+            Grain::Low
+        };
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&step_view(s, grain, opts));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marker_groups_thousands() {
+        assert_eq!(marker(2314), "… [2,314 chars elided] …");
+        assert_eq!(marker(12), "… [12 chars elided] …");
+        assert_eq!(marker(1_000_000), "… [1,000,000 chars elided] …");
+        assert!(chars(&marker(usize::MAX)) <= MARKER_MAX);
+    }
+
+    #[test]
+    fn fit_middle_respects_the_bound() {
+        let s = "é".repeat(500);
+        for max in [0, 1, 5, 30, 60, 100, 499, 500] {
+            assert!(chars(&fit_middle(&s, max)) <= max, "max {max}");
+        }
+    }
+}

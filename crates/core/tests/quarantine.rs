@@ -110,12 +110,54 @@ proptest! {
     }
 
     #[test]
-    fn quarantined_raw_bytes_are_exactly_the_line(lines in proptest::collection::vec("[ -~]{0,30}", 1..10)) {
-        let input = lines.join("\n");
-        let trace = run(input.as_bytes());
+    fn quarantined_raw_bytes_are_exactly_the_line(
+        bom in any::<bool>(),
+        lines in proptest::collection::vec(
+            prop_oneof![
+                "[ -~\r]{0,30}".prop_map(String::into_bytes),
+                Just(GOOD.as_bytes().to_vec()),
+                proptest::collection::vec(any::<u8>(), 0..30),
+            ],
+            1..10,
+        ),
+    ) {
+        let mut input = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+        input.extend(lines.join(&b'\n'));
+        let trace = run(&input);
+        assert_accounting(&trace);
         for q in &trace.quarantine {
             let start = q.offset as usize;
-            prop_assert_eq!(&input.as_bytes()[start..start + q.raw.len()], &q.raw[..]);
+            let end = start + q.raw.len();
+            prop_assert_eq!(&input[start..end], &q.raw[..]);
+            let rest = &input[end..];
+            prop_assert!(rest.is_empty() || rest.starts_with(b"\n") || rest.starts_with(b"\r\n"));
+            prop_assert!(!q.truncated_tail || rest.is_empty());
         }
+    }
+
+    #[test]
+    fn gzip_in_any_chunking_gives_the_trace_of_the_plain_text(
+        lines in proptest::collection::vec(
+            prop_oneof![Just(GOOD.to_string()), Just(String::new()), "[ -~]{0,40}"],
+            0..30,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+    ) {
+        use std::io::Write as _;
+        let plain = lines.join("\n");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(plain.as_bytes()).expect("in-memory write");
+        let gz = enc.finish().expect("in-memory write");
+        let expected = run(plain.as_bytes());
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut points: Vec<usize> = cuts.iter().map(|c| c % (gz.len() + 1)).collect();
+        points.sort_unstable();
+        let mut last = 0;
+        for p in points {
+            ingestor.feed(&gz[last..p]);
+            last = p;
+        }
+        ingestor.feed(&gz[last..]);
+        prop_assert_eq!(ingestor.finish(), expected);
     }
 }

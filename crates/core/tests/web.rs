@@ -27,3 +27,19 @@ fn chunked_feeding_gives_the_same_trace_in_the_browser() {
     }
     assert_eq!(ingestor.finish(), whole);
 }
+
+#[wasm_bindgen_test]
+fn document_formats_and_an_eval_archive_ingest_in_the_browser() {
+    let eval = include_bytes!("../../../tests/fixtures/inspect/browser.eval");
+    let trace = ingest(eval, IngestOptions::default());
+    assert_eq!((trace.format, trace.error.as_deref()), (Format::Inspect, None));
+    assert_eq!(trace.trajectories[0].steps.len(), 11);
+    let item = include_bytes!("../../../tests/fixtures/who_and_when/hc_6.json");
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    for chunk in item.chunks(1000) {
+        ingestor.feed(chunk);
+    }
+    let trace = ingestor.finish();
+    assert_eq!(trace.format, Format::WhoAndWhen);
+    assert_eq!(trace.trajectories[0].gold.as_ref().and_then(|g| g.step), Some(5));
+}

@@ -4,11 +4,23 @@
 //! single-document formats implement a `from_document` function over a parsed JSON value.
 
 pub mod awtl;
+pub mod claude_code;
+pub mod codex;
+pub mod eval_zip;
 pub mod generic;
+pub mod inspect;
+pub mod langsmith;
+pub mod mini_swe_agent;
+pub mod openhands;
+pub mod otel;
+pub mod swe_agent;
+pub mod tau2;
+pub mod trajerrbench;
+pub mod who_and_when;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::model::{ArtifactRef, Format, SourceLoc, Trajectory};
+use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 
 /// A line-oriented adapter. `push_line` gets one non-blank, valid UTF-8 line; an `Err` is the
 /// human-readable reason the line is quarantined.
@@ -21,16 +33,128 @@ pub trait JsonlAdapter {
 pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
     match format {
         Format::Awtl => Box::new(awtl::Awtl::default()),
+        Format::ClaudeCode => Box::new(claude_code::ClaudeCode::default()),
+        Format::Codex => Box::new(codex::Codex::default()),
+        Format::Otel => Box::new(otel::Otel::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
 
 /// Converts one parsed document of a single-document format.
-pub fn from_document(format: Format, _value: Value) -> Result<Vec<Trajectory>, String> {
+pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, String> {
     match format {
+        Format::WhoAndWhen => who_and_when::from_document(value),
+        Format::Trajerrbench => trajerrbench::from_document(value),
+        Format::Tau2 => tau2::from_document(value),
+        Format::SweAgent => swe_agent::from_document(value),
+        Format::MiniSweAgent => mini_swe_agent::from_document(value),
+        Format::Openhands => openhands::from_document(value),
+        Format::Inspect => inspect::from_document(value),
+        Format::Langsmith => langsmith::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }
+}
+
+/// The document as an object, or the reason it is not one.
+pub(crate) fn as_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
+    v.as_object().ok_or_else(|| format!("{what} is {}, not an object", json_kind(v)))
+}
+
+/// An array member of an object, or the reason it is missing.
+pub(crate) fn array_field<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a Vec<Value>, String> {
+    match o.get(key) {
+        Some(Value::Array(a)) => Ok(a),
+        Some(other) => Err(format!("{what} `{key}` is {}, not a list", json_kind(other))),
+        None => Err(format!("{what} has no `{key}` list")),
+    }
+}
+
+/// A JSON value's kind in words, for error messages.
+pub(crate) fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The readable text of a message `content`: a string as it is; a list of content parts
+/// (`{"type":"text","text":...}` and the like) joined by newlines; anything else as JSON.
+pub(crate) fn content_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => {
+            let mut out = String::new();
+            for p in parts {
+                let t = match p {
+                    Value::Object(o) => {
+                        get(o, &["text", "content", "thinking", "reasoning", "refusal"])
+                            .map(content_text)
+                            .unwrap_or_else(|| p.to_string())
+                    }
+                    other => content_text(other),
+                };
+                if t.is_empty() {
+                    continue;
+                }
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&t);
+            }
+            out
+        }
+        Value::Object(o) => match get(o, &["text", "content"]) {
+            Some(inner) => content_text(inner),
+            None => v.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// A conventional chat role word.
+pub(crate) fn role_word(word: &str) -> Role {
+    match word.to_ascii_lowercase().as_str() {
+        "system" | "developer" => Role::System,
+        "user" | "human" => Role::User,
+        "assistant" | "ai" | "agent" | "model" => Role::Assistant,
+        "tool" | "function" | "ipython" | "observation" => Role::Tool,
+        "judge" | "grader" | "scorer" => Role::Judge,
+        "environment" | "env" => Role::Environment,
+        _ => Role::Other,
+    }
+}
+
+/// An outcome from a numeric reward: full reward passes, anything less fails.
+pub(crate) fn reward_outcome(v: &Value) -> Outcome {
+    match v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())) {
+        Some(r) if r >= 1.0 => Outcome::Passed,
+        Some(r) if r.is_finite() => Outcome::Failed,
+        _ => Outcome::Unknown,
+    }
+}
+
+/// A non-negative step index from a number or a numeric string (`"12"`).
+pub(crate) fn value_index(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A JSON path segment for a list element: `$.history[3]`.
+pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
+    SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]") }
 }
 
 /// Parses a line as JSON, with a reason fit for the quarantine on failure.

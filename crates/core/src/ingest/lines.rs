@@ -20,7 +20,12 @@ impl Default for LineSplitter {
 
 impl LineSplitter {
     pub fn new() -> LineSplitter {
-        LineSplitter { pending: Vec::new(), line_start: 0, next_line: 1 }
+        LineSplitter::starting_at(0)
+    }
+
+    /// A splitter whose first line starts at `offset` (after a skipped byte-order mark).
+    pub fn starting_at(offset: u64) -> LineSplitter {
+        LineSplitter { pending: Vec::new(), line_start: offset, next_line: 1 }
     }
 
     /// Feeds bytes; calls `on_line(line, number, offset)` for each line completed by them.
@@ -43,11 +48,12 @@ impl LineSplitter {
         self.pending.extend_from_slice(bytes);
     }
 
-    /// Ends the stream: a non-empty last segment without `\n` is a line.
+    /// Ends the stream: a non-empty last segment without `\n` is a line. Its bytes are kept
+    /// whole: a final `\r` there is not part of a line end (no `\n` follows), so it stays.
     pub fn finish(&mut self, mut on_line: impl FnMut(&[u8], u32, u64)) {
         if !self.pending.is_empty() {
             let line = std::mem::take(&mut self.pending);
-            on_line(strip_cr(&line), self.next_line, self.line_start);
+            on_line(&line, self.next_line, self.line_start);
         }
     }
 }
@@ -94,5 +100,10 @@ mod tests {
     fn a_trailing_newline_makes_no_extra_line() {
         assert_eq!(split(&[b"a\n"]), vec![(b"a".to_vec(), 1, 0)]);
         assert!(split(&[b""]).is_empty());
+    }
+
+    #[test]
+    fn a_final_cr_without_newline_stays_in_the_line() {
+        assert_eq!(split(&[b"a\r\nb\r"]), vec![(b"a".to_vec(), 1, 0), (b"b\r".to_vec(), 2, 3)]);
     }
 }

@@ -15,6 +15,22 @@ const AWTL_TYPES: [&str; 8] = [
     "message",
 ];
 
+/// Keys only AWTL events carry (snake_case and camelCase).
+const AWTL_KEYS: [&str; 12] = [
+    "run_id",
+    "runId",
+    "span_id",
+    "spanId",
+    "turn_id",
+    "turnId",
+    "action_id",
+    "actionId",
+    "writer_seq",
+    "writerSeq",
+    "attempt_id",
+    "attemptId",
+];
+
 /// The JSONL format a parsed line (an object) belongs to.
 pub fn sniff_jsonl_line(v: &Value) -> Format {
     let Some(o) = v.as_object() else { return Format::Generic };
@@ -31,10 +47,14 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         || o.contains_key("parentUuid")
         || (matches!(ty, "user" | "assistant" | "summary" | "system") && o.contains_key("uuid"))
         || (ty == "summary" && o.contains_key("leafUuid"))
+        || (ty == "file-history-snapshot" && o.contains_key("snapshot"))
+        || (ty == "queue-operation" && o.contains_key("operation"))
     {
         return Format::ClaudeCode;
     }
-    if AWTL_TYPES.contains(&ty) {
+    // `message` alone is too common a type word: an AWTL message line also carries AWTL ids.
+    if AWTL_TYPES.contains(&ty) && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
+    {
         return Format::Awtl;
     }
     Format::Generic
@@ -45,7 +65,15 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
 pub fn sniff_document(v: &Value) -> Option<Format> {
     match v {
         Value::Object(o) => {
-            if o.get("history").is_some_and(Value::is_array) {
+            // SWE-agent files also carry a `history` (the model's message list): check first.
+            if o.get("trajectory").is_some_and(Value::is_array) {
+                return Some(Format::SweAgent);
+            }
+            if let Some(Value::Array(events)) = o.get("history") {
+                // OpenHands evaluation output keeps its event list under `history` too.
+                if events.first().and_then(Value::as_object).is_some_and(is_openhands_event) {
+                    return Some(Format::Openhands);
+                }
                 return Some(Format::WhoAndWhen);
             }
             if o.get("messages").is_some_and(Value::is_array)
@@ -55,9 +83,6 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             }
             if o.get("simulations").is_some_and(Value::is_array) {
                 return Some(Format::Tau2);
-            }
-            if o.get("trajectory").is_some_and(Value::is_array) {
-                return Some(Format::SweAgent);
             }
             if o.get("messages").is_some_and(Value::is_array) && o.contains_key("info") {
                 return Some(Format::MiniSweAgent);
@@ -74,10 +99,13 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
         }
         Value::Array(items) => {
             let first = items.first()?.as_object()?;
-            if first.contains_key("source")
-                && (first.contains_key("action") || first.contains_key("observation"))
-            {
+            if is_openhands_event(first) {
                 return Some(Format::Openhands);
+            }
+            if first.contains_key("run_type")
+                && (first.contains_key("dotted_order") || first.contains_key("trace_id"))
+            {
+                return Some(Format::Langsmith);
             }
             if first.contains_key("role") && first.contains_key("content") {
                 return Some(Format::MiniSweAgent);
@@ -86,4 +114,8 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
         }
         _ => None,
     }
+}
+
+fn is_openhands_event(o: &serde_json::Map<String, Value>) -> bool {
+    o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
 }

@@ -4,10 +4,21 @@
 //!
 //! Steps are grouped into one trajectory per `run_id` (a file without run ids is one run), in
 //! canonical order: `writer_seq` where present, else arrival order.
+//!
+//! Hot path: a line is read straight into [`Fields`] — only the keys AWTL knows, strings
+//! borrowed from the line when they hold no escapes, every other key skipped without building a
+//! value. A line that does not read that way (not an object, too deep, bad JSON) goes through
+//! the `serde_json::Value` path, which gives the quarantine its reason (and reads any valid
+//! object the same way). Very long texts are kept as a head and a tail (see
+//! [`crate::ingest::compact_text`]).
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-use super::{artifact_ref, get, get_text, parse_object, value_i64, value_strings, JsonlAdapter};
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::{artifact_ref, parse_object, JsonlAdapter};
+use crate::ingest::compact_text;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
 #[derive(Default)]
@@ -26,23 +37,33 @@ struct Run {
 
 impl JsonlAdapter for Awtl {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        let o = parse_object(line)?;
-        let step = step_from_event(&o, loc, ingest_seq);
-        let run_id = step.ids.run_id.clone().unwrap_or_default();
+        let value;
+        let f = match serde_json::from_str::<Fields>(line) {
+            Ok(f) => f,
+            Err(_) => {
+                // The reason comes from the general parser; a valid object reads the same way.
+                value = Value::Object(parse_object(line)?);
+                Fields::deserialize(&value).map_err(|e| e.to_string())?
+            }
+        };
+        let source_len = line.len() as u64;
+        let step = step_from_fields(&f, loc, ingest_seq, source_len);
+        let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         let run = match self.runs.iter().rposition(|r| r.id == run_id) {
             Some(i) => &mut self.runs[i],
             None => {
-                self.runs.push(Run { id: run_id, ..Run::default() });
+                self.runs.push(Run { id: run_id.to_string(), ..Run::default() });
                 self.runs.last_mut().expect("just pushed")
             }
         };
         match step.kind {
             StepKind::RunStart => {
-                run.task = get_text(&o, &["task", "goal", "prompt"]).or(run.task.take());
+                run.task = f.text(&[K::Task, K::Goal, K::Prompt]).or(run.task.take());
             }
             StepKind::RunEnd => {
                 run.outcome = outcome_word(step.status.as_deref()).unwrap_or(run.outcome);
-                run.final_answer = get_text(&o, &["final_answer", "finalAnswer", "answer"])
+                run.final_answer = f
+                    .text(&[K::FinalAnswer, K::FinalAnswerCamel, K::Answer])
                     .or(run.final_answer.take());
             }
             _ => {}
@@ -56,10 +77,13 @@ impl JsonlAdapter for Awtl {
             .into_iter()
             .enumerate()
             .map(|(i, mut run)| {
-                run.steps.sort_by_key(|s| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq));
-                if run.steps.iter().any(|s| s.writer_seq.is_none()) {
-                    // Mixed or absent writer_seq: arrival order is the only total order.
-                    run.steps.sort_by_key(|s| s.ingest_seq);
+                // Steps arrive in ingest_seq order. Mixed or absent writer_seq: arrival order is
+                // the only total order; else writer_seq (skipping the sort, and its buffer of
+                // half the steps, when the writer's order is the arrival order).
+                let all_seq = run.steps.iter().all(|s| s.writer_seq.is_some());
+                let key = |s: &Step| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq);
+                if all_seq && !run.steps.is_sorted_by_key(key) {
+                    run.steps.sort_by_key(key);
                 }
                 for (idx, s) in run.steps.iter_mut().enumerate() {
                     s.index = idx as u32;
@@ -104,8 +128,180 @@ fn outcome_word(word: Option<&str>) -> Option<Outcome> {
     }
 }
 
-fn step_from_event(o: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Step {
-    let ty = get(o, &["type", "event", "kind"]).and_then(Value::as_str).unwrap_or("message");
+macro_rules! keys {
+    ($($name:ident = $key:literal,)*) => {
+        /// The keys AWTL reads (snake_case and camelCase spellings).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum K { $($name,)* }
+
+        const KEY_COUNT: usize = [$($key,)*].len();
+
+        fn key_of(name: &str) -> Option<K> {
+            match name {
+                $($key => Some(K::$name),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+keys! {
+    Type = "type", Event = "event", Kind = "kind", Role = "role",
+    RunId = "run_id", RunIdCamel = "runId", AttemptId = "attempt_id", AttemptIdCamel = "attemptId",
+    TurnId = "turn_id", TurnIdCamel = "turnId", SpanId = "span_id", SpanIdCamel = "spanId",
+    ActionId = "action_id", ActionIdCamel = "actionId",
+    SourceActionId = "source_action_id", SourceActionIdCamel = "sourceActionId",
+    EventId = "event_id", EventIdCamel = "eventId", Id = "id", JudgeId = "judge_id",
+    JudgeIdCamel = "judgeId", ParentId = "parent_id", ParentIdCamel = "parentId",
+    Status = "status", Result = "result", Verdict = "verdict",
+    ExitCode = "exit_code", ExitCodeCamel = "exitCode",
+    Tool = "tool", ToolName = "tool_name", ToolNameCamel = "toolName",
+    Command = "command", Cmd = "cmd", Args = "args", Arguments = "arguments", Input = "input",
+    Detail = "detail", Reason = "reason", MessageText = "message_text",
+    Summary = "summary", Output = "output", Text = "text", Content = "content",
+    Message = "message", Stdout = "stdout", Stderr = "stderr",
+    NodeIds = "node_ids", NodeIdsCamel = "nodeIds", NodeId = "node_id", NodeIdCamel = "nodeId",
+    ArtifactRefs = "artifact_refs", ArtifactRefsCamel = "artifactRefs",
+    Path = "path", Ref = "ref", Uri = "uri", Artifact = "artifact",
+    Error = "error", IsError = "is_error", IsErrorCamel = "isError",
+    Agent = "agent", Actor = "actor", JudgeName = "judge_name", JudgeNameCamel = "judgeName",
+    Name = "name", Ts = "ts", Timestamp = "timestamp", Time = "time",
+    WriterSeq = "writer_seq", WriterSeqCamel = "writerSeq", Seq = "seq",
+    Task = "task", Goal = "goal", Prompt = "prompt",
+    FinalAnswer = "final_answer", FinalAnswerCamel = "finalAnswer", Answer = "answer",
+}
+
+/// The value of a known key: a string borrowed from the line when it holds no escape, any other
+/// value as JSON.
+#[derive(Debug)]
+enum Field<'a> {
+    Null,
+    Str(Cow<'a, str>),
+    Json(Value),
+}
+
+impl<'de> Deserialize<'de> for Field<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Field<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Field<'de>, E> {
+                Ok(Field::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Field<'de>, E> {
+                Ok(Field::Str(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Field<'de>, E> {
+                Ok(Field::Str(Cow::Owned(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Field<'de>, E> {
+                Ok(Field::Null)
+            }
+            fn visit_none<E>(self) -> Result<Field<'de>, E> {
+                Ok(Field::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Field<'de>, E> {
+                Ok(Field::Json(Value::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Field<'de>, E> {
+                Ok(Field::Json(Value::from(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Field<'de>, E> {
+                Ok(Field::Json(Value::from(v)))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Field<'de>, E> {
+                Ok(Field::Json(Value::from(v)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Field<'de>, A::Error> {
+                Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Field::Json)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Field<'de>, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Field::Json)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The known keys of one event line. A repeated key keeps its last value (as a JSON object
+/// parsed into a map would).
+struct Fields<'a> {
+    values: [Option<Field<'a>>; KEY_COUNT],
+}
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Fields<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an event object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+                let mut values = [const { None }; KEY_COUNT];
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match key_of(&key) {
+                        Some(k) => values[k as usize] = Some(map.next_value::<Field<'de>>()?),
+                        None => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Fields { values })
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl<'a> Fields<'a> {
+    /// The first of `keys` present with a non-null value.
+    fn get(&self, keys: &[K]) -> Option<&Field<'a>> {
+        keys.iter().find_map(|k| match &self.values[*k as usize] {
+            None | Some(Field::Null) => None,
+            Some(f) => Some(f),
+        })
+    }
+
+    fn str(&self, keys: &[K]) -> Option<&str> {
+        match self.get(keys)? {
+            Field::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// As display text: a string as it is, any other value as compact JSON.
+    fn text(&self, keys: &[K]) -> Option<String> {
+        self.get(keys).map(|f| match f {
+            Field::Str(s) => s.to_string(),
+            Field::Json(v) => v.to_string(),
+            Field::Null => String::new(),
+        })
+    }
+
+    fn int(&self, keys: &[K]) -> Option<i64> {
+        match self.get(keys)? {
+            Field::Str(s) => s.trim().parse().ok(),
+            Field::Json(v) => super::value_i64(v),
+            Field::Null => None,
+        }
+    }
+
+    /// A list of strings from a string or an array (other items as JSON text).
+    fn strings(&self, keys: &[K]) -> Vec<String> {
+        match self.get(keys) {
+            Some(Field::Str(s)) => vec![s.to_string()],
+            Some(Field::Json(v)) => super::value_strings(v),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn step_from_fields(f: &Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len: u64) -> Step {
+    let ty = f.str(&[K::Type, K::Event, K::Kind]).unwrap_or("message");
     let kind = match ty {
         "action" | "tool_call" => StepKind::Action,
         "observation" | "tool_result" => StepKind::Observation,
@@ -123,102 +319,83 @@ fn step_from_event(o: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> S
         StepKind::MemoryRead | StepKind::Artifact | StepKind::RunStart | StepKind::RunEnd => {
             Role::Environment
         }
-        StepKind::Message => match get(o, &["role"]).and_then(Value::as_str) {
-            Some("system") => Role::System,
-            Some("user") => Role::User,
-            Some("tool") => Role::Tool,
-            Some("assistant") | None => Role::Assistant,
-            Some(_) => Role::Other,
+        StepKind::Message => match f.get(&[K::Role]) {
+            Some(Field::Str(r)) => match r.as_ref() {
+                "system" => Role::System,
+                "user" => Role::User,
+                "tool" => Role::Tool,
+                "assistant" => Role::Assistant,
+                _ => Role::Other,
+            },
+            _ => Role::Assistant,
         },
     };
     let ids = StepIds {
-        run_id: get_text(o, &["run_id", "runId"]),
-        attempt_id: get_text(o, &["attempt_id", "attemptId"]),
-        turn_id: get_text(o, &["turn_id", "turnId"]),
-        span_id: get_text(o, &["span_id", "spanId"]),
-        action_id: get_text(o, &["action_id", "actionId"]),
-        source_action_id: get_text(o, &["source_action_id", "sourceActionId"]),
-        event_id: get_text(o, &["event_id", "eventId", "id", "judge_id", "judgeId"]),
-        parent_id: get_text(o, &["parent_id", "parentId"]),
+        run_id: f.text(&[K::RunId, K::RunIdCamel]),
+        attempt_id: f.text(&[K::AttemptId, K::AttemptIdCamel]),
+        turn_id: f.text(&[K::TurnId, K::TurnIdCamel]),
+        span_id: f.text(&[K::SpanId, K::SpanIdCamel]),
+        action_id: f.text(&[K::ActionId, K::ActionIdCamel]),
+        source_action_id: f.text(&[K::SourceActionId, K::SourceActionIdCamel]),
+        event_id: f.text(&[K::EventId, K::EventIdCamel, K::Id, K::JudgeId, K::JudgeIdCamel]),
+        parent_id: f.text(&[K::ParentId, K::ParentIdCamel]),
     };
-    let status = get_text(o, &["status", "result", "verdict"]);
-    let exit_code = get(o, &["exit_code", "exitCode"]).and_then(value_i64);
-    let tool = get_text(o, &["tool", "tool_name", "toolName"]);
-    let args = get_text(o, &["command", "cmd", "args", "arguments", "input"]);
-    let detail = get_text(o, &["detail", "reason", "message_text"]);
-    let body = get_text(o, &["summary", "output", "text", "content", "message", "stdout"]);
-    let stderr = get_text(o, &["stderr"]);
-    let mut memory_node_ids = Vec::new();
-    if let Some(v) = get(o, &["node_ids", "nodeIds", "node_id", "nodeId"]) {
-        memory_node_ids = value_strings(v);
-    }
-    let mut refs: Vec<String> =
-        get(o, &["artifact_refs", "artifactRefs"]).map(value_strings).unwrap_or_default();
+    let status = f.text(&[K::Status, K::Result, K::Verdict]);
+    let exit_code = f.int(&[K::ExitCode, K::ExitCodeCamel]);
+    let tool = f.text(&[K::Tool, K::ToolName, K::ToolNameCamel]);
+    let args = f.text(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]);
+    let detail_keys = [K::Detail, K::Reason, K::MessageText];
+    let body_keys = [K::Summary, K::Output, K::Text, K::Content, K::Message, K::Stdout];
+    let memory_node_ids = f.strings(&[K::NodeIds, K::NodeIdsCamel, K::NodeId, K::NodeIdCamel]);
+    let mut refs = f.strings(&[K::ArtifactRefs, K::ArtifactRefsCamel]);
     if kind == StepKind::Artifact {
-        if let Some(p) = get_text(o, &["path", "ref", "uri", "artifact"]) {
+        if let Some(p) = f.text(&[K::Path, K::Ref, K::Uri, K::Artifact]) {
             refs.push(p);
         }
     }
-    let error_flag = match get(o, &["error", "is_error", "isError"]) {
-        Some(Value::Bool(b)) => *b,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Object(_)) => true,
+    let error_flag = match f.get(&[K::Error, K::IsError, K::IsErrorCamel]) {
+        Some(Field::Json(Value::Bool(b))) => *b,
+        Some(Field::Str(s)) => !s.is_empty(),
+        Some(Field::Json(Value::Object(_))) => true,
         _ => false,
     };
     let failed_status =
         status.as_deref().is_some_and(|s| outcome_word(Some(s)) == Some(Outcome::Failed));
     let is_error = error_flag || exit_code.is_some_and(|c| c != 0) || failed_status;
 
-    // The readable text: what a reviewer needs first.
+    // The readable text: what a reviewer needs first, built straight from the line's strings.
     let mut text = String::new();
-    let mut push = |s: &str| {
-        if !s.is_empty() {
+    let mut push = |field: Option<&Field<'_>>| {
+        let piece: Cow<'_, str> = match field {
+            Some(Field::Str(s)) => Cow::Borrowed(s.as_ref()),
+            Some(Field::Json(v)) => Cow::Owned(v.to_string()),
+            _ => return,
+        };
+        if !piece.is_empty() {
             if !text.is_empty() {
                 text.push('\n');
             }
-            text.push_str(s);
+            text.push_str(&piece);
         }
     };
     match kind {
         StepKind::Action => {
-            if let Some(a) = &args {
-                push(a);
-            }
-            if let Some(b) = &body {
-                push(b);
-            }
+            push(f.get(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]));
+            push(f.get(&body_keys));
         }
-        StepKind::JudgeResult => {
-            if let Some(b) = &body {
-                push(b);
-            }
-            if let Some(d) = &detail {
-                push(d);
-            }
-        }
-        StepKind::MemoryRead => {
-            if let Some(b) = &body {
-                push(b);
-            }
-        }
+        StepKind::MemoryRead => push(f.get(&body_keys)),
         _ => {
-            if let Some(b) = &body {
-                push(b);
-            }
-            if let Some(d) = &detail {
-                push(d);
-            }
+            push(f.get(&body_keys));
+            push(f.get(&detail_keys));
         }
     }
-    if let Some(e) = &stderr {
-        push(e);
-    }
-    if let Some(Value::String(e)) = get(o, &["error"]) {
-        push(e);
+    push(f.get(&[K::Stderr]));
+    if let Some(Field::Str(e)) = f.get(&[K::Error]) {
+        push(Some(&Field::Str(Cow::Borrowed(e.as_ref()))));
     }
     let actor =
-        get_text(o, &["agent", "actor", "judge_name", "judgeName", "name"]).unwrap_or_default();
-    Step {
+        f.text(&[K::Agent, K::Actor, K::JudgeName, K::JudgeNameCamel, K::Name]).unwrap_or_default();
+    let mut step = Step {
         index: 0,
         loc,
         actor,
@@ -233,10 +410,94 @@ fn step_from_event(o: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> S
         ids,
         artifact_refs: refs.iter().map(|r| artifact_ref(r)).collect(),
         memory_node_ids,
-        timestamp: get_text(o, &["ts", "timestamp", "time"]),
-        writer_seq: get(o, &["writer_seq", "writerSeq", "seq"])
-            .and_then(value_i64)
-            .map(|n| n.max(0) as u64),
+        timestamp: f.text(&[K::Ts, K::Timestamp, K::Time]),
+        writer_seq: f.int(&[K::WriterSeq, K::WriterSeqCamel, K::Seq]).map(|n| n.max(0) as u64),
         ingest_seq,
+        ..Step::default()
+    };
+    compact_text(&mut step, source_len);
+    step
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn loc() -> SourceLoc {
+        SourceLoc { line: 1, offset: 0, path: String::new() }
+    }
+
+    /// The hot path (borrowed, straight from the text) and the `Value` path give the same step.
+    fn both_paths(line: &str) -> (Step, Step) {
+        let fast: Fields = serde_json::from_str(line).expect("reads on the hot path");
+        let fast = step_from_fields(&fast, loc(), 0, line.len() as u64);
+        let value: Value = serde_json::from_str(line).expect("valid JSON");
+        let slow = Fields::deserialize(&value).expect("an object");
+        let slow = step_from_fields(&slow, loc(), 0, line.len() as u64);
+        (fast, slow)
+    }
+
+    #[test]
+    fn snake_and_camel_keys_escapes_and_non_string_values() {
+        let line = r#"{"type":"observation","spanId":"s-1","exitCode":"2","output":"a\"b\nc","stderr":{"x":[1,2.5,null]},"error":"boom","writerSeq":7,"node_ids":"m-1","unknown":[[[{"deep":1}]]]}"#;
+        let (fast, slow) = both_paths(line);
+        assert_eq!(fast, slow);
+        assert_eq!(fast.text, "a\"b\nc\n{\"x\":[1,2.5,null]}\nboom");
+        assert_eq!((fast.exit_code, fast.writer_seq, fast.is_error), (Some(2), Some(7), true));
+        assert_eq!(fast.ids.span_id.as_deref(), Some("s-1"));
+        assert_eq!(fast.memory_node_ids, vec!["m-1".to_string()]);
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_and_null_means_absent() {
+        let line = r#"{"type":"action","command":"first","command":"second","summary":null,"output":"out"}"#;
+        let (fast, slow) = both_paths(line);
+        assert_eq!(fast, slow);
+        assert_eq!(fast.args.as_deref(), Some("second"));
+        assert_eq!(fast.text, "second\nout");
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+            "(?s).{0,12}".prop_map(Value::String),
+            prop_oneof![Just("action"), Just("observation"), Just("judge_result"), Just("failed")]
+                .prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(3, 12, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_hot_path_and_the_value_path_agree(
+            entries in proptest::collection::vec(
+                (proptest::sample::select(vec![
+                    "type", "event", "role", "run_id", "runId", "span_id", "exit_code",
+                    "exitCode", "tool", "command", "args", "summary", "output", "text", "detail",
+                    "reason", "stderr", "error", "isError", "node_ids", "artifact_refs", "path",
+                    "agent", "name", "ts", "writer_seq", "seq", "status", "other",
+                ]), json_value()),
+                0..12,
+            )
+        ) {
+            let body: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}:{}", Value::from(*k), v))
+                .collect();
+            let line = format!("{{{}}}", body.join(","));
+            let (fast, slow) = both_paths(&line);
+            prop_assert_eq!(fast, slow);
+        }
     }
 }

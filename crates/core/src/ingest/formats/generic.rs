@@ -51,20 +51,56 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         get(o, &["error", "is_error", "isError"]),
         Some(Value::Bool(true)) | Some(Value::String(_)) | Some(Value::Object(_))
     ) || exit_code.is_some_and(|c| c != 0);
-    let text = get_text(o, &["content", "text", "message", "output", "summary"])
-        .unwrap_or_else(|| Value::Object(o.clone()).to_string());
-    Step {
+    let mut text = get(o, &["content", "text", "message", "output", "summary"])
+        .map(super::content_text)
+        .unwrap_or_default();
+    let mut step = Step {
         index,
         loc,
         actor: get_text(o, &["name", "agent", "actor"]).unwrap_or_default(),
         role,
         kind: if role == Role::Tool { StepKind::Observation } else { StepKind::Message },
-        text,
         tool: get_text(o, &["tool", "tool_name", "toolName"]),
         exit_code,
         is_error,
         timestamp: get_text(o, &["timestamp", "ts", "time"]),
         ingest_seq,
         ..Step::default()
+    };
+    // OpenAI-style chat messages: `tool_calls` (or the older `function_call`) make an action;
+    // a `tool` message answers its `tool_call_id`.
+    let calls: Vec<&Map<String, Value>> = match get(o, &["tool_calls", "function_call"]) {
+        Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(c)) => vec![c],
+        _ => Vec::new(),
+    };
+    if !calls.is_empty() {
+        let func = |c: &Map<String, Value>, k: &str| -> Option<String> {
+            match c.get("function") {
+                Some(Value::Object(f)) => get_text(f, &[k]),
+                _ => get_text(c, &[k]),
+            }
+        };
+        let names: Vec<String> = calls.iter().filter_map(|c| func(c, "name")).collect();
+        let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
+        let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
+        step.kind = StepKind::Action;
+        step.tool = Some(names.join(","));
+        step.args = Some(args.join("\n"));
+        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+        if text.is_empty() {
+            text = names
+                .iter()
+                .zip(&args)
+                .map(|(n, a)| format!("{n}({a})"))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
     }
+    step.ids.source_action_id = get_text(o, &["tool_call_id"]);
+    if text.is_empty() && calls.is_empty() {
+        text = Value::Object(o.clone()).to_string();
+    }
+    step.text = text;
+    step
 }

@@ -1,0 +1,82 @@
+//! The page's side of the worker: starts `worker_loader.js` (relative to the page, so a
+//! sub-path deployment works), posts requests and hands every response to a callback.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use crate::protocol::{Request, Response};
+
+/// The worker script trunk emits beside the page (`data-loader-shim`).
+const WORKER_URL: &str = "worker_loader.js";
+
+pub struct Bridge {
+    worker: web_sys::Worker,
+    /// Messages posted before the worker said `Ready` (its wasm is still starting and would
+    /// drop them), sent when it does.
+    queue: Rc<RefCell<Option<Vec<JsValue>>>>,
+    _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _onerror: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Bridge {
+    /// Starts the worker. `on_crash` is called when it dies (e.g. out of memory).
+    pub fn new(
+        on_response: impl Fn(Response) + 'static,
+        on_crash: impl Fn(String) + 'static,
+    ) -> Result<Bridge, String> {
+        let worker = web_sys::Worker::new(WORKER_URL)
+            .map_err(|_| "could not start the ingest worker".to_string())?;
+        let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
+        let (q, w) = (queue.clone(), worker.clone());
+        let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+            if let Ok(resp) = serde_wasm_bindgen::from_value::<Response>(e.data()) {
+                if resp == Response::Ready {
+                    for m in q.borrow_mut().take().unwrap_or_default() {
+                        w.post_message(&m).ok();
+                    }
+                }
+                on_response(resp);
+            }
+        });
+        let onerror = Closure::<dyn FnMut(_)>::new(move |e: web_sys::Event| {
+            let msg = e
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "the ingest worker stopped".to_string());
+            on_crash(msg);
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        Ok(Bridge { worker, queue, _onmessage: onmessage, _onerror: onerror })
+    }
+
+    pub fn send(&self, req: &Request) {
+        self.send_with(req, None);
+    }
+
+    /// Posts `req`, with a blob beside it for `Load`.
+    pub fn send_with(&self, req: &Request, blob: Option<&web_sys::Blob>) {
+        let env = js_sys::Object::new();
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        let Ok(v) = serde::Serialize::serialize(req, &ser) else { return };
+        js_sys::Reflect::set(&env, &JsValue::from_str("req"), &v).ok();
+        if let Some(b) = blob {
+            js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok();
+        }
+        match self.queue.borrow_mut().as_mut() {
+            Some(waiting) => waiting.push(env.into()),
+            None => {
+                self.worker.post_message(&env).ok();
+            }
+        }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}

@@ -1,0 +1,476 @@
+//! The panels around the step list: the work queue, load progress, overview, toolbar (grain,
+//! filters, search), candidates, quarantine, brief and the shortcut help.
+
+use std::rc::Rc;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::state::FileEntry;
+use super::{Action, Ctx, FileStatus, State};
+use crate::protocol::{Grain, Request, TraceSummary, ROLE_NAMES};
+use trajscope_core::model::Outcome;
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Failed => "failed",
+        Outcome::Passed => "passed",
+        Outcome::Unknown => "unknown",
+    }
+}
+
+fn mb(bytes: f64) -> String {
+    if bytes >= 1e6 {
+        format!("{:.1} MB", bytes / 1e6)
+    } else {
+        format!("{:.1} KB", bytes / 1e3)
+    }
+}
+
+pub fn empty(state: &State) -> Html {
+    let failed: Vec<&FileEntry> =
+        state.files.iter().filter(|f| matches!(f.status, FileStatus::Failed(_))).collect();
+    html! {
+        <section class="empty" aria-label="Start">
+            <p>{"Drop one or more JSONL traces of agent runs anywhere on this page, open them, paste JSONL, or load the sample."}</p>
+            <p class="muted">{"Everything stays in your browser: nothing is uploaded."}</p>
+            { for failed.iter().map(|f| match &f.status {
+                FileStatus::Failed(e) => html! { <p class="error" role="alert" data-testid="load-error">{ format!("{}: {e}", f.name) }</p> },
+                _ => html! {},
+            }) }
+        </section>
+    }
+}
+
+/// The progress of one file being read, with a cancel button.
+pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
+    let FileStatus::Loading { bytes, total, lines, quarantined } = f.status else {
+        return html! {};
+    };
+    let pct = if total > 0.0 { bytes / total * 100.0 } else { 0.0 };
+    let cancel = {
+        let (ctx, id) = (ctx.clone(), f.id);
+        Callback::from(move |_| ctx.send(&Request::Cancel { file: id }))
+    };
+    html! {
+        <section class="loading" aria-busy="true" aria-label={format!("Reading {}", f.name)} data-testid="progress">
+            <p>
+                { format!("Reading {}… ", f.name) }
+                <span data-testid="progress-bytes">{ format!("{} of {}", mb(bytes), mb(total)) }</span>
+                {" · "}<span data-testid="progress-lines">{ format!("{lines} lines") }</span>
+                {" · "}<span data-testid="progress-quarantined">{ format!("{quarantined} quarantined") }</span>
+            </p>
+            <progress max="100" value={format!("{pct:.0}")} aria-label="Read progress" />
+            <button class="button" data-testid="cancel-load" onclick={cancel}>{"Cancel"}</button>
+        </section>
+    }
+}
+
+/// The work queue: every file, and each trajectory in it.
+pub fn queue(
+    state: &UseReducerHandle<State>,
+    ctx: &Ctx,
+    dispatch: UseReducerDispatcher<State>,
+) -> Html {
+    if state.files.is_empty() {
+        return html! {};
+    }
+    let rows = state.files.iter().map(|f| {
+        let forget = {
+            let (ctx, dispatch, id) = (ctx.clone(), dispatch.clone(), f.id);
+            Callback::from(move |_| {
+                ctx.send(&Request::Forget { file: id });
+                dispatch.dispatch(Action::Forget(id));
+            })
+        };
+        let body = match &f.status {
+            FileStatus::Loading { bytes, total, .. } => {
+                let pct = if *total > 0.0 { bytes / total * 100.0 } else { 0.0 };
+                html! { <span class="muted">{ format!("reading… {pct:.0}%") }</span> }
+            }
+            FileStatus::Failed(e) => html! { <span class="error small" role="alert" data-testid="load-error">{ e.clone() }</span> },
+            FileStatus::Cancelled => html! { <span class="muted" data-testid="load-cancelled">{"cancelled"}</span> },
+            FileStatus::Ready(s) => html! {
+                <ul role="listbox" aria-label={format!("Trajectories in {}", f.name)}>
+                { for s.trajectories.iter().enumerate().map(|(t, info)| {
+                    let selected = state.sel == Some((f.id, t as u32));
+                    let onclick = {
+                        let (dispatch, id) = (dispatch.clone(), f.id);
+                        Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t as u32 }))
+                    };
+                    html! {
+                        <li role="option" aria-selected={selected.to_string()} data-testid="queue-item">
+                            <button class={classes!("queue-item", selected.then_some("selected"))} {onclick}>
+                                <span class="qid">{ info.id.clone() }</span>
+                                <span class="qmeta">
+                                    <span>{ s.format.clone() }</span>
+                                    <span>{ format!("{} steps", info.steps) }</span>
+                                    <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
+                                    <span title="predicted critical step" data-testid="queue-critical">{
+                                        format!("critical: {}", info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into()))
+                                    }</span>
+                                    <span title="label status" data-testid="queue-label">{
+                                        match state.labels.get(&(f.id, info.id.clone())) {
+                                            Some(Some(step)) => format!("label: #{step}"),
+                                            Some(None) => "label: none".to_string(),
+                                            None => "label: —".to_string(),
+                                        }
+                                    }</span>
+                                </span>
+                            </button>
+                        </li>
+                    }
+                }) }
+                if s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
+                </ul>
+            },
+        };
+        html! {
+            <li class="queue-file" data-testid="queue-file">
+                <div class="qfile">
+                    <span class="qname" title={f.name.clone()}>{ f.name.clone() }</span>
+                    <span class="muted">{ mb(f.size) }</span>
+                    <button class="icon" onclick={forget} aria-label={format!("Remove {}", f.name)} title="Remove">{"×"}</button>
+                </div>
+                { body }
+            </li>
+        }
+    });
+    html! {
+        <nav class="queue" aria-label="Work queue">
+            <h2>{"Queue"}</h2>
+            <ul class="queue-files" role="list">{ for rows }</ul>
+        </nav>
+    }
+}
+
+pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
+    let st = &s.stats;
+    let info = state.sel.and_then(|(_, t)| s.trajectories.get(t as usize));
+    html! {
+        <section class="overview panel" aria-label="Overview" data-testid="overview">
+            <h2 title={entry.name.clone()}>{ entry.name.clone() }</h2>
+            <dl>
+                <dt>{"format"}</dt><dd data-testid="format">{ s.format.clone() }</dd>
+                <dt>{"lines"}</dt><dd data-testid="lines">{ format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank) }</dd>
+                <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
+                <dt>{"trajectories"}</dt><dd>{ s.trajectories.len() }</dd>
+                if let Some(t) = info {
+                    <dt>{"trajectory"}</dt><dd data-testid="traj-id">{ t.id.clone() }</dd>
+                    <dt>{"steps"}</dt><dd data-testid="step-count">{ format!("{} ({} flagged as errors)", t.steps, t.errors) }</dd>
+                    <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
+                    <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
+                    <dt>{"critical step"}</dt><dd data-testid="critical">{
+                        t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
+                            if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
+                    }</dd>
+                    <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
+                    <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
+                    <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
+                    if let Some(g) = &t.gold {
+                        <dt>{"gold label"}</dt><dd data-testid="gold">{
+                            format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
+                                g.agent.clone().unwrap_or("—".into()))
+                        }</dd>
+                    }
+                }
+            </dl>
+            if let Some(task) = info.and_then(|t| t.task.clone()) {
+                <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
+            }
+            if let Some(e) = &s.error { <p class="error" role="alert">{ e.clone() }</p> }
+        </section>
+    }
+}
+
+pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
+    let d = state.dispatcher();
+    let grain_button = |g: Grain, key: &str| {
+        let d = d.clone();
+        let active = !state.focus && state.grain == g;
+        html! {
+            <button class={classes!("button", active.then_some("active"))} data-testid={format!("grain-{}", g.name())}
+                    aria-pressed={active.to_string()} title={format!("{} detail ({key})", g.name())}
+                    onclick={Callback::from(move |_| d.dispatch(Action::SetGrain(g)))}>{ g.name() }</button>
+        }
+    };
+    let on_focus = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::ToggleFocus))
+    };
+    let on_errors = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Action::ErrorsOnly(el.checked()))
+        })
+    };
+    let on_agent = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            d.dispatch(Action::Agent(el.value().parse().ok()))
+        })
+    };
+    let on_role = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            d.dispatch(Action::Role(el.value().parse().ok()))
+        })
+    };
+    let on_query = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Action::SearchQuery(el.value()))
+        })
+    };
+    let on_search_key = {
+        let d = d.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                e.prevent_default();
+                d.dispatch(Action::SearchMove(if e.shift_key() { -1 } else { 1 }));
+            }
+        })
+    };
+    let next = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::SearchMove(1)))
+    };
+    let prev = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::SearchMove(-1)))
+    };
+    let actors: Vec<String> = state.columns.as_ref().map(|c| c.actors.clone()).unwrap_or_default();
+    let hits = match (&state.search.hits, state.search.query.is_empty()) {
+        (_, true) => String::new(),
+        (None, false) => "searching…".into(),
+        (Some(h), false) => {
+            let pos = state.selected_step.and_then(|s| h.binary_search(&s).ok());
+            match pos {
+                Some(p) => format!("{} of {}", p + 1, h.len()),
+                None => format!("{} matches", h.len()),
+            }
+        }
+    };
+    html! {
+        <section class="toolbar panel" aria-label="View controls">
+            <div class="group" role="group" aria-label="Grain">
+                { grain_button(Grain::High, "1") }
+                { grain_button(Grain::Medium, "2") }
+                { grain_button(Grain::Low, "3") }
+                <label class="check" title="the selected step in high detail, its neighbours medium, the rest low">
+                    <input type="checkbox" data-testid="focus-context" checked={state.focus} onchange={on_focus} />
+                    {"focus + context"}
+                </label>
+            </div>
+            <div class="group" role="group" aria-label="Filters">
+                <label class="check">
+                    <input type="checkbox" data-testid="filter-errors" checked={state.filter.errors_only} onchange={on_errors} />
+                    {"errors only"}
+                </label>
+                <select data-testid="filter-agent" aria-label="Agent" onchange={on_agent}>
+                    <option value="" selected={state.filter.agent.is_none()}>{"all agents"}</option>
+                    { for actors.iter().enumerate().map(|(i, a)| html! {
+                        <option value={i.to_string()} selected={state.filter.agent == Some(i as u16)}>{ a.clone() }</option>
+                    }) }
+                </select>
+                <select data-testid="filter-role" aria-label="Role" onchange={on_role}>
+                    <option value="" selected={state.filter.role.is_none()}>{"all roles"}</option>
+                    { for ROLE_NAMES.iter().enumerate().map(|(i, r)| html! {
+                        <option value={i.to_string()} selected={state.filter.role == Some(i as u8)}>{ *r }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="group search" role="search">
+                <input ref={search_ref} type="search" data-testid="search" placeholder="Search steps (/)"
+                       aria-label="Search steps" value={state.search.query.clone()} oninput={on_query} onkeydown={on_search_key} />
+                <button class="button" data-testid="search-prev" onclick={prev} aria-label="Previous match">{"↑"}</button>
+                <button class="button" data-testid="search-next" onclick={next} aria-label="Next match">{"↓"}</button>
+                <span class="muted" data-testid="search-count" aria-live="polite">{ hits }</span>
+            </div>
+        </section>
+    }
+}
+
+pub fn candidates(state: &UseReducerHandle<State>) -> Html {
+    let cands = state.candidates.clone();
+    html! {
+        <section class="candidates panel" aria-label="Candidate critical steps">
+            <h2>{"Candidates"}</h2>
+            if cands.is_empty() {
+                <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
+            } else {
+                <ol role="listbox" aria-label="Candidates">
+                { for cands.iter().map(|c| {
+                    let d = state.dispatcher();
+                    let step = c.step;
+                    let selected = state.selected_step == Some(step);
+                    html! {
+                        <li role="option" aria-selected={selected.to_string()}>
+                            <button class={classes!("cand", selected.then_some("selected"))} data-testid="candidate"
+                                data-step={c.step.to_string()} data-line={c.line.to_string()}
+                                onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
+                                <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
+                            </button>
+                            { for c.quotes.iter().map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
+                        </li>
+                    }
+                }) }
+                </ol>
+            }
+        </section>
+    }
+}
+
+pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
+    const SHOWN: usize = 200;
+    let export = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file }))
+    };
+    html! {
+        <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
+            <h2>{ format!("Quarantine ({})", s.quarantine_total) }</h2>
+            if s.quarantine_total == 0 {
+                <p class="muted">{"Every line was taken in: nothing quarantined."}</p>
+            } else {
+                <button class="button" data-testid="export-quarantine" onclick={export}>{"Export quarantine (JSONL)"}</button>
+                <ul role="list">
+                { for s.quarantine.iter().take(SHOWN).map(|q| html! {
+                    <li data-testid="quarantine-entry" data-line={q.line.to_string()} data-offset={q.offset.to_string()}>
+                        <div>
+                            <span class="line">{ format!("line {}", q.line) }</span>
+                            <span class="muted">{ format!("offset {}", q.offset) }</span>
+                            if q.truncated_tail { <span class="tag" data-testid="truncated-tail">{"truncated tail"}</span> }
+                        </div>
+                        <div class="reason" data-testid="quarantine-reason">{ q.reason.clone() }</div>
+                        <pre class="raw" data-testid="quarantine-raw">{ q.raw.clone() }</pre>
+                    </li>
+                }) }
+                </ul>
+                if s.quarantine_total as usize > SHOWN.min(s.quarantine.len()) {
+                    <p class="muted">{ format!("showing {} of {}; the export has them all", SHOWN.min(s.quarantine.len()), s.quarantine_total) }</p>
+                }
+            }
+        </section>
+    }
+}
+
+fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {
+    match v.as_ref().map(serde_json::to_value) {
+        Some(Ok(serde_json::Value::String(s))) => s,
+        _ => "—".to_string(),
+    }
+}
+
+fn loop_signals(t: &crate::protocol::TrajectoryInfo) -> String {
+    let s = &t.signals;
+    let mut parts = Vec::new();
+    if s.repeated_actions > 1 {
+        parts.push(format!("same action {}×", s.repeated_actions));
+    }
+    if s.repeated_failures > 1 {
+        parts.push(format!("same failure {}×", s.repeated_failures));
+    }
+    if s.attempts > 1 {
+        parts.push(format!("{} failed attempts of one command", s.attempts));
+    }
+    if s.budget_exhausted {
+        parts.push("budget exhausted".into());
+    }
+    if s.escalate {
+        parts.push("escalate to a human".into());
+    }
+    if parts.is_empty() {
+        if let Some((what, n)) = &t.repeated_action {
+            return format!("none (most repeated action {n}×: {what})");
+        }
+        return "none".into();
+    }
+    parts.join(" · ")
+}
+
+/// The Failure Prevention Brief (copy, Markdown download) and the failed turn cases (valid
+/// ones exported, validation errors shown).
+pub fn brief(s: &TraceSummary) -> Html {
+    let md = s.brief_markdown.clone();
+    let copy = {
+        let md = md.clone();
+        Callback::from(move |_| {
+            let clip = gloo::utils::window().navigator().clipboard();
+            let _ = clip.write_text(&md);
+        })
+    };
+    let download = {
+        let md = md.clone();
+        Callback::from(move |_| {
+            crate::download::save_text("brief.md", "text/markdown", &md).ok();
+        })
+    };
+    let jsonl = s.cases_jsonl.clone();
+    let export_cases = Callback::from(move |_| {
+        crate::download::save_text("cases.jsonl", "application/x-ndjson", &jsonl).ok();
+    });
+    let valid = s.cases.iter().filter(|c| c.valid).count();
+    html! {
+        <section class="brief panel" aria-label="Failure Prevention Brief" data-testid="brief">
+            <h2>{"Failure Prevention Brief"}</h2>
+            if md.is_empty() {
+                <p class="muted" data-testid="brief-noop">{"no-op: no valid case matches, so the brief is empty."}</p>
+            } else {
+                <pre data-testid="brief-text">{ md.clone() }</pre>
+                <div class="group">
+                    <button class="button" data-testid="copy-brief" onclick={copy}>{"Copy"}</button>
+                    <button class="button" data-testid="export-brief" onclick={download}>{"Download .md"}</button>
+                </div>
+            }
+            <h2 class="sub">{ format!("Failed turn cases ({valid} valid of {})", s.cases.len()) }</h2>
+            if s.cases.is_empty() {
+                <p class="muted">{"No attributed failure, so no case."}</p>
+            } else {
+                <ul role="list">
+                { for s.cases.iter().map(|c| html! {
+                    <li data-testid="case" data-valid={c.valid.to_string()}>
+                        <span class={classes!("tag", if c.valid { "ok" } else { "err" })}>{ if c.valid { "valid" } else { "invalid" } }</span>
+                        {" "}<code>{ c.case_id.clone() }</code>
+                        <span class="muted">{ format!(" ({})", c.trajectory_id) }</span>
+                        if !c.errors.is_empty() {
+                            <ul class="case-errors">{ for c.errors.iter().map(|e| html! { <li data-testid="case-error">{ e.clone() }</li> }) }</ul>
+                        }
+                    </li>
+                }) }
+                </ul>
+                <button class="button" data-testid="export-cases" onclick={export_cases} disabled={valid == 0}>
+                    { format!("Export {valid} valid case(s) (JSONL)") }
+                </button>
+            }
+        </section>
+    }
+}
+
+pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
+    let close = Callback::from(move |_| dispatch.dispatch(Action::CloseHelp));
+    let keys = [
+        ("j / k", "next / previous step"),
+        ("n / p", "next / previous candidate"),
+        ("1 / 2 / 3", "grain high / medium / low"),
+        ("/", "search (Enter: next match, Shift+Enter: previous)"),
+        ("c", "mark the selected step critical"),
+        ("?", "this help"),
+        ("Esc", "close / leave a field"),
+    ];
+    html! {
+        <div class="help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="help">
+            <div class="help-box">
+                <h2>{"Keyboard shortcuts"}</h2>
+                <dl>
+                { for keys.iter().map(|(k, v)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *v }</dd></> }) }
+                </dl>
+                <button class="button" onclick={close} autofocus=true>{"Close"}</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,499 @@
+//! The ingest worker: reads a `File` in slices into the core's [`Ingestor`], reports progress,
+//! keeps the loaded traces and answers the page's requests (see [`crate::protocol`]).
+//!
+//! [`Store`] is the plain-Rust part (tested natively); [`run`] wires it to the worker's
+//! `onmessage` / `postMessage`.
+
+use std::collections::{HashMap, HashSet};
+
+use trajscope_core::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
+use trajscope_core::model::{Role, StepKind, Trace, Trajectory};
+use trajscope_core::report::QuarantineRecord;
+use trajscope_core::{brief, cases, views};
+
+use crate::protocol::{
+    CaseView, Request, Response, StepColumns, StepView, TraceSummary, TrajectoryInfo,
+    QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
+};
+use crate::text;
+
+/// The traces this worker holds, by file id.
+#[derive(Default)]
+pub struct Store {
+    traces: HashMap<u32, Loaded>,
+    cancelled: HashSet<u32>,
+}
+
+/// A loaded trace with the analysis of each of its trajectories.
+struct Loaded {
+    trace: Trace,
+    analyses: Vec<TrajectoryAnalysis>,
+}
+
+impl Store {
+    /// Analyses `trace` and keeps it; answers with its summary.
+    pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
+        let opts = AnalysisOptions::default();
+        let analyses: Vec<TrajectoryAnalysis> =
+            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
+        let summary = summarize(&trace, &analyses, content_hash);
+        self.traces.insert(file, Loaded { trace, analyses });
+        Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    pub fn cancel(&mut self, file: u32) {
+        self.cancelled.insert(file);
+    }
+
+    /// True (once) if the load of `file` was cancelled.
+    pub fn take_cancelled(&mut self, file: u32) -> bool {
+        self.cancelled.remove(&file)
+    }
+
+    fn trajectory(&self, file: u32, traj: u32) -> Option<&Trajectory> {
+        self.traces.get(&file)?.trace.trajectories.get(traj as usize)
+    }
+
+    /// Answers a request that needs no I/O (everything but `Load`).
+    pub fn answer(&mut self, req: Request) -> Option<Response> {
+        match req {
+            Request::Load { .. } => None,
+            Request::Cancel { file } => {
+                self.cancel(file);
+                None
+            }
+            Request::Forget { file } => {
+                self.traces.remove(&file);
+                None
+            }
+            Request::Columns { file, traj } => {
+                let t = self.trajectory(file, traj)?;
+                Some(Response::Columns { file, traj, columns: columns(t) })
+            }
+            Request::Steps { req, file, traj, items } => {
+                let loaded = self.traces.get(&file)?;
+                let t = loaded.trace.trajectories.get(traj as usize)?;
+                let triggers = loaded.analyses.get(traj as usize).map(|a| a.triggers.as_slice());
+                let opts = views::ViewOptions::default();
+                let steps = items
+                    .into_iter()
+                    .filter_map(|(i, g)| t.steps.get(i as usize).map(|s| (i, s, g)))
+                    .map(|(i, s, grain)| {
+                        let quotes =
+                            triggers.map(|tr| attribution::quotes_on(tr, i)).unwrap_or_default();
+                        StepView {
+                            index: i,
+                            grain,
+                            text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
+                            full_chars: text::full_text(s).chars().count() as u32,
+                            timestamp: s.timestamp.clone(),
+                        }
+                    })
+                    .collect();
+                Some(Response::Steps { req, file, traj, steps })
+            }
+            Request::Search { req, file, traj, query } => {
+                let t = self.trajectory(file, traj)?;
+                let hits = t
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| text::step_matches(s, &query))
+                    .map(|(i, _)| i as u32)
+                    .collect();
+                Some(Response::SearchHits { req, file, traj, query, hits })
+            }
+            Request::QuarantineJsonl { file } => {
+                let loaded = self.traces.get(&file)?;
+                Some(Response::QuarantineJsonl { file, text: quarantine_jsonl(&loaded.trace) })
+            }
+        }
+    }
+}
+
+/// The quarantine as JSONL: one [`QuarantineRecord`] per line (the CLI's `quarantine` shape).
+pub fn quarantine_jsonl(trace: &Trace) -> String {
+    let mut out = String::new();
+    for q in &trace.quarantine {
+        if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn role_code(r: Role) -> u8 {
+    match r {
+        Role::System => 0,
+        Role::User => 1,
+        Role::Assistant => 2,
+        Role::Tool => 3,
+        Role::Judge => 4,
+        Role::Environment => 5,
+        Role::Other => 6,
+    }
+}
+
+fn kind_code(k: StepKind) -> u8 {
+    match k {
+        StepKind::Message => 0,
+        StepKind::Action => 1,
+        StepKind::Observation => 2,
+        StepKind::JudgeResult => 3,
+        StepKind::MemoryRead => 4,
+        StepKind::Artifact => 5,
+        StepKind::RunStart => 6,
+        StepKind::RunEnd => 7,
+    }
+}
+
+pub fn columns(t: &Trajectory) -> StepColumns {
+    let mut c = StepColumns::default();
+    let mut actor_ids: HashMap<&str, u16> = HashMap::new();
+    for s in &t.steps {
+        c.line.push(s.loc.line);
+        c.is_error.push(s.is_error);
+        c.role.push(role_code(s.role));
+        c.kind.push(kind_code(s.kind));
+        let actor = if s.actor.is_empty() {
+            u16::MAX
+        } else if let Some(&id) = actor_ids.get(s.actor.as_str()) {
+            id
+        } else if c.actors.len() < usize::from(u16::MAX) {
+            let id = c.actors.len() as u16;
+            c.actors.push(s.actor.clone());
+            actor_ids.insert(&s.actor, id);
+            id
+        } else {
+            u16::MAX
+        };
+        c.actor.push(actor);
+    }
+    c
+}
+
+pub fn summarize(
+    trace: &Trace,
+    analyses: &[TrajectoryAnalysis],
+    content_hash: String,
+) -> TraceSummary {
+    let quarantine = trace
+        .quarantine
+        .iter()
+        .take(QUARANTINE_SHOWN)
+        .map(|q| {
+            let mut r = QuarantineRecord::from_entry(q);
+            if r.raw.chars().count() > RAW_PREVIEW_CHARS {
+                r.raw = r.raw.chars().take(RAW_PREVIEW_CHARS).collect::<String>() + "…";
+            }
+            // The page shows the preview; the export carries the exact bytes.
+            r.raw_base64 = String::new();
+            r
+        })
+        .collect();
+    let built = cases::from_trace_with(trace, &content_hash, |t| {
+        let i = trace.trajectories.iter().position(|x| std::ptr::eq(x, t))?;
+        let a = analyses.get(i)?;
+        attribution::run_failed(t, &AnalysisOptions::default()).then(|| a.record.clone())
+    });
+    let valid: Vec<cases::FailedTurnCase> =
+        built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
+    let (cases_jsonl, _) = cases::export_jsonl(&valid);
+    let brief = brief::build(&valid, &[], &brief::BriefContext::default());
+    TraceSummary {
+        content_hash,
+        format: trace.format.name().to_string(),
+        stats: trace.stats.clone(),
+        error: trace.error.clone(),
+        quarantine,
+        quarantine_total: trace.quarantine.len() as u64,
+        trajectories: trace
+            .trajectories
+            .iter()
+            .zip(analyses.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(t, a)| trajectory_info(t, a))
+            .collect(),
+        cases: built
+            .iter()
+            .map(|c| CaseView {
+                trajectory_id: c.trajectory_id.clone(),
+                case_id: c.case_id.clone(),
+                valid: c.valid,
+                errors: c.errors.clone(),
+            })
+            .collect(),
+        cases_jsonl,
+        brief_markdown: brief::to_markdown(&brief),
+    }
+}
+
+fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> TrajectoryInfo {
+    let mut agents: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut roles: Vec<(String, u32)> = Vec::new();
+    let mut actions: HashMap<(Option<&str>, Option<&str>), u32> = HashMap::new();
+    let mut errors = 0;
+    for s in &t.steps {
+        if !s.actor.is_empty() && seen.insert(&s.actor) {
+            agents.push(s.actor.clone());
+        }
+        let role = crate::protocol::ROLE_NAMES[usize::from(role_code(s.role))];
+        match roles.iter_mut().find(|(r, _)| r == role) {
+            Some((_, n)) => *n += 1,
+            None => roles.push((role.to_string(), 1)),
+        }
+        if s.is_error {
+            errors += 1;
+        }
+        if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
+            *actions.entry((s.tool.as_deref(), s.args.as_deref())).or_default() += 1;
+        }
+    }
+    let repeated_action = actions
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+        .map(|((tool, args), n)| {
+            let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
+            (text::elide(&what, 120), n)
+        });
+    TrajectoryInfo {
+        id: t.id.clone(),
+        steps: t.steps.len() as u32,
+        outcome: t.outcome,
+        task: t.task.as_ref().map(|x| text::elide(x, 600)),
+        gold: t.gold.clone(),
+        errors,
+        agents,
+        roles,
+        repeated_action,
+        candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
+        critical: a.and_then(|a| a.critical.clone()),
+        classification: a.and_then(|a| a.classification),
+        failure_mode: a.and_then(|a| a.failure_mode),
+        signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
+    }
+}
+
+/// Files bigger than this are refused before reading: a trace in memory takes a few times its
+/// file size and a browser tab's WebAssembly memory is capped at 4 GiB.
+pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+
+#[cfg(target_arch = "wasm32")]
+pub use glue::run;
+
+#[cfg(target_arch = "wasm32")]
+mod glue {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use trajscope_core::{IngestOptions, Ingestor};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::DedicatedWorkerGlobalScope;
+
+    use super::Store;
+    use crate::protocol::{Request, Response};
+
+    const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
+
+    fn post(scope: &DedicatedWorkerGlobalScope, resp: &Response) {
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        if let Ok(v) = serde::Serialize::serialize(resp, &ser) {
+            scope.post_message(&v).ok();
+        }
+    }
+
+    /// Starts listening for the page's requests.
+    pub fn run() {
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let store = Rc::new(RefCell::new(Store::default()));
+        let s2 = scope.clone();
+        let onmessage =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                let req = js_sys::Reflect::get(&data, &JsValue::from_str("req")).ok();
+                let Some(req) = req.and_then(|r| serde_wasm_bindgen::from_value::<Request>(r).ok())
+                else {
+                    return;
+                };
+                match req {
+                    Request::Load { file } => {
+                        let blob = js_sys::Reflect::get(&data, &JsValue::from_str("blob"))
+                            .ok()
+                            .and_then(|b| b.dyn_into::<web_sys::Blob>().ok());
+                        match blob {
+                            Some(blob) => {
+                                let (scope, store) = (s2.clone(), store.clone());
+                                wasm_bindgen_futures::spawn_local(load(scope, store, file, blob));
+                            }
+                            None => post(
+                                &s2,
+                                &Response::Failed { file, error: "no file was sent".into() },
+                            ),
+                        }
+                    }
+                    other => {
+                        let resp = store.borrow_mut().answer(other);
+                        if let Some(resp) = resp {
+                            post(&s2, &resp);
+                        }
+                    }
+                }
+            });
+        scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        post(&scope, &Response::Ready);
+    }
+
+    async fn load(
+        scope: DedicatedWorkerGlobalScope,
+        store: Rc<RefCell<Store>>,
+        file: u32,
+        blob: web_sys::Blob,
+    ) {
+        let total = blob.size();
+        if total > super::MAX_FILE_BYTES {
+            let error = format!(
+                "This file is {:.0} MB: over the {:.0} MB a browser tab can analyse. \
+                 Use the trajscope CLI for it, or split the file.",
+                total / 1e6,
+                super::MAX_FILE_BYTES / 1e6
+            );
+            return post(&scope, &Response::Failed { file, error });
+        }
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut hasher = trajscope_core::labels::ContentHasher::new();
+        let mut pos = 0.0;
+        while pos < total {
+            if store.borrow_mut().take_cancelled(file) {
+                return post(&scope, &Response::Cancelled { file });
+            }
+            let end = (pos + CHUNK).min(total);
+            let bytes = match blob.slice_with_f64_and_f64(pos, end) {
+                Ok(slice) => match JsFuture::from(slice.array_buffer()).await {
+                    Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
+                    Err(_) => {
+                        let error =
+                            "the browser could not read the file (was it moved or deleted?)";
+                        return post(&scope, &Response::Failed { file, error: error.into() });
+                    }
+                },
+                Err(_) => {
+                    return post(
+                        &scope,
+                        &Response::Failed { file, error: "could not slice the file".into() },
+                    )
+                }
+            };
+            ingestor.feed(&bytes);
+            hasher.update(&bytes);
+            pos = end;
+            let p = ingestor.progress();
+            post(
+                &scope,
+                &Response::Progress {
+                    file,
+                    bytes: pos,
+                    total,
+                    lines: p.lines as f64,
+                    quarantined: p.quarantined as f64,
+                },
+            );
+        }
+        if store.borrow_mut().take_cancelled(file) {
+            return post(&scope, &Response::Cancelled { file });
+        }
+        let trace = ingestor.finish();
+        let resp = store.borrow_mut().insert(file, trace, hasher.finish());
+        post(&scope, &resp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Grain;
+    use trajscope_core::{ingest, IngestOptions};
+
+    fn store_with(bytes: &[u8]) -> Store {
+        let mut store = Store::default();
+        store.insert(1, ingest(bytes, IngestOptions::default()), "sha256:test".into());
+        store
+    }
+
+    const SAMPLE: &[u8] = include_bytes!("../../../web/samples/sample.awtl.jsonl");
+
+    #[test]
+    fn summary_counts_steps_errors_and_quarantine() {
+        let trace = ingest(SAMPLE, IngestOptions::default());
+        let opts = AnalysisOptions::default();
+        let analyses: Vec<_> =
+            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
+        let s = summarize(&trace, &analyses, "sha256:x".into());
+        // The sample run failed: the analysis names candidates, a case and a brief.
+        assert!(!s.trajectories[0].candidates.is_empty());
+        assert_eq!(s.cases.len(), 1);
+        if s.cases[0].valid {
+            assert_eq!(s.cases_jsonl.lines().count(), 1);
+        } else {
+            assert!(!s.cases[0].errors.is_empty());
+        }
+        assert_eq!(s.format, "awtl");
+        assert_eq!(s.quarantine_total, 1);
+        assert_eq!(s.quarantine[0].line, 10);
+        assert!(s.quarantine[0].raw_base64.is_empty(), "the page preview does not carry the bytes");
+        assert_eq!(s.trajectories.len(), 1);
+        assert_eq!(s.trajectories[0].steps, 12);
+        assert!(s.trajectories[0].agents.contains(&"coder".to_string()));
+    }
+
+    #[test]
+    fn steps_come_back_at_their_grain_within_the_limit() {
+        let long = "x".repeat(10_000);
+        let jsonl = format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":\"{long}\"}}\n");
+        let mut store = store_with(jsonl.as_bytes());
+        for g in Grain::ALL {
+            let Some(Response::Steps { steps, .. }) =
+                store.answer(Request::Steps { req: 7, file: 1, traj: 0, items: vec![(0, g)] })
+            else {
+                panic!("no steps answer");
+            };
+            assert_eq!(steps.len(), 1);
+            assert!(steps[0].text.chars().count() <= g.limit());
+            assert_eq!(steps[0].full_chars, 10_000);
+        }
+    }
+
+    #[test]
+    fn search_finds_steps_anywhere_and_unknown_ids_get_no_answer() {
+        let mut store = store_with(SAMPLE);
+        let Some(Response::SearchHits { hits, .. }) =
+            store.answer(Request::Search { req: 1, file: 1, traj: 0, query: "NPM TEST".into() })
+        else {
+            panic!("no search answer");
+        };
+        assert!(!hits.is_empty());
+        assert!(store.answer(Request::Columns { file: 9, traj: 0 }).is_none());
+        assert!(store.answer(Request::Columns { file: 1, traj: 5 }).is_none());
+    }
+
+    #[test]
+    fn quarantine_export_has_the_exact_bytes() {
+        let trace = ingest(b"{\"type\":\"message\"}\n{broken\xff\n", IngestOptions::default());
+        let text = quarantine_jsonl(&trace);
+        let rec: QuarantineRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(rec.line, 2);
+        assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
+    }
+
+    #[test]
+    fn columns_intern_actors() {
+        let trace = ingest(SAMPLE, IngestOptions::default());
+        let c = columns(&trace.trajectories[0]);
+        assert_eq!(c.line.len(), 12);
+        assert!(c.actors.len() < 12);
+        assert!(c.actor.contains(&u16::MAX));
+    }
+}

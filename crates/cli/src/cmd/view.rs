@@ -1,0 +1,72 @@
+//! `trajscope view FILE --step N --grain high|medium|low [--trajectory ID] [--history]`.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _};
+use trajscope_core::attribution::{analyze_trajectory, quotes_on, AnalysisOptions};
+use trajscope_core::model::Format;
+use trajscope_core::views::{self, Grain};
+
+use crate::io::{load, parse_format};
+
+#[derive(clap::Args)]
+pub struct Args {
+    file: PathBuf,
+    /// 0-based step index.
+    #[arg(long)]
+    step: usize,
+    /// high, medium or low.
+    #[arg(long, default_value = "high", value_parser = parse_grain)]
+    grain: Grain,
+    /// The trajectory id (required when the file holds several).
+    #[arg(long)]
+    trajectory: Option<String>,
+    /// Print the history around the step (near steps high, far ones low) instead.
+    #[arg(long)]
+    history: bool,
+    #[arg(long, value_parser = parse_format)]
+    format: Option<Format>,
+}
+
+fn parse_grain(s: &str) -> Result<Grain, String> {
+    Grain::from_name(s).ok_or_else(|| format!("unknown grain `{s}`; known: high, medium, low"))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let trace = load(&args.file, args.format)?;
+    let traj = match &args.trajectory {
+        Some(id) => trace
+            .trajectories
+            .iter()
+            .find(|t| &t.id == id)
+            .with_context(|| format!("no trajectory `{id}` in {}", args.file.display()))?,
+        None => match trace.trajectories.as_slice() {
+            [t] => t,
+            [] => bail!("{} holds no trajectory", args.file.display()),
+            many => {
+                let ids: Vec<&str> = many.iter().map(|t| t.id.as_str()).collect();
+                bail!(
+                    "{} holds {} trajectories; pick one with --trajectory ({})",
+                    args.file.display(),
+                    many.len(),
+                    ids.join(", ")
+                )
+            }
+        },
+    };
+    let Some(step) = traj.steps.get(args.step) else {
+        bail!("step {} is out of range (the trajectory has {} steps)", args.step, traj.steps.len());
+    };
+    let opts = AnalysisOptions::default();
+    let text = if args.history {
+        views::history(traj, args.step, &opts.views)
+    } else {
+        let analysis = analyze_trajectory(traj, &opts);
+        let quotes = quotes_on(&analysis.triggers, step.index);
+        views::step_view_with_quotes(step, args.grain, &opts.views, &quotes)
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    Ok(())
+}

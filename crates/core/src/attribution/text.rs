@@ -1,0 +1,396 @@
+//! Text signals shared by the views and the trigger rules: error lines, success claims, blocker
+//! signatures, test and irreversible commands. ASCII case-insensitive; byte offsets of the
+//! lower-cased text equal those of the original, so quotes are cut from the original text.
+
+use crate::model::{Role, Step, StepKind};
+
+/// Longest quote a trigger carries (quotes are single lines, cut at a char boundary).
+pub const QUOTE_MAX: usize = 200;
+
+const ERROR_NEEDLES: &[&str] = &[
+    "error",
+    "exception",
+    "traceback",
+    "failed",
+    "failure",
+    "fatal",
+    "panic",
+    "assert",
+    "not found",
+    "denied",
+    "cannot ",
+    "could not",
+    "unable to",
+    "timed out",
+    "timeout",
+    "refused",
+    "unreachable",
+    "no such file",
+    "segmentation fault",
+    "execution failed",
+];
+
+const NEGATED: &[&str] = &[
+    "0 failed",
+    "0 errors",
+    "0 error",
+    "no error",
+    "no errors",
+    "without error",
+    "error-free",
+    "no failures",
+    "0 failures",
+    "errors: 0",
+    "failed: 0",
+    "failures: 0",
+    "exitcode: 0",
+];
+
+fn lower(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+fn has_any(lower: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|n| lower.contains(n))
+}
+
+/// Whether `needle` occurs in `lower` as whole words (no alphanumeric char on either side).
+pub fn has_word(lower: &str, needle: &str) -> bool {
+    let b = lower.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = lower[from..].find(needle) {
+        let start = from + pos;
+        let end = start + needle.len();
+        let before_ok = start == 0 || !b[start - 1].is_ascii_alphanumeric();
+        let after_ok = end >= b.len() || !b[end].is_ascii_alphanumeric();
+        if before_ok && after_ok {
+            return true;
+        }
+        from = start + needle.len().max(1);
+        if from >= lower.len() {
+            break;
+        }
+        while !lower.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+/// A line that reports an error (and is not a "0 failed" summary).
+pub fn is_error_line(line: &str) -> bool {
+    let l = lower(line);
+    has_any(&l, ERROR_NEEDLES) && !has_any(&l, NEGATED)
+}
+
+const CLAIMS: &[&str] = &[
+    "all tests pass",
+    "tests pass",
+    "tests are passing",
+    "test passes",
+    "passes all",
+    "is complete",
+    "are complete",
+    "completed successfully",
+    "successfully completed",
+    "task is done",
+    "is done",
+    "is fixed",
+    "have fixed",
+    "i fixed",
+    "has been fixed",
+    "fixed the",
+    "works now",
+    "now works",
+    "everything works",
+    "verified",
+    "all checks pass",
+    "no errors",
+];
+
+/// A line that claims success ("all tests pass", "done", "fixed", ...).
+pub fn is_success_claim(line: &str) -> bool {
+    let l = lower(line);
+    CLAIMS.iter().any(|c| has_word(&l, c)) || has_word(&l, "done") && l.len() < 80
+}
+
+/// Who or what caused a failure that is not the agent's doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocker {
+    Environment,
+    Flaky,
+    Harness,
+}
+
+const ENV: &[&str] = &[
+    "command not found",
+    "is not recognized as an internal or external command",
+    "executable doesn't exist",
+    "executable does not exist",
+    "browser binary",
+    "failed to launch browser",
+    "failed to launch the browser",
+    "browsertype.launch",
+    "chromium not found",
+    "chrome not found",
+    "could not find chrome",
+    "chromedriver not found",
+    "no usable sandbox",
+    "network is unreachable",
+    "could not resolve host",
+    "name or service not known",
+    "temporary failure in name resolution",
+    "getaddrinfo enotfound",
+    "no route to host",
+    "operation not permitted",
+    "no space left on device",
+    "read-only file system",
+    "cannot connect to the docker daemon",
+    "docker daemon is not running",
+    "out of memory",
+    "killed by oom",
+];
+
+const FLAKY: &[&str] = &[
+    "timed out",
+    "timeout exceeded",
+    "rate limit",
+    "too many requests",
+    "503 service unavailable",
+    "service unavailable",
+    "temporarily unavailable",
+    "connection reset",
+    "econnreset",
+    "try again later",
+    "flaky",
+    "socket hang up",
+    "502 bad gateway",
+];
+
+const HARNESS: &[&str] = &[
+    "harness error",
+    "harness failure",
+    "invalid trace root",
+    "verifier crashed",
+    "judge crashed",
+    "judge error",
+    "infrastructure error",
+    "internal harness",
+    "grader error",
+];
+
+/// The blocker signature of a failure text, if any (environment beats flaky beats harness).
+pub fn blocker(text: &str) -> Option<Blocker> {
+    let l = lower(text);
+    if has_any(&l, ENV)
+        || (l.contains("sandbox") && (l.contains("denied") || l.contains("not permitted")))
+    {
+        Some(Blocker::Environment)
+    } else if has_any(&l, HARNESS) {
+        Some(Blocker::Harness)
+    } else if has_any(&l, FLAKY) {
+        Some(Blocker::Flaky)
+    } else {
+        None
+    }
+}
+
+/// The first line of `text` with a blocker signature, as a quote.
+pub fn blocker_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
+}
+
+const BUDGET: &[&str] = &[
+    "maximum number of steps",
+    "max steps reached",
+    "max_steps",
+    "step limit",
+    "steps limit",
+    "budget exhausted",
+    "budget exceeded",
+    "cost limit",
+    "exit_cost",
+    "context length exceeded",
+    "context window exceeded",
+    "maximum context length",
+    "max iterations",
+    "max_iterations",
+    "maximum iterations",
+    "turn limit",
+    "max turns",
+];
+
+/// The text reports a step, cost or context budget reached.
+pub fn is_budget_exhausted(text: &str) -> bool {
+    has_any(&lower(text), BUDGET)
+}
+
+const TESTS: &[&str] =
+    &["test", "pytest", "jest", "mocha", "vitest", "verify", "check", "lint", "tsc", "spec"];
+
+/// A command that verifies earlier changes (a test run, a type check, a linter).
+pub fn is_test_command(cmd: &str) -> bool {
+    let l = lower(cmd);
+    TESTS.iter().any(|t| l.contains(t))
+}
+
+const IRREVERSIBLE: &[&str] = &[
+    "push", "deploy", "publish", "rm", "delete", "drop", "submit", "send", "transfer", "cancel",
+    "book", "refund", "merge", "release", "exchange", "purchase", "pay",
+];
+
+/// An action that changes state outside the agent's scratch space (push, deploy, delete, book…).
+pub fn is_irreversible(step: &Step) -> bool {
+    let mut s = String::new();
+    if let Some(t) = &step.tool {
+        s.push_str(t);
+        s.push(' ');
+    }
+    let head = step.args.as_deref().unwrap_or("").lines().next().unwrap_or("");
+    s.push_str(head);
+    let l = lower(&s).replace(['_', '-', '.'], " ");
+    IRREVERSIBLE.iter().any(|w| has_word(&l, w))
+}
+
+/// A step that modifies files or state the agent works on (an edit, a write, a patch).
+pub fn is_edit(step: &Step) -> bool {
+    let tool = step.tool.as_deref().map(lower).unwrap_or_default();
+    let args = lower(step.args.as_deref().unwrap_or(""));
+    ["edit", "write", "patch", "replace", "create", "str_replace", "apply"]
+        .iter()
+        .any(|w| tool.contains(w))
+        || args.starts_with("sed -i")
+        || args.contains("apply_patch")
+        || args.contains("git apply")
+        || args.contains("cat >")
+        || args.contains("> ")
+}
+
+/// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.
+pub fn interpreter_exit(text: &str) -> Option<i64> {
+    let t = text.trim_start();
+    let rest = t.strip_prefix("exitcode:").or_else(|| t.strip_prefix("Exit code:"))?;
+    let num: String =
+        rest.trim_start().chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+    num.parse().ok()
+}
+
+/// Whether a step is the environment answering (a tool result, a terminal, a judge).
+pub fn is_env_step(step: &Step) -> bool {
+    matches!(step.kind, StepKind::Observation | StepKind::JudgeResult | StepKind::MemoryRead)
+        || matches!(step.role, Role::Tool | Role::Environment | Role::Judge)
+        || lower(&step.actor).contains("terminal")
+        || interpreter_exit(&step.text).is_some()
+}
+
+/// Whether a step is an agent acting or speaking (not the environment, the system or the human).
+pub fn is_agent_step(step: &Step) -> bool {
+    if is_env_step(step) || matches!(step.kind, StepKind::RunStart | StepKind::RunEnd) {
+        return false;
+    }
+    match step.role {
+        Role::Assistant => true,
+        Role::System => false,
+        Role::User | Role::Other => {
+            let a = lower(&step.actor);
+            !(a.is_empty() || a == "human" || a == "user" || a == "system")
+        }
+        _ => false,
+    }
+}
+
+/// The first non-blank line of `text`, as a quote.
+pub fn first_line(text: &str) -> &str {
+    cut(text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""))
+}
+
+/// A quote: the line cut to [`QUOTE_MAX`] chars at a char boundary (still a substring).
+pub fn cut(line: &str) -> &str {
+    match line.char_indices().nth(QUOTE_MAX) {
+        Some((i, _)) => &line[..i],
+        None => line,
+    }
+}
+
+/// The first error line of `text`, as a quote.
+pub fn first_error_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
+}
+
+/// The last error line of `text` (a traceback's last line names the exception).
+pub fn last_error_line(text: &str) -> Option<&str> {
+    text.lines().rev().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
+}
+
+/// The first success-claim line of `text`, as a quote.
+pub fn claim_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && is_success_claim(l)).map(cut)
+}
+
+/// A normalised error signature (digits folded, trimmed) for grouping identical failures.
+pub fn signature(line: &str) -> String {
+    line.chars()
+        .take(160)
+        .map(|c| if c.is_ascii_digit() { '#' } else { c.to_ascii_lowercase() })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// FNV-1a hash (deterministic across platforms and runs).
+pub fn hash(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0xff)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_and_negations() {
+        assert!(is_error_line("FAIL: expected property userId (AssertionError)"));
+        assert!(is_error_line("Traceback (most recent call last):"));
+        assert!(!is_error_line("Tests: 0 failed, 42 passed"));
+        assert!(!is_error_line("exitcode: 0 (execution succeeded)"));
+        assert!(is_error_line("exitcode: 1 (execution failed)"));
+    }
+
+    #[test]
+    fn claims_need_whole_words() {
+        assert!(is_success_claim("The rename is complete and all tests pass."));
+        assert!(is_success_claim("Done."));
+        assert!(!is_success_claim("the branch was abandoned"));
+    }
+
+    #[test]
+    fn blockers() {
+        assert_eq!(blocker("bash: playwright: command not found"), Some(Blocker::Environment));
+        assert_eq!(
+            blocker("Executable doesn't exist at /ms-playwright/chromium-1091/chrome"),
+            Some(Blocker::Environment)
+        );
+        assert_eq!(blocker("request timed out after 30s"), Some(Blocker::Flaky));
+        assert_eq!(blocker("AssertionError: 3 != 4"), None);
+    }
+
+    #[test]
+    fn interpreter_exit_codes() {
+        assert_eq!(interpreter_exit("exitcode: 1 (execution failed)\nCode output: x"), Some(1));
+        assert_eq!(interpreter_exit("exitcode: 0 (execution succeeded)"), Some(0));
+        assert_eq!(interpreter_exit("hello"), None);
+    }
+
+    #[test]
+    fn cut_keeps_a_substring_on_multibyte_text() {
+        let s = "é".repeat(500);
+        assert!(s.starts_with(cut(&s)));
+        assert_eq!(cut(&s).chars().count(), QUOTE_MAX);
+    }
+}

@@ -1,0 +1,611 @@
+//! Trigger detection: one linear pass over the steps, with hash maps for identities (action ids,
+//! spans, artifacts, repeated commands). Each rule says what a critical error *is*:
+//!
+//! - `failed_command`: an action (or a chat agent's code) whose observation failed; the trigger
+//!   sits on the action that introduced it, the observation is the reference.
+//! - `edit_broke_test`: a test/verify command failed after an edit: the edit is where the error
+//!   was introduced (the test only shows it).
+//! - `verifier_rejected`: a failed judge/verifier result, traced to its `source_action_id` (else
+//!   to the last action touching its artifact, else the last agent step before it).
+//! - `memory_misapplied`: the rejected action followed a memory read.
+//! - `claim_contradicted`: a success claim ("all tests pass") after an unresolved failure
+//!   (history conflict) or beside an error in the same step (intra-step conflict).
+//! - `repeated_action`: an action identical to one that already failed, with nothing fixed.
+//! - `environment_blocker` / `flaky_blocker` / `harness_blocker`: a failure whose signature is
+//!   the environment's (missing binary, network, sandbox, timeouts, harness errors).
+//! - `budget_exhausted`: a step, cost or context limit reached.
+//! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
+//!   value (its semantic footprint reaches the answer).
+
+use std::collections::HashMap;
+
+use super::text::{self, Blocker};
+use super::{AnalysisOptions, Trigger};
+use crate::model::{Role, Step, StepKind, Trajectory};
+use crate::record::{Category, FailureClass, Phase};
+
+/// What the pass found: the triggers and the facts the state and loop analysis need.
+#[derive(Clone, Debug, Default)]
+pub struct Found {
+    pub triggers: Vec<Trigger>,
+    /// Per step: the hash of an agent action (tool + command, or message text), else 0.
+    pub action_hash: Vec<u64>,
+    /// Steps where a verifier passed or a test command succeeded (a green state).
+    pub green_steps: Vec<u32>,
+    /// Object key → steps where that command later succeeded.
+    pub successes: HashMap<String, Vec<u32>>,
+    /// Irreversible agent actions.
+    pub irreversible_steps: Vec<u32>,
+    /// Failed judge / verifier results.
+    pub failed_judges: Vec<usize>,
+    /// Most occurrences of one identical agent action.
+    pub max_identical_actions: u32,
+    /// Most occurrences of one identical failure signature.
+    pub max_identical_failures: u32,
+    /// Most failed attempts of one command.
+    pub max_failed_attempts: u32,
+    pub budget_exhausted: bool,
+    /// The last agent step, and whether it claims success.
+    pub last_agent_step: Option<u32>,
+    pub final_claim: bool,
+}
+
+struct OpenError {
+    step: usize,
+    quote_step: usize,
+    object: String,
+}
+
+/// Runs every rule over the trajectory.
+pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
+    let steps = &traj.steps;
+    let mut f = Found { action_hash: vec![0; steps.len()], ..Found::default() };
+    let mut by_action_id: HashMap<&str, usize> = HashMap::new();
+    let mut by_span: HashMap<&str, usize> = HashMap::new();
+    let mut by_artifact: HashMap<&str, usize> = HashMap::new();
+    let mut action_count: HashMap<u64, u32> = HashMap::new();
+    // Hash of a command → its last failure (observation step), while not fixed.
+    let mut last_failure: HashMap<u64, usize> = HashMap::new();
+    let mut failed_attempts: HashMap<u64, u32> = HashMap::new();
+    let mut failure_sigs: HashMap<String, u32> = HashMap::new();
+    let mut last_agent: Option<usize> = None;
+    let mut last_edit: Option<usize> = None;
+    let mut last_memory: Option<usize> = None;
+    let mut open_error: Option<OpenError> = None;
+    // Action step → the observation where the environment blocked it.
+    let mut env_by_action: HashMap<usize, usize> = HashMap::new();
+
+    for (i, s) in steps.iter().enumerate() {
+        let agent = text::is_agent_step(s);
+        if agent {
+            let h = action_key(s);
+            f.action_hash[i] = h;
+            let n = action_count.entry(h).or_insert(0);
+            *n += 1;
+            f.max_identical_actions = f.max_identical_actions.max(*n);
+            if let Some(a) = s.ids.action_id.as_deref() {
+                by_action_id.insert(a, i);
+            }
+            if let Some(sp) = s.ids.span_id.as_deref() {
+                by_span.insert(sp, i);
+            }
+            for r in &s.artifact_refs {
+                by_artifact.insert(r.normalized.as_str(), i);
+            }
+            // Repeating an action that already failed, with nothing fixed in between.
+            if let Some(&obs) = last_failure.get(&h) {
+                let reference = error_quote(&steps[obs]);
+                f.triggers.push(Trigger {
+                    step: i as u32,
+                    category: Category::HistoryConflict,
+                    phase: Phase::Action,
+                    wrong_quote: action_quote(s).to_string(),
+                    reference_quote: reference.to_string(),
+                    reference_step: Some(obs as u32),
+                    rule: "repeated_action".into(),
+                    object: format!("cmd:{h:016x}"),
+                    blocker: None,
+                });
+            }
+            if text::is_edit(s) {
+                last_edit = Some(i);
+            }
+            if s.kind == StepKind::Action && text::is_irreversible(s) {
+                f.irreversible_steps.push(i as u32);
+            }
+            // A success claim against an unresolved failure, or beside an error in this step.
+            if let Some(claim) = text::claim_line(&s.text) {
+                if let Some(e) = &open_error {
+                    f.triggers.push(Trigger {
+                        step: i as u32,
+                        category: Category::HistoryConflict,
+                        phase: Phase::Reasoning,
+                        wrong_quote: claim.to_string(),
+                        reference_quote: error_quote(&steps[e.quote_step]).to_string(),
+                        reference_step: Some(e.quote_step as u32),
+                        rule: "claim_contradicted".into(),
+                        object: e.object.clone(),
+                        blocker: None,
+                    });
+                } else if let Some(err) = text::first_error_line(&s.text) {
+                    if err != claim && has_strong_error(&s.text) {
+                        f.triggers.push(Trigger {
+                            step: i as u32,
+                            category: Category::IntraStepConflict,
+                            phase: Phase::Reasoning,
+                            wrong_quote: claim.to_string(),
+                            reference_quote: err.to_string(),
+                            reference_step: Some(i as u32),
+                            rule: "claim_contradicted".into(),
+                            object: format!("claim:{i}"),
+                            blocker: None,
+                        });
+                    }
+                }
+            }
+            last_agent = Some(i);
+            continue;
+        }
+
+        if text::is_budget_exhausted(&s.text) && !matches!(s.role, Role::User | Role::System) {
+            f.budget_exhausted = true;
+            f.triggers.push(Trigger {
+                step: i as u32,
+                category: Category::EnvironmentAnomaly,
+                phase: Phase::Observation,
+                wrong_quote: budget_quote(&s.text).to_string(),
+                reference_quote: budget_quote(&s.text).to_string(),
+                reference_step: Some(i as u32),
+                rule: "budget_exhausted".into(),
+                object: "budget".into(),
+                blocker: None,
+            });
+        }
+
+        match s.kind {
+            StepKind::MemoryRead => {
+                last_memory = Some(i);
+            }
+            StepKind::JudgeResult => {
+                if judge_failed(s) {
+                    f.failed_judges.push(i);
+                    verifier_triggers(
+                        &mut f,
+                        steps,
+                        i,
+                        &Lookup {
+                            by_action_id: &by_action_id,
+                            by_artifact: &by_artifact,
+                            env_by_action: &env_by_action,
+                        },
+                        last_agent,
+                        last_memory,
+                    );
+                } else if judge_passed(s) {
+                    f.green_steps.push(i as u32);
+                }
+            }
+            StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {}
+            _ if s.role == Role::Judge => {
+                if judge_failed(s) {
+                    f.failed_judges.push(i);
+                    verifier_triggers(
+                        &mut f,
+                        steps,
+                        i,
+                        &Lookup {
+                            by_action_id: &by_action_id,
+                            by_artifact: &by_artifact,
+                            env_by_action: &env_by_action,
+                        },
+                        last_agent,
+                        last_memory,
+                    );
+                }
+            }
+            _ => {
+                if !text::is_env_step(s) {
+                    continue;
+                }
+                // An observation: find the action it answers.
+                let cause = s
+                    .ids
+                    .span_id
+                    .as_deref()
+                    .and_then(|sp| by_span.get(sp).copied())
+                    .or_else(|| {
+                        s.ids.parent_id.as_deref().and_then(|p| by_action_id.get(p).copied())
+                    })
+                    .or(last_agent);
+                if observation_failed(s) {
+                    let quote = error_quote(s);
+                    let sig = text::signature(quote);
+                    let n = failure_sigs.entry(sig.clone()).or_insert(0);
+                    *n += 1;
+                    f.max_identical_failures = f.max_identical_failures.max(*n);
+                    let blocker = text::blocker(&s.text);
+                    if let Some(b) = blocker {
+                        let quote = text::blocker_line(&s.text).unwrap_or(quote);
+                        let sig = text::signature(quote);
+                        let (class, rule) = blocker_class(b);
+                        let (ref_q, ref_step) = match cause {
+                            Some(a) => (action_quote(&steps[a]), a),
+                            None => (quote, i),
+                        };
+                        let object = format!("env:{sig}");
+                        f.triggers.push(Trigger {
+                            step: i as u32,
+                            category: Category::EnvironmentAnomaly,
+                            phase: Phase::Observation,
+                            wrong_quote: quote.to_string(),
+                            reference_quote: ref_q.to_string(),
+                            reference_step: Some(ref_step as u32),
+                            rule: rule.into(),
+                            object: object.clone(),
+                            blocker: Some(class),
+                        });
+                        open_error = Some(OpenError { step: i, quote_step: i, object });
+                        if let Some(a) = cause {
+                            env_by_action.insert(a, i);
+                        }
+                    }
+                    if let Some(a) = cause {
+                        let h = f.action_hash[a];
+                        *failed_attempts.entry(h).or_insert(0) += 1;
+                        f.max_failed_attempts = f
+                            .max_failed_attempts
+                            .max(failed_attempts.get(&h).copied().unwrap_or(0));
+                        last_failure.insert(h, i);
+                        if blocker.is_none() {
+                            let object = format!("cmd:{h:016x}");
+                            f.triggers.push(Trigger {
+                                step: a as u32,
+                                category: Category::EnvironmentAnomaly,
+                                phase: Phase::Action,
+                                wrong_quote: action_quote(&steps[a]).to_string(),
+                                reference_quote: quote.to_string(),
+                                reference_step: Some(i as u32),
+                                rule: "failed_command".into(),
+                                object: object.clone(),
+                                blocker: None,
+                            });
+                            open_error = Some(OpenError { step: i, quote_step: i, object });
+                            // A failing test shows an error an earlier edit introduced.
+                            if let Some(e) = last_edit.filter(|&e| e != a && e < a) {
+                                if text::is_test_command(action_text(&steps[a])) {
+                                    f.triggers.push(Trigger {
+                                        step: e as u32,
+                                        category: Category::EnvironmentAnomaly,
+                                        phase: Phase::Action,
+                                        wrong_quote: action_quote(&steps[e]).to_string(),
+                                        reference_quote: quote.to_string(),
+                                        reference_step: Some(i as u32),
+                                        rule: "edit_broke_test".into(),
+                                        object: format!("edit:{e}"),
+                                        blocker: None,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                } else if let Some(a) = cause {
+                    // The command succeeded: it is fixed; a passing test is a green state.
+                    let h = f.action_hash[a];
+                    last_failure.remove(&h);
+                    let object = format!("cmd:{h:016x}");
+                    if open_error.as_ref().is_some_and(|e| e.object == object) {
+                        open_error = None;
+                    }
+                    f.successes.entry(object).or_default().push(i as u32);
+                    f.successes.entry(program_key(&steps[a])).or_default().push(i as u32);
+                    if text::is_test_command(action_text(&steps[a])) {
+                        f.green_steps.push(i as u32);
+                        last_edit = None;
+                    }
+                }
+                let _ = open_error.as_ref().map(|e| e.step);
+            }
+        }
+    }
+    f.last_agent_step = last_agent.map(|a| a as u32);
+    f.final_claim = last_agent.is_some_and(|a| text::claim_line(&steps[a].text).is_some())
+        || traj.final_answer.as_deref().is_some_and(|a| text::claim_line(a).is_some());
+    if let Some(t) = answer_origin(traj, last_agent) {
+        f.triggers.push(t);
+    }
+    f
+}
+
+/// Identity maps the verifier rule looks actions up in.
+struct Lookup<'a, 'b> {
+    by_action_id: &'a HashMap<&'b str, usize>,
+    by_artifact: &'a HashMap<&'b str, usize>,
+    env_by_action: &'a HashMap<usize, usize>,
+}
+
+fn blocker_class(b: Blocker) -> (FailureClass, &'static str) {
+    match b {
+        Blocker::Environment => (FailureClass::EnvironmentBlocker, "environment_blocker"),
+        Blocker::Flaky => (FailureClass::FlakyBlocker, "flaky_blocker"),
+        Blocker::Harness => (FailureClass::HarnessBlocker, "harness_blocker"),
+    }
+}
+
+fn verifier_triggers(
+    f: &mut Found,
+    steps: &[Step],
+    j: usize,
+    maps: &Lookup<'_, '_>,
+    last_agent: Option<usize>,
+    last_memory: Option<usize>,
+) {
+    let (by_action_id, by_artifact) = (maps.by_action_id, maps.by_artifact);
+    let judge = &steps[j];
+    let reason = judge_quote(judge);
+    let source = judge
+        .ids
+        .source_action_id
+        .as_deref()
+        .and_then(|a| by_action_id.get(a).copied())
+        .or_else(|| {
+            judge
+                .artifact_refs
+                .iter()
+                .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
+                .max()
+        })
+        .or(last_agent);
+    let Some(src) = source else {
+        f.triggers.push(Trigger {
+            step: j as u32,
+            category: Category::TaskConflict,
+            phase: Phase::Verification,
+            wrong_quote: reason.to_string(),
+            reference_quote: reason.to_string(),
+            reference_step: Some(j as u32),
+            rule: "verifier_rejected".into(),
+            object: format!("judge:{}", judge.actor),
+            blocker: text::blocker(&judge.text).map(|_| FailureClass::HarnessBlocker),
+        });
+        return;
+    };
+    // The verified action was blocked by the environment: the verdict joins that blocker.
+    if let Some(&obs) = maps.env_by_action.get(&src) {
+        let q = text::blocker_line(&steps[obs].text).unwrap_or_else(|| error_quote(&steps[obs]));
+        let class = text::blocker(&steps[obs].text).map(blocker_class);
+        f.triggers.push(Trigger {
+            step: obs as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Observation,
+            wrong_quote: q.to_string(),
+            reference_quote: reason.to_string(),
+            reference_step: Some(j as u32),
+            rule: class.map_or("environment_blocker", |c| c.1).into(),
+            object: format!("env:{}", text::signature(q)),
+            blocker: Some(class.map_or(FailureClass::EnvironmentBlocker, |c| c.0)),
+        });
+        return;
+    }
+    if let Some((class, rule)) = text::blocker(&judge.text).map(blocker_class) {
+        f.triggers.push(Trigger {
+            step: j as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Verification,
+            wrong_quote: reason.to_string(),
+            reference_quote: action_quote(&steps[src]).to_string(),
+            reference_step: Some(src as u32),
+            rule: rule.into(),
+            object: format!("env:{}", text::signature(reason)),
+            blocker: Some(class),
+        });
+        return;
+    }
+    let object = format!("act:{src}");
+    let wrong = action_quote(&steps[src]);
+    f.triggers.push(Trigger {
+        step: src as u32,
+        category: Category::TaskConflict,
+        phase: Phase::Action,
+        wrong_quote: wrong.to_string(),
+        reference_quote: reason.to_string(),
+        reference_step: Some(j as u32),
+        rule: "verifier_rejected".into(),
+        object: object.clone(),
+        blocker: None,
+    });
+    if let Some(m) = last_memory.filter(|&m| m < src) {
+        let mq = text::first_line(&steps[m].text);
+        if !mq.is_empty() {
+            f.triggers.push(Trigger {
+                step: src as u32,
+                category: Category::HistoryConflict,
+                phase: Phase::Action,
+                wrong_quote: wrong.to_string(),
+                reference_quote: mq.to_string(),
+                reference_step: Some(m as u32),
+                rule: "memory_misapplied".into(),
+                object,
+                blocker: None,
+            });
+        }
+    }
+}
+
+fn judge_failed(s: &Step) -> bool {
+    let st = s.status.as_deref().unwrap_or("").to_ascii_lowercase();
+    matches!(st.as_str(), "failed" | "fail" | "failure" | "rejected" | "error" | "errored")
+        || (st.is_empty() && s.is_error)
+}
+
+fn judge_passed(s: &Step) -> bool {
+    let st = s.status.as_deref().unwrap_or("").to_ascii_lowercase();
+    matches!(st.as_str(), "passed" | "pass" | "ok" | "success" | "accepted")
+}
+
+fn has_strong_error(t: &str) -> bool {
+    t.contains("Traceback")
+        || t.contains("Error:")
+        || t.contains("Exception")
+        || t.contains("FAILED")
+}
+
+fn observation_failed(s: &Step) -> bool {
+    if let Some(c) = s.exit_code {
+        return c != 0;
+    }
+    if let Some(c) = text::interpreter_exit(&s.text) {
+        return c != 0;
+    }
+    s.is_error || has_strong_error(&s.text)
+}
+
+/// The text that identifies an action: its command, else its text.
+fn action_text(s: &Step) -> &str {
+    match s.args.as_deref() {
+        Some(a) if !a.is_empty() => a,
+        _ => &s.text,
+    }
+}
+
+/// A verbatim quote of an action: the first line of its command, else of its text (for a chat
+/// agent, the first line of its code block when it has one).
+pub fn action_quote(s: &Step) -> &str {
+    if let Some(a) = s.args.as_deref().filter(|a| !a.trim().is_empty()) {
+        return text::first_line(a);
+    }
+    if let Some(pos) = s.text.find("```") {
+        let after = &s.text[pos + 3..];
+        // Skip the language tag line.
+        let body = after.split_once('\n').map_or("", |(_, b)| b);
+        let q = text::first_line(body.split("```").next().unwrap_or(""));
+        if !q.is_empty() {
+            return q;
+        }
+    }
+    text::first_line(&s.text)
+}
+
+fn error_quote(s: &Step) -> &str {
+    text::last_error_line(&s.text).unwrap_or_else(|| text::first_line(&s.text))
+}
+
+fn judge_quote(s: &Step) -> &str {
+    text::first_error_line(&s.text).unwrap_or_else(|| text::first_line(&s.text))
+}
+
+fn budget_quote(t: &str) -> &str {
+    t.lines()
+        .map(str::trim)
+        .find(|l| text::is_budget_exhausted(l))
+        .map(text::cut)
+        .unwrap_or_else(|| text::first_line(t))
+}
+
+/// The program an action runs (its tool and the first word of its command): a later success of
+/// the same program after a failure is the agent fixing it (`grep` on the right path).
+pub fn program_key(s: &Step) -> String {
+    let first = action_text(s).split_whitespace().next().unwrap_or("");
+    format!("prog:{:016x}", text::hash(&[&s.actor, s.tool.as_deref().unwrap_or(""), first]))
+}
+
+fn action_key(s: &Step) -> u64 {
+    text::hash(&[&s.actor, s.tool.as_deref().unwrap_or(""), action_text(s)])
+}
+
+/// Numbers (with `.` and `,` inside) of at least two characters.
+fn numbers(t: &str) -> Vec<&str> {
+    let b = t.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+            let start = i;
+            while i < b.len()
+                && (b[i].is_ascii_digit()
+                    || ((b[i] == b'.' || b[i] == b',')
+                        && i + 1 < b.len()
+                        && b[i + 1].is_ascii_digit()))
+            {
+                i += 1;
+            }
+            if (i >= b.len() || !b[i].is_ascii_alphabetic()) && i - start >= 2 {
+                out.push(&t[start..i]);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// In a failed run, the earliest agent step that states the value of the final answer.
+fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger> {
+    let steps = &traj.steps;
+    // The final answer: the last agent step with a number in it (a closing "TERMINATE" says
+    // nothing), looked for among the last agent steps.
+    let mut final_step = None;
+    let mut seen = 0;
+    for (i, s) in steps.iter().enumerate().take(last_agent? + 1).rev() {
+        if !text::is_agent_step(s) || s.kind != StepKind::Message {
+            continue;
+        }
+        seen += 1;
+        if !numbers(&s.text).is_empty() {
+            final_step = Some(i);
+            break;
+        }
+        if seen >= 3 {
+            break;
+        }
+    }
+    let fi = final_step?;
+    // Values given in the task are not introduced by an agent.
+    let task = match traj.task.as_deref() {
+        Some(t) => t,
+        None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
+    };
+    let fs = &steps[fi];
+    // The answer line: the last line of the final step with a number not given in the task.
+    let (line, tokens) = fs.text.lines().rev().find_map(|l| {
+        let toks: Vec<&str> = numbers(l).into_iter().filter(|n| !task.contains(n)).collect();
+        (!toks.is_empty()).then_some((l.trim(), toks))
+    })?;
+    for (i, s) in steps.iter().enumerate().take(fi + 1) {
+        if !text::is_agent_step(s) {
+            continue;
+        }
+        let hit = s.text.lines().find(|l| tokens.iter().any(|t| contains_number(l, t)));
+        if let Some(l) = hit {
+            return Some(Trigger {
+                step: i as u32,
+                category: Category::TaskConflict,
+                phase: Phase::Reasoning,
+                wrong_quote: quote_around(l.trim(), &tokens).to_string(),
+                reference_quote: quote_around(line, &tokens).to_string(),
+                reference_step: Some(fi as u32),
+                rule: "answer_origin".into(),
+                object: "answer".into(),
+                blocker: None,
+            });
+        }
+    }
+    None
+}
+
+fn contains_number(line: &str, n: &str) -> bool {
+    numbers(line).contains(&n)
+}
+
+/// A quote of a line that keeps the token when the line is longer than a quote may be.
+fn quote_around<'a>(line: &'a str, tokens: &[&str]) -> &'a str {
+    let cut = text::cut(line);
+    if cut.len() == line.len() || tokens.iter().any(|t| cut.contains(t)) {
+        return cut;
+    }
+    let pos = tokens.iter().filter_map(|t| line.find(t)).min().unwrap_or(0);
+    let mut start = pos.saturating_sub(60);
+    while !line.is_char_boundary(start) {
+        start -= 1;
+    }
+    text::cut(&line[start..])
+}

@@ -1,0 +1,348 @@
+//! Claude Code session JSONL (`~/.claude/projects/<dir>/<session>.jsonl`).
+//!
+//! Each line is one record: `user` / `assistant` / `system` messages carry `uuid`, `parentUuid`,
+//! `sessionId`, `timestamp` and a `message` in the Anthropic API shape; `summary`,
+//! `queue-operation` and `file-history-snapshot` lines are bookkeeping.
+//!
+//! One assistant reply is split over several lines that share `message.id`, usually one content
+//! block per line. We make **one step per content block**: a `text` / `thinking` block is an
+//! assistant message, a `tool_use` block an action (tool name, input, `action_id` = the block id),
+//! a `tool_result` block in a user line an observation (`is_error`, `source_action_id` = the
+//! `tool_use_id`, the tool's name looked up from the call, `Exit code N` read as the exit code).
+//! Steps of one reply share `turn_id` = `message.id`. A block repeated verbatim under the same
+//! `message.id` (some versions re-write a reply as it streams) is not counted twice.
+//!
+//! Every line is accounted for: each message line gives at least one step, a `summary` line a
+//! system step, a record of a type not known here an `other` step (status = its type);
+//! `queue-operation` and `file-history-snapshot` lines are parsed but give no step.
+//! Trajectories are per session; sub-agent lines (`isSidechain`, `agentId`) form their own
+//! trajectory `agent-<agentId>` with the agent as actor.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
+
+#[derive(Default)]
+pub struct ClaudeCode {
+    /// Trajectories in order of first appearance: (key, task, steps).
+    runs: Vec<Run>,
+    /// tool_use id → tool name, for naming tool results.
+    calls: HashMap<String, String>,
+    /// Hashes of (message.id, block) already taken, for repeated reply lines (a hash, not a
+    /// copy of the block: a long session must not be held twice).
+    seen_blocks: HashSet<u64>,
+    /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
+    last_key: Option<String>,
+}
+
+#[derive(Default)]
+struct Run {
+    key: String,
+    actor: String,
+    task: Option<String>,
+    steps: Vec<Step>,
+}
+
+impl ClaudeCode {
+    fn run(&mut self, key: &str, actor: &str) -> &mut Run {
+        let i = match self.runs.iter().position(|r| r.key == key) {
+            Some(i) => i,
+            None => {
+                self.runs.push(Run {
+                    key: key.to_string(),
+                    actor: actor.to_string(),
+                    ..Run::default()
+                });
+                self.runs.len() - 1
+            }
+        };
+        &mut self.runs[i]
+    }
+}
+
+impl JsonlAdapter for ClaudeCode {
+    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
+        let o = parse_object(line)?;
+        let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
+        let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
+        let agent = get_text(&o, &["agentId"]).filter(|_| sidechain);
+        let key = match (&agent, get_text(&o, &["sessionId"])) {
+            (Some(a), _) => format!("agent-{a}"),
+            (None, Some(s)) => s,
+            (None, None) => self.last_key.clone().unwrap_or_default(),
+        };
+        if get(&o, &["sessionId"]).is_some() {
+            self.last_key = Some(key.clone());
+        }
+        let actor = agent.as_ref().map(|a| format!("agent-{a}")).unwrap_or_default();
+        let base = Step {
+            loc,
+            actor: actor.clone(),
+            timestamp: get_text(&o, &["timestamp"]),
+            ingest_seq,
+            ids: StepIds {
+                run_id: get_text(&o, &["sessionId"]),
+                event_id: get_text(&o, &["uuid"]),
+                parent_id: get_text(&o, &["parentUuid", "leafUuid"]),
+                ..StepIds::default()
+            },
+            ..Step::default()
+        };
+        let steps = match ty {
+            "user" | "assistant" => self.message_steps(&o, ty, &base),
+            "system" => {
+                let level = get_text(&o, &["level"]).unwrap_or_default();
+                vec![Step {
+                    role: Role::System,
+                    text: get(&o, &["content", "message"]).map(content_text).unwrap_or_default(),
+                    is_error: level == "error",
+                    status: get_text(&o, &["subtype"]),
+                    ..base
+                }]
+            }
+            "summary" => vec![Step {
+                role: Role::System,
+                text: get_text(&o, &["summary"]).unwrap_or_default(),
+                status: Some("summary".to_string()),
+                ..base
+            }],
+            "queue-operation" | "file-history-snapshot" => Vec::new(),
+            _ if o.contains_key("message") => self.message_steps(&o, ty, &base),
+            // A record type this reader does not know (newer versions add some): kept visible.
+            other => vec![Step {
+                role: Role::Other,
+                text: get(&o, &["content", "text"])
+                    .map(content_text)
+                    .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                status: Some(other.to_string()),
+                ..base
+            }],
+        };
+        if steps.is_empty() {
+            return Ok(());
+        }
+        let run = self.run(&key, &actor);
+        if run.task.is_none() {
+            run.task = steps
+                .iter()
+                .find(|s| s.role == Role::User && s.kind == StepKind::Message)
+                .map(|s| s.text.clone());
+        }
+        run.steps.extend(steps);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Vec<Trajectory> {
+        let mut runs = self.runs;
+        // Bookkeeping that came before any session line joins the first session.
+        if let Some(i) = runs.iter().position(|r| r.key.is_empty()) {
+            if let Some(j) = runs.iter().position(|r| !r.key.is_empty() && r.actor.is_empty()) {
+                let orphan = runs.remove(i);
+                let j = if j > i { j - 1 } else { j };
+                runs[j].steps.extend(orphan.steps);
+                runs[j].steps.sort_by_key(|s| s.ingest_seq);
+            }
+        }
+        runs.into_iter()
+            .enumerate()
+            .map(|(n, mut r)| {
+                for (i, s) in r.steps.iter_mut().enumerate() {
+                    s.index = i as u32;
+                }
+                let id = if r.key.is_empty() { format!("session-{}", n + 1) } else { r.key };
+                Trajectory { id, task: r.task, steps: r.steps, ..Trajectory::default() }
+            })
+            .collect()
+    }
+}
+
+impl ClaudeCode {
+    fn message_steps(&mut self, o: &Map<String, Value>, ty: &str, base: &Step) -> Vec<Step> {
+        let msg = get(o, &["message"]);
+        let role_word =
+            msg.and_then(|m| m.get("role")).and_then(Value::as_str).unwrap_or(ty).to_string();
+        let role = if role_word == "assistant" { Role::Assistant } else { Role::User };
+        let reply_id = msg.and_then(|m| m.get("id")).and_then(Value::as_str).map(str::to_string);
+        let content = msg.and_then(|m| m.get("content")).unwrap_or(&Value::Null);
+        let is_meta = matches!(o.get("isMeta"), Some(Value::Bool(true)));
+        let mut base = base.clone();
+        base.ids.turn_id = reply_id.clone();
+        let blocks: Vec<&Value> = match content {
+            Value::Array(items) => items.iter().collect(),
+            _ => Vec::new(),
+        };
+        if blocks.is_empty() {
+            let role = if is_meta { Role::System } else { role };
+            return vec![Step { role, text: content_text(content), ..base }];
+        }
+        let mut steps = Vec::new();
+        for block in blocks {
+            if let Some(id) = &reply_id {
+                if !self.seen_blocks.insert(block_hash(id, block)) {
+                    continue; // the same block of the same reply, written again
+                }
+            }
+            steps.push(self.block_step(block, role, &base));
+        }
+        if steps.is_empty() {
+            // Every block repeated an earlier line: keep the line visible as an empty step of
+            // the same reply rather than lose it.
+            steps.push(Step { role, status: Some("repeated".to_string()), ..base });
+        }
+        steps
+    }
+
+    fn block_step(&mut self, block: &Value, role: Role, base: &Step) -> Step {
+        let Some(b) = block.as_object() else {
+            return Step { role, text: content_text(block), ..base.clone() };
+        };
+        let bty = get(b, &["type"]).and_then(Value::as_str).unwrap_or("");
+        match bty {
+            "tool_use" | "server_tool_use" => {
+                let name = get_text(b, &["name"]).unwrap_or_default();
+                let input = get(b, &["input"]);
+                let args = input.map(|i| match i.get("command") {
+                    Some(Value::String(c)) => c.clone(),
+                    _ => value_text(i),
+                });
+                let id = get_text(b, &["id"]);
+                if let Some(id) = &id {
+                    self.calls.insert(id.clone(), name.clone());
+                }
+                let mut ids = base.ids.clone();
+                ids.action_id = id;
+                let description = input
+                    .and_then(|i| i.get("description"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let text = match (&description, &args) {
+                    (Some(d), Some(a)) => format!("{d}\n{a}"),
+                    (None, Some(a)) => a.clone(),
+                    (Some(d), None) => d.clone(),
+                    (None, None) => String::new(),
+                };
+                Step {
+                    role: Role::Assistant,
+                    kind: StepKind::Action,
+                    tool: Some(name),
+                    args,
+                    text,
+                    ids,
+                    ..base.clone()
+                }
+            }
+            "tool_result" | "web_search_tool_result" => {
+                let text = b.get("content").map(content_text).unwrap_or_default();
+                let call_id = get_text(b, &["tool_use_id"]);
+                let tool = call_id.as_ref().and_then(|id| self.calls.get(id)).cloned();
+                let exit_code = text
+                    .strip_prefix("Exit code ")
+                    .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+                    .and_then(|d| d.parse().ok());
+                let is_error = matches!(b.get("is_error"), Some(Value::Bool(true)))
+                    || exit_code.is_some_and(|c: i64| c != 0);
+                let mut ids = base.ids.clone();
+                ids.source_action_id = call_id;
+                Step {
+                    role: Role::Tool,
+                    kind: StepKind::Observation,
+                    tool,
+                    exit_code,
+                    is_error,
+                    text,
+                    ids,
+                    ..base.clone()
+                }
+            }
+            "thinking" | "redacted_thinking" => Step {
+                role,
+                text: get_text(b, &["thinking", "data"]).unwrap_or_default(),
+                status: Some("thinking".to_string()),
+                ..base.clone()
+            },
+            "image" | "document" => Step { role, text: format!("[{bty}]"), ..base.clone() },
+            _ => Step { role, text: content_text(block), ..base.clone() },
+        }
+    }
+}
+
+/// A fingerprint of one content block of one reply.
+fn block_hash(reply_id: &str, block: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: deterministic across runs and platforms.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    reply_id.hash(&mut h);
+    block.to_string().hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(lines: &[&str]) -> (Vec<Trajectory>, Vec<Result<(), String>>) {
+        let mut a: Box<ClaudeCode> = Box::default();
+        let results = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let loc = SourceLoc { line: i as u32 + 1, ..SourceLoc::default() };
+                a.push_line(l, loc, i as u64)
+            })
+            .collect();
+        (a.finish(), results)
+    }
+
+    #[test]
+    fn a_reply_rewritten_as_it_streams_counts_each_block_once() {
+        // Some versions write the whole reply so far on every line.
+        let (ts, results) = run(&[
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look."}]}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 2\nls: cannot access","is_error":true}]}}"#,
+        ]);
+        assert!(results.iter().all(Result::is_ok));
+        let steps = &ts[0].steps;
+        let kinds: Vec<StepKind> = steps.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            [StepKind::Message, StepKind::Message, StepKind::Action, StepKind::Observation]
+        );
+        assert_eq!(steps[2].ids.turn_id, steps[1].ids.turn_id);
+        let result = &steps[3];
+        assert_eq!(
+            (result.tool.as_deref(), result.exit_code, result.is_error),
+            (Some("Bash"), Some(2), true)
+        );
+    }
+
+    #[test]
+    fn sidechain_lines_in_the_main_file_form_their_own_trajectory() {
+        let (ts, _) = run(&[
+            r#"{"type":"summary","summary":"Earlier work","leafUuid":"x"}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"user","sessionId":"s","isSidechain":true,"agentId":"ab12","uuid":"w1","message":{"role":"user","content":"Warmup"}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"ok"}]}}"#,
+        ]);
+        let shape: Vec<(String, usize)> =
+            ts.iter().map(|t| (t.id.clone(), t.steps.len())).collect();
+        assert_eq!(shape, [("s".to_string(), 3), ("agent-ab12".to_string(), 1)]);
+        assert_eq!(ts[0].steps[0].status.as_deref(), Some("summary"));
+        assert_eq!(ts[1].steps[0].actor, "agent-ab12");
+    }
+
+    #[test]
+    fn a_record_of_an_unknown_type_stays_visible_as_a_step() {
+        let (ts, results) = run(&[r#"{"type":"mystery","sessionId":"s","content":"new"}"#]);
+        assert!(results[0].is_ok());
+        let s = &ts[0].steps[0];
+        assert_eq!(
+            (s.role, s.status.as_deref(), s.text.as_str()),
+            (Role::Other, Some("mystery"), "new")
+        );
+    }
+}

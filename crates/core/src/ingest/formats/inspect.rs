@@ -1,0 +1,192 @@
+//! Inspect AI eval logs (`.json`): `{"version", "status", "eval", "plan", "results", "stats",
+//! "samples": [...]}`; one trajectory per sample (and epoch).
+//!
+//! Steps are the sample's `messages` one to one (system / user / assistant / tool): an assistant
+//! message with `tool_calls` is an action (tool = the function, args = its `cmd` / `command` /
+//! `code` argument or the arguments as JSON), a tool message an observation answering
+//! `tool_call_id`, flagged as an error when it carries an `error` (`{"type": "timeout", ...}`,
+//! the type kept as status). Then one judge step per score in `scores` (status = the value,
+//! text = the explanation), and an error step when the sample itself failed (`error`).
+//! Message text stored as `attachment://<hash>` is resolved from the sample's `attachments`.
+//!
+//! The outcome follows the scores: every score correct (`C`, or a number ≥ 1, or `true`)
+//! passes; any incorrect one (`I`, `N`, a number < 1, `false`) fails; a sample error fails.
+
+use serde_json::{Map, Value};
+
+use super::{as_object, content_text, get, get_text, value_text, SourceLoc};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let o = as_object(&value, "the Inspect log")?;
+    let samples = match o.get("samples") {
+        Some(Value::Array(s)) => s.as_slice(),
+        // A log header without samples (an interrupted or header-only log) holds no trajectory.
+        None | Some(Value::Null) => &[],
+        Some(other) => return Err(format!("`samples` is {}, not a list", super::json_kind(other))),
+    };
+    let mut out = Vec::with_capacity(samples.len());
+    for (i, s) in samples.iter().enumerate() {
+        let s = as_object(s, &format!("samples[{i}]"))?;
+        out.push(sample(s, &format!("$.samples[{i}]"))?);
+    }
+    Ok(out)
+}
+
+/// One sample (also used for the per-sample files of an `.eval` archive).
+pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, String> {
+    let empty = Map::new();
+    let attachments = get(s, &["attachments"]).and_then(Value::as_object).unwrap_or(&empty);
+    let resolve = |text: String| -> String {
+        match text.strip_prefix("attachment://").and_then(|h| attachments.get(h)) {
+            Some(v) => value_text(v),
+            None => text,
+        }
+    };
+    let messages = match s.get("messages") {
+        Some(Value::Array(m)) => m.as_slice(),
+        None | Some(Value::Null) => &[],
+        Some(other) => {
+            return Err(format!("{base}.messages is {}, not a list", super::json_kind(other)))
+        }
+    };
+    let mut steps = Vec::with_capacity(messages.len() + 2);
+    for (i, m) in messages.iter().enumerate() {
+        let m = as_object(m, &format!("{base}.messages[{i}]"))?;
+        let role = super::role_word(&get_text(m, &["role"]).unwrap_or_default());
+        let mut step = Step {
+            loc: SourceLoc { path: format!("{base}.messages[{i}]"), ..SourceLoc::default() },
+            role,
+            text: resolve(m.get("content").map(content_text).unwrap_or_default()),
+            ..Step::default()
+        };
+        step.ids.event_id = get_text(m, &["id"]);
+        if let Some(Value::Array(calls)) = m.get("tool_calls") {
+            let calls: Vec<&Map<String, Value>> =
+                calls.iter().filter_map(Value::as_object).collect();
+            if let Some(first) = calls.first() {
+                step.kind = StepKind::Action;
+                let names: Vec<String> =
+                    calls.iter().filter_map(|c| get_text(c, &["function"])).collect();
+                step.tool = Some(names.join(","));
+                let args: Vec<String> = calls
+                    .iter()
+                    .map(|c| match get(c, &["arguments"]) {
+                        Some(Value::Object(a)) => get_text(a, &["cmd", "command", "code"])
+                            .unwrap_or_else(|| Value::Object(a.clone()).to_string()),
+                        Some(other) => value_text(other),
+                        None => String::new(),
+                    })
+                    .collect();
+                step.args = Some(args.join("\n"));
+                step.ids.action_id = get_text(first, &["id"]);
+                if step.text.is_empty() {
+                    step.text = args.join("\n");
+                }
+            }
+        }
+        if role == Role::Tool {
+            step.kind = StepKind::Observation;
+            step.tool = get_text(m, &["function"]);
+            step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+            if let Some(err) = get(m, &["error"]) {
+                step.is_error = true;
+                let e = err.as_object();
+                step.status = e.and_then(|e| get_text(e, &["type"]));
+                if let Some(msg) = e.and_then(|e| get_text(e, &["message"])) {
+                    if !step.text.contains(&msg) {
+                        step.text = if step.text.is_empty() {
+                            msg
+                        } else {
+                            format!("{}\n{msg}", step.text)
+                        };
+                    }
+                }
+            }
+        }
+        steps.push(step);
+    }
+    let mut verdicts = Vec::new();
+    if let Some(Value::Object(scores)) = s.get("scores") {
+        for (name, score) in scores {
+            let Some(sc) = score.as_object() else { continue };
+            let value = get(sc, &["value"]);
+            let verdict = value.and_then(score_outcome);
+            verdicts.push(verdict);
+            steps.push(Step {
+                loc: SourceLoc { path: format!("{base}.scores.{name}"), ..SourceLoc::default() },
+                actor: name.clone(),
+                role: Role::Judge,
+                kind: StepKind::JudgeResult,
+                text: get_text(sc, &["explanation"]).unwrap_or_default(),
+                status: value.map(value_text),
+                is_error: verdict == Some(Outcome::Failed),
+                ..Step::default()
+            });
+        }
+    }
+    let sample_error = get(s, &["error"]);
+    if let Some(err) = sample_error {
+        let text = match err {
+            Value::Object(e) => get_text(e, &["message", "traceback"]).unwrap_or_default(),
+            other => value_text(other),
+        };
+        steps.push(Step {
+            loc: SourceLoc { path: format!("{base}.error"), ..SourceLoc::default() },
+            role: Role::Environment,
+            text,
+            is_error: true,
+            status: Some("error".to_string()),
+            ..Step::default()
+        });
+    }
+    for (i, st) in steps.iter_mut().enumerate() {
+        st.index = i as u32;
+        st.ingest_seq = i as u64;
+    }
+    let outcome = if sample_error.is_some() || verdicts.contains(&Some(Outcome::Failed)) {
+        Outcome::Failed
+    } else if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Some(Outcome::Passed)) {
+        Outcome::Passed
+    } else {
+        Outcome::Unknown
+    };
+    let id = get_text(s, &["id"]).unwrap_or_else(|| "sample".to_string());
+    let id = match get(s, &["epoch"]).and_then(Value::as_i64) {
+        Some(e) if e > 1 => format!("{id}#{e}"),
+        _ => id,
+    };
+    let task = get(s, &["input"]).map(content_text).map(&resolve);
+    let final_answer = get(s, &["output"])
+        .and_then(|o| {
+            o.get("completion")
+                .filter(|c| c.as_str().is_some_and(|c| !c.is_empty()))
+                .or_else(|| o.get("choices")?.get(0)?.get("message")?.get("content"))
+        })
+        .map(content_text)
+        .map(&resolve);
+    Ok(Trajectory { id, outcome, task, final_answer, steps, ..Trajectory::default() })
+}
+
+/// Inspect score values: `C` correct, `I` incorrect, `P` partial, `N` no answer; numbers and
+/// booleans as they are.
+fn score_outcome(v: &Value) -> Option<Outcome> {
+    match v {
+        Value::String(s) => match s.as_str() {
+            "C" => Some(Outcome::Passed),
+            "I" | "N" | "P" => Some(Outcome::Failed),
+            other => other.parse::<f64>().ok().map(|f| {
+                if f >= 1.0 {
+                    Outcome::Passed
+                } else {
+                    Outcome::Failed
+                }
+            }),
+        },
+        Value::Bool(b) => Some(if *b { Outcome::Passed } else { Outcome::Failed }),
+        Value::Number(n) => {
+            n.as_f64().map(|f| if f >= 1.0 { Outcome::Passed } else { Outcome::Failed })
+        }
+        _ => None,
+    }
+}

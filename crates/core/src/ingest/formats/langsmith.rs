@@ -1,0 +1,231 @@
+//! LangSmith run-ingest payloads: `{"post": [run, ...], "patch": [run update, ...]}` (the
+//! batch body the SDKs send), or a plain list of runs (an export).
+//!
+//! A run update is merged into its run (matched by `id`, else by `dotted_order`). Runs are
+//! grouped into one trajectory per `trace_id`. The root run's input is step 0 (the user's request); then every run is one step
+//! for its result, in post-order (a run after its descendants, as it finishes after them): an
+//! `llm` / `chat` run the model's reply (an action when it calls tools), a `tool` run an
+//! observation (tool, its inputs as args, the output as text), a `retriever` run a memory
+//! read, other runs (`chain`, `prompt`, `parser`, ...) a message. `error` marks the step as an
+//! error; a root run with an error fails the trajectory. Ids: `span_id` = run id, `parent_id` =
+//! `parent_run_id`, `run_id` = `trace_id`.
+
+use serde_json::{Map, Value};
+
+use super::{content_text, get, get_text, value_text, SourceLoc};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let mut runs: Vec<(String, Map<String, Value>)> = Vec::new();
+    let mut patches: Vec<(String, &Map<String, Value>)> = Vec::new();
+    match &value {
+        Value::Object(o) if o.contains_key("post") || o.contains_key("patch") => {
+            for (key, list) in [("post", o.get("post")), ("patch", o.get("patch"))] {
+                let items = match list {
+                    Some(Value::Array(items)) => items.as_slice(),
+                    None | Some(Value::Null) => &[],
+                    Some(other) => {
+                        return Err(format!("`{key}` is {}, not a list", super::json_kind(other)))
+                    }
+                };
+                for (i, r) in items.iter().enumerate() {
+                    let r = super::as_object(r, &format!("{key}[{i}]"))?;
+                    let path = format!("$.{key}[{i}]");
+                    if key == "post" {
+                        runs.push((path, r.clone()));
+                    } else {
+                        patches.push((path, r));
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, r) in items.iter().enumerate() {
+                runs.push((format!("$[{i}]"), super::as_object(r, &format!("run {i}"))?.clone()));
+            }
+        }
+        other => {
+            return Err(format!(
+                "LangSmith runs are a post/patch object or a list, not {}",
+                super::json_kind(other)
+            ))
+        }
+    }
+    for (path, patch) in patches {
+        let same = |k: &str, r: &Map<String, Value>| {
+            get_text(patch, &[k]).is_some_and(|v| get_text(r, &[k]).as_deref() == Some(v.as_str()))
+        };
+        let target = match get(patch, &["id"]) {
+            Some(_) => runs.iter_mut().find(|(_, r)| same("id", r)),
+            None => runs.iter_mut().find(|(_, r)| same("dotted_order", r)),
+        };
+        match target {
+            Some((_, run)) => {
+                for (k, v) in patch {
+                    if !v.is_null() || !run.contains_key(k) {
+                        run.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            // An update without its create: keep it as a run of its own.
+            None => runs.push((path, patch.clone())),
+        }
+    }
+    // Post-order over `dotted_order`: a run's result comes after its descendants' results
+    // (a parent finishes last); siblings in start order.
+    runs.sort_by(|a, b| {
+        let k = |r: &Map<String, Value>| get_text(r, &["dotted_order"]).unwrap_or_default();
+        let (ka, kb) = (k(&a.1), k(&b.1));
+        let descends = |x: &str, of: &str| {
+            !of.is_empty()
+                && x.len() > of.len()
+                && x.starts_with(of)
+                && x[of.len()..].starts_with('.')
+        };
+        if descends(&kb, &ka) {
+            std::cmp::Ordering::Greater
+        } else if descends(&ka, &kb) {
+            std::cmp::Ordering::Less
+        } else {
+            ka.cmp(&kb)
+        }
+    });
+    let mut traces: Vec<Trajectory> = Vec::new();
+    for (path, run) in &runs {
+        let trace_id = get_text(run, &["trace_id"])
+            .or_else(|| get_text(run, &["id"]))
+            .unwrap_or_else(|| "trace-1".to_string());
+        let pos = match traces.iter().position(|t| t.id == trace_id) {
+            Some(p) => p,
+            None => {
+                traces.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
+                traces.len() - 1
+            }
+        };
+        let tr = &mut traces[pos];
+        let is_root = get_text(run, &["parent_run_id"]).is_none_or(|p| p == "None");
+        if is_root && tr.task.is_none() {
+            let input = inputs_text(run);
+            tr.task = Some(input.clone());
+            tr.steps.insert(
+                0,
+                Step {
+                    loc: SourceLoc { path: format!("{path}.inputs"), ..SourceLoc::default() },
+                    role: Role::User,
+                    text: input,
+                    timestamp: get_text(run, &["start_time"]),
+                    ..Step::default()
+                },
+            );
+        }
+        let step = run_step(run, path, &trace_id);
+        if is_root {
+            if step.is_error {
+                tr.outcome = Outcome::Failed;
+            }
+            tr.final_answer = Some(step.text.clone()).filter(|t| !t.is_empty());
+        }
+        tr.steps.push(step);
+    }
+    for tr in &mut traces {
+        for (i, s) in tr.steps.iter_mut().enumerate() {
+            s.index = i as u32;
+            s.ingest_seq = i as u64;
+        }
+    }
+    Ok(traces)
+}
+
+/// The request a run received: the last user message of chat inputs, else the inputs.
+fn inputs_text(run: &Map<String, Value>) -> String {
+    let Some(inputs) = get(run, &["inputs"]) else { return String::new() };
+    if let Some(Value::Array(msgs)) = inputs.get("messages") {
+        let last_user = msgs.iter().rev().find(|m| {
+            m.get("role").and_then(Value::as_str).is_some_and(|r| r == "user" || r == "human")
+        });
+        if let Some(m) = last_user.or(msgs.last()) {
+            return m.get("content").map(content_text).unwrap_or_default();
+        }
+    }
+    match inputs.as_object().and_then(|i| get(i, &["input", "question", "query", "prompt"])) {
+        Some(v) => content_text(v),
+        None => value_text(inputs),
+    }
+}
+
+fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
+    let run_type = get_text(run, &["run_type"]).unwrap_or_default();
+    let name = get_text(run, &["name"]).unwrap_or_default();
+    let outputs = get(run, &["outputs"]);
+    let message = outputs.and_then(|o| {
+        o.get("choices")
+            .and_then(|c| c.get(0))
+            .and_then(|c| c.get("message"))
+            .or_else(|| o.get("generations")?.get(0)?.get(0)?.get("message"))
+    });
+    let error = get_text(run, &["error"]).filter(|e| !e.is_empty() && e != "None");
+    let mut step = Step {
+        loc: SourceLoc { path: path.to_string(), ..SourceLoc::default() },
+        actor: name.clone(),
+        timestamp: get_text(run, &["start_time"]),
+        is_error: error.is_some(),
+        status: Some(run_type.clone()).filter(|t| !t.is_empty()),
+        ..Step::default()
+    };
+    step.ids.run_id = Some(trace_id.to_string());
+    step.ids.span_id = get_text(run, &["id"]);
+    step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None");
+    let output_text = match (message, outputs) {
+        (Some(m), _) => m.get("content").map(content_text).unwrap_or_default(),
+        (None, Some(o)) => {
+            match o.as_object().and_then(|o| get(o, &["output", "text", "result"])) {
+                Some(v) => content_text(v),
+                None if o.as_object().is_some_and(Map::is_empty) => String::new(),
+                None => value_text(o),
+            }
+        }
+        (None, None) => String::new(),
+    };
+    match run_type.as_str() {
+        "llm" | "chat" => {
+            step.role = Role::Assistant;
+            step.text = output_text;
+            let calls = message.and_then(|m| m.get("tool_calls")).and_then(Value::as_array);
+            if let Some(calls) = calls.filter(|c| !c.is_empty()) {
+                step.kind = StepKind::Action;
+                let f =
+                    |c: &Value, k: &str| c.get("function").and_then(|f| f.get(k)).map(value_text);
+                let names: Vec<String> = calls.iter().filter_map(|c| f(c, "name")).collect();
+                let args: Vec<String> = calls.iter().filter_map(|c| f(c, "arguments")).collect();
+                step.tool = Some(names.join(","));
+                step.args = Some(args.join("\n"));
+            }
+        }
+        "tool" => {
+            // The call itself is the llm run's action; the tool run is its execution and result.
+            step.role = Role::Tool;
+            step.kind = StepKind::Observation;
+            step.tool = Some(name);
+            step.args = get(run, &["inputs"]).map(|i| match i.as_object() {
+                Some(o) => {
+                    get_text(o, &["input", "command", "query"]).unwrap_or_else(|| i.to_string())
+                }
+                None => value_text(i),
+            });
+            step.text = output_text;
+        }
+        "retriever" => {
+            step.role = Role::Environment;
+            step.kind = StepKind::MemoryRead;
+            step.text = output_text;
+        }
+        _ => {
+            step.role = Role::Other;
+            step.text = output_text;
+        }
+    }
+    if let Some(e) = error {
+        step.text = if step.text.is_empty() { e } else { format!("{}\n{e}", step.text) };
+    }
+    step
+}

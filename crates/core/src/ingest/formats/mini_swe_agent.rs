@@ -1,0 +1,137 @@
+//! mini-swe-agent trajectories: `{"info", "messages": [...], "trajectory_format",
+//! "instance_id"}` (format 1.x), and the older bare list of `{role, content}` messages.
+//!
+//! Messages become steps one to one. An assistant message is an action when it calls a tool
+//! (`tool_calls`, the command in the `command` argument) or, in the older text protocol, when its
+//! content holds a ```` ```bash ```` / ```` ```mswea_bash_command ```` block. The environment's
+//! answer (`role: tool`, or in the older format a user message starting `<returncode>`) is an
+//! observation with the exit code from `extra.returncode` or the `<returncode>N</returncode>`
+//! tag. The final `role: exit` message is the run end with `extra.exit_status`.
+
+use serde_json::{Map, Value};
+
+use super::{as_object, content_text, get, get_text, value_i64, SourceLoc};
+use crate::model::{Role, Step, StepKind, Trajectory};
+
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let (messages, meta) = match &value {
+        Value::Array(items) => (items, None),
+        Value::Object(o) => match o.get("messages") {
+            Some(Value::Array(items)) => (items, Some(o)),
+            _ => return Err("the mini-swe-agent trajectory has no `messages` list".to_string()),
+        },
+        other => {
+            return Err(format!(
+                "a mini-swe-agent trajectory is an object or a list, not {}",
+                super::json_kind(other)
+            ))
+        }
+    };
+    let base = if meta.is_some() { "$.messages" } else { "$" };
+    let mut steps = Vec::with_capacity(messages.len());
+    let mut exit_status = None;
+    for (i, m) in messages.iter().enumerate() {
+        let m = as_object(m, &format!("messages[{i}]"))?;
+        let step = message_step(m, format!("{base}[{i}]"), i);
+        if step.kind == StepKind::RunEnd {
+            exit_status = step.status.clone();
+        }
+        steps.push(step);
+    }
+    let empty = Map::new();
+    let info = meta.and_then(|o| get(o, &["info"])).and_then(Value::as_object).unwrap_or(&empty);
+    let exit_status = get_text(info, &["exit_status"]).or(exit_status);
+    let task = steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone());
+    Ok(vec![Trajectory {
+        id: meta
+            .and_then(|o| get_text(o, &["instance_id"]))
+            .unwrap_or_else(|| "mini-swe-agent-1".to_string()),
+        outcome: super::swe_agent::exit_status_outcome(exit_status.as_deref()),
+        task,
+        final_answer: get_text(info, &["submission"]),
+        gold: None,
+        steps,
+    }])
+}
+
+/// `<returncode>N</returncode>` at the start of an environment reply.
+fn returncode_tag(text: &str) -> Option<i64> {
+    let rest = text.trim_start().strip_prefix("<returncode>")?;
+    rest.split("</returncode>").next()?.trim().parse().ok()
+}
+
+/// The command in a fenced ```bash / ```mswea_bash_command block.
+fn fenced_command(text: &str) -> Option<String> {
+    for fence in ["```mswea_bash_command", "```bash", "```sh"] {
+        if let Some(start) = text.find(fence) {
+            let body = &text[start + fence.len()..];
+            let body = body.strip_prefix('\n').unwrap_or(body);
+            let end = body.find("```")?;
+            return Some(body[..end].trim_end().to_string());
+        }
+    }
+    None
+}
+
+fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
+    let role_text = get_text(m, &["role"]).unwrap_or_default();
+    let text = m.get("content").map(content_text).unwrap_or_default();
+    let empty = Map::new();
+    let extra = get(m, &["extra"]).and_then(Value::as_object).unwrap_or(&empty);
+    let mut step = Step {
+        index: i as u32,
+        loc: SourceLoc { path, ..SourceLoc::default() },
+        role: super::role_word(&role_text),
+        ingest_seq: i as u64,
+        timestamp: get_text(extra, &["timestamp"]),
+        ..Step::default()
+    };
+    match role_text.as_str() {
+        "exit" => {
+            step.role = Role::Environment;
+            step.kind = StepKind::RunEnd;
+            step.status = get_text(extra, &["exit_status"]);
+        }
+        "assistant" => {
+            let calls: Vec<&Map<String, Value>> = match m.get("tool_calls") {
+                Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
+                _ => Vec::new(),
+            };
+            if let Some(call) = calls.first() {
+                let f = call.get("function").and_then(Value::as_object).unwrap_or(call);
+                step.kind = StepKind::Action;
+                step.tool = get_text(f, &["name"]);
+                step.args = get(f, &["arguments"]).map(|a| {
+                    let parsed = match a {
+                        Value::String(s) => serde_json::from_str::<Value>(s).ok(),
+                        other => Some(other.clone()),
+                    };
+                    match parsed.as_ref().and_then(|p| p.get("command")) {
+                        Some(Value::String(c)) => c.clone(),
+                        _ => super::value_text(a),
+                    }
+                });
+                let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+            } else if let Some(cmd) = fenced_command(&text) {
+                step.kind = StepKind::Action;
+                step.tool = Some("bash".to_string());
+                step.args = Some(cmd);
+            }
+        }
+        "tool" | "user" => {
+            let code = get(extra, &["returncode"]).and_then(value_i64).or(returncode_tag(&text));
+            if role_text == "tool" || code.is_some() {
+                step.role = Role::Tool;
+                step.kind = StepKind::Observation;
+                step.exit_code = code;
+                let exception = get_text(extra, &["exception_info"]).filter(|e| !e.is_empty());
+                step.is_error = code.is_some_and(|c| c != 0) || exception.is_some();
+                step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+            }
+        }
+        _ => {}
+    }
+    step.text = text;
+    step
+}

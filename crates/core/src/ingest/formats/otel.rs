@@ -1,0 +1,334 @@
+//! OpenTelemetry traces as OTLP JSON, one `TracesData` per line (the file exporter's JSON
+//! Lines): `{"resourceSpans": [{"resource", "scopeSpans": [{"scope", "spans": [...]}]}]}`,
+//! read with the GenAI semantic conventions (`gen_ai.*` attributes).
+//!
+//! Spans are grouped into one trajectory per `traceId` and ordered by `startTimeUnixNano`
+//! (arrival order for ties). One step per span:
+//! - inference (`gen_ai.operation.name` = `chat`, `text_completion`, `generate_content`): the
+//!   model's reply from `gen_ai.output.messages`; an action when it holds `tool_call` parts;
+//! - `execute_tool`: the tool's execution, an observation (tool `gen_ai.tool.name`, args
+//!   `gen_ai.tool.call.arguments`, text `gen_ai.tool.call.result`, answering
+//!   `gen_ai.tool.call.id`);
+//! - `invoke_agent` / `create_agent` / `invoke_workflow` and other spans: a message marking the
+//!   start of that work (the span name); the root span's reply is the final answer.
+//!
+//! The actor is `gen_ai.agent.name` of the span or of its nearest `invoke_agent` ancestor. A span
+//! is an error when its status code is ERROR (`2` / `STATUS_CODE_ERROR`), when it has
+//! `error.type`, or an `exception` event; a failed root span fails the trajectory. Step 0 is the
+//! user's request: the last user message of the first span with `gen_ai.input.messages`.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
+
+#[derive(Default)]
+pub struct Otel {
+    spans: Vec<Span>,
+}
+
+struct Span {
+    trace_id: String,
+    span_id: Option<String>,
+    parent: Option<String>,
+    start: u128,
+    agent: Option<String>,
+    input: Option<String>,
+    /// The reply an agent or workflow span reports (the trajectory's final answer at the root).
+    output: String,
+    step: Step,
+}
+
+impl JsonlAdapter for Otel {
+    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
+        let o = parse_object(line)?;
+        let resource_spans = match o.get("resourceSpans") {
+            Some(Value::Array(r)) => r,
+            Some(other) => {
+                return Err(format!("`resourceSpans` is {}, not a list", super::json_kind(other)))
+            }
+            None => return Err("an OTLP line without `resourceSpans`".to_string()),
+        };
+        for rs in resource_spans {
+            let scope_spans = rs.get("scopeSpans").and_then(Value::as_array);
+            for ss in scope_spans.into_iter().flatten() {
+                let spans = ss.get("spans").and_then(Value::as_array);
+                for span in spans.into_iter().flatten().filter_map(Value::as_object) {
+                    self.spans.push(span_step(span, loc.clone(), ingest_seq));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Vec<Trajectory> {
+        let mut spans = self.spans;
+        // Stable: spans with equal start times keep their arrival order.
+        spans.sort_by_key(|s| s.start);
+        let agents: HashMap<String, (Option<String>, Option<String>)> = spans
+            .iter()
+            .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
+            .collect();
+        let mut out: Vec<Trajectory> = Vec::new();
+        for s in spans {
+            let pos = match out.iter().position(|t| t.id == s.trace_id) {
+                Some(p) => p,
+                None => {
+                    out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
+                    out.len() - 1
+                }
+            };
+            let tr = &mut out[pos];
+            let mut step = s.step;
+            // The agent this span runs under: its own, or the nearest ancestor's.
+            let mut actor = s.agent.clone();
+            let mut cursor = s.parent.clone();
+            let mut hops = 0;
+            while actor.is_none() && hops < 64 {
+                let Some((agent, parent)) = cursor.as_ref().and_then(|p| agents.get(p)) else {
+                    break;
+                };
+                actor = agent.clone();
+                cursor = parent.clone();
+                hops += 1;
+            }
+            step.actor = actor.unwrap_or_default();
+            if tr.task.is_none() {
+                if let Some(input) = &s.input {
+                    tr.task = Some(input.clone());
+                    tr.steps.insert(
+                        0,
+                        Step {
+                            loc: step.loc.clone(),
+                            role: Role::User,
+                            text: input.clone(),
+                            timestamp: step.timestamp.clone(),
+                            ingest_seq: step.ingest_seq,
+                            ..Step::default()
+                        },
+                    );
+                }
+            }
+            if s.parent.is_none() {
+                if step.is_error {
+                    tr.outcome = Outcome::Failed;
+                }
+                tr.final_answer = Some(s.output.clone()).filter(|t| !t.is_empty());
+            }
+            tr.steps.push(step);
+        }
+        for tr in &mut out {
+            for (i, s) in tr.steps.iter_mut().enumerate() {
+                s.index = i as u32;
+            }
+        }
+        out
+    }
+}
+
+/// An OTLP `AnyValue`: `{"stringValue": ...}`, `{"intValue": "5" | 5}`, `{"doubleValue"}`,
+/// `{"boolValue"}`, `{"arrayValue": {"values": [...]}}`, `{"kvlistValue": {"values": [...]}}`.
+fn any_value(v: &Value) -> Value {
+    let Some(o) = v.as_object() else { return v.clone() };
+    if let Some(s) = o.get("stringValue") {
+        return s.clone();
+    }
+    if let Some(i) = o.get("intValue") {
+        return match i {
+            Value::String(s) => s.parse::<i64>().map(Value::from).unwrap_or_else(|_| i.clone()),
+            other => other.clone(),
+        };
+    }
+    if let Some(x) = o.get("doubleValue").or_else(|| o.get("boolValue")) {
+        return x.clone();
+    }
+    if let Some(values) =
+        o.get("arrayValue").and_then(|a| a.get("values")).and_then(Value::as_array)
+    {
+        return Value::Array(values.iter().map(any_value).collect());
+    }
+    if let Some(values) =
+        o.get("kvlistValue").and_then(|a| a.get("values")).and_then(Value::as_array)
+    {
+        return Value::Object(attributes(values));
+    }
+    v.clone()
+}
+
+fn attributes(list: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for kv in list {
+        if let Some(k) = kv.get("key").and_then(Value::as_str) {
+            out.insert(k.to_string(), kv.get("value").map(any_value).unwrap_or(Value::Null));
+        }
+    }
+    out
+}
+
+/// A `gen_ai.*.messages` attribute: a JSON string (or already a list) of `{role, parts}`.
+fn messages(attrs: &Map<String, Value>, key: &str) -> Vec<Value> {
+    match attrs.get(key) {
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Array(m)) => m,
+            _ => Vec::new(),
+        },
+        Some(Value::Array(m)) => m.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn parts(m: &Value) -> Vec<&Map<String, Value>> {
+    m.get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect()
+}
+
+fn message_text(m: &Value) -> String {
+    let mut texts = Vec::new();
+    for p in parts(m) {
+        match p.get("type").and_then(Value::as_str) {
+            Some("text") | Some("reasoning") => {
+                if let Some(c) = get(p, &["content", "text"]) {
+                    texts.push(content_text(c));
+                }
+            }
+            Some("tool_call_response") => {
+                if let Some(r) = get(p, &["result", "response"]) {
+                    texts.push(value_text(r));
+                }
+            }
+            _ => {}
+        }
+    }
+    if texts.is_empty() {
+        if let Some(c) = m.get("content") {
+            texts.push(content_text(c));
+        }
+    }
+    texts.join("\n")
+}
+
+fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span {
+    let attrs = match span.get("attributes") {
+        Some(Value::Array(a)) => attributes(a),
+        _ => Map::new(),
+    };
+    let text_attr = |k: &str| attrs.get(k).filter(|v| !v.is_null()).map(value_text);
+    let name = get_text(span, &["name"]).unwrap_or_default();
+    let operation = text_attr("gen_ai.operation.name")
+        .unwrap_or_else(|| name.split_whitespace().next().unwrap_or("").to_string());
+    let status = span.get("status").and_then(Value::as_object);
+    let code = status.and_then(|s| s.get("code"));
+    let status_error = match code {
+        Some(Value::Number(n)) => n.as_i64() == Some(2),
+        Some(Value::String(s)) => s == "STATUS_CODE_ERROR" || s == "ERROR" || s == "2",
+        _ => false,
+    };
+    let error_type = text_attr("error.type");
+    let mut exception = None;
+    for ev in span.get("events").and_then(Value::as_array).into_iter().flatten() {
+        if ev.get("name").and_then(Value::as_str) == Some("exception") {
+            let ea = ev.get("attributes").and_then(Value::as_array).map(|a| attributes(a));
+            exception = ea.as_ref().and_then(|a| {
+                a.get("exception.message").or_else(|| a.get("exception.type")).map(value_text)
+            });
+            exception.get_or_insert_with(|| "exception".to_string());
+        }
+    }
+    let is_error = status_error || error_type.is_some() || exception.is_some();
+    let mut step = Step {
+        loc,
+        is_error,
+        status: error_type.clone().or(Some(operation.clone())),
+        timestamp: get_text(span, &["startTimeUnixNano"]),
+        ingest_seq,
+        ..Step::default()
+    };
+    step.ids.run_id = get_text(span, &["traceId"]);
+    step.ids.span_id = get_text(span, &["spanId"]);
+    step.ids.parent_id = get_text(span, &["parentSpanId"]).filter(|p| !p.is_empty());
+    let inputs = messages(&attrs, "gen_ai.input.messages");
+    let outputs = messages(&attrs, "gen_ai.output.messages");
+    match operation.as_str() {
+        "chat" | "text_completion" | "generate_content" => {
+            step.role = Role::Assistant;
+            step.text = outputs.iter().map(message_text).collect::<Vec<_>>().join("\n");
+            let calls: Vec<&Map<String, Value>> = outputs
+                .iter()
+                .flat_map(parts)
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call"))
+                .collect();
+            if !calls.is_empty() {
+                step.kind = StepKind::Action;
+                let names: Vec<String> =
+                    calls.iter().filter_map(|c| get_text(c, &["name"])).collect();
+                let args: Vec<String> =
+                    calls.iter().filter_map(|c| get_text(c, &["arguments"])).collect();
+                let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
+                step.tool = Some(names.join(","));
+                step.args = Some(args.join("\n"));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                if step.text.is_empty() {
+                    step.text = names
+                        .iter()
+                        .zip(&args)
+                        .map(|(n, a)| format!("{n}({a})"))
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                }
+            }
+        }
+        "execute_tool" => {
+            step.role = Role::Tool;
+            step.kind = StepKind::Observation;
+            step.tool = text_attr("gen_ai.tool.name")
+                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string));
+            step.args = text_attr("gen_ai.tool.call.arguments");
+            step.text = text_attr("gen_ai.tool.call.result").unwrap_or_default();
+            step.ids.source_action_id = text_attr("gen_ai.tool.call.id");
+        }
+        _ => {
+            // An agent or workflow span opens a stretch of work: its step marks the start (the
+            // span name); its reply is the final answer when it is the root.
+            step.role = Role::Assistant;
+            step.text = name.clone();
+        }
+    }
+    let problem = status
+        .and_then(|s| get_text(s, &["message"]))
+        .filter(|m| !m.is_empty())
+        .or(exception)
+        .or(error_type);
+    if let (true, Some(p)) = (is_error, problem) {
+        if !step.text.contains(&p) {
+            step.text = if step.text.is_empty() { p } else { format!("{}\n{p}", step.text) };
+        }
+    }
+    let input = inputs
+        .iter()
+        .rev()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .map(message_text)
+        .filter(|t| !t.is_empty());
+    Span {
+        trace_id: step.ids.run_id.clone().unwrap_or_else(|| "trace".to_string()),
+        span_id: step.ids.span_id.clone(),
+        parent: step.ids.parent_id.clone(),
+        start: get(span, &["startTimeUnixNano"])
+            .and_then(|v| match v {
+                Value::String(s) => s.parse().ok(),
+                Value::Number(n) => n.as_u64().map(u128::from),
+                _ => None,
+            })
+            .unwrap_or(u128::MAX),
+        agent: text_attr("gen_ai.agent.name"),
+        input,
+        output: outputs.iter().map(message_text).collect::<Vec<_>>().join("\n"),
+        step,
+    }
+}

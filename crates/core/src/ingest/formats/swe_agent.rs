@@ -1,0 +1,89 @@
+//! SWE-agent `.traj` files: `{"environment", "trajectory": [...], "history": [...], "info"}`.
+//!
+//! Each `trajectory[]` entry is one turn of the agent: `thought` (its reasoning), `action` (the
+//! command it ran, e.g. `edit 1:1 ...`, `python reproduce.py`, `submit`) and `observation` (what
+//! the environment answered; the edit tool's rejection "Your proposed edit has introduced new
+//! syntax error(s)" is flagged as an error). A turn becomes two steps: an action (text = the thought, args = the
+//! command, tool = the command's first word) and its observation. The task is the first
+//! non-demonstration user message of `history`; `info.exit_status` says how the run ended and
+//! `info.submission` is the final patch.
+
+use serde_json::{Map, Value};
+
+use super::{array_field, as_object, get, get_text, SourceLoc};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let o = as_object(&value, "the SWE-agent trajectory")?;
+    let entries = array_field(o, "trajectory", "the SWE-agent trajectory")?;
+    let mut steps = Vec::with_capacity(entries.len() * 2);
+    for (i, e) in entries.iter().enumerate() {
+        let e = as_object(e, &format!("trajectory[{i}]"))?;
+        let path = format!("$.trajectory[{i}]");
+        let action = get_text(e, &["action"]).map(|a| a.trim_end().to_string());
+        let tool = action.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string);
+        let thought = get_text(e, &["thought", "response"]).unwrap_or_default();
+        let ts = get_text(e, &["timestamp"]);
+        steps.push(Step {
+            loc: SourceLoc { path: format!("{path}.action"), ..SourceLoc::default() },
+            role: Role::Assistant,
+            kind: StepKind::Action,
+            text: thought,
+            tool: tool.clone(),
+            args: action,
+            timestamp: ts.clone(),
+            ..Step::default()
+        });
+        if let Some(obs) = get(e, &["observation"]) {
+            let text = super::value_text(obs);
+            // SWE-agent's own edit tool rejects an edit that breaks the file with this message.
+            let is_error = text.trim_start().starts_with("Your proposed edit has introduced new");
+            steps.push(Step {
+                loc: SourceLoc { path: format!("{path}.observation"), ..SourceLoc::default() },
+                role: Role::Tool,
+                kind: StepKind::Observation,
+                text,
+                is_error,
+                tool,
+                timestamp: ts,
+                ..Step::default()
+            });
+        }
+    }
+    for (i, s) in steps.iter_mut().enumerate() {
+        s.index = i as u32;
+        s.ingest_seq = i as u64;
+    }
+    let empty = Map::new();
+    let info = get(o, &["info"]).and_then(Value::as_object).unwrap_or(&empty);
+    let task = match o.get("history") {
+        Some(Value::Array(h)) => h
+            .iter()
+            .filter_map(Value::as_object)
+            .filter(|m| get_text(m, &["role"]).as_deref() == Some("user"))
+            .find(|m| !matches!(m.get("is_demo"), Some(Value::Bool(true))))
+            .and_then(|m| m.get("content"))
+            .map(super::content_text),
+        _ => None,
+    };
+    Ok(vec![Trajectory {
+        id: get_text(o, &["instance_id"])
+            .or_else(|| get_text(info, &["instance_id"]))
+            .unwrap_or_else(|| "swe-agent-1".to_string()),
+        outcome: exit_status_outcome(get_text(info, &["exit_status"]).as_deref()),
+        task,
+        final_answer: get_text(info, &["submission"]),
+        gold: None,
+        steps,
+    }])
+}
+
+/// A run that submitted is not judged yet (the tests decide); one that stopped without
+/// submitting (cost limit, context overflow, format errors, an exception) failed.
+pub(crate) fn exit_status_outcome(status: Option<&str>) -> Outcome {
+    match status.map(|s| s.trim().to_ascii_lowercase()) {
+        None => Outcome::Unknown,
+        Some(s) if s.is_empty() || s.starts_with("submitted") => Outcome::Unknown,
+        Some(_) => Outcome::Failed,
+    }
+}

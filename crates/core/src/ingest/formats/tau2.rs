@@ -1,0 +1,125 @@
+//! tau2-bench results JSON: `{"info", "tasks": [...], "simulations": [...]}`; one trajectory per
+//! simulation, its outcome from `reward_info.reward` (full reward passes, less fails).
+//!
+//! A simulation's `policy` (the agent's system prompt), when present, is step 0, as TRAJERRBENCH
+//! does when it converts tau2 runs (so its `critical_error_step` indices line up); then one step
+//! per entry of `messages`: assistant / user messages, an assistant message with `tool_calls` an
+//! action (tool = the called function, or the names joined by `,` for parallel calls), a `tool`
+//! message an observation answering the call `id`, `"error": true` flagging a tool error.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{array_field, as_object, content_text, get, get_text, reward_outcome, role_word};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
+
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let o = as_object(&value, "the tau2 results file")?;
+    let sims = array_field(o, "simulations", "the tau2 results file")?;
+    let mut tasks: HashMap<String, &Map<String, Value>> = HashMap::new();
+    if let Some(Value::Array(ts)) = o.get("tasks") {
+        for t in ts.iter().filter_map(Value::as_object) {
+            if let Some(id) = get_text(t, &["id"]) {
+                tasks.insert(id, t);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(sims.len());
+    for (si, sim) in sims.iter().enumerate() {
+        let sim = as_object(sim, &format!("simulations[{si}]"))?;
+        out.push(simulation(sim, si, &tasks)?);
+    }
+    Ok(out)
+}
+
+fn simulation(
+    sim: &Map<String, Value>,
+    si: usize,
+    tasks: &HashMap<String, &Map<String, Value>>,
+) -> Result<Trajectory, String> {
+    let base_path = format!("$.simulations[{si}]");
+    let messages = array_field(sim, "messages", &format!("simulations[{si}]"))?;
+    let id = get_text(sim, &["id"]).unwrap_or_else(|| format!("simulation-{}", si + 1));
+    let mut steps = Vec::with_capacity(messages.len() + 1);
+    if let Some(policy) = get(sim, &["policy"]).and_then(Value::as_str).filter(|p| !p.is_empty()) {
+        steps.push(Step {
+            loc: SourceLoc { path: format!("{base_path}.policy"), ..SourceLoc::default() },
+            role: Role::System,
+            text: policy.to_string(),
+            ..Step::default()
+        });
+    }
+    let mut call_names: HashMap<String, String> = HashMap::new();
+    for (mi, m) in messages.iter().enumerate() {
+        let m = as_object(m, &format!("simulations[{si}].messages[{mi}]"))?;
+        let role = role_word(&get_text(m, &["role"]).unwrap_or_default());
+        let mut step = Step {
+            loc: SourceLoc { path: format!("{base_path}.messages[{mi}]"), ..SourceLoc::default() },
+            role,
+            text: m.get("content").map(content_text).unwrap_or_default(),
+            timestamp: get_text(m, &["timestamp"]),
+            ..Step::default()
+        };
+        step.ids.run_id = Some(id.clone());
+        step.ids.turn_id = get_text(m, &["turn_idx"]);
+        if let Some(Value::Array(calls)) = m.get("tool_calls") {
+            let calls: Vec<&Map<String, Value>> =
+                calls.iter().filter_map(Value::as_object).collect();
+            if !calls.is_empty() {
+                let names: Vec<String> =
+                    calls.iter().map(|c| get_text(c, &["name"]).unwrap_or_default()).collect();
+                for (c, n) in calls.iter().zip(&names) {
+                    if let Some(cid) = get_text(c, &["id"]) {
+                        call_names.insert(cid, n.clone());
+                    }
+                }
+                let args: Vec<String> = calls
+                    .iter()
+                    .map(|c| get(c, &["arguments"]).map(Value::to_string).unwrap_or_default())
+                    .collect();
+                let call_lines: Vec<String> =
+                    names.iter().zip(&args).map(|(n, a)| format!("{n}({a})")).collect();
+                step.kind = StepKind::Action;
+                step.tool = Some(names.join(","));
+                step.args = Some(args.join("\n"));
+                let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                let mut text = std::mem::take(&mut step.text);
+                for l in call_lines {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&l);
+                }
+                step.text = text;
+            }
+        }
+        if role == Role::Tool {
+            step.kind = StepKind::Observation;
+            let cid = get_text(m, &["id", "tool_call_id"]);
+            step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned();
+            step.ids.source_action_id = cid;
+            step.is_error = matches!(m.get("error"), Some(Value::Bool(true)));
+        }
+        steps.push(step);
+    }
+    for (i, s) in steps.iter_mut().enumerate() {
+        s.index = i as u32;
+        s.ingest_seq = i as u64;
+    }
+    let outcome = match get(sim, &["reward_info"]).and_then(|r| r.get("reward")) {
+        Some(r) => reward_outcome(r),
+        None => Outcome::Unknown,
+    };
+    let task = get_text(sim, &["task_id"]).and_then(|tid| {
+        let t = tasks.get(&tid)?;
+        let instr = t.get("user_scenario").and_then(|u| u.get("instructions"));
+        instr
+            .and_then(|i| i.get("reason_for_call"))
+            .and_then(Value::as_str)
+            .or_else(|| t.get("description")?.get("purpose")?.as_str())
+            .map(str::to_string)
+    });
+    Ok(Trajectory { id, outcome, task, steps, ..Trajectory::default() })
+}

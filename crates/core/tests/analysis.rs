@@ -1,0 +1,282 @@
+//! Golden tests of the analysis on the AWTL scenario fixtures (tests/fixtures/awtl/): triggers,
+//! instances, ranked candidates, the critical step, classification, loop signals and the views
+//! of the critical step, plus the invariants every fixture must hold (quotes are verbatim,
+//! views are bounded and keep the quotes).
+
+// The tests read fixtures from disk; the library itself does no I/O.
+#![allow(clippy::disallowed_methods)]
+
+use std::path::{Path, PathBuf};
+
+use expect_test::expect_file;
+use trajscope_core::attribution::{
+    analyze_trajectory, quotes_on, AnalysisOptions, TrajectoryAnalysis,
+};
+use trajscope_core::model::{Trace, Trajectory};
+use trajscope_core::record::FailureClass;
+use trajscope_core::views::{step_view_with_quotes, Grain};
+use trajscope_core::{ingest, IngestOptions};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/awtl")
+}
+
+fn load(path: &Path) -> Trace {
+    let bytes = std::fs::read(path).unwrap();
+    ingest(&bytes, IngestOptions::default())
+}
+
+fn fixture(name: &str) -> (Trajectory, TrajectoryAnalysis) {
+    let trace = load(&fixtures_dir().join(format!("{name}.awtl.jsonl")));
+    let t = trace.trajectories.into_iter().next().unwrap();
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    (t, a)
+}
+
+fn all_fixtures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".awtl.jsonl"))
+        .collect();
+    v.sort();
+    v.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/sample.awtl.jsonl"));
+    v
+}
+
+/// The golden rendering of one trajectory's analysis.
+fn render(t: &Trajectory, a: &TrajectoryAnalysis) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(o, "trajectory {} ({} steps, outcome {:?})", t.id, t.steps.len(), t.outcome);
+    let _ = writeln!(o, "\n## triggers");
+    for tr in &a.triggers {
+        let _ = writeln!(
+            o,
+            "- step {} {} {:?}/{:?} object={}{}\n    wrong: {:?}\n    reference (step {:?}): {:?}",
+            tr.step,
+            tr.rule,
+            tr.category,
+            tr.phase,
+            tr.object.split(':').next().unwrap_or(""),
+            tr.blocker.map(|b| format!(" blocker={b:?}")).unwrap_or_default(),
+            tr.wrong_quote,
+            tr.reference_step,
+            tr.reference_quote
+        );
+    }
+    let _ = writeln!(o, "\n## instances");
+    for (i, inst) in a.instances.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "- #{i} origin {} last {} resolved_at {:?} state {} footprints {:?} triggers {:?}",
+            inst.origin_step,
+            inst.last_step,
+            inst.resolved_at,
+            inst.state.name(),
+            inst.footprints,
+            inst.triggers
+        );
+    }
+    let _ = writeln!(o, "\n## candidates");
+    for c in &a.candidates {
+        let rules: Vec<&str> = c.evidence.iter().map(|e| e.rule.as_str()).collect();
+        let _ = writeln!(
+            o,
+            "- step {} line {} agent {} score {} {:?}/{:?} {} {:?}",
+            c.step,
+            c.line,
+            c.agent,
+            c.score,
+            c.category,
+            c.phase,
+            c.state.name(),
+            rules
+        );
+    }
+    let _ = writeln!(o, "\n## critical");
+    match &a.critical {
+        Some(c) => {
+            let _ = writeln!(
+                o,
+                "step {} line {} agent {} action_id {:?}",
+                c.step, c.line, c.agent, c.action_id
+            );
+        }
+        None => o.push_str("none\n"),
+    }
+    let _ = writeln!(o, "classification {:?} failure_mode {:?}", a.classification, a.failure_mode);
+    let _ = writeln!(o, "signals {:?}", a.signals);
+    let _ = writeln!(o, "\n## record\n{}", serde_json::to_string_pretty(&a.record).unwrap());
+    if let Some(c) = &a.critical {
+        let step = &t.steps[c.step as usize];
+        let quotes = quotes_on(&a.triggers, c.step);
+        for g in [Grain::High, Grain::Medium, Grain::Low] {
+            let _ = writeln!(
+                o,
+                "\n## view {g:?} of step {}\n{}",
+                c.step,
+                step_view_with_quotes(step, g, &AnalysisOptions::default().views, &quotes)
+            );
+        }
+    }
+    o
+}
+
+#[test]
+fn golden_analysis_of_every_awtl_fixture() {
+    for path in all_fixtures() {
+        let trace = load(&path);
+        let name = path.file_name().unwrap().to_string_lossy().replace(".awtl.jsonl", "");
+        let mut out = String::new();
+        for t in &trace.trajectories {
+            out.push_str(&render(t, &analyze_trajectory(t, &AnalysisOptions::default())));
+        }
+        let expected = fixtures_dir().join(format!("{name}.expected.txt"));
+        expect_file![expected].assert_eq(&out);
+    }
+}
+
+#[test]
+fn every_quote_is_an_exact_substring_of_its_step_and_survives_the_high_view() {
+    for path in all_fixtures() {
+        let trace = load(&path);
+        for t in &trace.trajectories {
+            let a = analyze_trajectory(t, &AnalysisOptions::default());
+            assert!(!a.triggers.is_empty() || t.outcome != trajscope_core::model::Outcome::Failed);
+            for tr in &a.triggers {
+                let in_step = |step: u32, q: &str| {
+                    let s = &t.steps[step as usize];
+                    s.text.contains(q) || s.args.as_deref().is_some_and(|x| x.contains(q))
+                };
+                assert!(in_step(tr.step, &tr.wrong_quote), "{path:?}: {tr:?}");
+                let r = tr.reference_step.expect("every trigger names its reference");
+                assert!(in_step(r, &tr.reference_quote), "{path:?}: {tr:?}");
+            }
+            let opts = AnalysisOptions::default().views;
+            for s in &t.steps {
+                let quotes = quotes_on(&a.triggers, s.index);
+                let high = step_view_with_quotes(s, Grain::High, &opts, &quotes);
+                for q in &quotes {
+                    assert!(
+                        high.contains(q),
+                        "{path:?} step {}: {q:?} missing from\n{high}",
+                        s.index
+                    );
+                }
+                for g in [Grain::High, Grain::Medium, Grain::Low] {
+                    let v = step_view_with_quotes(s, g, &opts, &quotes);
+                    assert!(v.chars().count() <= opts.bound(g));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bundled_sample_blames_the_edit_that_removed_the_alias() {
+    let trace =
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/sample.awtl.jsonl"));
+    let t = &trace.trajectories[0];
+    let a = analyze_trajectory(t, &AnalysisOptions::default());
+    let c = a.critical.expect("the sample run failed");
+    assert_eq!(c.action_id.as_deref(), Some("act-3"));
+    assert_eq!(c.agent, "coder");
+    assert!(t.steps[c.step as usize].text.contains("sed -i 's/userId/customerId/g'"));
+    assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+    assert_eq!(a.record.failure_event.as_deref(), Some("judge-17"));
+    assert_eq!(a.record.source_action_ids, vec!["act-3".to_string()]);
+    assert_eq!(a.record.verifier_action_id.as_deref(), Some("judge-17"));
+    assert_eq!(a.record.memory_read_node_ids, vec!["memory:contract-rule".to_string()]);
+    assert!(a.record.failed_artifact_refs.contains(&"artifact:build-output".to_string()));
+    // The false "all tests pass" claim is caught against the failed test run.
+    assert!(a
+        .triggers
+        .iter()
+        .any(|t| t.rule == "claim_contradicted" && t.wrong_quote.contains("all tests pass")));
+}
+
+#[test]
+fn wrong_edit_caught_by_the_verifier_is_critical() {
+    let (t, a) = fixture("wrong_edit_verifier");
+    let c = a.critical.unwrap();
+    assert_eq!(c.action_id.as_deref(), Some("act-2"));
+    assert!(t.steps[c.step as usize].args.as_deref().unwrap().contains("retries: 0"));
+    assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+}
+
+#[test]
+fn a_missing_browser_binary_is_never_blamed_on_the_agent() {
+    let (_, a) = fixture("env_blocker_browser");
+    assert_eq!(a.classification, Some(FailureClass::EnvironmentBlocker));
+    let c = a.critical.unwrap();
+    assert_eq!(c.agent, "environment");
+    assert!(c.evidence.iter().any(|e| e.quote.contains("Executable doesn't exist")));
+    assert_eq!(a.failure_mode, Some(trajscope_core::record::FailureMode::Deterministic));
+}
+
+#[test]
+fn a_repetition_loop_raises_the_loop_signals_and_blames_its_first_attempt() {
+    let (_, a) = fixture("repetition_loop");
+    assert!(a.signals.repetition);
+    assert!(a.signals.budget_exhausted);
+    assert!(a.signals.escalate);
+    assert_eq!(a.signals.repeated_failures, 4);
+    assert_eq!(a.critical.unwrap().action_id.as_deref(), Some("act-1"));
+    // Identical attempts with no repair in between are one error instance.
+    let loop_instances = a.instances.iter().filter(|i| i.object.starts_with("cmd:")).count();
+    assert_eq!(loop_instances, 1);
+}
+
+#[test]
+fn the_action_after_a_misapplied_memory_is_critical() {
+    let (_, a) = fixture("misapplied_memory");
+    let c = a.critical.unwrap();
+    assert_eq!(c.action_id.as_deref(), Some("act-3"));
+    assert!(c.evidence.iter().any(|e| e.rule == "memory_misapplied" && e.quote.contains("--fake")));
+    assert_eq!(a.record.memory_read_node_ids, vec!["memory:fake-migrations".to_string()]);
+}
+
+#[test]
+fn an_error_fixed_at_once_is_not_the_critical_step() {
+    let (t, a) = fixture("fixed_at_once");
+    let early = t.steps.iter().position(|s| s.exit_code == Some(101)).unwrap() as u32;
+    let inst = a.instances.iter().find(|i| i.last_step == early).unwrap();
+    assert_eq!(inst.state.name(), "cheap_resolution");
+    assert!(a.candidates.iter().all(|c| c.step + 1 != early));
+    assert_eq!(a.critical.unwrap().action_id.as_deref(), Some("act-6"));
+}
+
+#[test]
+fn a_run_that_passed_has_no_critical_step() {
+    let (_, a) = fixture("passed_run");
+    assert!(a.critical.is_none());
+    assert!(a.candidates.is_empty());
+    assert_eq!(a.classification, None);
+    assert!(!a.triggers.is_empty(), "the failed grep is still a trigger");
+}
+
+#[test]
+fn a_repair_that_fails_again_is_a_new_instance() {
+    let text = concat!(
+        r#"{"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell","command":"make"}"#,
+        "\n",
+        r#"{"type":"observation","span_id":"s1","exit_code":2,"output":"error: missing header foo.h"}"#,
+        "\n",
+        r#"{"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"edit","command":"apply_patch add-include.diff"}"#,
+        "\n",
+        r#"{"type":"observation","span_id":"s2","exit_code":0,"output":"ok"}"#,
+        "\n",
+        r#"{"type":"action","action_id":"a3","span_id":"s3","agent":"c","tool":"shell","command":"make"}"#,
+        "\n",
+        r#"{"type":"observation","span_id":"s3","exit_code":2,"output":"error: missing header foo.h"}"#,
+        "\n",
+        r#"{"type":"run_end","status":"failed"}"#,
+        "\n",
+    );
+    let trace = ingest(text.as_bytes(), IngestOptions::default());
+    let a = analyze_trajectory(&trace.trajectories[0], &AnalysisOptions::default());
+    let make: Vec<_> = a.instances.iter().filter(|i| i.object.starts_with("cmd:")).collect();
+    assert_eq!(make.len(), 2, "{:#?}", a.instances);
+    assert_ne!(make[0].origin_step, make[1].origin_step);
+}

@@ -1,0 +1,290 @@
+//! The corrupt-input corpus (`tests/fixtures/corrupt/`): each file's quarantine result is
+//! snapshotted beside it (`<file>.expected`, bless with `UPDATE_EXPECT=1`) and checked against the
+//! file's own bytes: counts add up, every quarantined line's raw bytes are exactly the bytes at
+//! its recorded offset, `truncated_tail` only on a final unterminated line, and feeding the file
+//! in any chunking gives the same trace. Inputs too big to commit are generated here.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use expect_test::{expect, expect_file};
+use trajscope_core::{ingest, IngestOptions, Ingestor, Trace};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/corrupt")
+}
+
+/// The bytes the ingest sees: a gzip file decompressed as far as it goes (a damaged stream
+/// yields what came before the damage), anything else as it is.
+fn decompressed(bytes: &[u8]) -> Vec<u8> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return bytes.to_vec();
+    }
+    let mut out = Vec::new();
+    let mut dec = flate2::read::MultiGzDecoder::new(bytes);
+    let mut buf = [0u8; 1];
+    // One byte at a time so a damaged stream still gives every byte before the damage.
+    while let Ok(1) = dec.read(&mut buf) {
+        out.push(buf[0]);
+    }
+    out
+}
+
+/// Every invariant of the quarantine, checked against the input's own bytes.
+fn check_invariants(name: &str, input: &[u8], trace: &Trace) {
+    let s = &trace.stats;
+    assert_eq!(
+        s.lines_total,
+        s.lines_parsed + s.lines_blank + s.lines_quarantined,
+        "{name}: counts add up"
+    );
+    assert_eq!(s.lines_quarantined as usize, trace.quarantine.len(), "{name}");
+    let plain = decompressed(input);
+    assert_eq!(s.bytes as usize, plain.len(), "{name}: bytes counts the decompressed input");
+    let expected_lines = count_lines(&plain);
+    assert_eq!(s.lines_total, expected_lines, "{name}: every line is counted once");
+    for q in &trace.quarantine {
+        let start = q.offset as usize;
+        let end = start + q.raw.len();
+        assert_eq!(plain.get(start..end), Some(&q.raw[..]), "{name}: raw bytes of line {}", q.line);
+        let rest = &plain[end..];
+        let terminated = rest.starts_with(b"\n") || rest.starts_with(b"\r\n");
+        assert!(terminated || rest.is_empty(), "{name}: line {} is cut short", q.line);
+        if q.truncated_tail {
+            assert!(rest.is_empty(), "{name}: truncated_tail on line {} mid-file", q.line);
+        }
+        // The line number is the count of `\n` before the line, plus one.
+        let newlines = plain[..start].iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(q.line as usize, newlines + 1, "{name}: line number of offset {start}");
+    }
+}
+
+/// Lines as the issue defines them: the bytes between `\n`, a non-empty last segment counts;
+/// a leading BOM is not a line of its own.
+fn count_lines(bytes: &[u8]) -> u64 {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let newlines = body.iter().filter(|&&b| b == b'\n').count() as u64;
+    newlines + u64::from(!body.is_empty() && !body.ends_with(b"\n"))
+}
+
+/// The same input fed in chunks of `size` bytes.
+fn ingest_chunked(bytes: &[u8], size: usize) -> Trace {
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    for chunk in bytes.chunks(size) {
+        ingestor.feed(chunk);
+    }
+    ingestor.finish()
+}
+
+/// A stable, readable rendering of a trace's ingest result for snapshots.
+fn render(trace: &Trace) -> String {
+    use std::fmt::Write as _;
+    let s = &trace.stats;
+    let mut out = String::new();
+    let _ = writeln!(out, "format: {}", trace.format);
+    if let Some(e) = &trace.error {
+        let _ = writeln!(out, "error: {e}");
+    }
+    let _ = writeln!(
+        out,
+        "stats: bytes={} total={} parsed={} blank={} quarantined={}",
+        s.bytes, s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
+    );
+    for q in &trace.quarantine {
+        let tail = if q.truncated_tail { " truncated_tail" } else { "" };
+        let _ = writeln!(
+            out,
+            "quarantine line {} @ {} ({} bytes){tail}: {}",
+            q.line,
+            q.offset,
+            q.raw.len(),
+            q.reason
+        );
+        let shown: Vec<u8> = q.raw.iter().copied().take(80).collect();
+        let more = if q.raw.len() > 80 { "..." } else { "" };
+        let _ = writeln!(out, "  raw: {}{more}", shown.escape_ascii());
+    }
+    for t in &trace.trajectories {
+        let _ =
+            writeln!(out, "trajectory {}: {} steps, outcome {:?}", t.id, t.steps.len(), t.outcome);
+    }
+    out
+}
+
+/// Checks one corpus file (embedded at compile time: the tests do no file reading of their own).
+macro_rules! check_fixture {
+    ($file:literal) => {
+        check_fixture($file, include_bytes!(concat!("../../../tests/fixtures/corrupt/", $file)))
+    };
+}
+
+fn check_fixture(file: &str, bytes: &[u8]) -> Trace {
+    let trace = ingest(bytes, IngestOptions::default());
+    check_invariants(file, bytes, &trace);
+    for size in [1, 2, 3, 7, 64] {
+        assert_eq!(ingest_chunked(bytes, size), trace, "{file}: chunks of {size} bytes");
+    }
+    expect_file![corpus_dir().join(format!("{file}.expected"))].assert_eq(&render(&trace));
+    trace
+}
+
+#[test]
+fn truncated_tail_is_flagged_only_on_the_last_line() {
+    let t = check_fixture!("truncated-tail.jsonl");
+    assert_eq!(t.quarantine.len(), 1);
+    assert!(t.quarantine[0].truncated_tail);
+}
+
+#[test]
+fn garbage_in_the_middle_is_damage_not_a_truncated_tail() {
+    let t = check_fixture!("mid-file-garbage.jsonl");
+    assert_eq!(t.stats.lines_parsed, 3);
+    assert!(t.quarantine.iter().all(|q| !q.truncated_tail));
+}
+
+#[test]
+fn invalid_utf8_lines_keep_their_exact_bytes() {
+    let t = check_fixture!("invalid-utf8.jsonl");
+    assert_eq!(t.quarantine.len(), 2);
+    assert!(t.quarantine.iter().all(|q| q.reason.contains("UTF-8")));
+}
+
+#[test]
+fn nul_bytes() {
+    let t = check_fixture!("nul-bytes.jsonl");
+    assert_eq!(t.quarantine.len(), 2);
+}
+
+#[test]
+fn crlf_line_ends() {
+    let t = check_fixture!("crlf.jsonl");
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_blank, t.stats.lines_quarantined), (3, 1, 1));
+}
+
+#[test]
+fn a_bom_is_no_line_and_line_one_starts_after_it() {
+    let t = check_fixture!("bom.jsonl");
+    assert_eq!((t.quarantine[0].line, t.quarantine[0].offset), (1, 3));
+    let empty = check_fixture!("bom-only.jsonl");
+    assert_eq!(empty.stats.lines_total, 0);
+}
+
+#[test]
+fn arrays_and_scalars_instead_of_objects() {
+    let t = check_fixture!("arrays-not-objects.jsonl");
+    assert_eq!(t.stats.lines_parsed, 2);
+    assert_eq!(t.quarantine.len(), 5);
+}
+
+#[test]
+fn empty_and_blank_only_files() {
+    let t = check_fixture!("empty.jsonl");
+    assert_eq!((t.stats.lines_total, t.trajectories.len()), (0, 0));
+    let t = check_fixture!("blank-lines-only.jsonl");
+    assert_eq!((t.stats.lines_total, t.stats.lines_blank), (4, 4));
+}
+
+#[test]
+fn gzip_is_recognised_by_its_magic_bytes() {
+    let t = check_fixture!("trace.jsonl.gz");
+    assert_eq!(t.format.name(), "awtl");
+    assert_eq!(t.stats.lines_parsed, 4);
+    assert!(t.error.is_none());
+}
+
+#[test]
+fn a_cut_or_damaged_gzip_keeps_what_came_before_and_says_so() {
+    for (file, t) in [
+        ("truncated.jsonl.gz", check_fixture!("truncated.jsonl.gz")),
+        ("damaged.jsonl.gz", check_fixture!("damaged.jsonl.gz")),
+    ] {
+        assert!(t.error.as_deref().is_some_and(|e| e.contains("gzip")), "{file}: {:?}", t.error);
+        assert!(t.stats.lines_parsed > 0, "{file}");
+    }
+}
+
+#[test]
+fn a_broken_pretty_printed_document_is_one_error_with_its_position() {
+    let t = check_fixture!("broken-document.json");
+    let error = t.error.expect("an error");
+    assert!(error.contains("line 5, column 3"), "{error}");
+    assert!(t.trajectories.is_empty());
+}
+
+#[test]
+fn a_damaged_first_line_does_not_turn_jsonl_into_a_document() {
+    let t = check_fixture!("damaged-first-line.jsonl");
+    assert_eq!(t.format.name(), "awtl");
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (3, 1));
+    assert!(t.error.is_none());
+}
+
+#[test]
+fn deep_nesting_is_quarantined_not_a_stack_overflow() {
+    const GOOD: &str = r#"{"type":"action","command":"ls"}"#;
+    let deep = |open: &str, close: &str| format!("{}{}", open.repeat(5000), close.repeat(5000));
+    let input = format!(
+        "{GOOD}\n{}\n{}\n{{\"type\":\"action\",\"args\":{}}}\n{GOOD}\n",
+        deep("[", "]"),
+        deep("{\"a\":", "}"),
+        deep("[", "]"),
+    );
+    let trace = ingest(input.as_bytes(), IngestOptions::default());
+    check_invariants("deep", input.as_bytes(), &trace);
+    let reasons: Vec<&str> = trace.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    expect![[r#"
+        [
+            "JSON nested deeper than the parser allows (128 levels)",
+            "JSON nested deeper than the parser allows (128 levels)",
+            "JSON nested deeper than the parser allows (128 levels)",
+        ]
+    "#]]
+    .assert_debug_eq(&reasons);
+    // Deep nesting as the first line must not hold the whole file as a would-be document.
+    let first = format!("{}\n{GOOD}\n{GOOD}\n", deep("[", "]"));
+    let trace = ingest(first.as_bytes(), IngestOptions::default());
+    check_invariants("deep first", first.as_bytes(), &trace);
+    assert_eq!((trace.stats.lines_parsed, trace.stats.lines_quarantined), (2, 1));
+}
+
+#[test]
+fn a_two_megabyte_unterminated_line() {
+    const GOOD: &str = r#"{"type":"action","command":"ls"}"#;
+    let long = format!("{{\"type\":\"observation\",\"output\":\"{}", "x".repeat(2 << 20));
+    let input = format!("{GOOD}\n{long}");
+    for size in [usize::MAX, 4096, 1 << 20] {
+        let trace = ingest_chunked(input.as_bytes(), size);
+        check_invariants("2 MB tail", input.as_bytes(), &trace);
+        assert_eq!(trace.quarantine.len(), 1);
+        let q = &trace.quarantine[0];
+        assert!(q.truncated_tail, "a JSON value cut short at the end of the file");
+        assert_eq!(q.raw.len(), long.len());
+        assert!(q.reason.contains("ends inside"), "{}", q.reason);
+    }
+    // The same line, terminated, in the middle of the file: damage, not a truncated tail.
+    let input = format!("{long}\n{GOOD}\n");
+    let trace = ingest_chunked(input.as_bytes(), 65536);
+    check_invariants("2 MB mid", input.as_bytes(), &trace);
+    assert_eq!(trace.quarantine.len(), 1);
+    assert!(!trace.quarantine[0].truncated_tail);
+}
+
+#[test]
+fn a_final_line_that_is_complete_but_wrong_is_not_a_truncated_tail() {
+    let input = b"{\"type\":\"action\"}\n[1,2,3]";
+    let trace = ingest(input, IngestOptions::default());
+    check_invariants("complete tail", input, &trace);
+    assert_eq!(trace.quarantine.len(), 1);
+    assert!(!trace.quarantine[0].truncated_tail);
+}
+
+/// Found by `fuzz/` (crash-44ec0098): a final line ending in `\r` without `\n` lost its `\r`, so
+/// its raw bytes did not reach the end of the file.
+#[test]
+fn fuzz_a_final_carriage_return_stays_in_the_raw_bytes() {
+    let t = check_fixture!("fuzz-final-cr.jsonl");
+    let last = t.quarantine.last().expect("the last line is quarantined");
+    assert_eq!(last.raw, b"   [1\r");
+    assert!(last.truncated_tail);
+}

@@ -1,0 +1,677 @@
+//! Golden tests for the format adapters: every small real sample under `tests/fixtures/<source>/`
+//! is ingested WITHOUT a format hint (detection from content only) and summarised in a compact,
+//! readable form compared against `<fixture>.expected` beside it (bless with UPDATE_EXPECT=1,
+//! then review the diff by eye). Each sample is also fed in small chunks, which must give the
+//! same trace.
+#![cfg(not(target_arch = "wasm32"))]
+// Tests read their fixtures from disk; the core itself does no I/O.
+#![allow(clippy::disallowed_methods)]
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use trajscope_core::model::{Format, Outcome, Step, Trace};
+use trajscope_core::{ingest, IngestOptions, Ingestor};
+
+fn fixture_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(rel)
+}
+
+fn read(rel: &str) -> Vec<u8> {
+    let p = fixture_path(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", p.display()))
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('⏎'),
+            '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn step_line(s: &Step) -> String {
+    let loc = match (s.loc.line, s.loc.path.as_str()) {
+        (line, "") => format!("L{line}"),
+        (0, path) => path.to_string(),
+        (line, path) => format!("L{line}:{path}"),
+    };
+    let mut line = format!("  {:>3} {loc} {:?}/{:?}", s.index, s.role, s.kind).to_lowercase();
+    if !s.actor.is_empty() {
+        let _ = write!(line, " @{}", s.actor);
+    }
+    if let Some(t) = &s.tool {
+        let _ = write!(line, " tool={t}");
+    }
+    if let Some(a) = &s.args {
+        let _ = write!(line, " args={}", one_line(a, 40));
+    }
+    if let Some(c) = s.exit_code {
+        let _ = write!(line, " exit={c}");
+    }
+    if s.is_error {
+        line.push_str(" ERROR");
+    }
+    if let Some(st) = &s.status {
+        let _ = write!(line, " status={st}");
+    }
+    let ids = &s.ids;
+    for (k, v) in [
+        ("turn", &ids.turn_id),
+        ("span", &ids.span_id),
+        ("action", &ids.action_id),
+        ("src", &ids.source_action_id),
+        ("id", &ids.event_id),
+        ("parent", &ids.parent_id),
+    ] {
+        if let Some(v) = v {
+            let _ = write!(line, " {k}={}", one_line(v, 12));
+        }
+    }
+    let _ = write!(line, " | {}", one_line(&s.text, 80));
+    line
+}
+
+fn summary(t: &Trace) -> String {
+    let mut out = String::new();
+    let s = &t.stats;
+    let _ = writeln!(out, "format: {}", t.format);
+    let _ = writeln!(
+        out,
+        "stats: bytes={} lines total={} parsed={} blank={} quarantined={}",
+        s.bytes, s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
+    );
+    if let Some(e) = &t.error {
+        let _ = writeln!(out, "error: {e}");
+    }
+    for q in &t.quarantine {
+        let _ = writeln!(
+            out,
+            "quarantined line {} (offset {}, truncated_tail={}): {}",
+            q.line, q.offset, q.truncated_tail, q.reason
+        );
+    }
+    for tr in &t.trajectories {
+        let _ = writeln!(
+            out,
+            "trajectory {}: outcome={:?} steps={}",
+            tr.id,
+            tr.outcome,
+            tr.steps.len()
+        );
+        if let Some(task) = &tr.task {
+            let _ = writeln!(out, "  task: {}", one_line(task, 80));
+        }
+        if let Some(a) = &tr.final_answer {
+            let _ = writeln!(out, "  final answer: {}", one_line(a, 80));
+        }
+        if let Some(g) = &tr.gold {
+            let _ = writeln!(
+                out,
+                "  gold: step={:?} agent={:?} category={:?} reason={:?}",
+                g.step,
+                g.agent,
+                g.category,
+                g.reason.as_deref().map(|r| one_line(r, 60))
+            );
+        }
+        for st in &tr.steps {
+            let _ = writeln!(out, "{}", step_line(st));
+        }
+    }
+    out
+}
+
+/// Ingests the fixture whole and in small chunks, checks both agree, compares the summary with
+/// the expected file beside the fixture, and returns the trace for further assertions.
+fn golden(rel: &str) -> Trace {
+    let bytes = read(rel);
+    let whole = ingest(&bytes, IngestOptions::default());
+    for chunk_size in [1usize, 7, 4096] {
+        let mut ing = Ingestor::new(IngestOptions::default());
+        for chunk in bytes.chunks(chunk_size) {
+            ing.feed(chunk);
+        }
+        let chunked = ing.finish();
+        assert_eq!(chunked, whole, "{rel}: fed in chunks of {chunk_size} gives another trace");
+    }
+    let s = &whole.stats;
+    assert_eq!(s.lines_total, s.lines_parsed + s.lines_blank + s.lines_quarantined, "{rel}");
+    // Step indices are positions: gold labels rely on it.
+    for tr in &whole.trajectories {
+        for (i, st) in tr.steps.iter().enumerate() {
+            assert_eq!(st.index as usize, i, "{rel}: trajectory {} step {i}", tr.id);
+        }
+    }
+    let mut expected = fixture_path(rel).into_os_string();
+    expected.push(".expected");
+    expect_test::expect_file![PathBuf::from(expected)].assert_eq(&summary(&whole));
+    whole
+}
+
+fn counts(t: &Trace) -> Vec<usize> {
+    t.trajectories.iter().map(|tr| tr.steps.len()).collect()
+}
+
+#[test]
+fn who_and_when_algorithm_generated() {
+    let t = golden("who_and_when/ag_1.json");
+    assert_eq!(t.format, Format::WhoAndWhen);
+    assert_eq!(counts(&t), [6]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let gold = tr.gold.as_ref().expect("gold label");
+    assert_eq!((gold.step, gold.agent.as_deref()), (Some(0), Some("Excel_Expert")));
+    // The gold step's speaker is the gold agent (same 0-based index space).
+    assert_eq!(tr.steps[0].actor, "Excel_Expert");
+
+    let t = golden("who_and_when/ag_10.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(counts(&t), [10]);
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.step), Some(5));
+    assert_eq!(tr.steps[5].actor, "Validation_Expert");
+    assert_eq!((tr.steps[6].exit_code, tr.steps[6].is_error), (Some(1), true));
+}
+
+#[test]
+fn who_and_when_hand_crafted() {
+    let t = golden("who_and_when/hc_1.json");
+    assert_eq!(t.format, Format::WhoAndWhen);
+    assert_eq!(counts(&t), [29]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.step), Some(12));
+    assert_eq!(tr.steps[12].actor, "WebSurfer");
+    assert_eq!(tr.steps[1].actor, "Orchestrator");
+
+    let t = golden("who_and_when/hc_6.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(counts(&t), [8]);
+    assert_eq!(tr.outcome, Outcome::Failed);
+    assert_eq!(tr.gold.as_ref().and_then(|g| g.agent.as_deref()), Some("Orchestrator"));
+}
+
+#[test]
+fn trajerrbench_record_and_jsonl() {
+    let t = golden("trajerrbench/airline_failed_qwen3-max.json");
+    assert_eq!(t.format, Format::Trajerrbench);
+    assert_eq!(counts(&t), [13]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let gold = tr.gold.as_ref().expect("gold label");
+    assert_eq!(gold.step, Some(7));
+    assert_eq!(gold.category.as_deref(), Some("reason.MissingAssumptionCheck"));
+    assert_eq!(tr.steps[9].tool.as_deref(), Some("cancel_reservation"));
+
+    let t = golden("trajerrbench/records.jsonl");
+    assert_eq!(t.format, Format::Trajerrbench);
+    assert_eq!(counts(&t), [13, 5]);
+    assert_eq!(t.trajectories[1].outcome, Outcome::Passed);
+    assert_eq!(t.trajectories[1].gold, None);
+}
+
+#[test]
+fn a_document_of_an_unexpected_shape_is_a_clear_error() {
+    let bad = br#"{"history": [1, 2], "question": "q"}"#;
+    let t = ingest(bad, IngestOptions::default());
+    assert!(t.trajectories.is_empty());
+    let hinted =
+        ingest(b"{\n \"messages\": 3\n}\n", IngestOptions { format: Some(Format::Trajerrbench) });
+    let err = hinted.error.expect("an error");
+    assert!(err.contains("`messages` is a number"), "{err}");
+}
+
+#[test]
+fn claude_code_sessions() {
+    // 38 lines: queue-operation, 2 user prompts, 11 tool results, 24 assistant lines with one
+    // content block each, so 37 steps.
+    let t = golden("claude_code/coverage-test-fix.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (38, 0));
+    assert_eq!(counts(&t), [37]);
+    let tr = &t.trajectories[0];
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!((failed[0].tool.as_deref(), failed[0].exit_code), (Some("Bash"), Some(1)));
+    // The result names the call it answers.
+    let call = tr.steps.iter().find(|s| s.ids.action_id == failed[0].ids.source_action_id);
+    assert_eq!(call.map(|s| s.kind), Some(trajscope_core::model::StepKind::Action));
+
+    let t = golden("claude_code/hello-world-script.jsonl");
+    assert_eq!(counts(&t), [8]);
+
+    // A session whose first line is a file-history-snapshot, and a sub-agent file.
+    let t = golden("claude_code/codemie-main-session.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (25, 0));
+    assert_eq!(counts(&t), [19]);
+    let t = golden("claude_code/codemie-agent-36541525.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!(t.trajectories[0].id, "agent-36541525");
+    assert_eq!(counts(&t), [2]);
+    assert!(t.trajectories[0].steps.iter().all(|s| s.actor == "agent-36541525"));
+}
+
+#[test]
+fn codex_rollouts() {
+    let t = golden("codex/rollout-trimmed.jsonl");
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (32, 0));
+    // Every line is a step (no mirror records in this rollout).
+    assert_eq!(counts(&t), [32]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "019e1695-0522-7c83-8b39-0dd379793f80");
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!((failed[0].exit_code, failed[0].tool.as_deref()), (Some(1), Some("exec_command")));
+
+    let t = golden("codex/examples-one-per-kind.jsonl");
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!(t.stats.lines_parsed, 17);
+    let tr = &t.trajectories[0];
+    assert!(tr.final_answer.as_deref().is_some_and(|a| a.starts_with("Available tool groups")));
+    // exec_command_end folds its exit code into the output of the same call.
+    let out = tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
+    assert_eq!(out.and_then(|s| s.exit_code), Some(0));
+}
+
+#[test]
+fn tau2_results() {
+    let t = golden("tau2/airline_3_simulations.json");
+    assert_eq!(t.format, Format::Tau2);
+    // Each simulation: its policy as step 0, then one step per message.
+    assert_eq!(counts(&t), [19, 15, 7]);
+    let outcomes: Vec<Outcome> = t.trajectories.iter().map(|t| t.outcome).collect();
+    assert_eq!(outcomes, [Outcome::Failed, Outcome::Passed, Outcome::Failed]);
+    let errors: Vec<&Step> =
+        t.trajectories.iter().flat_map(|t| &t.steps).filter(|s| s.is_error).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].tool.is_some(), "a tool error names its tool");
+
+    // The whole real file (gzip, no hint): 50 simulations, 22 failed, 1191 messages.
+    let bytes = read("tau2/airline_run1.no_raw_data.json.gz");
+    let t = ingest(&bytes, IngestOptions::default());
+    assert_eq!((t.format, t.error.as_deref()), (Format::Tau2, None));
+    assert_eq!(t.trajectories.len(), 50);
+    let failed = t.trajectories.iter().filter(|t| t.outcome == Outcome::Failed).count();
+    assert_eq!(failed, 22);
+    let messages: usize = t.trajectories.iter().map(|t| t.steps.len() - 1).sum();
+    assert_eq!(messages, 1191);
+    let tool_errors = t.trajectories.iter().flat_map(|t| &t.steps).filter(|s| s.is_error).count();
+    assert_eq!(tool_errors, 12);
+}
+
+#[test]
+fn swe_agent_traj() {
+    let t = golden("swe_agent/pydicom__pydicom-1458.traj");
+    assert_eq!(t.format, Format::SweAgent);
+    // 12 turns, each an action and its observation.
+    assert_eq!(counts(&t), [24]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Unknown, "submitted, not yet judged");
+    assert!(tr.task.as_deref().is_some_and(|t| t.contains("Pixel Representation")));
+    assert_eq!(tr.steps[22].tool.as_deref(), Some("submit"));
+    assert!(tr.final_answer.as_deref().is_some_and(|p| p.contains("diff --git")));
+}
+
+#[test]
+fn mini_swe_agent_both_formats() {
+    let t = golden("mini_swe_agent/django__django-10914.trimmed.traj.json");
+    assert_eq!(t.format, Format::MiniSweAgent);
+    assert_eq!(counts(&t), [43]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "django__django-10914");
+    let last = tr.steps.last().map(|s| (s.kind, s.status.clone()));
+    assert_eq!(last, Some((trajscope_core::model::StepKind::RunEnd, Some("Submitted".into()))));
+    let actions = tr.steps.iter().filter(|s| s.tool.as_deref() == Some("bash")).count();
+    assert_eq!(actions, 20);
+
+    // The older bare list: 22 messages; user replies carrying <returncode> are observations.
+    let t = golden("mini_swe_agent/github_issue.traj.json");
+    assert_eq!(t.format, Format::MiniSweAgent);
+    assert_eq!(counts(&t), [22]);
+    let tr = &t.trajectories[0];
+    let first_obs =
+        tr.steps.iter().find(|s| s.kind == trajscope_core::model::StepKind::Observation);
+    assert_eq!(first_obs.map(|s| (s.exit_code, s.is_error)), Some((Some(1), true)));
+}
+
+#[test]
+fn openhands_event_lists() {
+    let t = golden("openhands/basic.json");
+    assert_eq!(t.format, Format::Openhands);
+    assert_eq!(counts(&t), [4]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("3"), "observation names its cause");
+    assert_eq!(tr.steps[2].tool, tr.steps[1].tool);
+    assert!(tr.final_answer.is_some());
+
+    let t = golden("openhands/examples-one-per-kind.json");
+    assert_eq!(t.format, Format::Openhands);
+    assert_eq!(counts(&t), [6]);
+    let run = &t.trajectories[0].steps[4];
+    assert_eq!((run.kind, run.exit_code), (trajscope_core::model::StepKind::Observation, Some(0)));
+}
+
+#[test]
+fn inspect_json_logs() {
+    let t = golden("inspect/browser.no_events.json");
+    assert_eq!(t.format, Format::Inspect);
+    // 10 messages and one `includes` score.
+    assert_eq!(counts(&t), [11]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Passed);
+    let judge = tr.steps.last().map(|s| (s.kind, s.status.clone()));
+    assert_eq!(judge, Some((trajscope_core::model::StepKind::JudgeResult, Some("C".into()))));
+    assert_eq!(tr.steps[1].tool.as_deref(), Some("web_browser_go"));
+
+    let t = golden("inspect/log_tool_call_error.json");
+    assert_eq!(t.format, Format::Inspect);
+    let tr = &t.trajectories[0];
+    let errors: Vec<&str> =
+        tr.steps.iter().filter(|s| s.is_error).filter_map(|s| s.status.as_deref()).collect();
+    assert_eq!(
+        errors,
+        [
+            "parsing",
+            "timeout",
+            "parsing",
+            "unicode_decode",
+            "permission",
+            "file_not_found",
+            "is_a_directory",
+            "limit",
+            "approval",
+            "unknown",
+            "output_limit"
+        ]
+    );
+}
+
+#[test]
+fn langsmith_run_payloads() {
+    for rel in [
+        "langsmith/langsmith_py_wrap_openai_.json",
+        "langsmith/langsmith_js_wrap_openai_default.json",
+    ] {
+        let t = golden(rel);
+        assert_eq!(t.format, Format::Langsmith, "{rel}");
+        // The user's request, then the llm run's reply (create and update merged).
+        assert_eq!(counts(&t), [2], "{rel}");
+        let reply = &t.trajectories[0].steps[1];
+        assert!(reply.text.starts_with("Howdy"), "{rel}: {}", reply.text);
+    }
+    let t = golden("langsmith/nested_tool_error.json");
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let order: Vec<&str> = tr.steps.iter().skip(1).map(|s| s.actor.as_str()).collect();
+    assert_eq!(order, ["ChatOpenAI", "run_tests", "AgentExecutor"]);
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("r1"));
+    assert!(tr.steps[2].is_error);
+}
+
+#[test]
+fn otel_genai_spans() {
+    let t = golden("otel/genai_handoff.jsonl");
+    assert_eq!(t.format, Format::Otel);
+    assert_eq!(t.stats.lines_parsed, 3);
+    // The request, then 8 spans ordered by start time; and the timed-out trace.
+    assert_eq!(counts(&t), [9, 2]);
+    let tr = &t.trajectories[0];
+    let actors: Vec<&str> = tr.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(
+        actors,
+        ["", "triage", "triage", "triage", "triage", "refunds", "refunds", "refunds", "refunds"]
+    );
+    let failed: Vec<_> = tr.steps.iter().filter(|s| s.is_error).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].tool.as_deref(), Some("cancel_reservation"));
+    assert_eq!(failed[0].ids.source_action_id.as_deref(), Some("call_2"));
+    assert!(tr.final_answer.as_deref().is_some_and(|a| a.contains("refunded")));
+    assert_eq!(t.trajectories[1].outcome, Outcome::Failed);
+}
+
+mod never_panic {
+    //! Every adapter meets documents of every shape: arbitrary JSON built from the keys the
+    //! formats look for must give trajectories or a clear error, never a panic.
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+    use trajscope_core::ingest::formats::{from_document, jsonl_adapter};
+    use trajscope_core::model::{Format, SourceLoc};
+
+    const KEYS: &[&str] = &[
+        "history",
+        "messages",
+        "metadata",
+        "annotation",
+        "critical_error_step",
+        "mistake_step",
+        "simulations",
+        "trajectory",
+        "info",
+        "samples",
+        "scores",
+        "post",
+        "patch",
+        "resourceSpans",
+        "scopeSpans",
+        "spans",
+        "attributes",
+        "role",
+        "content",
+        "tool_calls",
+        "type",
+        "payload",
+        "message",
+        "name",
+        "id",
+        "uuid",
+        "parentUuid",
+        "sessionId",
+        "isSidechain",
+        "agentId",
+        "error",
+        "is_error",
+        "status",
+        "code",
+        "parts",
+        "function",
+        "arguments",
+        "extra",
+        "returncode",
+        "action",
+        "observation",
+        "source",
+        "cause",
+        "extras",
+        "value",
+        "reward_info",
+        "reward",
+        "dotted_order",
+        "trace_id",
+        "parent_run_id",
+        "run_type",
+        "outputs",
+        "choices",
+        "key",
+        "stringValue",
+        "intValue",
+        "tool_use_id",
+        "call_id",
+        "output",
+        "policy",
+        "attachments",
+        "spanId",
+        "parentSpanId",
+        "traceId",
+    ];
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1.0e6f64..1.0e6).prop_map(Value::from),
+            "[a-z0-9 <>/:._-]{0,12}".prop_map(Value::String),
+            prop::sample::select(vec![
+                "user",
+                "assistant",
+                "tool",
+                "system",
+                "exit",
+                "tool_use",
+                "tool_result",
+                "function_call",
+                "function_call_output",
+                "exec_command_end",
+                "chat",
+                "execute_tool",
+                "invoke_agent",
+                "llm",
+                "attachment://x",
+                "Exit code 1",
+                "exitcode: 2",
+                "<returncode>1</returncode>",
+                "[tool_calls]\n- f(",
+                "Orchestrator (-> WebSurfer)",
+                "STATUS_CODE_ERROR",
+                "C",
+                "I",
+                "12",
+                "-3",
+            ])
+            .prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kvs| {
+                    let mut m = Map::new();
+                    for (k, v) in kvs {
+                        m.insert(k.to_string(), v);
+                    }
+                    Value::Object(m)
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        #[test]
+        fn adapters_take_any_shape_without_panicking(v in json()) {
+            for f in Format::ALL {
+                if f.is_jsonl() {
+                    let mut a = jsonl_adapter(f);
+                    for (i, line) in [v.to_string(), v.to_string()].iter().enumerate() {
+                        let loc = SourceLoc { line: i as u32 + 1, ..SourceLoc::default() };
+                        let _ = a.push_line(line, loc, i as u64);
+                    }
+                    let _ = a.finish();
+                } else if let Ok(ts) = from_document(f, v.clone()) {
+                    for t in ts {
+                        for (i, s) in t.steps.iter().enumerate() {
+                            prop_assert_eq!(s.index as usize, i);
+                        }
+                    }
+                }
+            }
+            let _ = trajscope_core::ingest(v.to_string().as_bytes(), Default::default());
+        }
+    }
+}
+
+#[test]
+fn sniffing_does_not_misfire_across_formats() {
+    let detect = |text: &str| ingest(text.as_bytes(), IngestOptions::default()).format;
+    // A chat log of generic objects: `type: message` alone does not make AWTL.
+    let generic = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n\
+                   {\"type\":\"message\",\"role\":\"assistant\",\"content\":\"hello\"}\n";
+    assert_eq!(detect(generic), Format::Generic);
+    assert_eq!(detect("{\"role\":\"user\",\"content\":\"hi\"}\n"), Format::Generic);
+    assert_eq!(detect("{\"level\":\"info\",\"msg\":\"started\",\"ts\":1}\n"), Format::Generic);
+    // AWTL message lines carry AWTL ids; actions and observations are AWTL on their own.
+    assert_eq!(detect("{\"type\":\"message\",\"run_id\":\"r1\",\"text\":\"x\"}\n"), Format::Awtl);
+    assert_eq!(
+        detect("{\"type\":\"observation\",\"spanId\":\"s\",\"exitCode\":1}\n"),
+        Format::Awtl
+    );
+    // Claude Code lines are told by their session fields, not by `type: user`.
+    assert_eq!(
+        detect("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"),
+        Format::Generic
+    );
+    assert_eq!(
+        detect("{\"type\":\"user\",\"uuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"),
+        Format::ClaudeCode
+    );
+    // Codex needs its envelope; OTLP its `resourceSpans`.
+    assert_eq!(
+        detect("{\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\"}}\n"),
+        Format::Codex
+    );
+    assert_eq!(detect("{\"type\":\"event_msg\"}\n"), Format::Generic);
+    assert_eq!(detect("{\"resourceSpans\":[]}\n"), Format::Otel);
+    // Documents: SWE-agent has a `history` too, OpenHands output nests its events in `history`.
+    assert_eq!(detect("{\"trajectory\":[],\"history\":[],\"info\":{}}"), Format::SweAgent);
+    assert_eq!(
+        detect("{\"instance_id\":\"x\",\"history\":[{\"id\":0,\"source\":\"user\",\"action\":\"message\"}]}"),
+        Format::Openhands
+    );
+    assert_eq!(
+        detect("{\"question\":\"q\",\"history\":[{\"role\":\"human\",\"content\":\"q\"}]}"),
+        Format::WhoAndWhen
+    );
+    // A chat `messages` list with a TRAJERRBENCH annotation vs with mini-swe-agent `info`.
+    assert_eq!(detect("{\"messages\":[],\"metadata\":{\"annotation\":{}}}"), Format::Trajerrbench);
+    assert_eq!(detect("{\"messages\":[],\"info\":{}}"), Format::MiniSweAgent);
+}
+
+#[test]
+fn inspect_eval_archive() {
+    // The same run as browser.no_events.json, as a zip archive: the same trajectory.
+    let t = golden("inspect/browser.eval");
+    assert_eq!((t.format, t.error.as_deref()), (Format::Inspect, None));
+    assert_eq!(t.stats.lines_total, 0, "an archive has no lines");
+    let json = ingest(&read("inspect/browser.no_events.json"), IngestOptions::default());
+    let strip = |t: &Trace| -> Vec<(String, String, Option<String>)> {
+        t.trajectories[0]
+            .steps
+            .iter()
+            .map(|s| (s.text.clone(), format!("{:?}", s.kind), s.tool.clone()))
+            .collect()
+    };
+    assert_eq!(strip(&t), strip(&json));
+    assert_eq!(t.trajectories[0].outcome, json.trajectories[0].outcome);
+
+    // A cut archive (its directory is at the end): a clear error, no panic.
+    let mut cut = read("inspect/browser.eval");
+    cut.truncate(cut.len() / 2);
+    let t = ingest(&cut, IngestOptions::default());
+    assert!(
+        t.error.as_deref().is_some_and(|e| e.starts_with("the file is a zip archive")),
+        "{:?}",
+        t.error
+    );
+}
+
+#[test]
+fn generic_chat_jsonl() {
+    let t = golden("generic/openai_chat.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    assert_eq!(counts(&t), [6]);
+    let steps = &t.trajectories[0].steps;
+    assert_eq!(
+        (steps[2].kind, steps[2].tool.as_deref()),
+        (trajscope_core::model::StepKind::Action, Some("shell"))
+    );
+    assert_eq!(steps[3].ids.source_action_id, steps[2].ids.action_id);
+    assert!(steps[3].is_error);
+}
