@@ -2,6 +2,7 @@
 //! instances, ranked candidates, the critical step, classification, loop signals and the views
 //! of the critical step, plus the invariants every fixture must hold (quotes are verbatim,
 //! views are bounded and keep the quotes).
+#![cfg(not(target_arch = "wasm32"))]
 
 // The tests read fixtures from disk; the library itself does no I/O.
 #![allow(clippy::disallowed_methods)]

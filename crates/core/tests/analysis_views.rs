@@ -1,5 +1,6 @@
 //! Properties of the multi-grain views: never over the bound (in chars, multi-byte text
 //! included), protected quotes intact in the high view, visible elision markers, determinism.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use trajscope_core::model::{Role, Step, StepKind, Trajectory};
