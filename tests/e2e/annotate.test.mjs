@@ -153,6 +153,8 @@ test('importing two annotators\' files shows their agreement and disagreements',
   assert.equal(await page.textContent('[data-testid="agreement-within-one"]'), '75.0 % (3 of 4)');
   assert.equal(await page.textContent('[data-testid="agreement-cohen"]'), '0.429');
   assert.equal(await page.textContent('[data-testid="agreement-fleiss"]'), '0.385');
+  // Both named an agent only on run-demo-7, the same one.
+  assert.equal(await page.textContent('[data-testid="agreement-agent"]'), '100.0 % (1 of 1)');
   const rows = await page.locator('[data-testid="disagreement"]').evaluateAll((els) => els.map((e) => e.dataset.trajectory));
   assert.deepEqual(rows, ['run-demo-7', 'run-y']);
   await page.locator('[data-testid="agreement-panel"]').scrollIntoViewIfNeeded();

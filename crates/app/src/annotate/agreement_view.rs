@@ -208,6 +208,7 @@ fn figures(a: &Agreement, current: &ItemKey, on_select_step: &Callback<u32>) -> 
             <dt>{"within ±1 step"}</dt><dd data-testid="agreement-within-one">{ share(a.within_one, n) }</dd>
             <dt>{"Cohen's κ"}</dt><dd data-testid="agreement-cohen">{ cohen }</dd>
             <dt>{"Fleiss' κ"}</dt><dd data-testid="agreement-fleiss">{ kappa(a.fleiss_kappa, undefined) }</dd>
+            <dt>{"same agent"}</dt><dd data-testid="agreement-agent">{ share(a.agent_exact, a.agent_items) }</dd>
         </dl>
         if a.pairs.len() > 1 {
             <div class="table-wrap"><table class="pairs" aria-label="Agreement by pair of annotators">
