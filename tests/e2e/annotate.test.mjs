@@ -153,10 +153,29 @@ test('importing two annotators\' files shows their agreement and disagreements',
   assert.equal(await page.textContent('[data-testid="agreement-within-one"]'), '75.0 % (3 of 4)');
   assert.equal(await page.textContent('[data-testid="agreement-cohen"]'), '0.429');
   assert.equal(await page.textContent('[data-testid="agreement-fleiss"]'), '0.385');
+  // Both named an agent only on run-demo-7, the same one.
+  assert.equal(await page.textContent('[data-testid="agreement-agent"]'), '100.0 % (1 of 1)');
   const rows = await page.locator('[data-testid="disagreement"]').evaluateAll((els) => els.map((e) => e.dataset.trajectory));
   assert.deepEqual(rows, ['run-demo-7', 'run-y']);
   await page.locator('[data-testid="agreement-panel"]').scrollIntoViewIfNeeded();
   await screenshot(page, 'annotate-agreement');
+
+  // Include this browser's own label: the fixtures name the sample's content hash, so "me" on
+  // run-demo-7 joins the same item. Three annotators, one item labelled by all: answers 5, 6, 5;
+  // Fleiss: P = 1/3, P̄e = (2/3)² + (1/3)² = 5/9, κ = (1/3 − 5/9)/(4/9) = −0.5.
+  const fixtureHash = JSON.parse((await readFile(ANNOTATOR_A, 'utf8')).split('\n')[0]).content_hash;
+  assert.equal(fixtureHash, sampleHash, 'fixture labels name the sample file (regenerate them if it changed)');
+  await page.fill('[data-testid="label-annotator"]', 'me');
+  await page.click('[data-testid="step"][data-step="5"]');
+  await page.click('[data-testid="mark-critical"]');
+  await page.check('[data-testid="agreement-include-mine"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="agreement-annotators"]')?.textContent === 'ana, ben, me');
+  assert.equal(await page.textContent('[data-testid="agreement-items"]'), '1 of 4');
+  assert.equal(await page.textContent('[data-testid="agreement-exact"]'), '0.0 % (0 of 1)');
+  assert.equal(await page.textContent('[data-testid="agreement-within-one"]'), '100.0 % (1 of 1)');
+  assert.equal(await page.textContent('[data-testid="agreement-fleiss"]'), '-0.500');
+  assert.match(await page.textContent('[data-testid="agreement-cohen"]'), /two annotators only/);
+  assert.equal(await page.locator('[data-testid="agreement-pair"]').count(), 3);
   assert.deepEqual(errors, []);
   await context.close();
 });

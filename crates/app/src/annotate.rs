@@ -225,11 +225,19 @@ pub fn annotate(props: &AnnotateProps) -> Html {
             let status = status.clone();
             let hash = hash.clone();
             Callback::from(move |_: MouseEvent| {
-                // Every saved label of this trace file; the panel's own label when storage is
-                // unavailable.
+                // Every saved label of this trace file, and the panel's own label when storage
+                // could not keep it. An untouched label is no answer and is not exported.
                 let mut all = storage::labels_of_trace(&hash).unwrap_or_default();
-                if !all.iter().any(|l| l.trajectory_id == label.trajectory_id) {
+                let edited = !label.time.is_empty();
+                if edited && !all.iter().any(|l| l.trajectory_id == label.trajectory_id) {
                     all.push((*label).clone());
+                }
+                if all.is_empty() {
+                    status.set(SaveStatus::Failed(
+                        "Nothing to export yet: mark a critical step (or \"No critical step\") first."
+                            .into(),
+                    ));
+                    return;
                 }
                 let (name, text) = style.render(&hash, &all);
                 if let Err(e) = crate::download::save_text(&name, "application/x-ndjson", &text) {
@@ -266,7 +274,8 @@ pub fn annotate(props: &AnnotateProps) -> Html {
                     </button>
                 }
                 <button class="button" data-testid="clear-critical" onclick={on_clear}
-                    disabled={l.critical_step.is_none()}>{"No critical step"}</button>
+                    title="Record that this trajectory has no critical step"
+                    disabled={l.critical_step.is_none() && !l.time.is_empty()}>{"No critical step"}</button>
             </div>
             if !props.candidates.is_empty() {
                 <div class="annotate-row" role="group" aria-label="Mark a candidate critical">
@@ -375,7 +384,7 @@ fn critical_text(l: &Label, actors: &[String]) -> String {
             }
         }
         None if l.time.is_empty() => "No critical step marked yet".to_string(),
-        None => "No critical step (marked)".to_string(),
+        None => "Marked: no critical step".to_string(),
     }
 }
 

@@ -284,6 +284,7 @@ fn three_annotators_partial_coverage_and_relabelling() {
     assert_eq!((ab.a.as_str(), ab.b.as_str(), ab.items), ("A", "B", 4));
     assert_eq!((ab.exact, ab.within_one), (Some(0.5), Some(0.75)));
     assert!((ab.cohen_kappa.unwrap() - 3.0 / 7.0).abs() < 1e-12);
+    assert_eq!((a.agent_items, a.agent_exact), (0, None), "no agents named");
     let items: Vec<(&str, Option<u32>)> =
         a.disagreements.iter().map(|d| (d.item.trajectory_id.as_str(), d.spread)).collect();
     assert_eq!(items, vec![("t2", Some(1)), ("t3", None)]);
@@ -398,4 +399,24 @@ fn two_annotator_fixture_files_agree_as_computed() {
     assert!((g.fleiss_kappa.unwrap() - 5.0 / 13.0).abs() < 1e-12);
     let ids: Vec<&str> = g.disagreements.iter().map(|d| d.item.trajectory_id.as_str()).collect();
     assert_eq!(ids, vec!["run-demo-7", "run-y"]);
+    // Only run-demo-7 has an agent from both ("coder" and "coder").
+    assert_eq!((g.agent_items, g.agent_exact), (1, Some(1.0)));
+}
+
+#[test]
+fn agent_agreement_ignores_case_and_needs_every_annotator_to_name_one() {
+    let mut labels = Vec::new();
+    for (item, a, b) in [
+        ("t1", Some("WebSurfer"), Some("websurfer ")),
+        ("t2", Some("Orchestrator"), Some("WebSurfer")),
+        ("t3", Some("Orchestrator"), None),
+    ] {
+        let mut x = step_label(item, "A", Some(1));
+        x.responsible_agent = a.map(str::to_string);
+        let mut y = step_label(item, "B", Some(1));
+        y.responsible_agent = b.map(str::to_string);
+        labels.extend([x, y]);
+    }
+    let g = agreement(&labels);
+    assert_eq!((g.agent_items, g.agent_exact), (2, Some(0.5)));
 }

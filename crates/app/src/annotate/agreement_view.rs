@@ -202,15 +202,16 @@ fn figures(a: &Agreement, current: &ItemKey, on_select_step: &Callback<u32>) -> 
         <>
         <dl class="figures" data-testid="agreement">
             <dt>{"annotators"}</dt><dd data-testid="agreement-annotators">{ a.annotators.join(", ") }</dd>
-            <dt>{"items labelled by all"}</dt>
+            <dt>{"labelled by all"}</dt>
             <dd data-testid="agreement-items">{ format!("{n} of {}", a.items_labelled) }</dd>
             <dt>{"exact step"}</dt><dd data-testid="agreement-exact">{ share(a.exact, n) }</dd>
             <dt>{"within ±1 step"}</dt><dd data-testid="agreement-within-one">{ share(a.within_one, n) }</dd>
             <dt>{"Cohen's κ"}</dt><dd data-testid="agreement-cohen">{ cohen }</dd>
             <dt>{"Fleiss' κ"}</dt><dd data-testid="agreement-fleiss">{ kappa(a.fleiss_kappa, undefined) }</dd>
+            <dt>{"same agent"}</dt><dd data-testid="agreement-agent">{ share(a.agent_exact, a.agent_items) }</dd>
         </dl>
         if a.pairs.len() > 1 {
-            <table class="pairs" aria-label="Agreement by pair of annotators">
+            <div class="table-wrap"><table class="pairs" aria-label="Agreement by pair of annotators">
                 <thead><tr><th scope="col">{"pair"}</th><th scope="col">{"items"}</th><th scope="col">{"exact"}</th><th scope="col">{"±1"}</th><th scope="col">{"Cohen's κ"}</th></tr></thead>
                 <tbody>
                 { for a.pairs.iter().map(|p| html! {
@@ -223,13 +224,13 @@ fn figures(a: &Agreement, current: &ItemKey, on_select_step: &Callback<u32>) -> 
                     </tr>
                 }) }
                 </tbody>
-            </table>
+            </table></div>
         }
         <h4>{ format!("Disagreements ({})", a.disagreements.len()) }</h4>
         if a.disagreements.is_empty() {
             <p class="muted" data-testid="no-disagreements">{"None: every item labelled by all has the same critical step."}</p>
         } else {
-            <table class="disagreements" aria-label="Disagreements on the critical step">
+            <div class="table-wrap"><table class="disagreements" aria-label="Disagreements on the critical step">
                 <thead><tr>
                     <th scope="col">{"trajectory"}</th>
                     { for a.annotators.iter().map(|n| html! { <th scope="col">{ n.clone() }</th> }) }
@@ -253,7 +254,7 @@ fn figures(a: &Agreement, current: &ItemKey, on_select_step: &Callback<u32>) -> 
                     </tr>
                 }) }
                 </tbody>
-            </table>
+            </table></div>
         }
         </>
     }

@@ -8,6 +8,8 @@
 //! - *Compared items*: items every annotator labelled. `exact` is the share of them on which all
 //!   annotators chose the same answer; `within_one` the share on which all chosen steps lie
 //!   within one step of each other (a "no critical step" answer matches only another one).
+//! - `agent_exact`: among compared items on which every annotator named a responsible agent, the
+//!   share on which all named the same one (case-insensitive).
 //! - The kappa statistics treat answers as nominal categories: the category space is the set of
 //!   answers (step indices, and "none") that occur among the compared items. Cohen's kappa is
 //!   given for every pair of annotators, over the items both labelled; Fleiss' kappa over the
@@ -63,6 +65,10 @@ pub struct Agreement {
     /// Cohen's kappa when there are exactly two annotators.
     pub cohen_kappa: Option<f64>,
     pub fleiss_kappa: Option<f64>,
+    /// Compared items on which every annotator named a responsible agent.
+    pub agent_items: usize,
+    /// Share of those on which all named the same agent (case-insensitive, trimmed).
+    pub agent_exact: Option<f64>,
     pub pairs: Vec<PairAgreement>,
     /// Compared items without exact agreement, in item order.
     pub disagreements: Vec<Disagreement>,
@@ -191,6 +197,8 @@ pub fn agreement(labels: &[Label]) -> Agreement {
     let mut rows = Vec::new();
     let mut exact = 0;
     let mut near = 0;
+    let mut agent_items = 0;
+    let mut agent_same = 0;
     let mut disagreements = Vec::new();
     let many = annotators.len() >= 2;
     for (item, answers) in &by_item {
@@ -201,6 +209,15 @@ pub fn agreement(labels: &[Label]) -> Agreement {
         let all_same = row.iter().all(|s| *s == row[0]);
         let all_near = row.iter().all(|x| row.iter().all(|y| within_one(*x, *y)));
         exact += usize::from(all_same);
+        let agents: Option<Vec<String>> = answers
+            .values()
+            .map(|l| l.responsible_agent.as_deref().map(|a| a.trim().to_lowercase()))
+            .map(|a| a.filter(|a| !a.is_empty()))
+            .collect();
+        if let Some(agents) = agents {
+            agent_items += 1;
+            agent_same += usize::from(agents.iter().all(|a| *a == agents[0]));
+        }
         near += usize::from(all_near);
         if !all_same {
             let steps: Option<Vec<u32>> = row.iter().copied().collect();
@@ -232,6 +249,8 @@ pub fn agreement(labels: &[Label]) -> Agreement {
         items_compared: rows.len(),
         exact: ratio(exact, rows.len()),
         within_one: ratio(near, rows.len()),
+        agent_items,
+        agent_exact: ratio(agent_same, agent_items),
         annotators,
         pairs,
         disagreements,
