@@ -34,6 +34,8 @@ pub struct Filter {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Search {
     pub query: String,
+    /// A next / previous asked before the worker answered, done when it does.
+    pub pending_move: Option<i64>,
     /// Matching step indices (all of the trajectory, ascending), once the worker answered.
     pub hits: Option<Rc<Vec<u32>>>,
 }
@@ -349,6 +351,9 @@ impl State {
             Response::SearchHits { file, traj, query, hits, .. } => {
                 if self.sel == Some((file, traj)) && query == self.search.query {
                     self.search.hits = Some(Rc::new(hits));
+                    if let Some(d) = self.search.pending_move.take() {
+                        self.move_search(d);
+                    }
                 }
             }
         }
@@ -383,7 +388,12 @@ impl State {
     }
 
     fn move_search(&mut self, d: i64) {
-        let Some(hits) = self.search.hits.clone() else { return };
+        let Some(hits) = self.search.hits.clone() else {
+            if !self.search.query.is_empty() {
+                self.search.pending_move = Some(d);
+            }
+            return;
+        };
         let shown: Vec<u32> =
             hits.iter().copied().filter(|h| self.visible.binary_search(h).is_ok()).collect();
         if shown.is_empty() {
@@ -497,7 +507,7 @@ impl Reducible for State {
             }
             Action::SearchQuery(q) => {
                 if q != s.search.query {
-                    s.search = Search { query: q, hits: None };
+                    s.search = Search { query: q, hits: None, pending_move: None };
                 }
             }
             Action::SearchMove(d) => s.move_search(d),
@@ -589,6 +599,25 @@ mod tests {
         let s = act(s, Action::SearchMove(-1));
         assert_eq!(s.selected_step, Some(95));
         assert!(s.scroll_to.is_some());
+    }
+
+    #[test]
+    fn a_next_before_the_answer_is_done_when_it_arrives() {
+        let s = with_columns(10, &[]);
+        let s = act(s, Action::SearchQuery("x".into()));
+        let s = act(s, Action::SearchMove(1));
+        assert_eq!(s.selected_step, None);
+        let s = act(
+            s,
+            Action::Worker(Box::new(Response::SearchHits {
+                req: 1,
+                file: 1,
+                traj: 0,
+                query: "x".into(),
+                hits: vec![4],
+            })),
+        );
+        assert_eq!(s.selected_step, Some(4));
     }
 
     #[test]
