@@ -14,8 +14,10 @@ const browser = await launch();
 const big = await bigFile(MB, 'bench.jsonl');
 console.error(`generated ${(big.bytes / 1e6).toFixed(1)} MB, ${big.lines} lines`);
 
+const timings = [];
 async function appLoad() {
   const { page, context } = await newPage(browser);
+  page.on('console', (m) => { if (m.text().startsWith('trajscope-timing')) timings.push(m.text()); });
   await page.goto(srv.url);
   await page.waitForSelector('.app[data-state="empty"]');
   // Time from the file being handed to the page to the app reporting ready (rows rendered).
@@ -106,6 +108,7 @@ const result = {
   plain_parsed: plain[0].parsed,
   ratio_app_over_plain: +(median(app.map((r) => r.ms)) / median(plain.map((r) => r.ms))).toFixed(2),
   dom_100k_steps: dom,
+  worker_timings: timings,
   runs: RUNS,
 };
 console.log(JSON.stringify(result, null, 2));

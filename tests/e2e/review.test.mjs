@@ -195,6 +195,10 @@ test('keyboard: j/k, 1/2/3, /, ? help; the URL hash restores trajectory, step an
   await body.press('/');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'search');
   await page.keyboard.press('Escape');
+  // c marks the selected step critical in the annotate panel; the queue shows the label.
+  await body.press('c');
+  await page.waitForFunction(() => /\b2\b/.test(document.querySelector('[data-testid="label-critical"]')?.textContent || ''));
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-label"]')?.textContent === 'label: #2');
 
   await page.reload();
   await page.setInputFiles('[data-testid="file-input"]', SAMPLE);
@@ -210,6 +214,7 @@ test('brief: shown, copied and downloaded as Markdown; cases export writes the v
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
   const brief = page.locator('[data-testid="brief"]');
   await brief.waitFor();
+  await page.waitForSelector('[data-testid="brief-pending"]', { state: 'detached' });
   const hasBrief = await page.locator('[data-testid="brief-text"]').count();
   if (hasBrief) {
     const shown = await page.textContent('[data-testid="brief-text"]');
