@@ -455,28 +455,33 @@ mod glue {
         let mut pos = 0.0;
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed, mut t_hash) = (now(), 0.0, 0.0, 0.0);
+        // The next slice is requested before the current one is parsed, so reading overlaps
+        // with the parsing and hashing.
+        let read = |from: f64| -> Option<JsFuture> {
+            let slice = blob.slice_with_f64_and_f64(from, (from + CHUNK).min(total)).ok()?;
+            Some(JsFuture::from(slice.array_buffer()))
+        };
+        let mut next = read(0.0);
         while pos < total {
             if store.borrow_mut().take_cancelled(file) {
                 return post(&scope, &Response::Cancelled { file });
             }
             let end = (pos + CHUNK).min(total);
             let t0 = now();
-            let bytes = match blob.slice_with_f64_and_f64(pos, end) {
-                Ok(slice) => match JsFuture::from(slice.array_buffer()).await {
-                    Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-                    Err(_) => {
-                        let error =
-                            "the browser could not read the file (was it moved or deleted?)";
-                        return post(&scope, &Response::Failed { file, error: error.into() });
-                    }
-                },
+            let Some(pending) = next.take() else {
+                let error = "could not slice the file".to_string();
+                return post(&scope, &Response::Failed { file, error });
+            };
+            let bytes = match pending.await {
+                Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
                 Err(_) => {
-                    return post(
-                        &scope,
-                        &Response::Failed { file, error: "could not slice the file".into() },
-                    )
+                    let error = "the browser could not read the file (was it moved or deleted?)";
+                    return post(&scope, &Response::Failed { file, error: error.into() });
                 }
             };
+            if end < total {
+                next = read(end);
+            }
             let t1 = now();
             ingestor.feed(&bytes);
             let t2 = now();
