@@ -118,6 +118,19 @@ pub enum Response {
         file: u32,
         text: String,
     },
+    /// One more trajectory analysed (after `Loaded`, in the background or on demand).
+    Analysed {
+        file: u32,
+        traj: u32,
+        info: Box<TrajectoryInfo>,
+    },
+    /// Every trajectory analysed: the cases and the brief of the file.
+    CasesReady {
+        file: u32,
+        cases: Vec<CaseView>,
+        cases_jsonl: String,
+        brief_markdown: String,
+    },
 }
 
 /// What the page keeps about a loaded file.
@@ -139,6 +152,8 @@ pub struct TraceSummary {
     pub cases_jsonl: String,
     /// The Failure Prevention Brief built from the valid cases, as Markdown (empty: no-op).
     pub brief_markdown: String,
+    /// False until every trajectory is analysed (cases and brief come then).
+    pub analysis_done: bool,
 }
 
 /// A failed turn case and its validation.
@@ -168,6 +183,8 @@ pub struct TrajectoryInfo {
     pub roles: Vec<(String, u32)>,
     /// Loop signals: the most repeated identical action and its count (2 or more).
     pub repeated_action: Option<(String, u32)>,
+    /// The analysis fields below are filled (trajectories are analysed one by one after load).
+    pub analysed: bool,
     /// The ranked candidate critical steps (core attribution).
     pub candidates: Vec<Candidate>,
     pub critical: Option<Critical>,

@@ -86,7 +86,7 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                 let saved =
                     crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
-                for l in saved {
+                for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
                     d1.dispatch(Action::Label {
                         file,
                         trajectory_id: l.trajectory_id,

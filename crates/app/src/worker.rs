@@ -24,21 +24,78 @@ pub struct Store {
     cancelled: HashSet<u32>,
 }
 
-/// A loaded trace with the analysis of each of its trajectories.
+/// A loaded trace with the analysis of its trajectories (filled one by one: the first at load,
+/// the others in the background or when the page asks for them).
 struct Loaded {
     trace: Trace,
-    analyses: Vec<TrajectoryAnalysis>,
+    analyses: Vec<Option<TrajectoryAnalysis>>,
+    content_hash: String,
+    done: bool,
+}
+
+impl Loaded {
+    /// Analyses trajectory `i` if not done yet; true if it did.
+    fn analyse(&mut self, i: usize) -> bool {
+        match (self.analyses.get(i), self.trace.trajectories.get(i)) {
+            (Some(None), Some(t)) => {
+                let a = attribution::analyze_trajectory(t, &AnalysisOptions::default());
+                self.analyses[i] = Some(a);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn info(&self, i: usize) -> Option<TrajectoryInfo> {
+        let t = self.trace.trajectories.get(i)?;
+        Some(trajectory_info(t, self.analyses.get(i).and_then(Option::as_ref)))
+    }
 }
 
 impl Store {
-    /// Analyses `trace` and keeps it; answers with its summary.
+    /// Keeps `trace` and analyses its first trajectory; answers with the summary. The other
+    /// trajectories follow through [`Store::analyse_next`].
     pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
-        let opts = AnalysisOptions::default();
-        let analyses: Vec<TrajectoryAnalysis> =
-            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
-        let summary = summarize(&trace, &analyses, content_hash);
-        self.traces.insert(file, Loaded { trace, analyses });
+        let n = trace.trajectories.len();
+        let mut loaded = Loaded { trace, analyses: vec![None; n], content_hash, done: false };
+        loaded.analyse(0);
+        let summary = summarize(&loaded.trace, &loaded.analyses, loaded.content_hash.clone());
+        self.traces.insert(file, loaded);
         Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// Analyses the next trajectory of `file` not analysed yet and answers with its info; once
+    /// all are, answers once with the cases and the brief; then `None`.
+    pub fn analyse_next(&mut self, file: u32) -> Option<Response> {
+        let l = self.traces.get_mut(&file)?;
+        if l.done {
+            return None;
+        }
+        match l.analyses.iter().position(Option::is_none) {
+            Some(i) => {
+                l.analyse(i);
+                let info = Box::new(l.info(i)?);
+                Some(Response::Analysed { file, traj: i as u32, info })
+            }
+            None => {
+                l.done = true;
+                let analyses: Vec<TrajectoryAnalysis> =
+                    l.analyses.iter().flatten().cloned().collect();
+                let (cases, cases_jsonl, brief_markdown) =
+                    cases_and_brief(&l.trace, &analyses, &l.content_hash);
+                Some(Response::CasesReady { file, cases, cases_jsonl, brief_markdown })
+            }
+        }
+    }
+
+    /// Analyses `traj` now if the page needs it before the background got there.
+    fn ensure_analysed(&mut self, file: u32, traj: u32) -> Option<Response> {
+        let l = self.traces.get_mut(&file)?;
+        if l.analyse(traj as usize) {
+            let info = Box::new(l.info(traj as usize)?);
+            return Some(Response::Analysed { file, traj, info });
+        }
+        None
     }
 
     pub fn cancel(&mut self, file: u32) {
@@ -52,6 +109,17 @@ impl Store {
 
     fn trajectory(&self, file: u32, traj: u32) -> Option<&Trajectory> {
         self.traces.get(&file)?.trace.trajectories.get(traj as usize)
+    }
+
+    /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
+    /// the request made the worker analyse a trajectory, then the answer.
+    pub fn answer_all(&mut self, req: Request) -> Vec<Response> {
+        let mut out = Vec::new();
+        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj } = &req {
+            out.extend(self.ensure_analysed(*file, *traj));
+        }
+        out.extend(self.answer(req));
+        out
     }
 
     /// Answers a request that needs no I/O (everything but `Load`).
@@ -73,7 +141,11 @@ impl Store {
             Request::Steps { req, file, traj, items } => {
                 let loaded = self.traces.get(&file)?;
                 let t = loaded.trace.trajectories.get(traj as usize)?;
-                let triggers = loaded.analyses.get(traj as usize).map(|a| a.triggers.as_slice());
+                let triggers = loaded
+                    .analyses
+                    .get(traj as usize)
+                    .and_then(Option::as_ref)
+                    .map(|a| a.triggers.as_slice());
                 let opts = views::ViewOptions::default();
                 let steps = items
                     .into_iter()
@@ -175,7 +247,7 @@ pub fn columns(t: &Trajectory) -> StepColumns {
 
 pub fn summarize(
     trace: &Trace,
-    analyses: &[TrajectoryAnalysis],
+    analyses: &[Option<TrajectoryAnalysis>],
     content_hash: String,
 ) -> TraceSummary {
     let quarantine = trace
@@ -192,15 +264,6 @@ pub fn summarize(
             r
         })
         .collect();
-    let built = cases::from_trace_with(trace, &content_hash, |t| {
-        let i = trace.trajectories.iter().position(|x| std::ptr::eq(x, t))?;
-        let a = analyses.get(i)?;
-        attribution::run_failed(t, &AnalysisOptions::default()).then(|| a.record.clone())
-    });
-    let valid: Vec<cases::FailedTurnCase> =
-        built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
-    let (cases_jsonl, _) = cases::export_jsonl(&valid);
-    let brief = brief::build(&valid, &[], &brief::BriefContext::default());
     TraceSummary {
         content_hash,
         format: trace.format.name().to_string(),
@@ -211,21 +274,44 @@ pub fn summarize(
         trajectories: trace
             .trajectories
             .iter()
-            .zip(analyses.iter().map(Some).chain(std::iter::repeat(None)))
-            .map(|(t, a)| trajectory_info(t, a))
+            .enumerate()
+            .map(|(i, t)| trajectory_info(t, analyses.get(i).and_then(Option::as_ref)))
             .collect(),
-        cases: built
-            .iter()
-            .map(|c| CaseView {
-                trajectory_id: c.trajectory_id.clone(),
-                case_id: c.case_id.clone(),
-                valid: c.valid,
-                errors: c.errors.clone(),
-            })
-            .collect(),
-        cases_jsonl,
-        brief_markdown: brief::to_markdown(&brief),
+        cases: Vec::new(),
+        cases_jsonl: String::new(),
+        brief_markdown: String::new(),
+        analysis_done: false,
     }
+}
+
+/// The failed turn cases of a fully analysed trace (valid or not), the valid ones as JSONL,
+/// and the brief built from them as Markdown.
+pub fn cases_and_brief(
+    trace: &Trace,
+    analyses: &[TrajectoryAnalysis],
+    content_hash: &str,
+) -> (Vec<CaseView>, String, String) {
+    let mut i = 0;
+    let built = cases::from_trace_with(trace, content_hash, |t| {
+        let a = analyses.get(i);
+        i += 1;
+        attribution::run_failed(t, &AnalysisOptions::default())
+            .then(|| a.map(|a| a.record.clone()))?
+    });
+    let valid: Vec<cases::FailedTurnCase> =
+        built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
+    let (cases_jsonl, _) = cases::export_jsonl(&valid);
+    let brief = brief::build(&valid, &[], &brief::BriefContext::default());
+    let views = built
+        .iter()
+        .map(|c| CaseView {
+            trajectory_id: c.trajectory_id.clone(),
+            case_id: c.case_id.clone(),
+            valid: c.valid,
+            errors: c.errors.clone(),
+        })
+        .collect();
+    (views, cases_jsonl, brief::to_markdown(&brief))
 }
 
 fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> TrajectoryInfo {
@@ -268,6 +354,7 @@ fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Trajectory
         agents,
         roles,
         repeated_action,
+        analysed: a.is_some(),
         candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
         critical: a.and_then(|a| a.critical.clone()),
         classification: a.and_then(|a| a.classification),
@@ -335,9 +422,9 @@ mod glue {
                         }
                     }
                     other => {
-                        let resp = store.borrow_mut().answer(other);
-                        if let Some(resp) = resp {
-                            post(&s2, &resp);
+                        let resps = store.borrow_mut().answer_all(other);
+                        for resp in &resps {
+                            post(&s2, resp);
                         }
                     }
                 }
@@ -366,29 +453,41 @@ mod glue {
         let mut ingestor = Ingestor::new(IngestOptions::default());
         let mut hasher = trajscope_core::labels::ContentHasher::new();
         let mut pos = 0.0;
+        let now = js_sys::Date::now;
+        let (t_start, mut t_read, mut t_feed, mut t_hash) = (now(), 0.0, 0.0, 0.0);
+        // The next slice is requested before the current one is parsed, so reading overlaps
+        // with the parsing and hashing.
+        let read = |from: f64| -> Option<JsFuture> {
+            let slice = blob.slice_with_f64_and_f64(from, (from + CHUNK).min(total)).ok()?;
+            Some(JsFuture::from(slice.array_buffer()))
+        };
+        let mut next = read(0.0);
         while pos < total {
             if store.borrow_mut().take_cancelled(file) {
                 return post(&scope, &Response::Cancelled { file });
             }
             let end = (pos + CHUNK).min(total);
-            let bytes = match blob.slice_with_f64_and_f64(pos, end) {
-                Ok(slice) => match JsFuture::from(slice.array_buffer()).await {
-                    Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-                    Err(_) => {
-                        let error =
-                            "the browser could not read the file (was it moved or deleted?)";
-                        return post(&scope, &Response::Failed { file, error: error.into() });
-                    }
-                },
+            let t0 = now();
+            let Some(pending) = next.take() else {
+                let error = "could not slice the file".to_string();
+                return post(&scope, &Response::Failed { file, error });
+            };
+            let bytes = match pending.await {
+                Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
                 Err(_) => {
-                    return post(
-                        &scope,
-                        &Response::Failed { file, error: "could not slice the file".into() },
-                    )
+                    let error = "the browser could not read the file (was it moved or deleted?)";
+                    return post(&scope, &Response::Failed { file, error: error.into() });
                 }
             };
+            if end < total {
+                next = read(end);
+            }
+            let t1 = now();
             ingestor.feed(&bytes);
+            let t2 = now();
             hasher.update(&bytes);
+            let t3 = now();
+            (t_read, t_feed, t_hash) = (t_read + t1 - t0, t_feed + t2 - t1, t_hash + t3 - t2);
             pos = end;
             let p = ingestor.progress();
             post(
@@ -405,9 +504,30 @@ mod glue {
         if store.borrow_mut().take_cancelled(file) {
             return post(&scope, &Response::Cancelled { file });
         }
+        let t0 = now();
         let trace = ingestor.finish();
+        let t1 = now();
         let resp = store.borrow_mut().insert(file, trace, hasher.finish());
+        let t2 = now();
         post(&scope, &resp);
+        // Where the time went (the app benchmark reads this line from the console).
+        let t_posted = now();
+        gloo::console::log!(format!(
+            "trajscope-timing read={t_read:.0} feed={t_feed:.0} hash={t_hash:.0} finish={:.0} analyse={:.0} post={:.0} total={:.0}",
+            t1 - t0,
+            t2 - t1,
+            t_posted - t2,
+            t_posted - t_start
+        ));
+        // The other trajectories, one at a time, yielding so the page's requests are answered.
+        loop {
+            gloo::timers::future::TimeoutFuture::new(0).await;
+            let next = store.borrow_mut().analyse_next(file);
+            match next {
+                Some(resp) => post(&scope, &resp),
+                None => break,
+            }
+        }
     }
 }
 
@@ -427,19 +547,32 @@ mod tests {
 
     #[test]
     fn summary_counts_steps_errors_and_quarantine() {
-        let trace = ingest(SAMPLE, IngestOptions::default());
-        let opts = AnalysisOptions::default();
-        let analyses: Vec<_> =
-            trace.trajectories.iter().map(|t| attribution::analyze_trajectory(t, &opts)).collect();
-        let s = summarize(&trace, &analyses, "sha256:x".into());
-        // The sample run failed: the analysis names candidates, a case and a brief.
+        let mut store = Store::default();
+        let Response::Loaded { summary: s, .. } =
+            store.insert(3, ingest(SAMPLE, IngestOptions::default()), "sha256:x".into())
+        else {
+            panic!("not loaded");
+        };
+        // The sample run failed: the first trajectory is analysed at once, with candidates.
+        assert!(s.trajectories[0].analysed);
         assert!(!s.trajectories[0].candidates.is_empty());
-        assert_eq!(s.cases.len(), 1);
-        if s.cases[0].valid {
-            assert_eq!(s.cases_jsonl.lines().count(), 1);
+        assert!(!s.analysis_done);
+        // Then the cases and the brief, once; then nothing.
+        let Some(Response::CasesReady { cases, cases_jsonl, brief_markdown, .. }) =
+            store.analyse_next(3)
+        else {
+            panic!("no cases");
+        };
+        assert_eq!(cases.len(), 1);
+        if cases[0].valid {
+            assert_eq!(cases_jsonl.lines().count(), 1);
+            assert!(brief_markdown.contains("Failure Prevention Brief"));
         } else {
-            assert!(!s.cases[0].errors.is_empty());
+            assert!(!cases[0].errors.is_empty());
         }
+        assert!(store.analyse_next(3).is_none());
+        let trace = ingest(SAMPLE, IngestOptions::default());
+        let s = summarize(&trace, &[None], "sha256:x".into());
         assert_eq!(s.format, "awtl");
         assert_eq!(s.quarantine_total, 1);
         assert_eq!(s.quarantine[0].line, 10);
@@ -477,6 +610,32 @@ mod tests {
         assert!(!hits.is_empty());
         assert!(store.answer(Request::Columns { file: 9, traj: 0 }).is_none());
         assert!(store.answer(Request::Columns { file: 1, traj: 5 }).is_none());
+    }
+
+    #[test]
+    fn later_trajectories_are_analysed_in_the_background_or_on_demand() {
+        let two = "{\"type\":\"run_start\",\"run_id\":\"a\"}\n{\"type\":\"run_end\",\"run_id\":\"a\",\"status\":\"failed\"}\n\
+                   {\"type\":\"run_start\",\"run_id\":\"b\"}\n{\"type\":\"run_end\",\"run_id\":\"b\",\"status\":\"failed\"}\n";
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } =
+            store.insert(1, ingest(two.as_bytes(), IngestOptions::default()), "h".into())
+        else {
+            panic!("not loaded");
+        };
+        assert_eq!(summary.trajectories.len(), 2);
+        assert!(summary.trajectories[0].analysed && !summary.trajectories[1].analysed);
+        // Asking for the second trajectory's steps analyses it first.
+        let out = store.answer_all(Request::Steps {
+            req: 1,
+            file: 1,
+            traj: 1,
+            items: vec![(0, Grain::Low)],
+        });
+        assert!(matches!(&out[0], Response::Analysed { traj: 1, info, .. } if info.analysed));
+        assert!(matches!(&out[1], Response::Steps { .. }));
+        // Nothing left but the cases.
+        assert!(matches!(store.analyse_next(1), Some(Response::CasesReady { .. })));
+        assert!(store.analyse_next(1).is_none());
     }
 
     #[test]

@@ -248,8 +248,8 @@ pub fn step_list(props: &Props) -> Html {
                     <span class="kind">{ kind }</span>
                     if !actor.is_empty() { <span class="actor">{ actor }</span> }
                     <span class="line muted">{ format!("line {}", columns.line[ix]) }</span>
-                    if columns.is_error[ix] { <span class="tag err">{"error"}</span> }
-                    if candidate { <span class="tag cand">{"candidate"}</span> }
+                    if columns.is_error[ix] { <span class="tag tag-err">{"error"}</span> }
+                    if candidate { <span class="tag tag-cand">{"candidate"}</span> }
                     if let Some(v) = &view {
                         if v.full_chars as usize > v.text.chars().count() {
                             <span class="muted">{ format!("{} of {} chars ({})", v.text.chars().count(), v.full_chars, g.name()) }</span>

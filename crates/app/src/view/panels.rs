@@ -160,6 +160,7 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     <dt>{"steps"}</dt><dd data-testid="step-count">{ format!("{} ({} flagged as errors)", t.steps, t.errors) }</dd>
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
                     <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
+                    if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{"analysing…"}</dd> }
                     <dt>{"critical step"}</dt><dd data-testid="critical">{
                         t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
                             if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
@@ -418,7 +419,9 @@ pub fn brief(s: &TraceSummary) -> Html {
     html! {
         <section class="brief panel" aria-label="Failure Prevention Brief" data-testid="brief">
             <h2>{"Failure Prevention Brief"}</h2>
-            if md.is_empty() {
+            if !s.analysis_done {
+                <p class="muted" data-testid="brief-pending" aria-busy="true">{"Analysing the trajectories… the brief and the cases follow."}</p>
+            } else if md.is_empty() {
                 <p class="muted" data-testid="brief-noop">{"no-op: no valid case matches, so the brief is empty."}</p>
             } else {
                 <pre data-testid="brief-text">{ md.clone() }</pre>
@@ -428,7 +431,8 @@ pub fn brief(s: &TraceSummary) -> Html {
                 </div>
             }
             <h2 class="sub">{ format!("Failed turn cases ({valid} valid of {})", s.cases.len()) }</h2>
-            if s.cases.is_empty() {
+            if !s.analysis_done {
+            } else if s.cases.is_empty() {
                 <p class="muted">{"No attributed failure, so no case."}</p>
             } else {
                 <ul role="list">

@@ -34,6 +34,8 @@ pub struct Filter {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Search {
     pub query: String,
+    /// A next / previous asked before the worker answered, done when it does.
+    pub pending_move: Option<i64>,
     /// Matching step indices (all of the trajectory, ascending), once the worker answered.
     pub hits: Option<Rc<Vec<u32>>>,
 }
@@ -165,7 +167,36 @@ pub enum Action {
 /// Most step texts kept on the page; beyond it the cache starts over.
 const CACHE_MAX: usize = 3000;
 
+/// The candidates of a trajectory as the page shows them.
+fn candidates_of(t: &crate::protocol::TrajectoryInfo) -> Vec<Candidate> {
+    t.candidates
+        .iter()
+        .map(|c| Candidate {
+            step: c.step,
+            line: c.line,
+            summary: format!(
+                "{} · {} · {} · score {:.2}{}",
+                c.category.name(),
+                c.phase.name(),
+                c.state.name(),
+                c.score,
+                if c.agent.is_empty() { String::new() } else { format!(" · {}", c.agent) }
+            ),
+            quotes: c.evidence.iter().map(|e| e.quote.clone()).filter(|q| !q.is_empty()).collect(),
+        })
+        .collect()
+}
+
 impl State {
+    /// Applies `f` to the summary of a loaded file.
+    fn update_summary(&mut self, file: u32, f: impl FnOnce(&mut TraceSummary)) {
+        if let Some(entry) = self.files.iter_mut().find(|e| e.id == file) {
+            if let FileStatus::Ready(s) = &mut entry.status {
+                f(Rc::make_mut(s));
+            }
+        }
+    }
+
     /// `data-state` of the app root.
     pub fn attr(&self) -> &'static str {
         if self.files.is_empty() {
@@ -241,36 +272,7 @@ impl State {
         self.filter = Filter::default();
         self.visible = Rc::new(Vec::new());
         let info = self.summary(file).and_then(|s| s.trajectories.get(traj as usize));
-        self.candidates = Rc::new(
-            info.map(|t| {
-                t.candidates
-                    .iter()
-                    .map(|c| Candidate {
-                        step: c.step,
-                        line: c.line,
-                        summary: format!(
-                            "{} · {} · {} · score {:.2}{}",
-                            c.category.name(),
-                            c.phase.name(),
-                            c.state.name(),
-                            c.score,
-                            if c.agent.is_empty() {
-                                String::new()
-                            } else {
-                                format!(" · {}", c.agent)
-                            }
-                        ),
-                        quotes: c
-                            .evidence
-                            .iter()
-                            .map(|e| e.quote.clone())
-                            .filter(|q| !q.is_empty())
-                            .collect(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        );
+        self.candidates = Rc::new(info.map(candidates_of).unwrap_or_default());
         self.label_step = None;
         let empty = self.summary(file).is_some_and(|s| s.trajectories.len() <= traj as usize);
         if empty {
@@ -291,6 +293,24 @@ impl State {
     fn on_worker(&mut self, resp: Response) {
         match resp {
             Response::Ready => self.worker_up = true,
+            Response::Analysed { file, traj, info } => {
+                if self.sel == Some((file, traj)) {
+                    self.candidates = Rc::new(candidates_of(&info));
+                }
+                self.update_summary(file, |s| {
+                    if let Some(t) = s.trajectories.get_mut(traj as usize) {
+                        *t = *info;
+                    }
+                });
+            }
+            Response::CasesReady { file, cases, cases_jsonl, brief_markdown } => {
+                self.update_summary(file, |s| {
+                    s.cases = cases;
+                    s.cases_jsonl = cases_jsonl;
+                    s.brief_markdown = brief_markdown;
+                    s.analysis_done = true;
+                });
+            }
             Response::QuarantineJsonl { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
@@ -349,6 +369,9 @@ impl State {
             Response::SearchHits { file, traj, query, hits, .. } => {
                 if self.sel == Some((file, traj)) && query == self.search.query {
                     self.search.hits = Some(Rc::new(hits));
+                    if let Some(d) = self.search.pending_move.take() {
+                        self.move_search(d);
+                    }
                 }
             }
         }
@@ -383,7 +406,12 @@ impl State {
     }
 
     fn move_search(&mut self, d: i64) {
-        let Some(hits) = self.search.hits.clone() else { return };
+        let Some(hits) = self.search.hits.clone() else {
+            if !self.search.query.is_empty() {
+                self.search.pending_move = Some(d);
+            }
+            return;
+        };
         let shown: Vec<u32> =
             hits.iter().copied().filter(|h| self.visible.binary_search(h).is_ok()).collect();
         if shown.is_empty() {
@@ -497,7 +525,7 @@ impl Reducible for State {
             }
             Action::SearchQuery(q) => {
                 if q != s.search.query {
-                    s.search = Search { query: q, hits: None };
+                    s.search = Search { query: q, hits: None, pending_move: None };
                 }
             }
             Action::SearchMove(d) => s.move_search(d),
@@ -589,6 +617,25 @@ mod tests {
         let s = act(s, Action::SearchMove(-1));
         assert_eq!(s.selected_step, Some(95));
         assert!(s.scroll_to.is_some());
+    }
+
+    #[test]
+    fn a_next_before_the_answer_is_done_when_it_arrives() {
+        let s = with_columns(10, &[]);
+        let s = act(s, Action::SearchQuery("x".into()));
+        let s = act(s, Action::SearchMove(1));
+        assert_eq!(s.selected_step, None);
+        let s = act(
+            s,
+            Action::Worker(Box::new(Response::SearchHits {
+                req: 1,
+                file: 1,
+                traj: 0,
+                query: "x".into(),
+                hits: vec![4],
+            })),
+        );
+        assert_eq!(s.selected_step, Some(4));
     }
 
     #[test]

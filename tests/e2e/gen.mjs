@@ -1,0 +1,54 @@
+// Trace generators for the end-to-end tests and the benchmark: AWTL JSONL written to a temp
+// file (never committed).
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function tempFile(name, content) {
+  const dir = await mkdtemp(join(tmpdir(), 'trajscope-e2e-'));
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+/** One AWTL event line. */
+export function line(obj) { return JSON.stringify(obj) + '\n'; }
+
+/** A run of `n` steps; `extra(i)` may override step i's fields. Ends with a failed run_end. */
+export function steps(n, extra = () => ({})) {
+  const out = [];
+  out.push(line({ type: 'run_start', run_id: 'run-big', task: 'generated task' }));
+  for (let i = 1; i < n - 1; i++) {
+    const base = i % 2
+      ? { type: 'action', run_id: 'run-big', agent: i % 4 === 1 ? 'coder' : 'tester', tool: 'shell', command: `echo step ${i}` }
+      : { type: 'observation', run_id: 'run-big', exit_code: 0, output: `output of step ${i}` };
+    out.push(line({ ...base, ...extra(i) }));
+  }
+  out.push(line({ type: 'run_end', run_id: 'run-big', status: 'failed' }));
+  return out.join('');
+}
+
+/** Writes about `mb` megabytes of JSONL (many steps, one run) to a temp file, streaming. */
+export async function bigFile(mb, name = 'big.jsonl') {
+  const dir = await mkdtemp(join(tmpdir(), 'trajscope-big-'));
+  const path = join(dir, name);
+  const ws = createWriteStream(path);
+  const filler = 'x'.repeat(900);
+  const target = mb * 1e6;
+  let written = 0, i = 0;
+  let chunk = [];
+  while (written < target) {
+    const l = line(i % 2
+      ? { type: 'action', run_id: `run-${Math.floor(i / 5000)}`, agent: 'coder', tool: 'shell', command: `make test-${i}` }
+      : { type: 'observation', run_id: `run-${Math.floor(i / 5000)}`, exit_code: i % 97 === 0 ? 1 : 0, output: `${filler} ${i}` });
+    chunk.push(l); written += l.length; i++;
+    if (chunk.length === 2000) {
+      if (!ws.write(chunk.join(''))) await new Promise((ok) => ws.once('drain', ok));
+      chunk = [];
+    }
+  }
+  ws.write(chunk.join(''));
+  await new Promise((ok) => ws.end(ok));
+  return { path, lines: i, bytes: written };
+}

@@ -1,0 +1,103 @@
+// Loading: progress and cancel of a large file read by the worker, many files by drop forming
+// a work queue, pasted text, a same-origin ?url= sample (and another origin refused).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launch, newPage, screenshot, waitReady, ROOT } from './harness.mjs';
+import { bigFile } from './gen.mjs';
+
+const SAMPLE = join(ROOT, 'web', 'samples', 'sample.awtl.jsonl');
+let srv, browser, big;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+  big = await bigFile(60);
+});
+after(async () => { await browser?.close(); await srv?.close(); });
+
+test('a large file shows progress (bytes, lines, quarantined), keeps the page responsive, and loads', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', big.path);
+  await page.waitForSelector('[data-testid="progress"]');
+  await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="progress-lines"]')?.textContent || ''));
+  assert.match(await page.textContent('[data-testid="progress-bytes"]'), /of 60\.\d MB/);
+  assert.match(await page.textContent('[data-testid="progress-quarantined"]'), /\d+ quarantined/);
+  // The page answers while the worker reads: a round trip through the event loop is quick.
+  const t0 = Date.now();
+  await page.evaluate(() => new Promise((ok) => setTimeout(ok, 0)));
+  assert.ok(Date.now() - t0 < 1000, 'the main thread is free during ingest');
+  await screenshot(page, 'load-progress');
+  await waitReady(page, 120000);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  const lines = await page.textContent('[data-testid="lines"]');
+  assert.ok(lines.startsWith(String(big.lines)), `${lines} vs ${big.lines}`);
+  assert.ok(await page.locator('[data-testid="queue-item"]').count() > 1, 'one trajectory per run in the queue');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('cancel stops a load in progress', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', big.path);
+  await page.waitForSelector('[data-testid="cancel-load"]');
+  await page.click('[data-testid="cancel-load"]');
+  await page.waitForSelector('[data-testid="load-cancelled"]');
+  await page.waitForFunction(() => document.querySelector('.app').dataset.state !== 'loading');
+  assert.equal(await page.locator('[data-testid="step"]').count(), 0);
+  await context.close();
+});
+
+test('many files dropped at once form a work queue; selecting an item shows it', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  const text = await readFile(SAMPLE, 'utf8');
+  const other = ['{"type":"run_start","run_id":"other-run"}', '{"type":"message","run_id":"other-run","role":"user","content":"hi"}',
+    '{"type":"run_end","run_id":"other-run","status":"passed"}'].join('\n') + '\n';
+  await page.evaluate(([a, b]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([a], 'one.jsonl'));
+    dt.items.add(new File([b], 'two.jsonl'));
+    const target = document.querySelector('.app');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [text, other]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-item"]').length === 2);
+  await waitReady(page);
+  const items = page.locator('[data-testid="queue-item"]');
+  assert.match(await items.nth(0).textContent(), /run-demo-7.*awtl.*12 steps.*failed.*critical: #\d+/);
+  assert.match(await items.nth(1).textContent(), /other-run.*3 steps.*passed.*critical: —/);
+  await items.nth(1).locator('button').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="traj-id"]')?.textContent === 'other-run');
+  await waitReady(page);
+  assert.equal(await page.locator('[data-testid="step"]').count(), 3);
+  await screenshot(page, 'load-queue');
+  await context.close();
+});
+
+test('pasted JSONL text loads', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.click('[data-testid="paste-toggle"]');
+  await page.fill('[data-testid="paste-text"]', await readFile(SAMPLE, 'utf8'));
+  await page.click('[data-testid="paste-load"]');
+  await waitReady(page);
+  assert.equal(await page.textContent('[data-testid="format"]'), 'awtl');
+  assert.equal(await page.locator('[data-testid="step"]').count(), 12);
+  await context.close();
+});
+
+test('?url= loads a same-origin sample and refuses another origin', async () => {
+  const { page, context, requests } = await newPage(browser);
+  await page.goto(srv.url + '?url=samples/sample.awtl.jsonl');
+  await waitReady(page);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '1');
+  await page.goto(srv.url + '?url=' + encodeURIComponent('http://example.invalid/trace.jsonl'));
+  await page.waitForSelector('[data-testid="notice"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /only traces from this site/);
+  for (const url of requests) assert.ok(url.startsWith(srv.origin + '/'), `request left the origin: ${url}`);
+  await context.close();
+});
