@@ -27,7 +27,10 @@ scripts/check-core-purity.sh
 wasm cargo build -p trajscope-core --target wasm32-unknown-unknown --release --locked
 
 step "wasm-bindgen-test in headless Chromium (core and app)"
-wasm cargo test -p trajscope-core -p trajscope-app --target wasm32-unknown-unknown --locked
+# Browser tests: crates/core/tests/web*.rs and every test of the app (the core's other test
+# files are native-only: fixtures on disk, proptest).
+wasm cargo test -p trajscope-core --target wasm32-unknown-unknown --locked --test 'web*'
+wasm cargo test -p trajscope-app --target wasm32-unknown-unknown --locked --tests
 
 step "release web build (trunk, served from a sub-path)"
 scripts/build-web.sh --public-url /trajscope/
