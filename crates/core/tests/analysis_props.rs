@@ -1,5 +1,6 @@
 //! Bad input is expected input: the analysis never panics on arbitrary event sequences, its
 //! quotes are always verbatim, and an error fixed at once is never the critical step.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions, InstanceState};
