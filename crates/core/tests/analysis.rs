@@ -3,7 +3,6 @@
 //! of the critical step, plus the invariants every fixture must hold (quotes are verbatim,
 //! views are bounded and keep the quotes).
 #![cfg(not(target_arch = "wasm32"))]
-
 // The tests read fixtures from disk; the library itself does no I/O.
 #![allow(clippy::disallowed_methods)]
 
