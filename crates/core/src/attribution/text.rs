@@ -263,8 +263,12 @@ const TESTS: &[&str] =
 
 /// A command that verifies earlier changes (a test run, a type check, a linter).
 pub fn is_test_command(cmd: &str) -> bool {
-    let head = cmd.get(..cmd.len().min(200)).unwrap_or(cmd);
-    TESTS.iter().any(|t| ci_contains(head, t))
+    let head = &cmd.as_bytes()[..cmd.len().min(200)];
+    let mut buf = [0u8; 200];
+    let lower = &mut buf[..head.len()];
+    lower.copy_from_slice(head);
+    lower.make_ascii_lowercase();
+    TESTS.iter().any(|t| memchr::memmem::find(lower, t.as_bytes()).is_some())
 }
 
 const IRREVERSIBLE: &[&str] = &[
@@ -293,16 +297,17 @@ pub fn is_irreversible_in(step: &Step, buf: &mut String) -> bool {
 
 /// A step that modifies files or state the agent works on (an edit, a write, a patch).
 pub fn is_edit(step: &Step) -> bool {
-    let tool = step.tool.as_deref().map(lower).unwrap_or_default();
-    let args = lower(step.args.as_deref().unwrap_or(""));
-    ["edit", "write", "patch", "replace", "create", "str_replace", "apply"]
-        .iter()
-        .any(|w| tool.contains(w))
-        || args.starts_with("sed -i")
-        || args.contains("apply_patch")
-        || args.contains("git apply")
-        || args.contains("cat >")
-        || args.contains("> ")
+    let tool = step.tool.as_deref().unwrap_or("");
+    if ["edit", "write", "patch", "replace", "create", "apply"].iter().any(|w| ci_contains(tool, w))
+    {
+        return true;
+    }
+    let args = step.args.as_deref().unwrap_or("");
+    let b = args.as_bytes();
+    args.starts_with("sed -i")
+        || (memchr::memmem::find(b, b"apply").is_some()
+            && (args.contains("apply_patch") || args.contains("git apply")))
+        || (memchr::memchr(b'>', b).is_some() && (args.contains("cat >") || args.contains("> ")))
 }
 
 /// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.

@@ -524,7 +524,7 @@ fn budget_quote(t: &str) -> &str {
 /// the same program after a failure is the agent fixing it (`grep` on the right path).
 pub fn program_key(s: &Step) -> u64 {
     // Code a chat agent wrote has no program word: the interpreter is the program.
-    let first = if s.text.contains("```") {
+    let first = if memchr::memmem::find(s.text.as_bytes(), b"```").is_some() {
         ""
     } else {
         action_text(s).split_whitespace().next().unwrap_or("")
