@@ -469,11 +469,14 @@ fn annotate_mount(
     let on_change = {
         let d = state.dispatcher();
         Callback::from(move |l: trajscope_core::labels::Label| {
-            d.dispatch(Action::Label {
-                file,
-                trajectory_id: l.trajectory_id,
-                critical: l.critical_step,
-            })
+            // A label never edited (no time stamp) is no label yet.
+            if !l.time.is_empty() {
+                d.dispatch(Action::Label {
+                    file,
+                    trajectory_id: l.trajectory_id,
+                    critical: l.critical_step,
+                })
+            }
         })
     };
     let on_select_step = {
