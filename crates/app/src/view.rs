@@ -484,7 +484,7 @@ fn annotate_mount(
         Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
     };
     html! {
-        <section class="annotate-mount panel" aria-label="Annotate">
+        <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
                 trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
                 {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
