@@ -70,6 +70,8 @@ test('many files dropped at once form a work queue; selecting an item shows it',
   const items = page.locator('[data-testid="queue-item"]');
   assert.match(await items.nth(0).textContent(), /run-demo-7.*awtl.*12 steps.*failed.*critical: #\d+/);
   assert.match(await items.nth(1).textContent(), /other-run.*3 steps.*passed.*critical: —/);
+  // Nothing labelled yet.
+  assert.deepEqual(await page.locator('[data-testid="queue-label"]').allTextContents(), ['label: —', 'label: —']);
   await items.nth(1).locator('button').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="traj-id"]')?.textContent === 'other-run');
   await waitReady(page);

@@ -57,6 +57,7 @@ test('quarantine panel lists line, offset, reason, truncated tail and raw text; 
   assert.deepEqual(shown.map((s) => s.tail), [false, false, true]);
   assert.equal(shown[0].offset, good.length);
   assert.ok(shown[2].raw.includes('interrup'));
+  await page.locator('[data-testid="quarantine"]').scrollIntoViewIfNeeded();
   await screenshot(page, 'review-quarantine');
 
   const { name, text } = await download(page, '[data-testid="export-quarantine"]');
@@ -246,6 +247,7 @@ test('brief: shown, copied and downloaded as Markdown; cases export writes the v
   } else if (await cases.count() > 0) {
     assert.ok(await page.locator('[data-testid="export-cases"]').isDisabled());
   }
+  await brief.scrollIntoViewIfNeeded();
   await screenshot(page, 'review-brief');
   await context.close();
 });

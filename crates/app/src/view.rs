@@ -469,11 +469,14 @@ fn annotate_mount(
     let on_change = {
         let d = state.dispatcher();
         Callback::from(move |l: trajscope_core::labels::Label| {
-            d.dispatch(Action::Label {
-                file,
-                trajectory_id: l.trajectory_id,
-                critical: l.critical_step,
-            })
+            // A label never edited (no time stamp) is no label yet.
+            if !l.time.is_empty() {
+                d.dispatch(Action::Label {
+                    file,
+                    trajectory_id: l.trajectory_id,
+                    critical: l.critical_step,
+                })
+            }
         })
     };
     let on_select_step = {
@@ -481,7 +484,7 @@ fn annotate_mount(
         Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
     };
     html! {
-        <section class="annotate-mount panel" aria-label="Annotate">
+        <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
                 trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
                 {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
