@@ -2,7 +2,38 @@
 //! signatures, test and irreversible commands. ASCII case-insensitive; byte offsets of the
 //! lower-cased text equal those of the original, so quotes are cut from the original text.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::model::{Role, Step, StepKind};
+
+/// One ASCII case-insensitive automaton per needle list, built once: a single pass over a text
+/// replaces one `str::find` per needle (the needles are lower-case ASCII, so matching the
+/// original text case-insensitively finds exactly what `contains` finds in its lower-cased copy,
+/// at the same byte offsets).
+fn automaton(needles: &[&str]) -> AhoCorasick {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(needles)
+        .expect("static needle lists build")
+}
+
+static ERROR_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(ERROR_NEEDLES));
+static NEGATED_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(NEGATED));
+static CLAIM_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let mut all = CLAIMS.to_vec();
+    all.push(DONE);
+    automaton(&all)
+});
+static MAY_CLAIM_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(CLAIM_STEMS));
+static ENV_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(ENV));
+static FLAKY_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(FLAKY));
+static HARNESS_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(HARNESS));
+static SANDBOX_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(&["sandbox"]));
+static SANDBOX_DENIED_AC: LazyLock<AhoCorasick> =
+    LazyLock::new(|| automaton(&["denied", "not permitted"]));
+static BUDGET_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(BUDGET));
 
 /// Longest quote a trigger carries (quotes are single lines, cut at a char boundary).
 pub const QUOTE_MAX: usize = 200;
@@ -46,10 +77,6 @@ const NEGATED: &[&str] = &[
     "exitcode: 0",
 ];
 
-fn lower(s: &str) -> String {
-    s.to_ascii_lowercase()
-}
-
 /// ASCII case-insensitive `contains` without allocating (`needle` lower-case ASCII).
 pub fn ci_contains(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
@@ -70,21 +97,17 @@ pub fn lower_into<'a>(buf: &'a mut String, s: &str) -> &'a str {
     buf.as_str()
 }
 
-/// Whether a lower-cased text may hold a success claim (a cheap filter before the line scan).
-pub fn may_claim(lower_text: &str) -> bool {
-    // Every claim holds one of these stems: a few searches instead of one per claim.
-    ["pass", "complete", "done", "fix", "work", "verified", "no error"]
-        .iter()
-        .any(|c| lower_text.contains(c))
+/// Every claim holds one of these stems.
+const CLAIM_STEMS: &[&str] = &["pass", "complete", "done", "fix", "work", "verified", "no error"];
+
+/// Whether a text may hold a success claim (a cheap filter before the line scan; any case).
+pub fn may_claim(text: &str) -> bool {
+    MAY_CLAIM_AC.is_match(text)
 }
 
-/// Whether a lower-cased text reports a budget reached.
-pub fn budget_in_lower(lower_text: &str) -> bool {
-    has_any(lower_text, BUDGET)
-}
-
-fn has_any(lower: &str, needles: &[&str]) -> bool {
-    needles.iter().any(|n| lower.contains(n))
+/// Whether a text reports a budget reached (any case; the name is historical).
+pub fn budget_in_lower(text: &str) -> bool {
+    BUDGET_AC.is_match(text)
 }
 
 /// Whether `needle` occurs in `lower` as whole words (no alphanumeric char on either side).
@@ -112,8 +135,7 @@ pub fn has_word(lower: &str, needle: &str) -> bool {
 
 /// A line that reports an error (and is not a "0 failed" summary).
 pub fn is_error_line(line: &str) -> bool {
-    let l = lower(line);
-    has_any(&l, ERROR_NEEDLES) && !has_any(&l, NEGATED)
+    ERROR_AC.is_match(line) && !NEGATED_AC.is_match(line)
 }
 
 const CLAIMS: &[&str] = &[
@@ -141,10 +163,31 @@ const CLAIMS: &[&str] = &[
     "no errors",
 ];
 
+/// A claim on its own only in a short line.
+const DONE: &str = "done";
+
 /// A line that claims success ("all tests pass", "done", "fixed", ...).
 pub fn is_success_claim(line: &str) -> bool {
-    let l = lower(line);
-    CLAIMS.iter().any(|c| has_word(&l, c)) || has_word(&l, "done") && l.len() < 80
+    // Exactly [`has_word`] per needle (ASCII case-insensitive) in one pass: per needle, an
+    // occurrence overlapping an earlier rejected one of the same needle is skipped, as the
+    // left-to-right scan of `has_word` skips it.
+    let b = line.as_bytes();
+    let done = CLAIMS.len();
+    let mut from = [0usize; 32];
+    for m in CLAIM_AC.find_overlapping_iter(line) {
+        let p = m.pattern().as_usize();
+        if (p == done && line.len() >= 80) || m.start() < from[p] {
+            continue;
+        }
+        let (start, end) = (m.start(), m.end());
+        let before_ok = start == 0 || !b[start - 1].is_ascii_alphanumeric();
+        let after_ok = end >= b.len() || !b[end].is_ascii_alphanumeric();
+        if before_ok && after_ok {
+            return true;
+        }
+        from[p] = end;
+    }
+    false
 }
 
 /// Who or what caused a failure that is not the agent's doing.
@@ -214,14 +257,11 @@ const HARNESS: &[&str] = &[
 
 /// The blocker signature of a failure text, if any (environment beats flaky beats harness).
 pub fn blocker(text: &str) -> Option<Blocker> {
-    let l = lower(text);
-    if has_any(&l, ENV)
-        || (l.contains("sandbox") && (l.contains("denied") || l.contains("not permitted")))
-    {
+    if ENV_AC.is_match(text) || (SANDBOX_AC.is_match(text) && SANDBOX_DENIED_AC.is_match(text)) {
         Some(Blocker::Environment)
-    } else if has_any(&l, HARNESS) {
+    } else if HARNESS_AC.is_match(text) {
         Some(Blocker::Harness)
-    } else if has_any(&l, FLAKY) {
+    } else if FLAKY_AC.is_match(text) {
         Some(Blocker::Flaky)
     } else {
         None
@@ -230,6 +270,8 @@ pub fn blocker(text: &str) -> Option<Blocker> {
 
 /// The first line of `text` with a blocker signature, as a quote.
 pub fn blocker_line(text: &str) -> Option<&str> {
+    // A line's signature is one of the whole text's: most texts have none.
+    blocker(text)?;
     text.lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
 }
 
@@ -255,7 +297,7 @@ const BUDGET: &[&str] = &[
 
 /// The text reports a step, cost or context budget reached.
 pub fn is_budget_exhausted(text: &str) -> bool {
-    has_any(&lower(text), BUDGET)
+    BUDGET_AC.is_match(text)
 }
 
 const TESTS: &[&str] =
@@ -361,16 +403,27 @@ pub fn cut(line: &str) -> &str {
 
 /// The first error line of `text`, as a quote.
 pub fn first_error_line(text: &str) -> Option<&str> {
+    // An error line's needle is in the whole text: most texts have none.
+    if !ERROR_AC.is_match(text) {
+        return None;
+    }
     text.lines().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
 }
 
 /// The last error line of `text` (a traceback's last line names the exception).
 pub fn last_error_line(text: &str) -> Option<&str> {
+    if !ERROR_AC.is_match(text) {
+        return None;
+    }
     text.lines().rev().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
 }
 
 /// The first success-claim line of `text`, as a quote.
 pub fn claim_line(text: &str) -> Option<&str> {
+    // A claim line's needle is in the whole text: most texts have none.
+    if !CLAIM_AC.is_match(text) {
+        return None;
+    }
     text.lines().map(str::trim).find(|l| !l.is_empty() && is_success_claim(l)).map(cut)
 }
 
@@ -459,6 +512,32 @@ mod tests {
         );
         assert_eq!(blocker("request timed out after 30s"), Some(Blocker::Flaky));
         assert_eq!(blocker("AssertionError: 3 != 4"), None);
+    }
+
+    #[test]
+    fn automata_match_the_per_needle_scans() {
+        let reference = |line: &str| {
+            let l = line.to_ascii_lowercase();
+            CLAIMS.iter().any(|c| has_word(&l, c)) || has_word(&l, "done") && l.len() < 80
+        };
+        let error_ref = |line: &str| {
+            let l = line.to_ascii_lowercase();
+            ERROR_NEEDLES.iter().any(|n| l.contains(n)) && !NEGATED.iter().any(|n| l.contains(n))
+        };
+        for line in [
+            "ALL TESTS PASS",
+            "Éverything WORKS now — DONE!",
+            "undone, works nowhere, averified",
+            "works noworks now",
+            "it is DONE: but this line is long enough that the lone word must not count at all",
+            "Tests: 0 FAILED, ERROR-free",
+            "Fatal: no such FILE",
+            "écannot x",
+            "",
+        ] {
+            assert_eq!(is_success_claim(line), reference(line), "{line}");
+            assert_eq!(is_error_line(line), error_ref(line), "{line}");
+        }
     }
 
     #[test]
