@@ -403,11 +403,31 @@ pub fn cut(line: &str) -> &str {
 
 /// The first error line of `text`, as a quote.
 pub fn first_error_line(text: &str) -> Option<&str> {
-    // An error line's needle is in the whole text: most texts have none.
-    if !ERROR_AC.is_match(text) {
-        return None;
+    first_line_with(text, &ERROR_AC, is_error_line)
+}
+
+/// The first non-blank trimmed line of `text` for which `is` holds, as a quote, where `is`
+/// only holds for lines holding a match of `ac`: one automaton pass over the whole text, and
+/// only the lines with a match are checked (exactly, with `is`). No match crosses a line (the
+/// needles hold no newline), so no line with a match is skipped.
+fn first_line_with<'t>(
+    text: &'t str,
+    ac: &AhoCorasick,
+    is: impl Fn(&str) -> bool,
+) -> Option<&'t str> {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        let m = ac.find(aho_corasick::Input::new(text).range(at..))?;
+        let start = memchr::memrchr(b'\n', &b[..m.start()]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &b[m.end()..]).map_or(b.len(), |i| m.end() + i);
+        let line = text[start..end].trim();
+        if !line.is_empty() && is(line) {
+            return Some(cut(line));
+        }
+        at = end + 1;
     }
-    text.lines().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
+    None
 }
 
 /// The last error line of `text` (a traceback's last line names the exception).
@@ -420,11 +440,7 @@ pub fn last_error_line(text: &str) -> Option<&str> {
 
 /// The first success-claim line of `text`, as a quote.
 pub fn claim_line(text: &str) -> Option<&str> {
-    // A claim line's needle is in the whole text: most texts have none.
-    if !CLAIM_AC.is_match(text) {
-        return None;
-    }
-    text.lines().map(str::trim).find(|l| !l.is_empty() && is_success_claim(l)).map(cut)
+    first_line_with(text, &CLAIM_AC, is_success_claim)
 }
 
 /// A normalised error signature (digits folded, trimmed) for grouping identical failures.
@@ -538,6 +554,19 @@ mod tests {
             assert_eq!(is_success_claim(line), reference(line), "{line}");
             assert_eq!(is_error_line(line), error_ref(line), "{line}");
         }
+    }
+
+    #[test]
+    fn line_scans_match_the_per_line_scans() {
+        let text = "  intro  \r\nit cannot \nTests: 0 failed\n\n  Error: boom  \nDONE\nall TESTS pass.\r\n";
+        let first = |t: &'static str, f: fn(&str) -> bool| {
+            t.lines().map(str::trim).find(|l| !l.is_empty() && f(l)).map(cut)
+        };
+        assert_eq!(first_error_line(text), first(text, is_error_line));
+        assert_eq!(first_error_line(text), Some("Error: boom"));
+        assert_eq!(claim_line(text), first(text, is_success_claim));
+        assert_eq!(claim_line(text), Some("DONE"));
+        assert_eq!(claim_line("no claim here\nundone"), None);
     }
 
     #[test]

@@ -114,7 +114,8 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                 f.irreversible_steps.push(i as u32);
             }
             // A success claim against an unresolved failure, or beside an error in this step.
-            let claim = if text::may_claim(&s.text) { text::claim_line(&s.text) } else { None };
+            // (Every claim holds a `may_claim` stem: the claim scan is its own filter.)
+            let claim = text::claim_line(&s.text);
             if let Some(claim) = claim {
                 if let Some(e) = &open_error {
                     f.triggers.push(Trigger {
