@@ -300,6 +300,20 @@ pub fn is_budget_exhausted(text: &str) -> bool {
     BUDGET_AC.is_match(text)
 }
 
+/// Every [`BUDGET`] needle holds one of these stems.
+const BUDGET_STEMS: &[&str] = &["max", "limit", "budget", "t_cos", "context "];
+
+static BUDGET_STEM_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    LazyLock::new(|| BUDGET_STEMS.iter().map(memchr::memmem::Finder::new).collect());
+
+/// [`is_budget_exhausted`] with a reused buffer, for the pass over every environment text: the
+/// text lower-cased into `buf`, a few SIMD substring searches for the stems (several times
+/// faster than a case-insensitive automaton over long texts), and only on a stem the full list.
+pub fn is_budget_exhausted_in(text: &str, buf: &mut String) -> bool {
+    let lower = lower_into(buf, text).as_bytes();
+    BUDGET_STEM_FINDERS.iter().any(|f| f.find(lower).is_some()) && BUDGET_AC.is_match(text)
+}
+
 const TESTS: &[&str] =
     &["test", "pytest", "jest", "mocha", "vitest", "verify", "check", "lint", "tsc", "spec"];
 
@@ -567,6 +581,13 @@ mod tests {
         assert_eq!(claim_line(text), first(text, is_success_claim));
         assert_eq!(claim_line(text), Some("DONE"));
         assert_eq!(claim_line("no claim here\nundone"), None);
+        let mut buf = String::new();
+        for n in BUDGET {
+            assert!(BUDGET_STEMS.iter().any(|s| n.contains(s)), "{n}");
+            let t = format!("x\nError: {} hit", n.to_ascii_uppercase());
+            assert!(is_budget_exhausted(&t) && is_budget_exhausted_in(&t, &mut buf));
+        }
+        assert!(!is_budget_exhausted_in("maximal limits on the budgets", &mut buf));
     }
 
     #[test]

@@ -156,7 +156,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             || matches!(s.role, Role::Environment | Role::Other);
         if may_report_limit
             && !matches!(s.role, Role::User | Role::System)
-            && text::is_budget_exhausted(&s.text)
+            && text::is_budget_exhausted_in(&s.text, &mut scratch)
         {
             f.budget_exhausted = true;
             f.triggers.push(Trigger {
