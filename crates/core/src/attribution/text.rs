@@ -33,6 +33,11 @@ static HARNESS_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(HARNESS));
 static SANDBOX_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(&["sandbox"]));
 static SANDBOX_DENIED_AC: LazyLock<AhoCorasick> =
     LazyLock::new(|| automaton(&["denied", "not permitted"]));
+static BLOCKER_ANY_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let mut all: Vec<&str> = [ENV, FLAKY, HARNESS].concat();
+    all.push("sandbox");
+    automaton(&all)
+});
 static BUDGET_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(BUDGET));
 
 /// Longest quote a trigger carries (quotes are single lines, cut at a char boundary).
@@ -103,6 +108,25 @@ const CLAIM_STEMS: &[&str] = &["pass", "complete", "done", "fix", "work", "verif
 /// Whether a text may hold a success claim (a cheap filter before the line scan; any case).
 pub fn may_claim(text: &str) -> bool {
     MAY_CLAIM_AC.is_match(text)
+}
+
+/// Every [`CLAIMS`] needle (and "done") holds one of these stems: rarer than [`CLAIM_STEMS`]
+/// ("fix" is in every "fixture").
+const CLAIM_STEMS_STRICT: &[&str] =
+    &["pass", "complete", "done", "fixed", "work", "verified", "no error"];
+
+static CLAIM_STEM_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    LazyLock::new(|| CLAIM_STEMS_STRICT.iter().map(memchr::memmem::Finder::new).collect());
+
+/// [`claim_line`] with a reused buffer, for the pass over every agent text: the text
+/// lower-cased into `buf` and searched for the stems with SIMD substring finders (several
+/// times faster than the case-insensitive automaton); the line scan runs only on a stem.
+pub fn claim_line_in<'t>(text: &'t str, buf: &mut String) -> Option<&'t str> {
+    let lower = lower_into(buf, text).as_bytes();
+    if !CLAIM_STEM_FINDERS.iter().any(|f| f.find(lower).is_some()) {
+        return None;
+    }
+    claim_line(text)
 }
 
 /// Whether a text reports a budget reached (any case; the name is historical).
@@ -257,6 +281,10 @@ const HARNESS: &[&str] = &[
 
 /// The blocker signature of a failure text, if any (environment beats flaky beats harness).
 pub fn blocker(text: &str) -> Option<Blocker> {
+    // One pass for the common answer (no signature at all), the lists in order only on a hit.
+    if !BLOCKER_ANY_AC.is_match(text) {
+        return None;
+    }
     if ENV_AC.is_match(text) || (SANDBOX_AC.is_match(text) && SANDBOX_DENIED_AC.is_match(text)) {
         Some(Blocker::Environment)
     } else if HARNESS_AC.is_match(text) {
@@ -588,6 +616,13 @@ mod tests {
             assert!(is_budget_exhausted(&t) && is_budget_exhausted_in(&t, &mut buf));
         }
         assert!(!is_budget_exhausted_in("maximal limits on the budgets", &mut buf));
+        for c in CLAIMS.iter().chain([&DONE]) {
+            assert!(CLAIM_STEMS_STRICT.iter().any(|s| c.contains(s)), "{c}");
+            let t = format!("fixture\n  {}.\n", c.to_ascii_uppercase());
+            assert_eq!(claim_line_in(&t, &mut buf), claim_line(&t));
+            assert!(claim_line(&t).is_some(), "{c}");
+        }
+        assert_eq!(claim_line_in("the fixture is undone", &mut buf), None);
     }
 
     #[test]

@@ -114,8 +114,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                 f.irreversible_steps.push(i as u32);
             }
             // A success claim against an unresolved failure, or beside an error in this step.
-            // (Every claim holds a `may_claim` stem: the claim scan is its own filter.)
-            let claim = text::claim_line(&s.text);
+            let claim = text::claim_line_in(&s.text, &mut scratch);
             if let Some(claim) = claim {
                 if let Some(e) = &open_error {
                     f.triggers.push(Trigger {
