@@ -114,11 +114,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                 f.irreversible_steps.push(i as u32);
             }
             // A success claim against an unresolved failure, or beside an error in this step.
-            let claim = if text::may_claim(text::lower_into(&mut scratch, &s.text)) {
-                text::claim_line(&s.text)
-            } else {
-                None
-            };
+            let claim = text::claim_line_in(&s.text, &mut scratch);
             if let Some(claim) = claim {
                 if let Some(e) = &open_error {
                     f.triggers.push(Trigger {
@@ -159,7 +155,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             || matches!(s.role, Role::Environment | Role::Other);
         if may_report_limit
             && !matches!(s.role, Role::User | Role::System)
-            && text::budget_in_lower(text::lower_into(&mut scratch, &s.text))
+            && text::is_budget_exhausted_in(&s.text, &mut scratch)
         {
             f.budget_exhausted = true;
             f.triggers.push(Trigger {
