@@ -92,12 +92,21 @@ pub struct Report {
 
 impl Report {
     pub fn new(trace: &Trace) -> Report {
+        Report::with_summaries(
+            trace,
+            trace.trajectories.iter().map(TrajectorySummary::new).collect(),
+        )
+    }
+
+    /// The report with trajectory summaries computed by the caller (in trajectory order), e.g.
+    /// the CLI analysing independent trajectories on several threads.
+    pub fn with_summaries(trace: &Trace, trajectories: Vec<TrajectorySummary>) -> Report {
         Report {
             format: trace.format,
             stats: trace.stats.clone(),
             error: trace.error.clone(),
             quarantine: trace.quarantine.iter().map(QuarantineRecord::from_entry).collect(),
-            trajectories: trace.trajectories.iter().map(TrajectorySummary::new).collect(),
+            trajectories,
         }
     }
 }
