@@ -206,18 +206,8 @@ pub struct StepColumns {
     pub kind: Vec<u8>,
 }
 
-pub const ROLE_NAMES: [&str; 7] =
-    ["system", "user", "assistant", "tool", "judge", "environment", "other"];
-pub const KIND_NAMES: [&str; 8] = [
-    "message",
-    "action",
-    "observation",
-    "judge_result",
-    "memory_read",
-    "artifact",
-    "run_start",
-    "run_end",
-];
+pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;
+pub const KIND_NAMES: [&str; 8] = trajscope_core::model::StepKind::NAMES;
 
 /// One step's text at a grain, as shown in the step list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

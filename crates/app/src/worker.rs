@@ -195,29 +195,14 @@ pub fn quarantine_jsonl(trace: &Trace) -> String {
     out
 }
 
+/// Index into [`crate::protocol::ROLE_NAMES`] (the enum's declaration order).
 fn role_code(r: Role) -> u8 {
-    match r {
-        Role::System => 0,
-        Role::User => 1,
-        Role::Assistant => 2,
-        Role::Tool => 3,
-        Role::Judge => 4,
-        Role::Environment => 5,
-        Role::Other => 6,
-    }
+    r as u8
 }
 
+/// Index into [`crate::protocol::KIND_NAMES`] (the enum's declaration order).
 fn kind_code(k: StepKind) -> u8 {
-    match k {
-        StepKind::Message => 0,
-        StepKind::Action => 1,
-        StepKind::Observation => 2,
-        StepKind::JudgeResult => 3,
-        StepKind::MemoryRead => 4,
-        StepKind::Artifact => 5,
-        StepKind::RunStart => 6,
-        StepKind::RunEnd => 7,
-    }
+    k as u8
 }
 
 pub fn columns(t: &Trajectory) -> StepColumns {

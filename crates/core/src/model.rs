@@ -94,6 +94,16 @@ pub enum Role {
     Other,
 }
 
+impl Role {
+    /// The names as serialised, in declaration order: `Role as usize` indexes it.
+    pub const NAMES: [&'static str; 7] =
+        ["system", "user", "assistant", "tool", "judge", "environment", "other"];
+
+    pub fn name(self) -> &'static str {
+        Role::NAMES[self as usize]
+    }
+}
+
 /// What a step is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -109,6 +119,24 @@ pub enum StepKind {
     Artifact,
     RunStart,
     RunEnd,
+}
+
+impl StepKind {
+    /// The names as serialised, in declaration order: `StepKind as usize` indexes it.
+    pub const NAMES: [&'static str; 8] = [
+        "message",
+        "action",
+        "observation",
+        "judge_result",
+        "memory_read",
+        "artifact",
+        "run_start",
+        "run_end",
+    ];
+
+    pub fn name(self) -> &'static str {
+        StepKind::NAMES[self as usize]
+    }
 }
 
 /// Where a step came from in the input file.
@@ -302,4 +330,22 @@ pub struct Trace {
     /// A whole-document error (e.g. a pretty-printed JSON file that does not parse), with position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_and_kind_names_are_their_serialised_names() {
+        use Role::*;
+        for r in [System, User, Assistant, Tool, Judge, Environment, Other] {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.name());
+        }
+        use StepKind::*;
+        for k in [Message, Action, Observation, JudgeResult, MemoryRead, Artifact, RunStart, RunEnd]
+        {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+    }
 }

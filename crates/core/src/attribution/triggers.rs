@@ -175,27 +175,8 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             StepKind::MemoryRead => {
                 last_memory = Some(i);
             }
-            StepKind::JudgeResult => {
-                if judge_failed(s) {
-                    f.failed_judges.push(i);
-                    verifier_triggers(
-                        &mut f,
-                        steps,
-                        i,
-                        &Lookup {
-                            by_action_id: &by_action_id,
-                            by_artifact: &by_artifact,
-                            env_by_action: &env_by_action,
-                        },
-                        last_agent,
-                        last_memory,
-                    );
-                } else if judge_passed(s) {
-                    f.green_steps.push(i as u32);
-                }
-            }
             StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {}
-            _ if s.role == Role::Judge => {
+            _ if s.kind == StepKind::JudgeResult || s.role == Role::Judge => {
                 if judge_failed(s) {
                     f.failed_judges.push(i);
                     verifier_triggers(
@@ -210,6 +191,8 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         last_agent,
                         last_memory,
                     );
+                } else if s.kind == StepKind::JudgeResult && judge_passed(s) {
+                    f.green_steps.push(i as u32);
                 }
             }
             _ => {
