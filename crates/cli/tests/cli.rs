@@ -90,3 +90,70 @@ fn human_summary_names_the_quarantined_line() {
     assert!(text.contains("format awtl"), "{text}");
     assert!(text.contains("quarantined line 10"), "{text}");
 }
+
+/// A file of many read chunks (the CLI reads 1 MiB at a time on a reader thread and reuses its
+/// buffers) gives the same trace as the core reading the bytes in one piece, including a
+/// damaged line that straddles a chunk boundary and a truncated last line.
+#[test]
+fn a_multi_chunk_file_reads_exactly_as_one_piece() {
+    const MIB: usize = 1 << 20;
+    let mut bytes = Vec::new();
+    let mut n = 0;
+    while bytes.len() < 5 * MIB {
+        if (MIB - 2000..MIB).contains(&bytes.len()) {
+            // Pad up to 4 bytes before the first chunk boundary, then a line across it.
+            let pad = MIB - 4 - bytes.len() - r#"{"type":"message","text":""}"#.len() - 1;
+            bytes.extend_from_slice(
+                format!(r#"{{"type":"message","text":"{}"}}"#, "p".repeat(pad)).as_bytes(),
+            );
+            bytes.extend_from_slice(b"\n{garbage\n");
+            assert_eq!(bytes.len(), MIB + 5);
+        }
+        let line = format!(
+            "{{\"type\":\"observation\",\"runId\":\"r{}\",\"exitCode\":{},\"output\":\"line {n} \\u00e9 {}\"}}\n",
+            n % 3,
+            n % 5,
+            "x".repeat(n % 700)
+        );
+        bytes.extend_from_slice(line.as_bytes());
+        n += 1;
+    }
+    bytes.extend_from_slice(b"{\"type\":\"obs");
+    let input = tmp("multi-chunk.jsonl");
+    std::fs::write(&input, &bytes).unwrap();
+
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let whole = trajscope_core::ingest(&bytes, trajscope_core::IngestOptions::default());
+    assert_eq!(v["stats"]["bytes"], bytes.len() as u64);
+    assert_eq!(v["stats"]["lines_total"], whole.stats.lines_total);
+    assert_eq!(v["stats"]["lines_parsed"], whole.stats.lines_parsed);
+    assert_eq!(v["stats"]["lines_quarantined"], whole.stats.lines_quarantined);
+    assert_eq!(whole.stats.lines_quarantined, 2, "{:?}", whole.stats);
+    assert_eq!(whole.quarantine[0].offset, (MIB - 4) as u64);
+    let offsets: Vec<u64> =
+        v["quarantine"].as_array().unwrap().iter().map(|q| q["offset"].as_u64().unwrap()).collect();
+    let expected: Vec<u64> = whole.quarantine.iter().map(|q| q.offset).collect();
+    assert_eq!(offsets, expected);
+    let steps: Vec<u64> = v["trajectories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["steps"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = whole.trajectories.iter().map(|t| t.steps.len() as u64).collect();
+    assert_eq!(steps, expected);
+}
+
+#[test]
+fn a_read_error_after_opening_fails_with_one_line() {
+    // A directory opens but cannot be read: the error comes from the reader thread.
+    let dir = tmp("a-directory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = trajscope().args(["analyze", "--json"]).arg(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("cannot read {}", dir.display())), "{err}");
+}

@@ -32,6 +32,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         write_summary(&mut out, &args.file, &report)?;
     }
     out.flush()?;
+    // The process ends here: freeing a large trace step by step (a tenth of the run on a 200 MB
+    // trace) would only give back memory the OS reclaims at exit anyway.
+    std::mem::forget((trace, report));
     Ok(())
 }
 

@@ -196,6 +196,20 @@ pub fn get_text(o: &serde_json::Map<String, Value>, keys: &[&str]) -> Option<Str
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
+        other => json_text(other),
+    }
+}
+
+/// A value as compact JSON text. Integers (timestamps, sequence numbers: most of the
+/// non-string values in a trace) take the integer formatter, which sizes its string exactly,
+/// instead of the general writer; the text is the same.
+pub fn json_text(v: &Value) -> String {
+    match v {
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.to_string(),
+            (None, Some(i)) => i.to_string(),
+            (None, None) => n.to_string(),
+        },
         other => other.to_string(),
     }
 }
@@ -263,6 +277,26 @@ pub fn artifact_ref(raw: &str) -> ArtifactRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_text_writes_numbers_as_the_json_writer_does() {
+        for text in [
+            "0",
+            "-1",
+            "1700003600000",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "2.5",
+            "1e300",
+            "[1,\"a\"]",
+            "true",
+            "null",
+        ] {
+            let v: Value = serde_json::from_str(text).expect("valid JSON");
+            assert_eq!(json_text(&v), v.to_string(), "{text}");
+        }
+        assert_eq!(json_text(&Value::from(u64::MAX)), "18446744073709551615");
+    }
 
     #[test]
     fn artifact_refs_that_leave_the_root_are_flagged() {

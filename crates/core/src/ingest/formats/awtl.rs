@@ -141,6 +141,8 @@ macro_rules! keys {
         enum K { $($name,)* }
 
         const KEY_COUNT: usize = [$($key,)*].len();
+        // `Fields::slot` holds positions in a byte.
+        const _: () = assert!(KEY_COUNT < u8::MAX as usize);
 
         fn key_of(name: &str) -> Option<K> {
             match name {
@@ -232,10 +234,54 @@ impl<'de> Deserialize<'de> for Field<'de> {
     }
 }
 
+/// An object key, read as the known key it names (if any) without being copied.
+struct Key(Option<K>);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Key;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key, E> {
+                Ok(Key(key_of(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
 /// The known keys of one event line. A repeated key keeps its last value (as a JSON object
 /// parsed into a map would).
+///
+/// Kept small on purpose: a line sets a handful of the keys, so the values sit in a short list
+/// and a byte per key points into it (a full array of optional values is kilobytes, copied on
+/// every move of the struct).
 struct Fields<'a> {
-    values: [Option<Field<'a>>; KEY_COUNT],
+    /// 1-based position in `values` of each key's value, 0 when the line does not set it.
+    slot: [u8; KEY_COUNT],
+    values: Vec<Field<'a>>,
+}
+
+impl<'a> Fields<'a> {
+    fn set(&mut self, k: K, value: Field<'a>) {
+        match self.slot[k as usize] {
+            0 => {
+                self.values.push(value);
+                self.slot[k as usize] = self.values.len() as u8;
+            }
+            i => self.values[i as usize - 1] = value,
+        }
+    }
+
+    fn value(&self, k: K) -> Option<&Field<'a>> {
+        match self.slot[k as usize] {
+            0 => None,
+            i => Some(&self.values[i as usize - 1]),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Fields<'de> {
@@ -247,16 +293,16 @@ impl<'de> Deserialize<'de> for Fields<'de> {
                 f.write_str("an event object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
-                let mut values = [const { None }; KEY_COUNT];
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    match key_of(&key) {
-                        Some(k) => values[k as usize] = Some(map.next_value::<Field<'de>>()?),
+                let mut fields = Fields { slot: [0; KEY_COUNT], values: Vec::with_capacity(16) };
+                while let Some(Key(key)) = map.next_key::<Key>()? {
+                    match key {
+                        Some(k) => fields.set(k, map.next_value::<Field<'de>>()?),
                         None => {
                             map.next_value::<IgnoredAny>()?;
                         }
                     }
                 }
-                Ok(Fields { values })
+                Ok(fields)
             }
         }
         d.deserialize_map(V)
@@ -266,7 +312,7 @@ impl<'de> Deserialize<'de> for Fields<'de> {
 impl<'a> Fields<'a> {
     /// The first of `keys` present with a non-null value.
     fn get(&self, keys: &[K]) -> Option<&Field<'a>> {
-        keys.iter().find_map(|k| match &self.values[*k as usize] {
+        keys.iter().find_map(|k| match self.value(*k) {
             None | Some(Field::Null) => None,
             Some(f) => Some(f),
         })
@@ -274,9 +320,8 @@ impl<'a> Fields<'a> {
 
     /// Takes the first of `keys` present with a non-null value out of the fields.
     fn take(&mut self, keys: &[K]) -> Option<Field<'a>> {
-        let k =
-            keys.iter().find(|k| !matches!(self.values[**k as usize], None | Some(Field::Null)))?;
-        self.values[*k as usize].take()
+        let k = keys.iter().find(|k| !matches!(self.value(**k), None | Some(Field::Null)))?;
+        Some(std::mem::replace(&mut self.values[self.slot[*k as usize] as usize - 1], Field::Null))
     }
 
     fn str(&self, keys: &[K]) -> Option<&str> {
@@ -290,7 +335,7 @@ impl<'a> Fields<'a> {
     fn text(&self, keys: &[K]) -> Option<String> {
         self.get(keys).map(|f| match f {
             Field::Str(s) => s.to_string(),
-            Field::Json(v) => v.to_string(),
+            Field::Json(v) => super::json_text(v),
             Field::Null => String::new(),
         })
     }
@@ -382,7 +427,7 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
     let mut push = |field: Option<Field<'_>>| {
         let piece: Cow<'_, str> = match field {
             Some(Field::Str(s)) => s,
-            Some(Field::Json(v)) => Cow::Owned(v.to_string()),
+            Some(Field::Json(v)) => Cow::Owned(super::json_text(&v)),
             _ => return,
         };
         if piece.is_empty() {
