@@ -352,8 +352,12 @@ pub fn is_test_command(cmd: &str) -> bool {
     let lower = &mut buf[..head.len()];
     lower.copy_from_slice(head);
     lower.make_ascii_lowercase();
-    TESTS.iter().any(|t| memchr::memmem::find(lower, t.as_bytes()).is_some())
+    TEST_FINDERS.iter().any(|f| f.find(lower).is_some())
 }
+
+/// [`TESTS`] as prebuilt substring finders (building one per call cost more than the search).
+static TEST_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    LazyLock::new(|| TESTS.iter().map(memchr::memmem::Finder::new).collect());
 
 const IRREVERSIBLE: &[&str] = &[
     "push", "deploy", "publish", "rm", "delete", "drop", "submit", "send", "transfer", "cancel",
