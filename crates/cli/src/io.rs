@@ -12,22 +12,25 @@ use trajscope_core::{IngestOptions, Ingestor, Trace};
 
 /// Reads and ingests a trace file.
 pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
-    read_into(path, format, None)
+    Ok(read_into(path, format, None, |_| {})?.finish())
 }
 
 /// Reads and ingests a trace file, also returning its content hash (`sha256:<hex>`, the trace
 /// identity that labels and case ids use). Only the commands that need the identity pay for it.
 pub fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
     let mut hasher = ContentHasher::new();
-    let trace = read_into(path, format, Some(&mut hasher))?;
+    let trace = read_into(path, format, Some(&mut hasher), |_| {})?.finish();
     Ok((trace, hasher.finish()))
 }
 
-fn read_into(
+/// Streams the file into a new ingestor and returns it unfinished; `after_chunk` sees the
+/// ingestor after every chunk (to take what has settled).
+pub fn read_into(
     path: &Path,
     format: Option<Format>,
     mut hasher: Option<&mut ContentHasher>,
-) -> anyhow::Result<Trace> {
+    mut after_chunk: impl FnMut(&mut Ingestor),
+) -> anyhow::Result<Ingestor> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut ingestor = Ingestor::new(IngestOptions { format });
@@ -47,6 +50,7 @@ fn read_into(
                 h.update(&buf[..n]);
             }
             ingestor.feed(&buf[..n]);
+            after_chunk(&mut ingestor);
             // The reader may have stopped (end of file); then the buffer is simply dropped.
             let _ = empty_tx.send(buf);
         }
@@ -54,7 +58,7 @@ fn read_into(
         drop(empty_tx);
         Ok::<_, anyhow::Error>(())
     })?;
-    Ok(ingestor.finish())
+    Ok(ingestor)
 }
 
 const CHUNK: usize = 1 << 20;

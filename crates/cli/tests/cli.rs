@@ -157,3 +157,45 @@ fn a_read_error_after_opening_fails_with_one_line() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains(&format!("cannot read {}", dir.display())), "{err}");
 }
+
+/// `analyze` analyses AWTL runs as their `run_end` is read, beside the parse. A run that a
+/// later line reopens (here a failed verdict logged after the end, a chunk later) must be
+/// analysed again: the report equals the one made from the whole trace at once.
+#[test]
+fn a_run_reopened_after_its_end_is_analysed_in_its_final_form() {
+    let mut text = String::new();
+    text.push_str("{\"type\":\"run_start\",\"run_id\":\"r1\",\"task\":\"make the tests pass\"}\n");
+    text.push_str(
+        "{\"type\":\"action\",\"run_id\":\"r1\",\"action_id\":\"a1\",\"command\":\"pytest\"}\n",
+    );
+    text.push_str(
+        "{\"type\":\"observation\",\"run_id\":\"r1\",\"exit_code\":0,\"output\":\"3 passed\"}\n",
+    );
+    text.push_str("{\"type\":\"run_end\",\"run_id\":\"r1\",\"status\":\"passed\"}\n");
+    let mut n = 0;
+    while text.len() < 3 << 20 {
+        text.push_str(&format!(
+            "{{\"type\":\"observation\",\"run_id\":\"r{}\",\"exit_code\":{},\"output\":\"{}\"}}\n",
+            2 + n % 4,
+            n % 2,
+            "out ".repeat(n % 300)
+        ));
+        if n % 50 == 49 {
+            text.push_str(&format!("{{\"type\":\"run_end\",\"run_id\":\"r{}\"}}\n", 2 + n % 4));
+        }
+        n += 1;
+    }
+    text.push_str("{\"type\":\"judge_result\",\"run_id\":\"r1\",\"status\":\"failed\",\"source_action_id\":\"a1\",\"reason\":\"AssertionError: hidden test failed\"}\n");
+    text.push_str("{\"type\":\"run_end\",\"run_id\":\"r1\",\"status\":\"failed\"}\n");
+    let input = tmp("reopened.jsonl");
+    std::fs::write(&input, &text).unwrap();
+
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let trace = trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+    let expected = serde_json::to_value(trajscope_core::report::Report::new(&trace)).unwrap();
+    assert_eq!(got["trajectories"][0]["outcome"], "failed");
+    assert_eq!(got["trajectories"][0]["steps"], 6);
+    assert_eq!(got, expected);
+}

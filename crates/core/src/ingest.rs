@@ -78,6 +78,23 @@ struct HeldSpan {
     unterminated: bool,
 }
 
+/// A trajectory handed over before the end of the input (see [`Ingestor::take_settled`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settled {
+    /// Its index in [`Trace::trajectories`].
+    pub position: usize,
+    pub trajectory: Trajectory,
+}
+
+/// [`Ingestor::finish_with`]'s result.
+#[derive(Debug)]
+pub struct Finished {
+    pub trace: Trace,
+    /// Positions of settled trajectories that changed after they were handed over (a later
+    /// line of the same trajectory): anything computed from the handed-over form is stale.
+    pub changed: Vec<usize>,
+}
+
 /// Streaming ingest. Feed chunks with [`Ingestor::feed`], then call [`Ingestor::finish`].
 pub struct Ingestor {
     opts: IngestOptions,
@@ -251,8 +268,24 @@ impl Ingestor {
         }
     }
 
+    /// Trajectories complete before the end of the input (AWTL: a run whose `run_end` was
+    /// read), in their final form, each once: a caller may work on them (the CLI analyses them
+    /// on another core) while the rest is read, and must give every one back to
+    /// [`Ingestor::finish_with`]. Formats without an end marker settle nothing.
+    pub fn take_settled(&mut self) -> Vec<Settled> {
+        match &mut self.mode {
+            Mode::Jsonl { adapter, .. } => adapter.take_settled(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Ends the input and returns the trace.
-    pub fn finish(mut self) -> Trace {
+    pub fn finish(self) -> Trace {
+        self.finish_with(Vec::new()).trace
+    }
+
+    /// Ends the input, with the trajectories [`Ingestor::take_settled`] handed over given back.
+    pub fn finish_with(mut self, returned: Vec<Settled>) -> Finished {
         if !self.sniffed_gzip {
             let held = std::mem::take(&mut self.magic_hold);
             self.sniffed_gzip = true;
@@ -279,16 +312,29 @@ impl Ingestor {
 
         let mut error = self.gzip_error.take();
         if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
-            return archive; // an Inspect `.eval` zip: the text path's view is dropped
+            // An Inspect `.eval` zip: the text path's view is dropped (it settled nothing).
+            return Finished { trace: archive, changed: Vec::new() };
         }
         let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
-        let (format, trajectories) = self.finish_mode(mode, &mut error);
+        let (format, trajectories, changed) = match mode {
+            Mode::Jsonl { format, adapter } => {
+                let (trajectories, changed) = adapter.finish_with(returned);
+                (format, trajectories, changed)
+            }
+            other => {
+                debug_assert!(returned.is_empty(), "only line-oriented formats settle");
+                let (format, trajectories) = self.finish_mode(other, &mut error);
+                (format, trajectories, Vec::new())
+            }
+        };
         self.quarantine.sort_by_key(|q| q.line);
         debug_assert_eq!(
             self.stats.lines_total,
             self.stats.lines_parsed + self.stats.lines_blank + self.stats.lines_quarantined
         );
-        Trace { format, stats: self.stats, quarantine: self.quarantine, trajectories, error }
+        let trace =
+            Trace { format, stats: self.stats, quarantine: self.quarantine, trajectories, error };
+        Finished { trace, changed }
     }
 
     fn finish_mode(&mut self, mode: Mode, error: &mut Option<String>) -> (Format, Vec<Trajectory>) {

@@ -18,7 +18,7 @@ pub mod report;
 pub mod scorecard;
 pub mod views;
 
-pub use ingest::{ingest, IngestOptions, Ingestor};
+pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};
 pub use model::{Format, Trace};
 
 /// Serialises raw bytes as base64 (the exact bytes of a quarantined line round-trip).

@@ -3,11 +3,13 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use trajscope_core::model::Format;
-use trajscope_core::model::Trajectory;
-use trajscope_core::report::{Report, TrajectorySummary};
+use std::sync::mpsc;
 
-use crate::io::{load, parse_format};
+use trajscope_core::model::{Format, Trajectory};
+use trajscope_core::report::{Report, TrajectorySummary};
+use trajscope_core::{Finished, Settled, Trace};
+
+use crate::io::{parse_format, read_into};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,8 +23,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let trace = load(&args.file, args.format)?;
-    let report = Report::with_summaries(&trace, summarize(&trace.trajectories));
+    let (trace, summaries) = load_analysed(&args.file, args.format)?;
+    let report = Report::with_summaries(&trace, summaries);
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.json {
@@ -38,35 +40,76 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Analyses the trajectories, which are independent, on the available cores (the core itself
-/// is single-threaded and pure; threads live here at the edge). Order is kept.
-fn summarize(trajectories: &[Trajectory]) -> Vec<TrajectorySummary> {
+/// Reads and ingests the file while a worker thread analyses the trajectories that settle on
+/// the way (an AWTL run whose end was read), so most of the analysis runs beside the parse
+/// instead of after it. The others, and any that a later line changed, are analysed at the end
+/// on all cores. The core stays single-threaded and pure; threads live here at the edge.
+fn load_analysed(
+    path: &Path,
+    format: Option<Format>,
+) -> anyhow::Result<(Trace, Vec<TrajectorySummary>)> {
+    let (ingestor, early) = std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Vec<Settled>>();
+        let worker = scope.spawn(move || {
+            rx.into_iter()
+                .flatten()
+                .map(|s| {
+                    let summary = TrajectorySummary::new(&s.trajectory);
+                    (s, summary)
+                })
+                .collect::<Vec<_>>()
+        });
+        let ingestor = read_into(path, format, None, |ingestor| {
+            let settled = ingestor.take_settled();
+            if !settled.is_empty() {
+                // The worker only stops when this sender is dropped.
+                tx.send(settled).expect("the analysis worker is alive");
+            }
+        });
+        drop(tx);
+        let early = worker.join().expect("analysis never panics (property-tested)");
+        (ingestor, early)
+    });
+    let mut summaries: Vec<(usize, TrajectorySummary)> = Vec::with_capacity(early.len());
+    let returned: Vec<Settled> = early
+        .into_iter()
+        .map(|(settled, summary)| {
+            summaries.push((settled.position, summary));
+            settled
+        })
+        .collect();
+    let Finished { trace, changed } = ingestor?.finish_with(returned);
+
+    let mut slots: Vec<Option<TrajectorySummary>> = vec![None; trace.trajectories.len()];
+    for (position, summary) in summaries {
+        if !changed.contains(&position) {
+            slots[position] = Some(summary);
+        }
+    }
+    let missing: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].is_none()).collect();
+    for (i, summary) in summarize(&trace.trajectories, &missing) {
+        slots[i] = Some(summary);
+    }
+    let summaries = slots.into_iter().map(|s| s.expect("every trajectory analysed")).collect();
+    Ok((trace, summaries))
+}
+
+/// Analyses the trajectories at `which`, which are independent, on the available cores.
+fn summarize(trajectories: &[Trajectory], which: &[usize]) -> Vec<(usize, TrajectorySummary)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads < 2 || trajectories.len() < 2 {
-        return trajectories.iter().map(TrajectorySummary::new).collect();
+    let one = |&i: &usize| (i, TrajectorySummary::new(&trajectories[i]));
+    if threads < 2 || which.len() < 2 {
+        return which.iter().map(one).collect();
     }
     // Interleaved assignment balances long and short runs without measuring them.
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .map(|w| {
-                scope.spawn(move || {
-                    trajectories
-                        .iter()
-                        .enumerate()
-                        .skip(w)
-                        .step_by(threads)
-                        .map(|(i, t)| (i, TrajectorySummary::new(t)))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|w| scope.spawn(move || which.iter().skip(w).step_by(threads).map(one).collect()))
             .collect();
-        let mut out: Vec<Option<TrajectorySummary>> = vec![None; trajectories.len()];
-        for w in workers {
-            for (i, s) in w.join().expect("analysis never panics (property-tested)") {
-                out[i] = Some(s);
-            }
-        }
-        out.into_iter().map(|s| s.expect("every trajectory analysed")).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| -> Vec<_> { w.join().expect("analysis never panics (property-tested)") })
+            .collect()
     })
 }
 

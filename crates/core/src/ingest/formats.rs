@@ -20,6 +20,7 @@ pub mod who_and_when;
 
 use serde_json::{Map, Value};
 
+use crate::ingest::Settled;
 use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 
 /// A line-oriented adapter. `push_line` gets one non-blank, valid UTF-8 line; an `Err` is the
@@ -27,6 +28,21 @@ use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 pub trait JsonlAdapter {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String>;
     fn finish(self: Box<Self>) -> Vec<Trajectory>;
+
+    /// Trajectories the format marks complete since the last call, in their final form and
+    /// with their final position, handed over early (see [`crate::Ingestor::take_settled`]).
+    /// Formats with no end marker settle nothing.
+    fn take_settled(&mut self) -> Vec<Settled> {
+        Vec::new()
+    }
+
+    /// [`JsonlAdapter::finish`] with the settled trajectories given back: the full list, and
+    /// the positions of those that changed after they were handed over (a later line of the
+    /// same trajectory).
+    fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
+        debug_assert!(returned.is_empty(), "this format hands nothing over");
+        (self.finish(), Vec::new())
+    }
 }
 
 /// The adapter for a JSONL format.

@@ -18,21 +18,27 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_json::Value;
 
 use super::{artifact_ref, parse_object, JsonlAdapter};
-use crate::ingest::compact_text;
+use crate::ingest::{compact_text, Settled};
 use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
 #[derive(Default)]
 pub struct Awtl {
     runs: Vec<Run>,
+    /// Runs whose `run_end` was read and that are not handed over yet (positions in `runs`).
+    ended: Vec<usize>,
 }
 
 #[derive(Default)]
 struct Run {
     id: String,
+    /// As the run's events say (`run_end`); a missing one is inferred when the run is finished.
     outcome: Outcome,
     task: Option<String>,
     final_answer: Option<String>,
+    /// The run's steps in arrival order; once the run is handed over, only those read after.
     steps: Vec<Step>,
+    ended: bool,
+    handed_over: bool,
 }
 
 impl JsonlAdapter for Awtl {
@@ -50,18 +56,23 @@ impl JsonlAdapter for Awtl {
         let task_or_answer = run_fields(&f);
         let step = step_from_fields(f, loc, ingest_seq, source_len);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
-        let run = match self.runs.iter().rposition(|r| r.id == run_id) {
-            Some(i) => &mut self.runs[i],
+        let position = match self.runs.iter().rposition(|r| r.id == run_id) {
+            Some(i) => i,
             None => {
                 self.runs.push(Run { id: run_id.to_string(), ..Run::default() });
-                self.runs.last_mut().expect("just pushed")
+                self.runs.len() - 1
             }
         };
+        let run = &mut self.runs[position];
         match step.kind {
             StepKind::RunStart => run.task = task_or_answer.0.or(run.task.take()),
             StepKind::RunEnd => {
                 run.outcome = outcome_word(step.status.as_deref()).unwrap_or(run.outcome);
                 run.final_answer = task_or_answer.1.or(run.final_answer.take());
+                if !run.ended && !run.handed_over {
+                    run.ended = true;
+                    self.ended.push(position);
+                }
             }
             _ => {}
         }
@@ -70,35 +81,89 @@ impl JsonlAdapter for Awtl {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        self.runs
+        self.finish_with(Vec::new()).0
+    }
+
+    /// A run is settled when its `run_end` is read. A later line of the same run (rare: a
+    /// writer that logs after the end) reopens it: it is merged back when finishing and
+    /// reported as changed.
+    fn take_settled(&mut self) -> Vec<Settled> {
+        std::mem::take(&mut self.ended)
             .into_iter()
-            .enumerate()
-            .map(|(i, mut run)| {
-                // Steps arrive in ingest_seq order. Mixed or absent writer_seq: arrival order is
-                // the only total order; else writer_seq (skipping the sort, and its buffer of
-                // half the steps, when the writer's order is the arrival order).
-                let all_seq = run.steps.iter().all(|s| s.writer_seq.is_some());
-                let key = |s: &Step| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq);
-                if all_seq && !run.steps.is_sorted_by_key(key) {
-                    run.steps.sort_by_key(key);
-                }
-                for (idx, s) in run.steps.iter_mut().enumerate() {
-                    s.index = idx as u32;
-                }
-                if run.outcome == Outcome::Unknown {
-                    run.outcome = inferred_outcome(&run.steps);
-                }
-                let id = if run.id.is_empty() { format!("run-{}", i + 1) } else { run.id };
-                Trajectory {
-                    id,
-                    outcome: run.outcome,
-                    task: run.task,
-                    final_answer: run.final_answer,
-                    gold: None,
-                    steps: run.steps,
-                }
+            .map(|position| {
+                let run = &mut self.runs[position];
+                run.handed_over = true;
+                let steps = std::mem::take(&mut run.steps);
+                let trajectory = finished(position, run, steps);
+                // What a later line may update starts again from nothing; the trajectory keeps
+                // the values read so far (merged back in `finish_with`).
+                run.task = None;
+                run.final_answer = None;
+                Settled { position, trajectory }
             })
             .collect()
+    }
+
+    fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
+        let mut back: Vec<Option<Trajectory>> = Vec::new();
+        back.resize_with(self.runs.len(), || None);
+        for s in returned {
+            back[s.position] = Some(s.trajectory);
+        }
+        let mut changed = Vec::new();
+        let trajectories = self
+            .runs
+            .into_iter()
+            .zip(back)
+            .enumerate()
+            .map(|(i, (mut run, back))| match back {
+                None => {
+                    debug_assert!(!run.handed_over, "a handed-over run must be given back");
+                    let steps = std::mem::take(&mut run.steps);
+                    finished(i, &run, steps)
+                }
+                Some(t) if run.steps.is_empty() => t,
+                Some(t) => {
+                    // Reopened: its steps again in arrival order, the later ones after them.
+                    changed.push(i);
+                    let mut steps = t.steps;
+                    steps.sort_by_key(|s| s.ingest_seq);
+                    steps.append(&mut run.steps);
+                    run.task = run.task.or(t.task);
+                    run.final_answer = run.final_answer.or(t.final_answer);
+                    finished(i, &run, steps)
+                }
+            })
+            .collect();
+        (trajectories, changed)
+    }
+}
+
+/// A run as a trajectory: steps in canonical order and indexed, outcome and id settled.
+fn finished(position: usize, run: &Run, mut steps: Vec<Step>) -> Trajectory {
+    // Steps arrive in ingest_seq order. Mixed or absent writer_seq: arrival order is the only
+    // total order; else writer_seq (skipping the sort, and its buffer of half the steps, when
+    // the writer's order is the arrival order).
+    let all_seq = steps.iter().all(|s| s.writer_seq.is_some());
+    let key = |s: &Step| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq);
+    if all_seq && !steps.is_sorted_by_key(key) {
+        steps.sort_by_key(key);
+    }
+    for (idx, s) in steps.iter_mut().enumerate() {
+        s.index = idx as u32;
+    }
+    let outcome = match run.outcome {
+        Outcome::Unknown => inferred_outcome(&steps),
+        known => known,
+    };
+    let id = if run.id.is_empty() { format!("run-{}", position + 1) } else { run.id.clone() };
+    Trajectory {
+        id,
+        outcome,
+        task: run.task.clone(),
+        final_answer: run.final_answer.clone(),
+        gold: None,
+        steps,
     }
 }
 

@@ -1,0 +1,145 @@
+//! Trajectories handed over before the end of the input (`Ingestor::take_settled`) and given
+//! back to `Ingestor::finish_with` make exactly the trace a plain ingest makes; one that a
+//! later line changed is reported, so work done on its early form can be redone.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use trajscope_core::{ingest, IngestOptions, Ingestor, Settled};
+
+/// Feeds `input` in the given pieces, taking the settled trajectories after every piece.
+fn ingest_settling(input: &[u8], cuts: &[usize]) -> (trajscope_core::Finished, Vec<Settled>) {
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+    points.sort_unstable();
+    points.push(input.len());
+    let (mut last, mut settled) = (0, Vec::new());
+    for p in points {
+        ingestor.feed(&input[last..p]);
+        settled.extend(ingestor.take_settled());
+        last = p;
+    }
+    let handed = settled.clone();
+    (ingestor.finish_with(settled), handed)
+}
+
+fn line(run: u8, kind: &str, seq: Option<u64>, extra: &str) -> String {
+    let seq = seq.map(|s| format!(",\"writer_seq\":{s}")).unwrap_or_default();
+    format!("{{\"type\":\"{kind}\",\"run_id\":\"r{run}\"{seq}{extra}}}")
+}
+
+#[test]
+fn a_run_settles_when_its_end_is_read_and_comes_back_unchanged() {
+    let lines = [
+        line(1, "run_start", Some(1), r#","task":"fix the build""#),
+        line(2, "action", Some(1), r#","command":"ls""#),
+        line(1, "action", Some(3), r#","command":"cargo build""#),
+        line(1, "observation", Some(2), r#","exit_code":1,"output":"error: E0425""#),
+        line(1, "run_end", Some(4), r#","status":"failed","final_answer":"gave up""#),
+        line(2, "observation", Some(2), r#","exit_code":0"#),
+    ];
+    let input = lines.join("\n");
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let first_four: usize = lines[..4].iter().map(|l| l.len() + 1).sum();
+    ingestor.feed(&input.as_bytes()[..first_four]);
+    assert!(ingestor.take_settled().is_empty(), "no run has ended yet");
+    ingestor.feed(&input.as_bytes()[first_four..]);
+    let settled = ingestor.take_settled();
+    assert_eq!(settled.len(), 1);
+    assert_eq!(settled[0].position, 0);
+    let t = &settled[0].trajectory;
+    assert_eq!((t.id.as_str(), t.steps.len()), ("r1", 4));
+    assert_eq!(t.task.as_deref(), Some("fix the build"));
+    assert_eq!(t.final_answer.as_deref(), Some("gave up"));
+    // Final form: writer_seq order, indexed.
+    let order: Vec<(u32, Option<u64>)> = t.steps.iter().map(|s| (s.index, s.writer_seq)).collect();
+    assert_eq!(order, vec![(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, Some(4))]);
+    assert!(ingestor.take_settled().is_empty(), "each run is handed over once");
+
+    let finished = ingestor.finish_with(settled);
+    assert!(finished.changed.is_empty());
+    assert_eq!(finished.trace, ingest(input.as_bytes(), IngestOptions::default()));
+}
+
+#[test]
+fn a_line_after_the_end_reopens_the_run_and_is_reported() {
+    let lines = [
+        line(1, "action", None, r#","command":"make""#),
+        line(1, "run_end", None, r#","status":"passed""#),
+        line(1, "judge_result", None, r#","status":"failed","reason":"late verdict""#),
+        line(1, "run_end", None, r#","status":"failed""#),
+    ];
+    let input = lines.join("\n");
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let first_two: usize = lines[..2].iter().map(|l| l.len() + 1).sum();
+    ingestor.feed(&input.as_bytes()[..first_two]);
+    let settled = ingestor.take_settled();
+    assert_eq!(settled.len(), 1);
+    assert_eq!(settled[0].trajectory.steps.len(), 2);
+    ingestor.feed(&input.as_bytes()[first_two..]);
+    assert!(ingestor.take_settled().is_empty(), "a reopened run is not handed over again");
+
+    let finished = ingestor.finish_with(settled);
+    assert_eq!(finished.changed, vec![0]);
+    let whole = ingest(input.as_bytes(), IngestOptions::default());
+    assert_eq!(finished.trace, whole);
+    assert_eq!(whole.trajectories[0].steps.len(), 4);
+    assert_eq!(whole.trajectories[0].outcome, trajscope_core::model::Outcome::Failed);
+}
+
+#[test]
+fn formats_without_an_end_marker_settle_nothing() {
+    let input =
+        b"{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"done\"}\n";
+    let (finished, handed) = ingest_settling(input, &[10, 40]);
+    assert!(handed.is_empty());
+    assert_eq!(finished.trace, ingest(input, IngestOptions::default()));
+}
+
+fn event() -> impl Strategy<Value = String> {
+    (
+        0u8..3,
+        prop_oneof![
+            Just("action"),
+            Just("observation"),
+            Just("judge_result"),
+            Just("run_start"),
+            Just("run_end"),
+            Just("message"),
+        ],
+        prop::option::of(0u64..20),
+        prop_oneof![
+            Just(String::new()),
+            Just(r#","status":"failed""#.to_string()),
+            Just(r#","status":"passed","final_answer":"42""#.to_string()),
+            Just(r#","task":"t","exit_code":1"#.to_string()),
+        ],
+    )
+        .prop_map(|(run, kind, seq, extra)| line(run, kind, seq, &extra))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn settling_at_any_points_gives_the_plain_trace_and_names_every_change(
+        lines in proptest::collection::vec(
+            prop_oneof![4 => event(), 1 => Just("{broken".to_string()), 1 => Just(String::new())],
+            0..40,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..10),
+    ) {
+        let input = lines.join("\n");
+        let whole = ingest(input.as_bytes(), IngestOptions::default());
+        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts);
+        prop_assert_eq!(&finished.trace, &whole);
+        let mut stale: Vec<usize> = handed
+            .iter()
+            .filter(|s| whole.trajectories[s.position] != s.trajectory)
+            .map(|s| s.position)
+            .collect();
+        stale.sort_unstable();
+        let mut changed = finished.changed.clone();
+        changed.sort_unstable();
+        prop_assert_eq!(changed, stale);
+    }
+}
