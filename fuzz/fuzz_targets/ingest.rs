@@ -1,5 +1,7 @@
 //! Fuzz target: ingest never panics, its accounting always adds up, any chunking gives the same
-//! trace, and every quarantined line's raw bytes are exactly the input's bytes at its offset.
+//! trace (also when settled trajectories are taken between chunks and given back, and every
+//! one that changed after being handed over is named), and every quarantined line's raw bytes
+//! are exactly the input's bytes at its offset.
 //! The first input byte picks a chunk size and a format hint; the rest is the file.
 #![no_main]
 
@@ -25,6 +27,20 @@ fuzz_target!(|data: &[u8]| {
         ingestor.feed(chunk);
     }
     assert_eq!(ingestor.finish(), whole, "chunks of {size} bytes");
+
+    let mut ingestor = Ingestor::new(opts());
+    let mut settled = Vec::new();
+    for chunk in input.chunks(size) {
+        ingestor.feed(chunk);
+        settled.extend(ingestor.take_settled());
+    }
+    let handed = settled.clone();
+    let finished = ingestor.finish_with(settled);
+    assert_eq!(finished.trace, whole, "settling, chunks of {size} bytes");
+    for s in &handed {
+        let stale = whole.trajectories[s.position] != s.trajectory;
+        assert_eq!(stale, finished.changed.contains(&s.position), "position {}", s.position);
+    }
 
     if !input.starts_with(&[0x1f, 0x8b]) {
         assert_eq!(s.bytes as usize, input.len());
