@@ -54,6 +54,8 @@ test('cancel stops a load in progress', async () => {
 test('many files dropped at once form a work queue; selecting an item shows it', async () => {
   const { page, context } = await newPage(browser);
   await page.goto(srv.url);
+  // The drop is dispatched by hand (no auto-wait): the app must be mounted first.
+  await page.waitForSelector('.app[data-state="empty"]');
   const text = await readFile(SAMPLE, 'utf8');
   const other = ['{"type":"run_start","run_id":"other-run"}', '{"type":"message","run_id":"other-run","role":"user","content":"hi"}',
     '{"type":"run_end","run_id":"other-run","status":"passed"}'].join('\n') + '\n';
