@@ -1,5 +1,6 @@
 // Loading: progress and cancel of a large file read by the worker, many files by drop forming
-// a work queue, pasted text, a same-origin ?url= sample (and another origin refused).
+// a work queue, a drop at the very start, pasted text, a same-origin ?url= sample (and another
+// origin refused).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -79,6 +80,29 @@ test('many files dropped at once form a work queue; selecting an item shows it',
   await waitReady(page);
   assert.equal(await page.locator('[data-testid="step"]').count(), 3);
   await screenshot(page, 'load-queue');
+  await context.close();
+});
+
+test('a file dropped the moment the app appears loads (the worker starts on demand)', async () => {
+  const { page, context } = await newPage(browser);
+  const text = await readFile(SAMPLE, 'utf8');
+  // Drop from a MutationObserver as soon as the app's root is in the DOM: before the effect
+  // that starts the worker has run.
+  await page.addInitScript((body) => {
+    new MutationObserver((_, observer) => {
+      const app = document.querySelector('.app');
+      if (!app) return;
+      observer.disconnect();
+      const dt = new DataTransfer();
+      dt.items.add(new File([body], 'early.jsonl'));
+      app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }).observe(document, { childList: true, subtree: true });
+  }, text);
+  await page.goto(srv.url);
+  await waitReady(page);
+  assert.equal(await page.locator('[data-testid="load-error"]').count(), 0);
+  assert.equal(await page.locator('[data-testid="queue-item"]').count(), 1);
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-demo-7');
   await context.close();
 });
 

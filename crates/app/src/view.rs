@@ -62,6 +62,11 @@ impl Ctx {
             *n
         };
         dispatch.dispatch(Action::AddFile { id, name, size: blob.size() });
+        if self.bridge.borrow().is_none() {
+            // A file dropped the moment the page appears, before the effect that starts the
+            // worker has run: start it now (its queue holds the request until it is ready).
+            start_bridge(self, dispatch.clone());
+        }
         match self.bridge.borrow().as_ref() {
             Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
             None => dispatch.dispatch(Action::FileFailed {
@@ -151,7 +156,10 @@ pub fn app() -> Html {
     {
         let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
         use_effect_with((), move |_| {
-            start_bridge(&ctx, dispatch.clone());
+            // Unless a file dropped before this effect ran has started it already.
+            if ctx.bridge.borrow().is_none() {
+                start_bridge(&ctx, dispatch.clone());
+            }
             let loc = gloo::utils::window().location();
             if let Some(h) = loc.hash().ok().and_then(|h| state::HashView::parse(&h)) {
                 dispatch.dispatch(Action::PendingHash(h));
