@@ -1,13 +1,14 @@
 // Annotating end to end: mark a critical step and fill the label, reload and load the same
 // file (the label comes back), close the tab mid-edit (nothing lost), download each export and
-// check it parses and matches what the panel shows, import two annotators' files and read the
-// agreement figures.
+// check it parses and matches what the panel shows, a large file's identity (hashed by a helper
+// worker) is its SHA-256, import two annotators' files and read the agreement figures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, screenshot, waitReady, ROOT, FIXTURES } from './harness.mjs';
+import { bigFile } from './gen.mjs';
 
 const SAMPLE = join(ROOT, 'web', 'samples', 'sample.awtl.jsonl');
 const ANNOTATOR_A = join(FIXTURES, 'labels', 'annotator_a.jsonl');
@@ -129,6 +130,30 @@ test('a marked label survives a reload and a closed tab, and every export matche
 
   for (const url of requests) assert.ok(url.startsWith(srv.origin + '/'), `request left the origin: ${url}`);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a large file hashed by the helper worker beside the parse has the SHA-256 identity', async () => {
+  // Over 16 MiB: the ingest worker hands the hash to a second instance of itself.
+  const big = await bigFile(20, 'hashed.jsonl');
+  const workers = [];
+  const expected = 'sha256:' + createHash('sha256').update(await readFile(big.path)).digest('hex');
+  const { page, context } = await newPage(browser);
+  const errors = [];
+  watchErrors(page, errors);
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', big.path);
+  await waitReady(page, 60000);
+  await page.waitForSelector('[data-testid="annotate"]');
+  await page.click('[data-testid="step"][data-step="1"]');
+  await page.click('[data-testid="mark-critical"]');
+  await page.fill('[data-testid="label-annotator"]', 'e2e annotator');
+  const jsonl = await download(page, 'export-labels');
+  assert.equal(jsonl.records.length, 1);
+  assert.equal(jsonl.records[0].content_hash, expected);
+  assert.deepEqual(errors, []);
+  assert.equal(workers.length, 2, `the ingest worker and its hashing helper: ${workers}`);
   await context.close();
 });
 

@@ -70,6 +70,10 @@ pub enum Request {
     Search { req: u32, file: u32, traj: u32, query: String },
     /// The whole quarantine as JSONL (one `QuarantineRecord` per line).
     QuarantineJsonl { file: u32 },
+    /// Hash the blob sent beside this request (the trace identity, SHA-256) and answer
+    /// `Hashed`. The ingest worker sends it to a second instance of itself for a large file, so
+    /// the hash is computed beside the parse instead of after it.
+    Hash { file: u32 },
 }
 
 /// Worker → page.
@@ -95,6 +99,11 @@ pub enum Response {
     },
     Cancelled {
         file: u32,
+    },
+    /// The answer to `Hash`: `sha256:<hex>` of the blob.
+    Hashed {
+        file: u32,
+        content_hash: String,
     },
     Columns {
         file: u32,

@@ -125,7 +125,7 @@ impl Store {
     /// Answers a request that needs no I/O (everything but `Load`).
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } => None,
+            Request::Load { .. } | Request::Hash { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None
@@ -406,6 +406,22 @@ mod glue {
                             ),
                         }
                     }
+                    Request::Hash { file } => {
+                        let blob = js_sys::Reflect::get(&data, &JsValue::from_str("blob"))
+                            .ok()
+                            .and_then(|b| b.dyn_into::<web_sys::Blob>().ok());
+                        let scope = s2.clone();
+                        wasm_bindgen_futures::spawn_local(async move {
+                            let resp = match blob {
+                                Some(blob) => match hash_blob(&blob).await {
+                                    Some(content_hash) => Response::Hashed { file, content_hash },
+                                    None => Response::Failed { file, error: "unreadable".into() },
+                                },
+                                None => Response::Failed { file, error: "no file was sent".into() },
+                            };
+                            post(&scope, &resp);
+                        });
+                    }
                     other => {
                         let resps = store.borrow_mut().answer_all(other);
                         for resp in &resps {
@@ -417,6 +433,121 @@ mod glue {
         scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
         post(&scope, &Response::Ready);
+    }
+
+    /// A file at least this large is hashed by a helper worker beside the parse; a smaller one
+    /// inline (starting a second wasm instance costs more than hashing it).
+    const HELPER_MIN_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+
+    /// A helper that has not said `Ready` by then is given up (the hash is then computed here).
+    const HELPER_START_MS: u32 = 10_000;
+
+    /// Reads a blob in slices (the next one requested before the current one is hashed) into
+    /// the trace identity hasher; `None` if the browser cannot read it.
+    async fn hash_blob(blob: &web_sys::Blob) -> Option<String> {
+        let total = blob.size();
+        let read = |from: f64| -> Option<JsFuture> {
+            let slice = blob.slice_with_f64_and_f64(from, (from + CHUNK).min(total)).ok()?;
+            Some(JsFuture::from(slice.array_buffer()))
+        };
+        let mut hasher = trajscope_core::labels::ContentHasher::new();
+        let (mut pos, mut next) = (0.0, read(0.0));
+        while pos < total {
+            let buf = next.take()?.await.ok()?;
+            let end = (pos + CHUNK).min(total);
+            if end < total {
+                next = read(end);
+            }
+            hasher.update(&js_sys::Uint8Array::new(&buf).to_vec());
+            pos = end;
+        }
+        Some(hasher.finish())
+    }
+
+    /// A second instance of this worker hashing the same blob while this one parses it: the
+    /// SHA-256 of a large file takes about as long as its parse. Its result is `None` when it
+    /// could not start or failed; the caller then hashes the file itself.
+    struct HashHelper {
+        worker: web_sys::Worker,
+        result: JsFuture,
+        _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+        _onerror: Closure<dyn FnMut(web_sys::Event)>,
+        _give_up: gloo::timers::callback::Timeout,
+    }
+
+    impl HashHelper {
+        fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
+            // Relative to this worker's own script: the same loader the page started.
+            let worker = web_sys::Worker::new("worker_loader.js").ok()?;
+            let mut resolve = None;
+            let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
+            let resolve = Rc::new(resolve?);
+            let done = {
+                let resolve = resolve.clone();
+                move |v: &JsValue| {
+                    resolve.call1(&JsValue::NULL, v).ok();
+                }
+            };
+            let ready = Rc::new(std::cell::Cell::new(false));
+            let onmessage = {
+                let (worker, blob, done, ready) =
+                    (worker.clone(), blob.clone(), done.clone(), ready.clone());
+                Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+                    match serde_wasm_bindgen::from_value::<Response>(e.data()) {
+                        Ok(Response::Ready) => {
+                            ready.set(true);
+                            if send_hash(&worker, &blob).is_none() {
+                                done(&JsValue::NULL);
+                            }
+                        }
+                        Ok(Response::Hashed { content_hash, .. }) => {
+                            done(&JsValue::from_str(&content_hash))
+                        }
+                        Ok(Response::Failed { .. }) => done(&JsValue::NULL),
+                        _ => {}
+                    }
+                })
+            };
+            let onerror = {
+                let done = done.clone();
+                Closure::<dyn FnMut(_)>::new(move |_: web_sys::Event| done(&JsValue::NULL))
+            };
+            let give_up = gloo::timers::callback::Timeout::new(HELPER_START_MS, move || {
+                if !ready.get() {
+                    done(&JsValue::NULL);
+                }
+            });
+            worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+            Some(HashHelper {
+                worker,
+                result: JsFuture::from(promise),
+                _onmessage: onmessage,
+                _onerror: onerror,
+                _give_up: give_up,
+            })
+        }
+
+        /// The helper's hash (resolving a promise twice keeps the first value).
+        async fn hash(&mut self) -> Option<String> {
+            (&mut self.result).await.ok()?.as_string()
+        }
+    }
+
+    impl Drop for HashHelper {
+        fn drop(&mut self) {
+            self.worker.terminate();
+        }
+    }
+
+    /// Posts `Hash` with the blob beside it, as the page posts `Load`.
+    fn send_hash(worker: &web_sys::Worker, blob: &web_sys::Blob) -> Option<()> {
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        let req = serde::Serialize::serialize(&Request::Hash { file: 0 }, &ser).ok()?;
+        let env = js_sys::Object::new();
+        js_sys::Reflect::set(&env, &JsValue::from_str("req"), &req).ok()?;
+        js_sys::Reflect::set(&env, &JsValue::from_str("blob"), blob).ok()?;
+        worker.post_message(&env).ok()
     }
 
     async fn load(
@@ -436,7 +567,8 @@ mod glue {
             return post(&scope, &Response::Failed { file, error });
         }
         let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut hasher = trajscope_core::labels::ContentHasher::new();
+        let mut helper = (total >= HELPER_MIN_BYTES).then(|| HashHelper::start(&blob)).flatten();
+        let mut hasher = helper.is_none().then(trajscope_core::labels::ContentHasher::new);
         let mut pos = 0.0;
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed, mut t_hash) = (now(), 0.0, 0.0, 0.0);
@@ -470,7 +602,9 @@ mod glue {
             let t1 = now();
             ingestor.feed(&bytes);
             let t2 = now();
-            hasher.update(&bytes);
+            if let Some(h) = hasher.as_mut() {
+                h.update(&bytes);
+            }
             let t3 = now();
             (t_read, t_feed, t_hash) = (t_read + t1 - t0, t_feed + t2 - t1, t_hash + t3 - t2);
             pos = end;
@@ -491,15 +625,34 @@ mod glue {
         }
         let t0 = now();
         let trace = ingestor.finish();
+        let t_finished = now();
+        // The helper's hash (awaited: it usually finishes with the parse), else this worker's.
+        let content_hash = match (hasher, helper.as_mut()) {
+            (Some(h), _) => Some(h.finish()),
+            (None, Some(helper)) => match helper.hash().await {
+                Some(h) => Some(h),
+                None => hash_blob(&blob).await,
+            },
+            (None, None) => hash_blob(&blob).await,
+        };
+        drop(helper);
+        let Some(content_hash) = content_hash else {
+            let error = "the browser could not read the file (was it moved or deleted?)";
+            return post(&scope, &Response::Failed { file, error: error.into() });
+        };
+        if store.borrow_mut().take_cancelled(file) {
+            return post(&scope, &Response::Cancelled { file });
+        }
+        t_hash += now() - t_finished;
         let t1 = now();
-        let resp = store.borrow_mut().insert(file, trace, hasher.finish());
+        let resp = store.borrow_mut().insert(file, trace, content_hash);
         let t2 = now();
         post(&scope, &resp);
         // Where the time went (the app benchmark reads this line from the console).
         let t_posted = now();
         gloo::console::log!(format!(
             "trajscope-timing read={t_read:.0} feed={t_feed:.0} hash={t_hash:.0} finish={:.0} analyse={:.0} post={:.0} total={:.0}",
-            t1 - t0,
+            t_finished - t0,
             t2 - t1,
             t_posted - t2,
             t_posted - t_start

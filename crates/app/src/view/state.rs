@@ -311,7 +311,8 @@ impl State {
                     s.analysis_done = true;
                 });
             }
-            Response::QuarantineJsonl { .. } => {}
+            // Hashed only passes between the ingest worker and its hashing helper.
+            Response::QuarantineJsonl { .. } | Response::Hashed { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
                     if matches!(f.status, FileStatus::Loading { .. }) {
