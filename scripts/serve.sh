@@ -9,5 +9,6 @@ cargo build --release --locked -p trajscope-cli
 log "CLI built: target/release/trajscope (try: target/release/trajscope analyze web/samples/sample.awtl.jsonl)"
 scripts/build-web.sh
 port="${PORT:-8080}"
-log "serving http://127.0.0.1:${port}/ — open it and press \"Load sample trace\" (Ctrl-C to stop)"
+log "serving http://127.0.0.1:${port}/ (Ctrl-C to stop); with the bundled sample loaded:"
+log "  http://127.0.0.1:${port}/?url=samples/sample.awtl.jsonl"
 exec python3 -m http.server "$port" --bind 127.0.0.1 --directory dist
