@@ -2,18 +2,7 @@
 
 use serde_json::Value;
 
-use crate::model::Format;
-
-const AWTL_TYPES: [&str; 8] = [
-    "action",
-    "observation",
-    "judge_result",
-    "memory_read",
-    "artifact",
-    "run_start",
-    "run_end",
-    "message",
-];
+use crate::model::{Format, StepKind};
 
 /// Keys only AWTL events carry (snake_case and camelCase).
 const AWTL_KEYS: [&str; 12] = [
@@ -53,7 +42,9 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         return Format::ClaudeCode;
     }
     // `message` alone is too common a type word: an AWTL message line also carries AWTL ids.
-    if AWTL_TYPES.contains(&ty) && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
+    // AWTL's event types are the canonical step kinds' names.
+    if StepKind::NAMES.contains(&ty)
+        && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
     {
         return Format::Awtl;
     }
