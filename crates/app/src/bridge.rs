@@ -59,20 +59,27 @@ impl Bridge {
 
     /// Posts `req`, with a blob beside it for `Load`.
     pub fn send_with(&self, req: &Request, blob: Option<&web_sys::Blob>) {
-        let env = js_sys::Object::new();
-        let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        let Ok(v) = serde::Serialize::serialize(req, &ser) else { return };
-        js_sys::Reflect::set(&env, &JsValue::from_str("req"), &v).ok();
-        if let Some(b) = blob {
-            js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok();
-        }
+        let Some(env) = envelope(req, blob) else { return };
         match self.queue.borrow_mut().as_mut() {
-            Some(waiting) => waiting.push(env.into()),
+            Some(waiting) => waiting.push(env),
             None => {
                 self.worker.post_message(&env).ok();
             }
         }
     }
+}
+
+/// A request as the worker reads it: `{req, blob?}` (also how the ingest worker asks its
+/// hashing helper).
+pub(crate) fn envelope(req: &Request, blob: Option<&web_sys::Blob>) -> Option<JsValue> {
+    let env = js_sys::Object::new();
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    let v = serde::Serialize::serialize(req, &ser).ok()?;
+    js_sys::Reflect::set(&env, &JsValue::from_str("req"), &v).ok()?;
+    if let Some(b) = blob {
+        js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok()?;
+    }
+    Some(env.into())
 }
 
 impl Drop for Bridge {

@@ -6,14 +6,13 @@
 pub mod annotate;
 mod bridge;
 pub mod download;
-mod load;
+pub mod load;
 pub mod protocol;
 pub mod storage;
 pub mod text;
 mod view;
 pub mod worker;
 
-pub use load::read_blob_into;
 pub use view::App;
 
 /// Mounts the app on `<body>`.

@@ -1,8 +1,7 @@
-//! Reading a `File` (or any `Blob`) in slices and streaming it into the core's ingestor, so the
-//! page never holds a large file as one JS string.
+//! Reading a `File` (or any `Blob`) in slices, so no large file is ever held as one JS string
+//! or one buffer, and fetching the bundled sample.
 
 use js_sys::Uint8Array;
-use trajscope_core::Ingestor;
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen_futures::JsFuture;
 
@@ -10,25 +9,51 @@ use wasm_bindgen_futures::JsFuture;
 /// memory flat.
 pub const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
 
-/// Reads `blob` slice by slice into `ingestor`, calling `on_progress(bytes_read, total)` after
-/// each slice.
-pub async fn read_blob_into(
-    blob: &web_sys::Blob,
-    ingestor: &mut Ingestor,
-    mut on_progress: impl FnMut(f64, f64),
-) -> Result<(), String> {
-    let size = blob.size();
-    let mut pos = 0.0;
-    while pos < size {
-        let end = (pos + CHUNK).min(size);
-        let slice = blob.slice_with_f64_and_f64(pos, end).map_err(js_err)?;
-        let buf = JsFuture::from(slice.array_buffer()).await.map_err(js_err)?;
-        let bytes = Uint8Array::new(&buf).to_vec();
-        ingestor.feed(&bytes);
-        pos = end;
-        on_progress(pos, size);
+/// A blob read slice by slice, the next slice requested before the current one is handed
+/// out, so the browser reads while the caller works on the previous slice. Memory stays at two
+/// slices whatever the blob's size.
+pub struct Slices<'b> {
+    blob: &'b web_sys::Blob,
+    total: f64,
+    /// End of the slice handed out last.
+    pos: f64,
+    next: Option<JsFuture>,
+}
+
+impl<'b> Slices<'b> {
+    pub fn new(blob: &'b web_sys::Blob) -> Slices<'b> {
+        let mut s = Slices { blob, total: blob.size(), pos: 0.0, next: None };
+        s.next = s.request(0.0);
+        s
     }
-    Ok(())
+
+    fn request(&self, from: f64) -> Option<JsFuture> {
+        let slice = self.blob.slice_with_f64_and_f64(from, (from + CHUNK).min(self.total)).ok()?;
+        Some(JsFuture::from(slice.array_buffer()))
+    }
+
+    /// Bytes handed out so far.
+    pub fn pos(&self) -> f64 {
+        self.pos
+    }
+
+    /// The next slice's bytes; `None` at the end; an error when the browser cannot read it.
+    pub async fn next(&mut self) -> Option<Result<Vec<u8>, &'static str>> {
+        if self.pos >= self.total {
+            return None;
+        }
+        let Some(pending) = self.next.take() else {
+            return Some(Err("could not slice the file"));
+        };
+        let Ok(buf) = pending.await else {
+            return Some(Err("the browser could not read the file (was it moved or deleted?)"));
+        };
+        self.pos = (self.pos + CHUNK).min(self.total);
+        if self.pos < self.total {
+            self.next = self.request(self.pos);
+        }
+        Some(Ok(Uint8Array::new(&buf).to_vec()))
+    }
 }
 
 /// Fetches a same-origin asset (the bundled sample) as a blob.

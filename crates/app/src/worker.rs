@@ -366,9 +366,8 @@ mod glue {
     use web_sys::DedicatedWorkerGlobalScope;
 
     use super::Store;
+    use crate::load::Slices;
     use crate::protocol::{Request, Response};
-
-    const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
 
     fn post(scope: &DedicatedWorkerGlobalScope, resp: &Response) {
         let ser = serde_wasm_bindgen::Serializer::json_compatible();
@@ -442,24 +441,13 @@ mod glue {
     /// A helper that has not said `Ready` by then is given up (the hash is then computed here).
     const HELPER_START_MS: u32 = 10_000;
 
-    /// Reads a blob in slices (the next one requested before the current one is hashed) into
-    /// the trace identity hasher; `None` if the browser cannot read it.
+    /// Reads a blob in slices into the trace identity hasher; `None` if the browser cannot read
+    /// it.
     async fn hash_blob(blob: &web_sys::Blob) -> Option<String> {
-        let total = blob.size();
-        let read = |from: f64| -> Option<JsFuture> {
-            let slice = blob.slice_with_f64_and_f64(from, (from + CHUNK).min(total)).ok()?;
-            Some(JsFuture::from(slice.array_buffer()))
-        };
+        let mut slices = Slices::new(blob);
         let mut hasher = trajscope_core::labels::ContentHasher::new();
-        let (mut pos, mut next) = (0.0, read(0.0));
-        while pos < total {
-            let buf = next.take()?.await.ok()?;
-            let end = (pos + CHUNK).min(total);
-            if end < total {
-                next = read(end);
-            }
-            hasher.update(&js_sys::Uint8Array::new(&buf).to_vec());
-            pos = end;
+        while let Some(bytes) = slices.next().await {
+            hasher.update(&bytes.ok()?);
         }
         Some(hasher.finish())
     }
@@ -542,11 +530,7 @@ mod glue {
 
     /// Posts `Hash` with the blob beside it, as the page posts `Load`.
     fn send_hash(worker: &web_sys::Worker, blob: &web_sys::Blob) -> Option<()> {
-        let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        let req = serde::Serialize::serialize(&Request::Hash { file: 0 }, &ser).ok()?;
-        let env = js_sys::Object::new();
-        js_sys::Reflect::set(&env, &JsValue::from_str("req"), &req).ok()?;
-        js_sys::Reflect::set(&env, &JsValue::from_str("blob"), blob).ok()?;
+        let env = crate::bridge::envelope(&Request::Hash { file: 0 }, Some(blob))?;
         worker.post_message(&env).ok()
     }
 
@@ -569,36 +553,22 @@ mod glue {
         let mut ingestor = Ingestor::new(IngestOptions::default());
         let mut helper = (total >= HELPER_MIN_BYTES).then(|| HashHelper::start(&blob)).flatten();
         let mut hasher = helper.is_none().then(trajscope_core::labels::ContentHasher::new);
-        let mut pos = 0.0;
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed, mut t_hash) = (now(), 0.0, 0.0, 0.0);
-        // The next slice is requested before the current one is parsed, so reading overlaps
-        // with the parsing and hashing.
-        let read = |from: f64| -> Option<JsFuture> {
-            let slice = blob.slice_with_f64_and_f64(from, (from + CHUNK).min(total)).ok()?;
-            Some(JsFuture::from(slice.array_buffer()))
-        };
-        let mut next = read(0.0);
-        while pos < total {
+        // Reading the next slice overlaps with parsing and hashing this one.
+        let mut slices = Slices::new(&blob);
+        loop {
             if store.borrow_mut().take_cancelled(file) {
                 return post(&scope, &Response::Cancelled { file });
             }
-            let end = (pos + CHUNK).min(total);
             let t0 = now();
-            let Some(pending) = next.take() else {
-                let error = "could not slice the file".to_string();
-                return post(&scope, &Response::Failed { file, error });
-            };
-            let bytes = match pending.await {
-                Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-                Err(_) => {
-                    let error = "the browser could not read the file (was it moved or deleted?)";
-                    return post(&scope, &Response::Failed { file, error: error.into() });
+            let bytes = match slices.next().await {
+                None => break,
+                Some(Ok(bytes)) => bytes,
+                Some(Err(error)) => {
+                    return post(&scope, &Response::Failed { file, error: error.into() })
                 }
             };
-            if end < total {
-                next = read(end);
-            }
             let t1 = now();
             ingestor.feed(&bytes);
             let t2 = now();
@@ -607,13 +577,12 @@ mod glue {
             }
             let t3 = now();
             (t_read, t_feed, t_hash) = (t_read + t1 - t0, t_feed + t2 - t1, t_hash + t3 - t2);
-            pos = end;
             let p = ingestor.progress();
             post(
                 &scope,
                 &Response::Progress {
                     file,
-                    bytes: pos,
+                    bytes: slices.pos(),
                     total,
                     lines: p.lines as f64,
                     quarantined: p.quarantined as f64,
