@@ -1,66 +1,88 @@
 #!/usr/bin/env bash
-# Native ingest speed on the same generated AWTL trace, in one run:
-#   - `trajscope analyze --json FILE` (ingest + the whole analysis, the issue's target),
-#   - the core's ingest alone (bin `ingest-file`: the same 1 MiB streaming as the CLI),
-#   - a Python `orjson.loads`-per-line loop (the fastest parse-only loop a user could write).
-# Prints MB/s and the ratios, by wall time (best of RUNS) and by CPU time (user+sys, which a
-# busy shared machine disturbs less).
-#   bench/native.sh [SIZE_MB=200] [RUNS=3]
+# Native speed on every benchmark shape, in one run: `trajscope analyze --json FILE` (ingest and
+# the whole analysis) against a Python `orjson.loads`-per-line loop (bench/orjson_loop.py) on the
+# same file, started in turn (A B A B ...) so each pair sees the same machine; the ratio is taken
+# pair by pair and the median is reported, with both medians of wall time and analyze's peak RSS.
+# Shapes (files in target/bench/, made once):
+#   long      long runs (the original shape), SIZE_MB megabytes          (gen-awtl --shape long)
+#   short     10,000 runs of ~35 steps                                     (gen-awtl --shape short)
+#   one-step  100,000 one-step runs                                        (gen-awtl --shape one-step)
+#   huge-run  one run of 1,000,000 steps                                   (gen-awtl --shape huge-run)
+#   py-interleaved  10,000 short runs interleaved, written by bench/other_shapes.py
+#   py-one-line     100,000 one-line runs, written by bench/other_shapes.py
+#   fixtures        the real AWTL fixtures concatenated 2,000 times (bench/other_shapes.py)
+#   1gb       long runs, 1,000 MB: only with BENCH_1GB=1
+#   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 SIZE_MB="${1:-200}"
-RUNS="${2:-3}"
+RUNS="${2:-5}"
 export PATH="$HOME/.cargo/bin:$PATH"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures}"
+[ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 
-cargo build --release -q -p trajscope-cli -p trajscope-bench-web --bin trajscope --bin gen-awtl --bin ingest-file
-FILE="target/bench/awtl-${SIZE_MB}mb.jsonl"
+cargo build --release -q -p trajscope-cli -p trajscope-bench-web --bin trajscope --bin gen-awtl
+python3 -c 'import orjson' 2>/dev/null || python3 -m pip install -q orjson \
+  || python3 -m pip install -q --break-system-packages orjson
 mkdir -p target/bench
-[ -s "$FILE" ] || target/release/gen-awtl "$FILE" "$SIZE_MB"
-python3 -c 'import orjson' 2>/dev/null || python3 -m pip install -q orjson
 
-python3 - "$FILE" "$RUNS" <<'PY'
-import os, resource, subprocess, sys, time
-import orjson
+file_of() {
+  case "$1" in
+    long) echo "target/bench/awtl-${SIZE_MB}mb.jsonl" ;;
+    1gb) echo "target/bench/awtl-1000mb.jsonl" ;;
+    *) echo "target/bench/$1.jsonl" ;;
+  esac
+}
+make_shape() {
+  local f; f="$(file_of "$1")"
+  [ -s "$f" ] && return
+  case "$1" in
+    long) target/release/gen-awtl "$f" "$SIZE_MB" ;;
+    1gb) target/release/gen-awtl "$f" 1000 ;;
+    short|one-step|huge-run) target/release/gen-awtl --shape "$1" "$f" 0 ;;
+    py-interleaved) python3 bench/other_shapes.py interleaved "$f" ;;
+    py-one-line) python3 bench/other_shapes.py one-line "$f" ;;
+    fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
+  esac
+}
+for s in $SHAPES; do make_shape "$s"; done
 
-path, runs = sys.argv[1], int(sys.argv[2])
-mb = os.path.getsize(path) / 1e6
+FILES=()
+for s in $SHAPES; do FILES+=("$s=$(file_of "$s")"); done
+python3 - "$RUNS" "${FILES[@]}" <<'PY'
+import os, resource, statistics, subprocess, sys, time
 
-def child(cmd):
-    def run():
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return run
+runs = int(sys.argv[1])
 
-def orjson_loop():
-    cpu = time.process_time()
-    loads = orjson.loads
-    with open(path, "rb") as f:
-        for line in f:
-            loads(line)
-    return time.process_time() - cpu
+def timed(cmd):
+    """Wall seconds and peak RSS (KiB) of one child run."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        sys.exit(f"{cmd} failed: {status}")
+    return wall, usage.ru_maxrss
 
-def best(fn):
-    walls, cpus = [], []
+print(f"paired runs: {runs} per shape; medians; ratio = orjson wall / analyze wall (pair by pair)")
+print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'analyze MB/s':>12} {'peak MiB':>9}")
+for arg in sys.argv[2:]:
+    name, path = arg.split("=", 1)
+    mb = os.path.getsize(path) / 1e6
+    with open(path, "rb") as f:  # warm the page cache: both contenders read from memory
+        while f.read(1 << 24):
+            pass
+    a = ["target/release/trajscope", "analyze", "--json", path]
+    b = [sys.executable, "bench/orjson_loop.py", path]
+    pairs = []
     for _ in range(runs):
-        t = time.perf_counter()
-        cpus.append(fn())
-        walls.append(time.perf_counter() - t)
-    return min(walls), min(cpus)
-
-with open(path, "rb") as f:  # warm the page cache: every contender reads from memory
-    while f.read(1 << 24):
-        pass
-analyze = best(child(["target/release/trajscope", "analyze", "--json", path]))
-rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-ingest = best(child(["target/release/ingest-file", path]))
-py = best(orjson_loop)
-print(f"file: {path} ({mb:.1f} MB); best of {runs}; MB/s by wall time / by CPU time")
-for name, (wall, cpu) in [("trajscope analyze --json", analyze), ("core ingest alone", ingest), ("python orjson.loads loop", py)]:
-    print(f"{name:25}: {mb / wall:7.1f} MB/s wall ({wall:.3f} s)  {mb / cpu:7.1f} MB/s cpu ({cpu:.3f} s)")
-print(f"peak RSS of analyze      : {rss_kb / 1024:.0f} MiB")
-print(f"ratio analyze / orjson   : {py[0] / analyze[0]:.2f}x wall, {py[1] / analyze[1]:.2f}x cpu")
-print(f"ratio ingest / orjson    : {py[0] / ingest[0]:.2f}x wall, {py[1] / ingest[1]:.2f}x cpu")
+        wa, rss = timed(a)
+        wb, _ = timed(b)
+        pairs.append((wa, wb, rss))
+    wa = statistics.median(p[0] for p in pairs)
+    wb = statistics.median(p[1] for p in pairs)
+    ratio = statistics.median(p[1] / p[0] for p in pairs)
+    rss = max(p[2] for p in pairs)
+    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {mb / wa:12.1f} {rss / 1024:9.0f}", flush=True)
 PY
