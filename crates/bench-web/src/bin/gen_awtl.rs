@@ -9,7 +9,8 @@ use std::io::Write as _;
 use trajscope_bench_web::awtl_gen::{generate_shape, Shape};
 
 fn main() -> std::io::Result<()> {
-    let usage = "usage: gen-awtl [--shape long|short|one-step|huge-run] [--scale N] OUT SIZE_MB [SEED]";
+    let usage =
+        "usage: gen-awtl [--shape long|short|one-step|huge-run] [--scale N] OUT SIZE_MB [SEED]";
     let fail = || -> ! {
         eprintln!("{usage}");
         std::process::exit(2);

@@ -81,8 +81,15 @@ fn load_analysed(
     let Finished { trace, changed } = ingestor?.finish_with(returned);
 
     let mut slots: Vec<Option<TrajectorySummary>> = vec![None; trace.trajectories.len()];
+    // Indexed, not searched: a trace of 100,000 runs must not cost 100,000 scans of `changed`.
+    let mut is_changed = vec![false; trace.trajectories.len()];
+    for &i in &changed {
+        if let Some(c) = is_changed.get_mut(i) {
+            *c = true;
+        }
+    }
     for (position, summary) in summaries {
-        if !changed.contains(&position) {
+        if !is_changed[position] {
             slots[position] = Some(summary);
         }
     }
