@@ -92,8 +92,9 @@ def run(traces_dir: str, out_dir: str, scheduler: str = "threads", address: str 
         from dask.distributed import Client  # only needed on a cluster
 
         with Client(address):
-            return bag.to_textfiles(target)
-    return bag.to_textfiles(target, compute_kwargs={"scheduler": scheduler})
+            return bag.to_textfiles(target, last_endline=True)
+    # to_textfiles passes its extra keywords to compute().
+    return bag.to_textfiles(target, last_endline=True, scheduler=scheduler)
 
 
 def main(argv: List[str]) -> int:
