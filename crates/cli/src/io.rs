@@ -33,7 +33,7 @@ pub fn read_into(
 ) -> anyhow::Result<Ingestor> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut ingestor = Ingestor::new(IngestOptions { format });
+    let mut ingestor = Ingestor::new(IngestOptions { format, ..IngestOptions::default() });
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
     // beside the parse instead of between parses); buffers go back to it to be reused, so
     // memory stays at CHUNK * (IN_FLIGHT + 1) whatever the file size.

@@ -23,7 +23,7 @@ fn truncated_tail_is_told_apart_from_damage_in_the_middle() {
     let trace = run(input.as_bytes());
     assert_accounting(&trace);
     assert_eq!(trace.stats.lines_parsed, 2);
-    let q: Vec<(u32, bool)> = trace.quarantine.iter().map(|q| (q.line, q.truncated_tail)).collect();
+    let q: Vec<(u64, bool)> = trace.quarantine.iter().map(|q| (q.line, q.truncated_tail)).collect();
     assert_eq!(q, vec![(2, false), (4, true)]);
 }
 
