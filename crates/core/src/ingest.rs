@@ -15,6 +15,7 @@
 //! 4. **Adapters** ([`formats`]) build the canonical steps; their texts are compacted
 //!    ([`compact`]).
 
+pub mod archive;
 mod compact;
 pub mod formats;
 pub mod limits;
@@ -23,6 +24,7 @@ mod sniff;
 mod source;
 
 use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
+pub use archive::{archive_kind, ingest_archive, Archive, ArchiveKind, Member};
 pub use compact::{compact_text, TEXT_COMPACT_ABOVE, TEXT_KEEP_HEAD, TEXT_KEEP_TAIL};
 pub use limits::Limits;
 pub use lines::{Line, LineEnd, LineSplitter};

@@ -137,6 +137,32 @@ fn read_entry(zip: &[u8], e: &Entry, budget: &mut Budget) -> Result<Vec<u8>, Str
     }
 }
 
+/// Whether a zip archive is an Inspect `.eval` log (one trace) rather than a zip of traces.
+pub(crate) fn is_eval(zip: &[u8], limits: &Limits) -> bool {
+    entries(zip, limits).is_ok_and(|entries| {
+        entries.iter().any(|e| e.name == "header.json" || e.name.starts_with("samples/"))
+    })
+}
+
+/// Every file member of a zip archive, in directory order, under one inflate budget: each
+/// member's name and bytes, and the error that stopped the reading (the members before it are
+/// kept).
+pub(crate) fn members(zip: &[u8], limits: &Limits) -> (Vec<(String, Vec<u8>)>, Option<String>) {
+    let entries = match entries(zip, limits) {
+        Ok(e) => e,
+        Err(e) => return (Vec::new(), Some(e)),
+    };
+    let mut budget = Budget::new(limits);
+    let mut out = Vec::new();
+    for e in entries.iter().filter(|e| !e.name.ends_with('/')) {
+        match read_entry(zip, e, &mut budget) {
+            Ok(bytes) => out.push((e.name.clone(), bytes)),
+            Err(err) => return (out, Some(err)),
+        }
+    }
+    (out, None)
+}
+
 /// The trajectories of an Inspect `.eval` archive: one per `samples/*.json` entry, with the
 /// error that stopped the reading, if any (the samples before it are kept).
 pub fn from_eval_archive(zip: &[u8], limits: &Limits) -> (Vec<Trajectory>, Option<String>) {
