@@ -19,7 +19,14 @@ fn corpus_dir() -> PathBuf {
 /// yields what came before the damage; one that fails before its first byte was no gzip and
 /// is read as text), anything else as it is.
 fn decompressed(bytes: &[u8]) -> Vec<u8> {
-    if !bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
+    // A gzip header as the ingest decides it: deflate, no reserved flags, a defined
+    // extra-flags value and operating system.
+    let gzip_header = bytes.len() >= 10
+        && bytes.starts_with(&[0x1f, 0x8b, 0x08])
+        && bytes[3] & 0xE0 == 0
+        && matches!(bytes[8], 0 | 2 | 4)
+        && matches!(bytes[9], 0..=13 | 255);
+    if !gzip_header {
         return bytes.to_vec();
     }
     let mut out = Vec::new();

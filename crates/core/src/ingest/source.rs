@@ -2,7 +2,8 @@
 //! routing (as speedscope's `MaybeCompressedDataReader` does it). The container is decided by
 //! its whole header, never by a file name:
 //!
-//! - gzip: `1f 8b 08` with the reserved flag bits clear, and a decoder that produces bytes. A
+//! - gzip: a 10-byte header of `1f 8b 08`, reserved flag bits clear, a defined extra-flags
+//!   value and operating system, and a decoder that produces bytes. A
 //!   stream that fails before its first decompressed byte was no gzip: its bytes go on as text.
 //! - zip (an Inspect `.eval` log): `PK\x03\x04` followed by a well-formed local file header
 //!   (a known version and method, a name without control bytes). It is held whole (a zip is
@@ -96,10 +97,25 @@ fn decide(head: &[u8], at_end: bool) -> Option<Container> {
     match head {
         [] => need_more,
         [0x1f] => need_more,
-        [0x1f, 0x8b] | [0x1f, 0x8b, _] => need_more,
-        [0x1f, 0x8b, method, flags, ..] => {
-            Some(if *method == 8 && flags & 0xE0 == 0 { Container::Gzip } else { Container::Plain })
-        }
+        [0x1f, 0x8b, rest @ ..] if rest.len() < 8 => match rest {
+            // Known early: not deflate, or reserved flags set.
+            [method, ..] if *method != 8 => Some(Container::Plain),
+            [_, flags, ..] if flags & 0xE0 != 0 => Some(Container::Plain),
+            _ => need_more,
+        },
+        // The whole 10-byte header: deflate, no reserved flags, a defined extra-flags value
+        // and a defined operating system.
+        [0x1f, 0x8b, method, flags, _, _, _, _, xfl, os, ..] => Some(
+            if *method == 8
+                && flags & 0xE0 == 0
+                && matches!(xfl, 0 | 2 | 4)
+                && matches!(os, 0..=13 | 255)
+            {
+                Container::Gzip
+            } else {
+                Container::Plain
+            },
+        ),
         _ if ZIP_MAGIC.starts_with(&head[..head.len().min(4)]) => zip_header(head).or(need_more),
         _ => Some(Container::Plain),
     }
@@ -382,7 +398,9 @@ mod tests {
 
     #[test]
     fn the_container_is_decided_by_its_whole_header() {
-        assert_eq!(decide(b"\x1f\x8b\x08\x00", false), Some(Container::Gzip));
+        assert_eq!(decide(b"\x1f\x8b\x08\x00", false), None, "the header is 10 bytes");
+        assert_eq!(decide(b"\x1f\x8b\x08\x00\0\0\0\0\x02\x03", false), Some(Container::Gzip));
+        assert_eq!(decide(b"\x1f\x8b\x08\x00 not gzip", false), Some(Container::Plain));
         assert_eq!(decide(b"\x1f\x8b{\"", false), Some(Container::Plain));
         assert_eq!(decide(b"\x1f\x8b\x08\xff", false), Some(Container::Plain));
         assert_eq!(decide(b"\x1f\x8b", false), None);
