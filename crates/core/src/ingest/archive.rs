@@ -43,13 +43,15 @@ fn is_tar(block: &[u8]) -> bool {
 }
 
 /// What kind of archive of traces `bytes` is, if any (read from the content, never a name).
-/// An Inspect `.eval` zip is a trace, not an archive of traces: `None`.
+/// An Inspect `.eval` zip is a trace, not an archive of traces: `None`; so is a zip whose
+/// directory cannot be read.
 pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
     if is_tar(bytes) {
         return Some(ArchiveKind::Tar);
     }
     if bytes.starts_with(b"PK\x03\x04") {
-        return (!eval_zip::is_eval(bytes, limits)).then_some(ArchiveKind::Zip);
+        // A damaged zip is left to the ingest, which says what is wrong with it.
+        return (eval_zip::is_eval(bytes, limits) == Some(false)).then_some(ArchiveKind::Zip);
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
         let mut head = Vec::with_capacity(BLOCK);

@@ -137,9 +137,10 @@ fn read_entry(zip: &[u8], e: &Entry, budget: &mut Budget) -> Result<Vec<u8>, Str
     }
 }
 
-/// Whether a zip archive is an Inspect `.eval` log (one trace) rather than a zip of traces.
-pub(crate) fn is_eval(zip: &[u8], limits: &Limits) -> bool {
-    entries(zip, limits).is_ok_and(|entries| {
+/// Whether a readable zip archive is an Inspect `.eval` log (one trace) rather than a zip of
+/// traces; `None` when its directory cannot be read (the ingest then reports why).
+pub(crate) fn is_eval(zip: &[u8], limits: &Limits) -> Option<bool> {
+    entries(zip, limits).ok().map(|entries| {
         entries.iter().any(|e| e.name == "header.json" || e.name.starts_with("samples/"))
     })
 }
