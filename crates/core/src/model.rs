@@ -297,7 +297,7 @@ pub struct Trajectory {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuarantineEntry {
     /// 1-based line number.
-    pub line: u32,
+    pub line: u64,
     /// Byte offset of the line's first byte in the (decompressed) input.
     pub offset: u64,
     pub reason: String,

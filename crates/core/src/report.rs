@@ -19,7 +19,7 @@ use crate::session::text::elide;
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuarantineRecord {
-    pub line: u32,
+    pub line: u64,
     pub offset: u64,
     pub reason: String,
     pub truncated_tail: bool,
