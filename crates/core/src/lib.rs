@@ -4,6 +4,7 @@
 //! and to `wasm32-unknown-unknown`. The pipeline (SPEC §2):
 //! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief.
 
+pub mod artifact;
 pub mod attribution;
 pub mod brief;
 pub mod cases;

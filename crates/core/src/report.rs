@@ -53,8 +53,38 @@ pub struct TrajectorySummary {
     pub signals: Signals,
     /// Every trigger found, with its verbatim quotes.
     pub triggers: Vec<Trigger>,
-    /// The seed-001 attribution record (empty fields when the run did not fail).
+    /// The seed-001 attribution record (empty fields when the run did not fail). Its
+    /// `failed_artifact_refs` never hold a ref that escapes the trace root.
     pub record: AttributionRecord,
+    /// Every artifact ref of the trajectory that escapes the trace root, with the reason it was
+    /// flagged (never followed, never in a case or a brief).
+    #[serde(default)]
+    pub flagged_artifact_refs: Vec<FlaggedRef>,
+}
+
+/// An artifact ref flagged because it escapes the trace root.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlaggedRef {
+    /// The ref as written in the trace.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub reason: String,
+    /// The step that names it.
+    pub step: u32,
+}
+
+/// The flagged refs of a trajectory, in step order.
+pub fn flagged_refs(t: &Trajectory) -> Vec<FlaggedRef> {
+    t.steps
+        .iter()
+        .flat_map(|s| {
+            s.artifact_refs.iter().filter(|a| a.escapes_root).map(|a| FlaggedRef {
+                reference: a.raw.clone(),
+                reason: a.reason.clone().unwrap_or_else(|| "escapes the trace root".into()),
+                step: s.index,
+            })
+        })
+        .collect()
 }
 
 impl TrajectorySummary {
@@ -63,7 +93,8 @@ impl TrajectorySummary {
     }
 
     pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> TrajectorySummary {
-        let a = attribution::analyze_trajectory(t, opts);
+        let mut a = attribution::analyze_trajectory(t, opts);
+        a.record.failed_artifact_refs.retain(|r| !crate::artifact::escapes(r));
         TrajectorySummary {
             id: t.id.clone(),
             steps: t.steps.len(),
@@ -75,6 +106,7 @@ impl TrajectorySummary {
             signals: a.signals,
             triggers: a.triggers,
             record: a.record,
+            flagged_artifact_refs: flagged_refs(t),
         }
     }
 }

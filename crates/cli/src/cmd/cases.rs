@@ -73,12 +73,13 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases with the analysis; the
-/// content hash of the bytes fixes the case ids.
+/// Ingests a trace (streamed in 1 MiB chunks) and builds the case of each failing trajectory
+/// (outcome failed, or a critical step) with the analysis; the content hash of the bytes fixes
+/// the case ids.
 pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<TraceCase>> {
     let (trace, hash) = load_hashed(path, format)?;
     let opts = AnalysisOptions::default();
-    Ok(cases::from_trace_with(&trace, &hash, |t| Some(analyze_trajectory(t, &opts).record)))
+    Ok(cases::from_trace_analyses(&trace, &hash, |_, t| Some(analyze_trajectory(t, &opts))))
 }
 
 fn validate(path: &Path, json: bool) -> anyhow::Result<()> {
