@@ -96,6 +96,12 @@ fn check(raw: &str, root: Option<&str>) -> Checked {
         if decoded.split(['/', '\\']).any(is_dot_dot) {
             return Err("percent-encoded `..` segment".into());
         }
+        // A file path has no reason to be percent-encoded; a URL or a label may be.
+        let checked = check_plain(raw, root)?;
+        if checked.1 == RefKind::Path {
+            return Err("percent-encoded characters in a path".into());
+        }
+        return Ok(checked);
     }
     check_plain(raw, root)
 }
@@ -114,6 +120,9 @@ fn check_plain(raw: &str, root: Option<&str>) -> Checked {
             }
             None => rest,
         };
+        if scheme_of(path).is_some() || path.to_ascii_lowercase().starts_with("file:") {
+            return Err("nested scheme in a `file:` URL".into());
+        }
         // `file:///C:/x` names the drive path `C:/x`.
         let path = match path.strip_prefix('/') {
             Some(p) if drive_letter(p).is_some() => p,
@@ -159,6 +168,9 @@ fn check_path(path: &str, root: Option<&str>, what: &str) -> Checked {
             return Err("drive-relative Windows path (`C:x`)".into());
         }
     }
+    if path.split(['/', '\\']).any(|seg| seg.trim() != seg && !is_dot_dot(seg)) {
+        return Err("whitespace around a path segment".into());
+    }
     let absolute = path.starts_with(['/', '\\']) || drive_letter(path).is_some();
     if absolute {
         let segments = match resolve(path) {
@@ -172,15 +184,28 @@ fn check_path(path: &str, root: Option<&str>, what: &str) -> Checked {
             && segments[..root_segments.len()] == root_segments[..]
         {
             let rel = &segments[root_segments.len()..];
-            return Ok((if rel.is_empty() { ".".into() } else { rel.join("/") }, RefKind::Path));
+            return plain_path(if rel.is_empty() { ".".into() } else { rel.join("/") });
         }
         return Err(format!("{what} outside the trace root `{}`", root.unwrap_or_default()));
     }
     match resolve(path) {
         Some(segments) if segments.is_empty() => Ok((".".into(), RefKind::Path)),
-        Some(segments) => Ok((segments.join("/"), RefKind::Path)),
+        Some(segments) => plain_path(segments.join("/")),
         None => Err("`..` leaves the trace root".into()),
     }
+}
+
+/// A normalised path must read back as the same plain path: not as a scheme (`./file:` →
+/// `file:`), a drive (`./C:x`), a home or variable path (`./~` → `~`).
+fn plain_path(normalized: String) -> Checked {
+    let reads_other = normalized.starts_with(['~', '$', '%'])
+        || scheme_of(&normalized).is_some()
+        || drive_letter(&normalized).is_some()
+        || normalized.to_ascii_lowercase().starts_with("file:");
+    if reads_other {
+        return Err(format!("normalised path `{normalized}` reads as something else"));
+    }
+    Ok((normalized, RefKind::Path))
 }
 
 /// The segments of a path with `.` and empty segments dropped and `..` applied; `None` when a

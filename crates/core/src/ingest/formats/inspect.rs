@@ -170,12 +170,15 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
     Ok(Trajectory { id, outcome, task, final_answer, steps, ..Trajectory::default() })
 }
 
-/// What a tool call acts on: its file arguments (`text_editor`'s `path`, ...), the files a
-/// `bash` command writes. Inspect logs name no working directory: absolute paths are flagged.
+/// What a tool call acts on: its file arguments (`text_editor`'s `path`, ...), the page a
+/// `web_browser_go` opens (`url`), the files a `bash` command writes. Inspect logs name no working directory: absolute paths are flagged.
 fn call_refs(call: &Map<String, Value>) -> Vec<String> {
     let Some(args) = get(call, &["arguments"]) else { return Vec::new() };
     let function = get_text(call, &["function"]).unwrap_or_default();
     let mut out = extract::file_args(args);
+    if let Some(Value::String(url)) = args.get("url") {
+        out.push(url.clone());
+    }
     if let (true, Some(cmd)) = (extract::is_shell_tool(&function), get_text(call, &["arguments"])) {
         let cmd = args.get("cmd").or_else(|| args.get("command")).map(value_text).unwrap_or(cmd);
         out.extend(extract::shell_writes(&cmd));
