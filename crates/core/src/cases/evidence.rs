@@ -124,7 +124,7 @@ fn evidence_refs(a: &TrajectoryAnalysis, r: &AttributionRecord, t: &Trajectory) 
     );
     steps.extend(r.failure_event_step);
     for s in steps.iter().filter_map(|&i| step_at(i)) {
-        if let Some(sig) = tool_error(s) {
+        if let Some(sig) = tool_error(t, s) {
             push(sig);
         }
     }
@@ -137,12 +137,15 @@ fn evidence_refs(a: &TrajectoryAnalysis, r: &AttributionRecord, t: &Trajectory) 
 /// `tool_error:<tool>:<signature>` for a failed tool result: the signature is the exit code
 /// (`exit-1`), else the source's error type (`timeout`), else the first words of the error
 /// line, lower-case, digits folded to `#`.
-fn tool_error(s: &Step) -> Option<String> {
+fn tool_error(t: &Trajectory, s: &Step) -> Option<String> {
     let failed = s.is_error || s.exit_code.is_some_and(|c| c != 0);
     if s.kind != StepKind::Observation || !failed {
         return None;
     }
-    let tool = s.tool.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or("tool");
+    let named =
+        |x: &Step| x.tool.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+    let tool =
+        named(s).or_else(|| answered_action(t, s).and_then(named)).unwrap_or_else(|| "tool".into());
     let sig = match (s.exit_code.filter(|c| *c != 0), s.status.as_deref()) {
         (Some(c), _) => format!("exit-{c}"),
         (None, Some(st)) if ERROR_TYPES.contains(&st) => st.to_string(),
