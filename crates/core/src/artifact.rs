@@ -139,10 +139,9 @@ fn check_plain(raw: &str, root: Option<&str>) -> Checked {
             "http" | "https" | "ftp" => RefKind::Url,
             _ => RefKind::Label,
         };
-        if kind == RefKind::Label {
-            if value.starts_with(['/', '\\', '~']) || drive_letter(value).is_some() {
-                return Err(format!("`{scheme}:` label names an absolute path"));
-            }
+        let absolute = value.starts_with(['/', '\\', '~']) || drive_letter(value).is_some();
+        if kind == RefKind::Label && absolute {
+            return Err(format!("`{scheme}:` label names an absolute path"));
         }
         if value.split(['/', '\\']).any(is_dot_dot) {
             return Err(format!("`..` segment in a `{scheme}:` reference"));
