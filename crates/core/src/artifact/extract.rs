@@ -13,7 +13,8 @@ use crate::model::ArtifactRef;
 /// Most refs kept per step (a command over hundreds of files names the first ones).
 pub const MAX_PER_STEP: usize = 16;
 
-/// Classifies raw refs against `root`, dropping duplicates, at most [`MAX_PER_STEP`].
+/// Classifies raw refs against `root`, dropping duplicates and the root itself, at most
+/// [`MAX_PER_STEP`].
 pub fn refs(raw: impl IntoIterator<Item = String>, root: Option<&str>) -> Vec<ArtifactRef> {
     let mut out: Vec<ArtifactRef> = Vec::new();
     for r in raw {
@@ -23,7 +24,11 @@ pub fn refs(raw: impl IntoIterator<Item = String>, root: Option<&str>) -> Vec<Ar
         if r.is_empty() || out.iter().any(|a| a.raw == r) {
             continue;
         }
-        out.push(super::classify_in(&r, root));
+        let a = super::classify_in(&r, root);
+        // The root directory itself names no artifact.
+        if !(a.normalized == "." && !a.escapes_root) {
+            out.push(a);
+        }
     }
     out
 }

@@ -363,7 +363,28 @@ fn failed_tool(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) ->
 fn is_command_step(s: &Step) -> bool {
     const CODE_TOOLS: [&str; 8] =
         ["python", "py", "ipython", "javascript", "js", "code", "sql", "r"];
-    !s.tool.as_deref().is_some_and(|t| CODE_TOOLS.contains(&t.to_ascii_lowercase().as_str()))
+    const FILE_TOOLS: [&str; 12] = [
+        "Edit",
+        "MultiEdit",
+        "Write",
+        "Read",
+        "NotebookEdit",
+        "str_replace_editor",
+        "edit_file",
+        "read_file",
+        "write_file",
+        "create_file",
+        "view",
+        "text_editor",
+    ];
+    let tool = s.tool.as_deref().unwrap_or_default();
+    let path_only = s.args.as_deref().is_some_and(|a| {
+        let a = a.trim();
+        a.starts_with(['/', '.', '~']) && !a.contains(char::is_whitespace)
+    });
+    !(CODE_TOOLS.contains(&tool.to_ascii_lowercase().as_str())
+        || FILE_TOOLS.contains(&tool)
+        || path_only)
 }
 
 /// Whether the trace shows an error at the failure: the failing step (or the result just
@@ -389,6 +410,9 @@ fn error_seen(t: &Trajectory, failing: Option<&Step>) -> bool {
 /// (first line only), not a line with a backtick.
 fn command_name(args: &str) -> Option<String> {
     let line = args.trim().lines().next()?.trim();
+    // A heredoc or a command substitution ends the quotable part (`cat > a.py << 'EOF'`).
+    let line = ["<<", "$("].iter().filter_map(|m| line.find(m)).min().map_or(line, |i| &line[..i]);
+    let line = line.trim_end_matches([' ', '"', '\'']).trim_end();
     if line.is_empty() || line.starts_with(['{', '[']) || line.contains('`') {
         return None;
     }
@@ -536,7 +560,10 @@ fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
     if verifier.is_some() {
         return format!("Before closeout, run {check} again{on}.");
     }
-    let plain_probe = probe.filter(|p| only_trace_names(p));
+    // A prose probe is quoted only when it names the verifier or the command of this failure.
+    let named = |n: &str| Some(n) == verifier || Some(n) == f.command;
+    let plain_probe =
+        probe.filter(|p| only_trace_names(p) && p.split('`').skip(1).step_by(2).all(named));
     if let Some(prose) = plain_probe {
         return format!("Before closeout, {}.", prose.trim_end_matches('.'));
     }

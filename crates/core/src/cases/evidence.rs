@@ -82,10 +82,15 @@ fn unattributed_failure(t: &Trajectory) -> Option<AttributionRecord> {
             .and_then(|a| a.ids.action_id.clone())
             .into_iter()
             .collect(),
-        root_cause_summary: format!(
-            "the run failed; no step was singled out (last: step {})",
-            step.index
-        ),
+        root_cause_summary: step
+            .text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                format!("the run failed; no step was singled out (step {})", step.index)
+            }),
         attribution_heuristics: vec!["run_failed".into()],
         ..AttributionRecord::default()
     })
