@@ -220,3 +220,20 @@ fn every_real_trajectory_marked_failed_yields_a_valid_case_and_a_brief() {
         }
     }
 }
+
+#[test]
+fn runs_marked_passed_stay_a_no_op() {
+    let opts = AnalysisOptions::default();
+    for rel in REAL {
+        let mut l = load(rel);
+        for t in &mut l.trace.trajectories {
+            t.outcome = trajscope_core::model::Outcome::Passed;
+        }
+        let analyses: Vec<_> =
+            l.trace.trajectories.iter().map(|t| analyze_trajectory(t, &opts)).collect();
+        let built = cases::from_trace_analyses(&l.trace, "h", |i, _| analyses.get(i).cloned());
+        assert!(built.is_empty(), "{rel}: a passed run got a case");
+        let valid: Vec<_> = built.iter().map(|c| c.case.clone()).collect();
+        assert_eq!(brief::build(&valid, &[], &BriefContext::default()).status, BriefStatus::NoOp);
+    }
+}

@@ -14,9 +14,13 @@ use crate::record::AttributionRecord;
 const MAX_EVIDENCE: usize = 8;
 
 /// Whether a trajectory is failing: its outcome is failed, or the analysis names a critical
-/// step.
+/// step in a run not known to have passed (a passing run stays a `no-op`).
 pub fn is_failing(a: &TrajectoryAnalysis, t: &Trajectory) -> bool {
-    t.outcome == Outcome::Failed || a.critical.is_some()
+    match t.outcome {
+        Outcome::Failed => true,
+        Outcome::Passed => false,
+        Outcome::Unknown => a.critical.is_some(),
+    }
 }
 
 /// The case of a failing trajectory (`None` for one that is not failing). Its evidence refs
