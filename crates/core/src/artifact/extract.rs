@@ -26,7 +26,7 @@ pub fn refs(raw: impl IntoIterator<Item = String>, root: Option<&str>) -> Vec<Ar
         }
         let a = super::classify_in(&r, root);
         // The root directory itself names no artifact.
-        if !(a.normalized == "." && !a.escapes_root) {
+        if a.normalized != "." || a.escapes_root {
             out.push(a);
         }
     }
