@@ -353,45 +353,10 @@ pub fn value_strings(v: &Value) -> Vec<String> {
     }
 }
 
-/// Normalises an artifact reference; flags one that escapes the trace root (never resolved).
+/// Normalises an artifact reference with no known trace root; flags one that escapes it (never
+/// resolved). See [`crate::artifact`].
 pub fn artifact_ref(raw: &str) -> ArtifactRef {
-    let lower = raw.to_ascii_lowercase();
-    let (scheme_path, had_file_scheme) = match lower.strip_prefix("file://") {
-        Some(_) => (&raw[7..], true),
-        None => (raw, false),
-    };
-    let is_windows_abs = scheme_path.len() >= 3
-        && scheme_path.as_bytes()[1] == b':'
-        && matches!(scheme_path.as_bytes()[2], b'\\' | b'/');
-    let absolute = scheme_path.starts_with('/') || scheme_path.starts_with('\\') || is_windows_abs;
-    // `artifact:build-output`, `judge:x`, `https://...`: a label or URI, not a path.
-    let is_label = !had_file_scheme
-        && !absolute
-        && scheme_path.split_once(':').is_some_and(|(s, _)| {
-            !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-        });
-    if is_label {
-        return ArtifactRef {
-            raw: raw.to_string(),
-            normalized: raw.to_string(),
-            escapes_root: false,
-        };
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    let mut escapes = absolute || had_file_scheme;
-    for part in scheme_path.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() {
-                    escapes = true;
-                }
-            }
-            p => parts.push(p),
-        }
-    }
-    let normalized = if escapes { raw.to_string() } else { parts.join("/") };
-    ArtifactRef { raw: raw.to_string(), normalized, escapes_root: escapes }
+    crate::artifact::classify(raw)
 }
 
 #[cfg(test)]
