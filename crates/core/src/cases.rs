@@ -304,7 +304,7 @@ pub fn merge<'a>(
 }
 
 /// Exports cases as JSONL: only cases that pass validation are written; the others come back
-/// with their errors.
+/// with their errors. Secrets in the written text are masked (`crate::redact`).
 pub fn export_jsonl(cases: &[FailedTurnCase]) -> (String, Vec<CaseCheck>) {
     let mut out = String::new();
     let mut rejected = Vec::new();
@@ -312,7 +312,7 @@ pub fn export_jsonl(cases: &[FailedTurnCase]) -> (String, Vec<CaseCheck>) {
         let check = check_case(c);
         if check.valid {
             if let Ok(line) = serde_json::to_string(c) {
-                out.push_str(&line);
+                out.push_str(&crate::redact::redact_json_text(&line));
                 out.push('\n');
             }
         } else {

@@ -14,8 +14,10 @@ pub mod labels;
 pub mod model;
 pub mod promote;
 pub mod record;
+pub mod redact;
 pub mod report;
 pub mod scorecard;
+pub mod usage;
 pub mod views;
 
 pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};

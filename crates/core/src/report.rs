@@ -9,6 +9,7 @@ use crate::attribution::{self, AnalysisOptions, Candidate, Critical, Trigger};
 use crate::classify::Signals;
 use crate::model::{Format, IngestStats, Outcome, QuarantineEntry, Trace, Trajectory};
 use crate::record::{AttributionRecord, FailureClass, FailureMode};
+use crate::usage::{self, UsageSummary};
 
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,6 +22,10 @@ pub struct QuarantineRecord {
     pub raw_base64: String,
     /// The bytes as text, invalid UTF-8 replaced (for display only).
     pub raw: String,
+    /// True in the redacted export (`crate::redact::quarantine_record`): the bytes are the
+    /// line with its secrets masked, not the exact bytes. Absent in the exact export.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 impl QuarantineRecord {
@@ -33,6 +38,7 @@ impl QuarantineRecord {
             truncated_tail: q.truncated_tail,
             raw_base64: base64::engine::general_purpose::STANDARD.encode(&q.raw),
             raw: String::from_utf8_lossy(&q.raw).into_owned(),
+            redacted: false,
         }
     }
 }
@@ -55,6 +61,10 @@ pub struct TrajectorySummary {
     pub triggers: Vec<Trigger>,
     /// The seed-001 attribution record (empty fields when the run did not fail).
     pub record: AttributionRecord,
+    /// Tokens, cost and duration as the format records them, `null` where it records none
+    /// (`docs/usage.md`).
+    #[serde(default)]
+    pub usage: UsageSummary,
 }
 
 impl TrajectorySummary {
@@ -75,6 +85,7 @@ impl TrajectorySummary {
             signals: a.signals,
             triggers: a.triggers,
             record: a.record,
+            usage: usage::trajectory_usage(t),
         }
     }
 }
