@@ -135,7 +135,9 @@ pub fn class_name(c: FailureClass) -> &'static str {
 }
 
 /// Cuts `text` to at most `max` characters on a char boundary, marking the cut with `…`.
+/// Secrets are masked first (`crate::redact`), so a cut never leaves part of one.
 pub fn shorten(text: &str, max: usize) -> String {
+    let text = crate::redact::redact_text(text);
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {
         return flat;

@@ -7,6 +7,8 @@
 //!   string, and only a string that changed is written again (as JSON).
 //! - [`redact_json_text`] does the same for JSON / JSONL text an export writes.
 //! - [`scan`] only lists what was found, by line and kind.
+//! - [`step_markdown`] is one step as Markdown, masked; [`quarantine_record`] a quarantined
+//!   line, masked (the exact export stays `QuarantineRecord::from_entry`).
 //!
 //! Pure: the `regex` crate's byte API, patterns compiled once per process.
 
@@ -19,7 +21,7 @@ use aho_corasick::AhoCorasick;
 use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::model::QuarantineEntry;
+use crate::model::{QuarantineEntry, Step};
 use crate::report::QuarantineRecord;
 use rules::{Rule, RULES};
 
@@ -292,6 +294,49 @@ pub fn quarantine_record(q: &QuarantineEntry) -> QuarantineRecord {
 /// The rules, for documentation and the app's help.
 pub fn rules() -> &'static [Rule] {
     RULES
+}
+
+/// One step as Markdown, for pasting into an issue or a chat, with its secrets masked: a
+/// heading (step number, role / kind, actor, tool, exit code, error), the arguments and the
+/// text in fenced blocks (fences longer than any backtick run inside, so content cannot close
+/// them).
+pub fn step_markdown(step: &Step) -> String {
+    fn fenced(out: &mut String, body: &str) {
+        let mut longest = 0;
+        let mut run = 0;
+        for c in body.chars() {
+            run = if c == '`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        let fence = "`".repeat(longest.max(2) + 1);
+        out.push_str(&format!("{fence}\n{body}\n{fence}\n"));
+    }
+    let mut out = format!("### Step {} · {} / {}", step.index, step.role.name(), step.kind.name());
+    if !step.actor.is_empty() {
+        out.push_str(&format!(" · {}", step.actor));
+    }
+    if let Some(t) = &step.tool {
+        out.push_str(&format!(" · tool `{}`", t.replace('`', "'")));
+    }
+    if let Some(c) = step.exit_code {
+        out.push_str(&format!(" · exit {c}"));
+    }
+    if step.is_error {
+        out.push_str(" · error");
+    }
+    out.push('\n');
+    if let Some(ts) = &step.timestamp {
+        out.push_str(&format!("\n{ts}\n"));
+    }
+    if let Some(args) = step.args.as_deref().filter(|a| !a.is_empty() && *a != step.text) {
+        out.push('\n');
+        fenced(&mut out, args);
+    }
+    if !step.text.is_empty() {
+        out.push('\n');
+        fenced(&mut out, &step.text);
+    }
+    redact_text(&out).into_owned()
 }
 
 #[cfg(test)]
