@@ -115,9 +115,9 @@ fn codex_totals_are_the_last_cumulative_token_count() {
     let rel = "codex/examples-one-per-kind.jsonl";
     let last = lines(rel)
         .into_iter()
+        .rev()
         .filter(|v| v.pointer("/payload/type").and_then(Value::as_str) == Some("token_count"))
-        .filter_map(|v| v.pointer("/payload/info/total_token_usage").cloned())
-        .last()
+        .find_map(|v| v.pointer("/payload/info/total_token_usage").cloned())
         .expect("the fixture has a token_count event");
     let t = trace(rel);
     assert_eq!(t.trajectories.len(), 1);

@@ -400,7 +400,8 @@ mod usage_tests {
             a.push_line(l, SourceLoc::default(), i as u64).unwrap();
         }
         let t = a.finish().remove(0);
-        let per_step: Vec<Option<(Option<u64>, Option<u64>, Option<u64>)>> = t
+        type Counts = (Option<u64>, Option<u64>, Option<u64>);
+        let per_step: Vec<Option<Counts>> = t
             .steps
             .iter()
             .map(|s| {
