@@ -18,8 +18,8 @@ pub mod record;
 pub mod redact;
 pub mod report;
 pub mod scorecard;
-pub mod usage;
 pub mod session;
+pub mod usage;
 pub mod views;
 
 pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};

@@ -7,6 +7,7 @@
 //!   string, and only a string that changed is written again (as JSON).
 //! - [`redact_json_text`] does the same for JSON / JSONL text an export writes.
 //! - [`scan`] only lists what was found, by line and kind.
+//! - [`scan_trace`] lists the secrets of a loaded trace by trajectory, step and field.
 //! - [`step_markdown`] is one step as Markdown, masked; [`quarantine_record`] a quarantined
 //!   line, masked (the exact export stays `QuarantineRecord::from_entry`).
 //!
@@ -289,6 +290,58 @@ pub fn quarantine_record(q: &QuarantineEntry) -> QuarantineRecord {
     let masked = redact_file(&q.raw).bytes;
     let entry = QuarantineEntry { raw: masked, ..q.clone() };
     QuarantineRecord { redacted: true, ..QuarantineRecord::from_entry(&entry) }
+}
+
+/// A secret found in a loaded trace: where (trajectory and step, or a quarantined line) and
+/// what kind. `line` is the source line when the format has lines (0 otherwise).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceFinding {
+    /// Trajectory position; `None` for a quarantined line.
+    pub trajectory: Option<usize>,
+    /// Step index; `None` for the task / final answer or a quarantined line.
+    pub step: Option<u32>,
+    pub line: u32,
+    /// `text`, `args`, `task`, `final_answer` or `quarantine`.
+    pub field: String,
+    pub kind: String,
+}
+
+/// Every secret in a loaded trace's steps (text and arguments), tasks, final answers and
+/// quarantined lines, in order: what the app lists (the file's bytes are not kept there).
+pub fn scan_trace(trace: &crate::model::Trace) -> Vec<TraceFinding> {
+    let mut out = Vec::new();
+    let mut push = |trajectory, step, line, field: &str, text: &str| {
+        for f in find(text.as_bytes()) {
+            out.push(TraceFinding {
+                trajectory,
+                step,
+                line,
+                field: field.to_string(),
+                kind: f.kind.to_string(),
+            });
+        }
+    };
+    for (ti, t) in trace.trajectories.iter().enumerate() {
+        if let Some(task) = &t.task {
+            push(Some(ti), None, 0, "task", task);
+        }
+        for s in &t.steps {
+            push(Some(ti), Some(s.index), s.loc.line, "text", &s.text);
+            if let Some(a) = &s.args {
+                // Most adapters repeat the arguments in the text: count them once.
+                if !s.text.contains(a.as_str()) {
+                    push(Some(ti), Some(s.index), s.loc.line, "args", a);
+                }
+            }
+        }
+        if let Some(fa) = &t.final_answer {
+            push(Some(ti), None, 0, "final_answer", fa);
+        }
+    }
+    for q in &trace.quarantine {
+        push(None, None, q.line, "quarantine", &String::from_utf8_lossy(&q.raw));
+    }
+    out
 }
 
 /// The rules, for documentation and the app's help.

@@ -14,8 +14,8 @@ use crate::model::{
     Format, GoldLabel, IngestStats, Outcome, QuarantineEntry, StepKind, Trace, Trajectory,
 };
 use crate::record::{AttributionRecord, FailureClass, FailureMode};
-use crate::usage::{self, UsageSummary};
 use crate::session::text::elide;
+use crate::usage::{self, UsageSummary};
 
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -186,6 +186,19 @@ impl Session {
         }
         out
     }
+
+    /// The quarantine export with secrets masked: the same records, each line's bytes with
+    /// its secrets replaced and `"redacted": true` (`crate::redact::quarantine_record`).
+    pub fn quarantine_jsonl_redacted(&self) -> String {
+        let mut out = String::new();
+        for q in &self.trace.quarantine {
+            if let Ok(line) = serde_json::to_string(&crate::redact::quarantine_record(q)) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
 }
 
 /// The failed turn cases of a session.

@@ -163,6 +163,22 @@ fn no_export_shows_a_planted_secret() {
 }
 
 #[test]
+fn a_loaded_trace_lists_its_secrets_by_step() {
+    let bytes = fixture("planted-secrets.awtl.jsonl");
+    let trace = ingest(&bytes, IngestOptions::default());
+    let found = redact::scan_trace(&trace);
+    // The GitHub token is in step 2's command; the key block in step 3's output.
+    assert!(found.iter().any(|f| f.step == Some(2) && f.kind == "github-token" && f.line == 3));
+    assert!(found.iter().any(|f| f.step == Some(3) && f.kind == "private-key"));
+    assert!(found.iter().any(|f| f.field == "task" && f.kind == "url-password"));
+    let corrupt = ingest(&fixture("planted-corrupt.awtl.jsonl"), IngestOptions::default());
+    let q: Vec<_> =
+        redact::scan_trace(&corrupt).into_iter().filter(|f| f.field == "quarantine").collect();
+    assert_eq!(q.len(), 2);
+    assert!(q.iter().all(|f| f.line == 2 && f.trajectory.is_none()));
+}
+
+#[test]
 fn the_quarantine_export_is_offered_exact_and_redacted() {
     let bytes = fixture("planted-corrupt.awtl.jsonl");
     let trace = ingest(&bytes, IngestOptions::default());
@@ -184,6 +200,10 @@ fn the_quarantine_export_is_offered_exact_and_redacted() {
         assert!(!text.contains("github_pat_11ABCDEFG"), "{text}");
     }
     assert!(serde_json::to_string(&exact).unwrap().find("\"redacted\"").is_none());
+    // The session offers both exports.
+    let session = trajscope_core::session::Session::new(trace, None);
+    assert!(session.quarantine_jsonl().contains(&exact.raw_base64));
+    assert!(session.quarantine_jsonl_redacted().contains(&masked.raw_base64));
 }
 
 /// Text fragments random strings are made of: secrets, JSON-special characters, escapes,
