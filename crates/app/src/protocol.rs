@@ -235,6 +235,13 @@ pub struct StepColumns {
     pub actor: Vec<u16>,
     pub actors: Vec<String>,
     pub kind: Vec<u8>,
+    /// Tokens each step records (input + output + cache), 0 where none; empty when no step
+    /// of the trajectory records usage.
+    #[serde(default)]
+    pub tokens: Vec<u64>,
+    /// Steps followed by a gap of at least `usage::STALL_MS` before the next step.
+    #[serde(default)]
+    pub stalls: Vec<u32>,
 }
 
 pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;

@@ -244,6 +244,26 @@ pub fn columns(t: &Trajectory) -> StepColumns {
         };
         c.actor.push(actor);
     }
+    if t.steps.iter().any(|s| s.usage.is_some()) {
+        c.tokens = t
+            .steps
+            .iter()
+            .map(|s| {
+                s.usage.as_ref().map_or(0, |u| {
+                    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                        .iter()
+                        .flatten()
+                        .sum()
+                })
+            })
+            .collect();
+    }
+    c.stalls = trajscope_core::usage::step_timings(t)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.stall)
+        .map(|(i, _)| i as u32)
+        .collect();
     c
 }
 
@@ -820,6 +840,23 @@ mod tests {
         let rec: QuarantineRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(rec.line, 2);
         assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
+    }
+
+    #[test]
+    fn columns_carry_tokens_per_step_only_where_recorded() {
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let t = &ingest(cc, IngestOptions::default()).trajectories[0];
+        let c = columns(t);
+        assert_eq!(c.tokens.len(), t.steps.len());
+        let u = trajscope_core::usage::trajectory_usage(t);
+        let want: u64 =
+            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                .iter()
+                .flatten()
+                .sum();
+        assert_eq!(c.tokens.iter().sum::<u64>(), want);
+        let none = columns(&ingest(SAMPLE, IngestOptions::default()).trajectories[0]);
+        assert!(none.tokens.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]
