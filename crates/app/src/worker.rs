@@ -159,7 +159,7 @@ impl Store {
                             text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
                             full_chars: text::full_text(s).chars().count() as u32,
                             timestamp: s.timestamp.clone(),
-                            usage: s.usage.clone(),
+                            usage: s.usage.as_deref().cloned(),
                         }
                     })
                     .collect();

@@ -239,9 +239,10 @@ pub struct Step {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args_elided: Option<TextElision>,
     /// Tokens, cost and call time the source records for the model response (or call) this
-    /// step is part of, counted once per response (see `docs/usage.md`).
+    /// step is part of, counted once per response (see `docs/usage.md`). Boxed: most steps
+    /// have none, and a `None` then costs one word.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Usage>,
+    pub usage: Option<Box<Usage>>,
 }
 
 /// Usage as a source records it. A field the source does not record is `None`, never 0:
@@ -288,8 +289,8 @@ impl Usage {
     }
 
     /// `Some` when at least one field is recorded.
-    pub fn non_empty(self) -> Option<Usage> {
-        (!self.is_empty()).then_some(self)
+    pub fn non_empty(self) -> Option<Box<Usage>> {
+        (!self.is_empty()).then(|| Box::new(self))
     }
 }
 
@@ -347,7 +348,7 @@ pub struct Trajectory {
     /// Totals the source records for the whole run and not per step (Inspect's sample
     /// `model_usage` and `total_time`); per-step usage is on the steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Usage>,
+    pub usage: Option<Box<Usage>>,
 }
 
 /// A line (or document) that could not be taken in. Nothing is dropped: the raw bytes are kept.

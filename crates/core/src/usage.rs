@@ -53,7 +53,7 @@ pub struct StepTiming {
 
 /// The usage totals of a trajectory.
 pub fn trajectory_usage(t: &Trajectory) -> UsageSummary {
-    let mut s = summarise(t.steps.iter().map(|s| (s.timestamp.as_deref(), s.usage.as_ref())));
+    let mut s = summarise(t.steps.iter().map(|s| (s.timestamp.as_deref(), s.usage.as_deref())));
     if let Some(run) = &t.usage {
         if s.steps_with_usage == 0 {
             s.input_tokens = run.input_tokens;
@@ -84,7 +84,7 @@ pub fn by_agent(t: &Trajectory) -> Vec<AgentUsage> {
             agent: agent.to_string(),
             steps: idx.len(),
             usage: summarise(
-                idx.iter().map(|&i| (t.steps[i].timestamp.as_deref(), t.steps[i].usage.as_ref())),
+                idx.iter().map(|&i| (t.steps[i].timestamp.as_deref(), t.steps[i].usage.as_deref())),
             ),
         })
         .collect()
@@ -100,7 +100,7 @@ pub fn step_timings(t: &Trajectory) -> Vec<StepTiming> {
         let next = instants[i + 1..].iter().flatten().next();
         let gap = match (at, next) {
             (Some(a), Some(n)) => Some(n.saturating_sub(*a).max(0) as u64),
-            (Some(_), None) => t.steps[i].usage.as_ref().and_then(|u| u.duration_ms),
+            (Some(_), None) => t.steps[i].usage.as_deref().and_then(|u| u.duration_ms),
             _ => None,
         };
         out.push(StepTiming {
@@ -290,7 +290,7 @@ mod tests {
         Step {
             actor: actor.to_string(),
             timestamp: ts.map(str::to_string),
-            usage,
+            usage: usage.map(Box::new),
             ..Step::default()
         }
     }

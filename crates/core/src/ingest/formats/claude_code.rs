@@ -43,7 +43,7 @@ pub struct ClaudeCode {
     /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
     last_key: Option<String>,
     /// message.id → the usage of its latest line (put on the response's first step at the end).
-    usage: HashMap<String, Usage>,
+    usage: HashMap<String, Box<Usage>>,
 }
 
 #[derive(Default)]
@@ -292,7 +292,7 @@ impl ClaudeCode {
 }
 
 /// The usage a line records: `message.usage` (Anthropic API names) and a top-level `costUSD`.
-fn line_usage(o: &Map<String, Value>) -> Option<Usage> {
+fn line_usage(o: &Map<String, Value>) -> Option<Box<Usage>> {
     let u = o.get("message").and_then(|m| m.get("usage")).and_then(Value::as_object);
     let field = |k: &str| count(u.and_then(|u| u.get(k)));
     Usage {

@@ -131,7 +131,7 @@ impl JsonlAdapter for Codex {
 impl Codex {
     fn push(&mut self, mut step: Step) {
         if let Some(u) = self.usage_pending.take() {
-            step.usage = Some(u);
+            step.usage = Some(Box::new(u));
         }
         if self.task.is_none() && step.role == Role::User && step.kind == StepKind::Message {
             self.task = Some(step.text.clone());
@@ -296,7 +296,7 @@ impl Codex {
         };
         let target = self.steps.iter().rposition(|s| s.role == Role::Assistant);
         match target.or(self.steps.len().checked_sub(1)) {
-            Some(i) => self.steps[i].usage.get_or_insert_with(Usage::default).add(&delta),
+            Some(i) => self.steps[i].usage.get_or_insert_with(Box::default).add(&delta),
             None => self.usage_pending.get_or_insert_with(Usage::default).add(&delta),
         }
     }

@@ -238,7 +238,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
 /// A run's usage: `outputs.usage_metadata` (LangChain names), else the OpenAI `usage` of the
 /// outputs, else the run's own `prompt_tokens` / `completion_tokens`; `total_cost`; and its
 /// end − start time.
-fn run_usage(run: &Map<String, Value>, outputs: Option<&Value>) -> Option<Usage> {
+fn run_usage(run: &Map<String, Value>, outputs: Option<&Value>) -> Option<Box<Usage>> {
     let meta = outputs.and_then(|o| o.get("usage_metadata")).and_then(Value::as_object);
     let openai = outputs.and_then(|o| o.get("usage")).and_then(Value::as_object);
     let from = |o: Option<&Map<String, Value>>, keys: &[&str]| {

@@ -336,7 +336,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
 }
 
 /// The `gen_ai.usage.*` attributes of a span (current and older names) and its end − start.
-fn span_usage(span: &Map<String, Value>, attrs: &Map<String, Value>) -> Option<Usage> {
+fn span_usage(span: &Map<String, Value>, attrs: &Map<String, Value>) -> Option<Box<Usage>> {
     let tok = |keys: &[&str]| keys.iter().find_map(|k| count(attrs.get(*k)));
     let nanos = |k: &str| count(span.get(k));
     let duration_ms = match (nanos("startTimeUnixNano"), nanos("endTimeUnixNano")) {
