@@ -87,6 +87,16 @@ fn compiled() -> &'static Compiled {
     })
 }
 
+/// Whether `text` has an escape that could spell part of a keyword once decoded.
+fn may_hide_keyword(text: &[u8]) -> bool {
+    memchr::memmem::find(text, b"\\u").is_some() || memchr::memmem::find(text, b"\\/").is_some()
+}
+
+/// Whether `text` contains any rule's keyword (ASCII case-insensitive).
+fn has_keyword(text: &[u8]) -> bool {
+    compiled().keywords.is_match(text)
+}
+
 fn looks_random(secret: &[u8]) -> bool {
     secret.iter().any(u8::is_ascii_digit) && secret.iter().any(u8::is_ascii_alphabetic)
 }
@@ -156,6 +166,12 @@ pub fn redact_text(text: &str) -> Cow<'_, str> {
 /// written again as a JSON string; outside string literals (a line that is not JSON) the bytes
 /// are masked as text. `cols` gets the 0-based column and kind of each secret.
 fn redact_line(line: &[u8], out: &mut Vec<u8>, cols: &mut Vec<(usize, &'static str)>) {
+    // Most lines hold no keyword at all: one scan, and the line is copied as it is (unless an
+    // escape could spell one: `\/` in `https:\/\/`, `\u0073k-`).
+    if !has_keyword(line) && !may_hide_keyword(line) {
+        out.extend_from_slice(line);
+        return;
+    }
     let mut text_from = 0;
     let mut i = 0;
     while i < line.len() {
@@ -202,7 +218,7 @@ fn literal(
     out: &mut Vec<u8>,
     cols: &mut Vec<(usize, &'static str)>,
 ) {
-    if escaped {
+    if escaped && (has_keyword(lit) || may_hide_keyword(lit)) {
         if let Ok(decoded) = serde_json::from_slice::<String>(lit) {
             let found = find(decoded.as_bytes());
             if found.is_empty() {
@@ -467,5 +483,16 @@ mod tests {
             r.findings.iter().map(|f| (f.line, f.kind.as_str())).collect();
         assert_eq!(where_, [(1, "anthropic-api-key"), (2, "github-token"), (3, "stripe-key")]);
         assert_eq!(r.findings[0].column, 11);
+    }
+
+    #[test]
+    fn a_keyword_spelled_with_escapes_is_still_found() {
+        let line =
+            r#"{"u":"postgres:\/\/admin:hunter2@db\/x","k":"sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12"}"#;
+        let r = redact_file(line.as_bytes());
+        let kinds: Vec<&str> = r.findings.iter().map(|f| f.kind.as_str()).collect();
+        assert_eq!(kinds, ["url-password", "openai-api-key"]);
+        let v: serde_json::Value = serde_json::from_slice(&r.bytes).unwrap();
+        assert_eq!(v["u"], "postgres://admin:[REDACTED:url-password]@db/x");
     }
 }
