@@ -316,7 +316,7 @@ pub struct TraceFinding {
     pub trajectory: Option<usize>,
     /// Step index; `None` for the task / final answer or a quarantined line.
     pub step: Option<u32>,
-    pub line: u32,
+    pub line: u64,
     /// `text`, `args`, `task`, `final_answer` or `quarantine`.
     pub field: String,
     pub kind: String,
@@ -342,11 +342,11 @@ pub fn scan_trace(trace: &crate::model::Trace) -> Vec<TraceFinding> {
             push(Some(ti), None, 0, "task", task);
         }
         for s in &t.steps {
-            push(Some(ti), Some(s.index), s.loc.line, "text", &s.text);
+            push(Some(ti), Some(s.index), u64::from(s.loc.line), "text", &s.text);
             if let Some(a) = &s.args {
                 // Most adapters repeat the arguments in the text: count them once.
                 if !s.text.contains(a.as_str()) {
-                    push(Some(ti), Some(s.index), s.loc.line, "args", a);
+                    push(Some(ti), Some(s.index), u64::from(s.loc.line), "args", a);
                 }
             }
         }

@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::artifact::extract;
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count};
 
@@ -44,6 +45,8 @@ pub struct ClaudeCode {
     last_key: Option<String>,
     /// message.id → the usage of its latest line (put on the response's first step at the end).
     usage: HashMap<String, Box<Usage>>,
+    /// The session's working directory (`cwd`): the trace root artifact refs are relative to.
+    cwd: Option<String>,
 }
 
 #[derive(Default)]
@@ -85,6 +88,9 @@ impl JsonlAdapter for ClaudeCode {
         };
         if get(&o, &["sessionId"]).is_some() {
             self.last_key = Some(key.clone());
+        }
+        if let Some(cwd) = get_text(&o, &["cwd"]) {
+            self.cwd = Some(cwd);
         }
         let actor = agent.as_ref().map(|a| format!("agent-{a}")).unwrap_or_default();
         let base = Step {
@@ -246,9 +252,11 @@ impl ClaudeCode {
                     (Some(d), None) => d.clone(),
                     (None, None) => String::new(),
                 };
+                let raw_refs = input.map(|i| extract::claude_code(&name, i)).unwrap_or_default();
                 Step {
                     role: Role::Assistant,
                     kind: StepKind::Action,
+                    artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
                     tool: Some(name),
                     args,
                     text,
