@@ -160,3 +160,28 @@ fn the_quarantine_export_keeps_the_exact_bytes() {
     assert_eq!(rec.line, 2);
     assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
 }
+
+/// `analyse_next` resumes where it stopped (it does not rescan the analysed prefix, so a file
+/// of 100,000 runs is analysed in linear time) and still visits every trajectory that another
+/// path (the page asking for one, the CLI's early analyses) left unanalysed, in order.
+#[test]
+fn analyse_next_visits_each_unanalysed_trajectory_once_in_order() {
+    let mut text = String::new();
+    for r in 0..50 {
+        text.push_str(&format!("{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"ls\"}}\n"));
+    }
+    let mut s = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
+    assert_eq!(s.len(), 50);
+    assert!(s.analyse(3));
+    assert!(s.analyse(40));
+    assert_eq!(s.analyse_next(), Some(0));
+    assert!(s.analyse(1));
+    let mut rest = Vec::new();
+    while let Some(i) = s.analyse_next() {
+        rest.push(i);
+    }
+    let expected: Vec<usize> = (2..50).filter(|i| ![3, 40].contains(i)).collect();
+    assert_eq!(rest, expected);
+    assert!(s.all_analysed());
+    assert_eq!(s.analyse_next(), None);
+}
