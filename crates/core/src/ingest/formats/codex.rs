@@ -15,6 +15,10 @@
 //!   task start) is bookkeeping;
 //! - `turn_context` / `task_started` set the `turn_id` of the steps that follow.
 //!
+//! The outcome is the way the last turn ended: failed after an `error` event or a `turn_aborted`
+//! (reason `interrupted`, or none) with no `task_complete` or new turn after it; otherwise
+//! unknown (`task_complete` only says the agent stopped).
+//!
 //! Exit codes also come from the output text (`Process exited with code N`, or the older JSON
 //! output `{"output": ..., "metadata": {"exit_code": N}}`).
 
@@ -23,7 +27,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_i64, value_text, JsonlAdapter};
-use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
 /// How many recent steps are searched for the mirror of a UI message.
 const MIRROR_WINDOW: usize = 16;
@@ -41,6 +45,9 @@ pub struct Codex {
     results: HashMap<String, usize>,
     /// Exit status reported by an `*_end` event before the call's output item arrived.
     pending_exit: HashMap<String, (Option<i64>, bool)>,
+    /// How the latest turn ended: failed by an `error` event or a user's interruption
+    /// (`turn_aborted`), `Unknown` after `task_complete` or once a new turn starts.
+    last_turn: Outcome,
 }
 
 impl JsonlAdapter for Codex {
@@ -58,6 +65,9 @@ impl JsonlAdapter for Codex {
             if ty == "turn_context" || pty == "task_started" {
                 self.turn_id = Some(turn);
             }
+        }
+        if pty == "task_started" {
+            self.last_turn = Outcome::Unknown;
         }
         let base = Step {
             loc,
@@ -110,6 +120,7 @@ impl JsonlAdapter for Codex {
         }
         vec![Trajectory {
             id: self.run_id.unwrap_or_else(|| "codex-1".to_string()),
+            outcome: self.last_turn,
             task: self.task,
             final_answer: self.final_answer,
             steps,
@@ -244,12 +255,22 @@ impl Codex {
                 }
             }
             "task_complete" => {
+                self.last_turn = Outcome::Unknown;
                 if let Some(m) = get_text(p, &["last_agent_message"]) {
                     self.final_answer = Some(m);
                 }
             }
             "error" | "stream_error" | "turn_aborted" => {
                 let text = get_text(p, &["message", "reason"]).unwrap_or_default();
+                // A stream error is retried; a turn aborted to be replaced or at the end of a
+                // review goes on elsewhere. An error or an interruption ends the turn failed.
+                let reason = get_text(p, &["reason"]);
+                if pty == "error"
+                    || (pty == "turn_aborted"
+                        && reason.as_deref().is_none_or(|r| r.eq_ignore_ascii_case("interrupted")))
+                {
+                    self.last_turn = Outcome::Failed;
+                }
                 let status = Some(pty.to_string());
                 self.push(Step { role: Role::System, text, is_error: true, status, ..base });
             }
