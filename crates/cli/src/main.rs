@@ -3,6 +3,7 @@
 
 mod cmd;
 mod io;
+mod reviewer;
 
 use std::process::ExitCode;
 

@@ -165,9 +165,9 @@ fn codex_aborted_turns_and_error_events() {
     };
     let with = |extra: &[String]| format!("{real}{}\n", extra.join("\n"));
     let aborted = line(json!({"type": "turn_aborted", "reason": "interrupted"}));
-    assert_eq!(jsonl_outcomes(&with(&[aborted.clone()]), Format::Codex), [Failed]);
+    assert_eq!(jsonl_outcomes(&with(std::slice::from_ref(&aborted)), Format::Codex), [Failed]);
     let error = line(json!({"type": "error", "message": "stream disconnected before completion"}));
-    assert_eq!(jsonl_outcomes(&with(&[error.clone()]), Format::Codex), [Failed]);
+    assert_eq!(jsonl_outcomes(&with(std::slice::from_ref(&error)), Format::Codex), [Failed]);
     // Retried stream errors and a turn replaced by another do not end the run failed.
     let retry = line(json!({"type": "stream_error", "message": "Reconnecting... 1/5"}));
     assert_eq!(jsonl_outcomes(&with(&[retry]), Format::Codex), [Unknown]);

@@ -1,4 +1,4 @@
-//! `trajscope analyze FILE [--format NAME] [--json]`.
+//! `trajscope analyze FILE [--format NAME] [--json] [--outcome failed|passed [--trajectory ID]]`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -10,6 +10,8 @@ use trajscope_core::report::{Report, TrajectorySummary};
 use trajscope_core::{Finished, Settled, Trace};
 
 use crate::io::{parse_format, read_into};
+use crate::reviewer::{self, OutcomeArgs};
+use trajscope_core::outcome::ReviewerOutcome;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,10 +22,13 @@ pub struct Args {
     /// Print the JSON report instead of a summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (trace, summaries) = load_analysed(&args.file, args.format)?;
+    let reviewer = args.outcome.reviewer();
+    let (trace, summaries) = load_analysed(&args.file, args.format, reviewer.as_ref())?;
     let report = Report::with_summaries(&trace, summaries);
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -44,16 +49,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// the way (an AWTL run whose end was read), so most of the analysis runs beside the parse
 /// instead of after it. The others, and any that a later line changed, are analysed at the end
 /// on all cores. The core stays single-threaded and pure; threads live here at the edge.
+/// A reviewer's outcome is set on each trajectory before it is analysed.
 fn load_analysed(
     path: &Path,
     format: Option<Format>,
+    reviewer: Option<&ReviewerOutcome>,
 ) -> anyhow::Result<(Trace, Vec<TrajectorySummary>)> {
     let (ingestor, early) = std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Vec<Settled>>();
         let worker = scope.spawn(move || {
             rx.into_iter()
                 .flatten()
-                .map(|s| {
+                .map(|mut s| {
+                    if let Some(r) = reviewer {
+                        r.apply(&mut s.trajectory);
+                    }
                     let summary = TrajectorySummary::new(&s.trajectory);
                     (s, summary)
                 })
@@ -78,7 +88,8 @@ fn load_analysed(
             settled
         })
         .collect();
-    let Finished { trace, changed } = ingestor?.finish_with(returned);
+    let Finished { mut trace, changed } = ingestor?.finish_with(returned);
+    reviewer::apply(reviewer, &mut trace)?;
 
     let mut slots: Vec<Option<TrajectorySummary>> = vec![None; trace.trajectories.len()];
     for (position, summary) in summaries {

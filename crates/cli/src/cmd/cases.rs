@@ -13,6 +13,8 @@ use trajscope_core::model::Format;
 use trajscope_core::scorecard::{self, LoadedScorecard, DEFAULT_MAX_AGE_SECS};
 
 use crate::io::{load_hashed, parse_format};
+use crate::reviewer::{self, OutcomeArgs};
+use trajscope_core::outcome::ReviewerOutcome;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
@@ -30,6 +32,8 @@ pub struct Args {
     /// Print JSON instead of a summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -41,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
-    let built = trace_cases(file, args.format)?;
+    let built = trace_cases(file, args.format, args.outcome.reviewer().as_ref())?;
     if let Some(out) = &args.output {
         let valid: Vec<cases::FailedTurnCase> =
             built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
@@ -73,10 +77,15 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases with the analysis; the
-/// content hash of the bytes fixes the case ids.
-pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<TraceCase>> {
-    let (trace, hash) = load_hashed(path, format)?;
+/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases with the analysis (after the
+/// reviewer's outcome, if any, is set); the content hash of the bytes fixes the case ids.
+pub fn trace_cases(
+    path: &Path,
+    format: Option<Format>,
+    reviewer: Option<&ReviewerOutcome>,
+) -> anyhow::Result<Vec<TraceCase>> {
+    let (mut trace, hash) = load_hashed(path, format)?;
+    reviewer::apply(reviewer, &mut trace)?;
     let opts = AnalysisOptions::default();
     Ok(cases::from_trace_with(&trace, &hash, |t| Some(analyze_trajectory(t, &opts).record)))
 }
