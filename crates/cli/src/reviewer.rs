@@ -2,8 +2,9 @@
 //! the commands whose answer depends on it (`analyze`, `cases`, `brief`). It is set on the trace
 //! with the core's `ReviewerOutcome` before the analysis, as the app does.
 
-use trajscope_core::model::{Outcome, Trace};
+use trajscope_core::model::Outcome;
 use trajscope_core::outcome::{parse_outcome, ReviewerOutcome};
+use trajscope_core::Session;
 
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct OutcomeArgs {
@@ -23,10 +24,10 @@ impl OutcomeArgs {
     }
 }
 
-/// Sets the reviewer's outcome (if any) on the trace; an id the trace does not hold fails.
-pub fn apply(reviewer: Option<&ReviewerOutcome>, trace: &mut Trace) -> anyhow::Result<()> {
+/// Sets the reviewer's outcome (if any) on the session's trace; an id it does not hold fails.
+pub fn apply(reviewer: Option<&ReviewerOutcome>, session: &mut Session) -> anyhow::Result<()> {
     if let Some(r) = reviewer {
-        r.apply_to_trace(trace).map_err(anyhow::Error::msg)?;
+        session.set_outcome(r).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

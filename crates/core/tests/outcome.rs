@@ -331,3 +331,26 @@ fn the_reviewers_failed_gives_every_unknown_run_a_critical_step_and_a_case() {
     eprintln!("cases valid once their adapter reads artifact refs: {waiting_for_refs:?}");
     assert!(checked >= 15, "only {checked} unknown-outcome trajectories found");
 }
+
+#[test]
+fn a_session_takes_the_reviewers_outcome_and_gives_it_back() {
+    let bytes = read("mini_swe_agent/django__django-10914.trimmed.traj.json");
+    let mut loader = trajscope_core::Loader::new(IngestOptions::default(), true);
+    loader.feed(&bytes);
+    let mut s = loader.finish();
+    s.analyse_all();
+    assert!(s.analysis(0).unwrap().critical.is_none());
+    let failed = ReviewerOutcome::new(Failed, Some("django__django-10914".into()));
+    assert_eq!(s.set_outcome(&failed), Ok(vec![0]));
+    assert!(!s.is_analysed(0), "analysed again with the new outcome");
+    assert_eq!(s.overview(0).unwrap().outcome, Failed);
+    s.analyse_all();
+    assert!(s.analysis(0).unwrap().critical.is_some());
+    assert_eq!(s.cases().unwrap().built.len(), 1);
+    assert_eq!(s.set_outcome(&failed), Ok(vec![]), "the same word changes nothing");
+    // `Unknown` takes the word back: the outcome the file gave.
+    assert_eq!(s.set_outcome(&ReviewerOutcome::new(Unknown, None)), Ok(vec![0]));
+    assert_eq!(s.trajectory(0).unwrap().outcome, Unknown);
+    let wrong = ReviewerOutcome::new(Passed, Some("nope".into()));
+    assert!(s.set_outcome(&wrong).unwrap_err().contains("django__django-10914"));
+}
