@@ -77,6 +77,10 @@ pub enum Request {
         #[serde(default)]
         redacted: bool,
     },
+    /// The reviewer's word on how a trajectory ended (its label's outcome): the worker sets it
+    /// (`Unknown`: back to what the file says), analyses the trajectory again and answers
+    /// `Analysed`, then `CasesReady` once every trajectory is analysed.
+    SetOutcome { file: u32, trajectory_id: String, outcome: Outcome },
     /// Hash the blob sent beside this request (the trace identity, SHA-256) and answer
     /// `Hashed`. The ingest worker sends it to a second instance of itself for a large file, so
     /// the hash is computed beside the parse instead of after it.

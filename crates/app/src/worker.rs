@@ -7,7 +7,8 @@
 use std::collections::{HashMap, HashSet};
 
 use trajscope_core::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
-use trajscope_core::model::{Role, StepKind, Trace, Trajectory};
+use trajscope_core::model::{Outcome, Role, StepKind, Trace, Trajectory};
+use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
 use trajscope_core::{brief, cases, views};
 
@@ -31,6 +32,8 @@ struct Loaded {
     analyses: Vec<Option<TrajectoryAnalysis>>,
     content_hash: String,
     done: bool,
+    /// Each trajectory's outcome as the file says (a reviewer's outcome replaces it in `trace`).
+    file_outcomes: Vec<Outcome>,
 }
 
 impl Loaded {
@@ -57,7 +60,9 @@ impl Store {
     /// trajectories follow through [`Store::analyse_next`].
     pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
         let n = trace.trajectories.len();
-        let mut loaded = Loaded { trace, analyses: vec![None; n], content_hash, done: false };
+        let file_outcomes = trace.trajectories.iter().map(|t| t.outcome).collect();
+        let mut loaded =
+            Loaded { trace, analyses: vec![None; n], content_hash, done: false, file_outcomes };
         loaded.analyse(0);
         let summary = summarize(&loaded.trace, &loaded.analyses, loaded.content_hash.clone());
         self.traces.insert(file, loaded);
@@ -98,6 +103,37 @@ impl Store {
         None
     }
 
+    /// Sets the reviewer's outcome on a trajectory (`Unknown`: the file's own again) with the
+    /// core's [`ReviewerOutcome`], and analyses it again when that changed its outcome: its new
+    /// info, and the cases and brief again if they were already made.
+    pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
+        let Some(l) = self.traces.get_mut(&file) else { return Vec::new() };
+        let Some(i) = l.trace.trajectories.iter().position(|t| t.id == id) else {
+            return Vec::new();
+        };
+        let t = &mut l.trace.trajectories[i];
+        let before = t.outcome;
+        t.outcome = l.file_outcomes[i];
+        ReviewerOutcome::new(outcome, None).apply(t);
+        if t.outcome == before {
+            return Vec::new();
+        }
+        l.analyses[i] = None;
+        l.analyse(i);
+        let mut out: Vec<Response> = l
+            .info(i)
+            .map(|info| Response::Analysed { file, traj: i as u32, info: Box::new(info) })
+            .into_iter()
+            .collect();
+        if l.done {
+            let analyses: Vec<TrajectoryAnalysis> = l.analyses.iter().flatten().cloned().collect();
+            let (cases, cases_jsonl, brief_markdown) =
+                cases_and_brief(&l.trace, &analyses, &l.content_hash);
+            out.push(Response::CasesReady { file, cases, cases_jsonl, brief_markdown });
+        }
+        out
+    }
+
     pub fn cancel(&mut self, file: u32) {
         self.cancelled.insert(file);
     }
@@ -114,6 +150,9 @@ impl Store {
     /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
     /// the request made the worker analyse a trajectory, then the answer.
     pub fn answer_all(&mut self, req: Request) -> Vec<Response> {
+        if let Request::SetOutcome { file, trajectory_id, outcome } = &req {
+            return self.set_outcome(*file, trajectory_id, *outcome);
+        }
         let mut out = Vec::new();
         if let Request::Steps { file, traj, .. } | Request::Columns { file, traj } = &req {
             out.extend(self.ensure_analysed(*file, *traj));
@@ -125,7 +164,7 @@ impl Store {
     /// Answers a request that needs no I/O (everything but `Load`).
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } | Request::Hash { .. } => None,
+            Request::Load { .. } | Request::Hash { .. } | Request::SetOutcome { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None
@@ -688,6 +727,57 @@ mod tests {
     }
 
     const SAMPLE: &[u8] = include_bytes!("../../../web/samples/sample.awtl.jsonl");
+    /// A real mini-swe-agent run that submitted a patch: its outcome is unknown.
+    const UNKNOWN_RUN: &[u8] = include_bytes!(
+        "../../../tests/fixtures/mini_swe_agent/django__django-10914.trimmed.traj.json"
+    );
+
+    #[test]
+    fn the_reviewers_outcome_turns_the_diagnosis_on_and_back_off() {
+        let mut store = store_with(UNKNOWN_RUN);
+        let id = "django__django-10914";
+        assert_eq!(store.traces[&1].trace.trajectories[0].outcome, Outcome::Unknown);
+        assert!(store.traces[&1].analyses[0].as_ref().unwrap().critical.is_none());
+        let Some(Response::CasesReady { cases, .. }) = store.analyse_next(1) else {
+            panic!("no cases")
+        };
+        assert!(cases.is_empty(), "no failure, no case");
+
+        let out = store.set_outcome(1, id, Outcome::Failed);
+        let [Response::Analysed { traj: 0, info, .. }, Response::CasesReady { cases, .. }] =
+            out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert_eq!(info.outcome, Outcome::Failed);
+        assert!(info.critical.is_some() && info.classification.is_some());
+        assert_eq!(cases.len(), 1);
+        // The same word again changes nothing; an unknown trajectory or file is ignored.
+        assert!(store.set_outcome(1, id, Outcome::Failed).is_empty());
+        assert!(store.set_outcome(1, "nope", Outcome::Passed).is_empty());
+        assert!(store.set_outcome(9, id, Outcome::Passed).is_empty());
+
+        // Taken back: what the file says again.
+        let out = store.answer_all(Request::SetOutcome {
+            file: 1,
+            trajectory_id: id.into(),
+            outcome: Outcome::Unknown,
+        });
+        let [Response::Analysed { info, .. }, Response::CasesReady { cases, .. }] = out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert_eq!(info.outcome, Outcome::Unknown);
+        assert!(info.critical.is_none());
+        assert!(cases.is_empty());
+
+        // "This run passed" on a run the file says failed: no critical step.
+        let mut store = store_with(SAMPLE);
+        let id = store.traces[&1].trace.trajectories[0].id.clone();
+        let out = store.set_outcome(1, &id, Outcome::Passed);
+        let [Response::Analysed { info, .. }] = out.as_slice() else { panic!("{out:?}") };
+        assert_eq!((info.outcome, info.critical.is_none()), (Outcome::Passed, true));
+    }
 
     #[test]
     fn summary_counts_steps_errors_and_quarantine() {

@@ -3,6 +3,7 @@
 
 mod cmd;
 mod io;
+mod reviewer;
 mod term;
 
 use std::process::ExitCode;

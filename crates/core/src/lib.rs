@@ -14,6 +14,7 @@ pub mod eval;
 pub mod ingest;
 pub mod labels;
 pub mod model;
+pub mod outcome;
 pub mod promote;
 pub mod record;
 pub mod redact;

@@ -13,6 +13,7 @@ use trajscope_core::record::Phase;
 
 use crate::cmd::cases::{clock, read_cases, read_scorecard, trace_cases, Clock};
 use crate::io::parse_format;
+use crate::reviewer::OutcomeArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,6 +38,8 @@ pub struct Args {
     max_lines: usize,
     #[command(flatten)]
     clock: Clock,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
     /// Print `status`, `lines` and `excluded` as JSON instead of Markdown.
     #[arg(long)]
     json: bool,
@@ -50,7 +53,7 @@ fn parse_phase(name: &str) -> Result<Phase, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let from_trace = trace_cases(&args.file, args.format)?;
+    let from_trace = trace_cases(&args.file, args.format, args.outcome.reviewer().as_ref())?;
     let mut invalid: Vec<ExcludedCase> = Vec::new();
     let mut all = Vec::new();
     for tc in &from_trace {

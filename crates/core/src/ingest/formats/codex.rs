@@ -20,6 +20,10 @@
 //! assistant step, so the steps add up to the last cumulative count. `input_tokens` includes
 //! the cached part (`cached_input_tokens`, kept as cache reads).
 //!
+//! The outcome is the way the last turn ended: failed after an `error` event or a `turn_aborted`
+//! (reason `interrupted`, or none) with no `task_complete` or new turn after it; otherwise
+//! unknown (`task_complete` only says the agent stopped).
+//!
 //! Exit codes also come from the output text (`Process exited with code N`, or the older JSON
 //! output `{"output": ..., "metadata": {"exit_code": N}}`).
 
@@ -29,7 +33,7 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_i64, value_text, JsonlAdapter};
 use crate::artifact::extract;
-use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 use crate::usage::count;
 
 /// How many recent steps are searched for the mirror of a UI message.
@@ -52,6 +56,9 @@ pub struct Codex {
     usage_total: Option<Usage>,
     /// Usage read before any step it could go on.
     usage_pending: Option<Usage>,
+    /// How the latest turn ended: failed by an `error` event or a user's interruption
+    /// (`turn_aborted`), `Unknown` after `task_complete` or once a new turn starts.
+    last_turn: Outcome,
     /// The session's working directory (`session_meta` / `turn_context` `cwd`): the trace root.
     cwd: Option<String>,
 }
@@ -76,6 +83,9 @@ impl JsonlAdapter for Codex {
             if ty == "turn_context" || pty == "task_started" {
                 self.turn_id = Some(turn);
             }
+        }
+        if pty == "task_started" {
+            self.last_turn = Outcome::Unknown;
         }
         let base = Step {
             loc,
@@ -128,6 +138,7 @@ impl JsonlAdapter for Codex {
         }
         vec![Trajectory {
             id: self.run_id.unwrap_or_else(|| "codex-1".to_string()),
+            outcome: self.last_turn,
             task: self.task,
             final_answer: self.final_answer,
             steps,
@@ -267,12 +278,22 @@ impl Codex {
                 }
             }
             "task_complete" => {
+                self.last_turn = Outcome::Unknown;
                 if let Some(m) = get_text(p, &["last_agent_message"]) {
                     self.final_answer = Some(m);
                 }
             }
             "error" | "stream_error" | "turn_aborted" => {
                 let text = get_text(p, &["message", "reason"]).unwrap_or_default();
+                // A stream error is retried; a turn aborted to be replaced or at the end of a
+                // review goes on elsewhere. An error or an interruption ends the turn failed.
+                let reason = get_text(p, &["reason"]);
+                if pty == "error"
+                    || (pty == "turn_aborted"
+                        && reason.as_deref().is_none_or(|r| r.eq_ignore_ascii_case("interrupted")))
+                {
+                    self.last_turn = Outcome::Failed;
+                }
                 let status = Some(pty.to_string());
                 self.push(Step { role: Role::System, text, is_error: true, status, ..base });
             }

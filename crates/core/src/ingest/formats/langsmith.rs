@@ -6,10 +6,11 @@
 //! for its result, in post-order (a run after its descendants, as it finishes after them): an
 //! `llm` / `chat` run the model's reply (an action when it calls tools), a `tool` run an
 //! observation (tool, its inputs as args, the output as text), a `retriever` run a memory
-//! read, other runs (`chain`, `prompt`, `parser`, ...) a message. `error` marks the step as an
-//! error; a root run with an error fails the trajectory. Ids: `span_id` = run id, `parent_id` =
-//! `parent_run_id`, `run_id` = `trace_id`. Usage: `outputs.usage_metadata` (or an OpenAI
-//! `usage`), `total_cost` and end − start time per run.
+//! read, other runs (`chain`, `prompt`, `parser`, ...) a message. `error` (or `status:
+//! "error"`) marks the step as an error; a root run with an error fails the trajectory, and
+//! without one the outcome stays unknown (a run that returned only says it stopped). Ids:
+//! `span_id` = run id, `parent_id` = `parent_run_id`, `run_id` = `trace_id`. Usage:
+//! `outputs.usage_metadata` (or an OpenAI `usage`), `total_cost` and end − start time per run.
 
 use std::collections::HashMap;
 
@@ -173,7 +174,8 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         loc: SourceLoc { path: path.to_string(), ..SourceLoc::default() },
         actor: name.clone(),
         timestamp: get_text(run, &["start_time"]),
-        is_error: error.is_some(),
+        // `error` holds the message; a run exported from the API also says `status: "error"`.
+        is_error: error.is_some() || get_text(run, &["status"]).as_deref() == Some("error"),
         status: Some(run_type.clone()).filter(|t| !t.is_empty()),
         ..Step::default()
     };
