@@ -5,13 +5,16 @@
 //! closed tab loses nothing and loading the same file again brings the label back. The panel
 //! also exports the trace's labels (JSONL, Who&When-style, TRAJERRBENCH-style) and imports other
 //! annotators' files to show their agreement ([`agreement_view`]). Everything is rendered as
-//! text; every field has a label.
+//! text; every field has a label. The label also says how the run ended ("This run failed" /
+//! "This run passed"): the reviewer's word, which the page hands to the worker so the
+//! diagnosis shown is the one for that outcome.
 
 mod agreement_view;
 
 use std::rc::Rc;
 
 use trajscope_core::labels::{self, category_title, Label};
+use trajscope_core::model::Outcome;
 use trajscope_core::record::{Category, Phase};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -19,6 +22,13 @@ use yew::prelude::*;
 use crate::storage;
 
 pub use agreement_view::AgreementPanel;
+
+/// The outcome choices of the label: the reviewer's word, or what the file says.
+const OUTCOME_CHOICES: [(Outcome, &str); 3] = [
+    (Outcome::Unknown, "As the file says"),
+    (Outcome::Failed, "This run failed"),
+    (Outcome::Passed, "This run passed"),
+];
 
 /// Candidates shown as one-click buttons (the ranked list has them all).
 const MAX_CANDIDATE_BUTTONS: usize = 10;
@@ -216,6 +226,14 @@ pub fn annotate(props: &AnnotateProps) -> Html {
         })
     };
 
+    let on_outcome = {
+        let update = update.clone();
+        move |o: Outcome| {
+            let update = update.clone();
+            Callback::from(move |_: Event| update.emit(Rc::new(move |l: &mut Label| l.outcome = o)))
+        }
+    };
+
     let export = {
         let label = label.clone();
         let status = status.clone();
@@ -257,6 +275,21 @@ pub fn annotate(props: &AnnotateProps) -> Html {
     html! {
         <section class="annotate" aria-labelledby="annotate-heading" data-testid="annotate">
             <h2 id="annotate-heading">{"Label"}</h2>
+            <fieldset class="annotate-outcome" data-testid="label-outcome"
+                data-outcome={trajscope_core::outcome::outcome_name(l.outcome)}>
+                <legend>{"How the run ended"}</legend>
+                { for OUTCOME_CHOICES.iter().map(|&(o, text)| {
+                    let name = trajscope_core::outcome::outcome_name(o);
+                    html! {
+                        <label class="choice">
+                            <input type="radio" name={format!("outcome-{}", props.trajectory_id)}
+                                value={name} data-testid={format!("label-outcome-{name}")}
+                                checked={l.outcome == o} onchange={on_outcome(o)} />
+                            { text }
+                        </label>
+                    }
+                }) }
+            </fieldset>
             <p class="label-critical" data-testid="label-critical" aria-live="polite"
                data-step={l.critical_step.map(|s| s.to_string())}>
                 { critical_text(l, &props.step_actors) }

@@ -80,10 +80,13 @@ impl Ctx {
 
 fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
     let d1 = dispatch.clone();
+    let ctx1 = ctx.clone();
     let bridge = Bridge::new(
         move |resp| match resp {
-            Response::QuarantineJsonl { text, .. } => {
-                if let Err(e) = save_text("quarantine.jsonl", "application/x-ndjson", &text) {
+            Response::QuarantineJsonl { text, redacted, .. } => {
+                // The name says which: the exact bytes, or secrets masked.
+                let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
+                if let Err(e) = save_text(name, "application/x-ndjson", &text) {
                     d1.dispatch(Action::Notice(e));
                 }
             }
@@ -93,6 +96,11 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                     crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
                 for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
+                    // A saved "this run failed" / "passed" holds for the reloaded file too.
+                    if l.outcome != trajscope_core::model::Outcome::Unknown {
+                        let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
+                        ctx1.send(&Request::SetOutcome { file, trajectory_id, outcome });
+                    }
                     d1.dispatch(Action::Label {
                         file,
                         trajectory_id: l.trajectory_id,
@@ -445,7 +453,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
                 { list::view(state, ctx) }
             </section>
             <aside class="side">
-                { annotate_mount(state, file, summary) }
+                { annotate_mount(state, ctx, file, summary) }
                 { panels::candidates(state) }
                 { panels::quarantine(summary, entry.id, ctx) }
                 { panels::brief(summary) }
@@ -458,6 +466,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
 /// The annotation panel (crate::annotate) for the selected trajectory.
 fn annotate_mount(
     state: &UseReducerHandle<State>,
+    ctx: &Ctx,
     file: u32,
     summary: &crate::protocol::TraceSummary,
 ) -> Html {
@@ -477,7 +486,12 @@ fn annotate_mount(
     let candidates: Rc<Vec<u32>> = Rc::new(state.candidates.iter().map(|c| c.step).collect());
     let on_change = {
         let d = state.dispatcher();
+        let ctx = ctx.clone();
         Callback::from(move |l: trajscope_core::labels::Label| {
+            // The label's outcome is the reviewer's word: the worker analyses again with it (a
+            // no-op when it changes nothing).
+            let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
+            ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
             // A label never edited (no time stamp) is no label yet.
             if !l.time.is_empty() {
                 d.dispatch(Action::Label {

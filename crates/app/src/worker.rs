@@ -7,7 +7,8 @@
 use std::collections::{HashMap, HashSet};
 
 use trajscope_core::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
-use trajscope_core::model::{Role, StepKind, Trace, Trajectory};
+use trajscope_core::model::{Outcome, Role, StepKind, Trace, Trajectory};
+use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
 use trajscope_core::{brief, cases, views};
 
@@ -31,6 +32,8 @@ struct Loaded {
     analyses: Vec<Option<TrajectoryAnalysis>>,
     content_hash: String,
     done: bool,
+    /// Each trajectory's outcome as the file says (a reviewer's outcome replaces it in `trace`).
+    file_outcomes: Vec<Outcome>,
 }
 
 impl Loaded {
@@ -57,7 +60,9 @@ impl Store {
     /// trajectories follow through [`Store::analyse_next`].
     pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
         let n = trace.trajectories.len();
-        let mut loaded = Loaded { trace, analyses: vec![None; n], content_hash, done: false };
+        let file_outcomes = trace.trajectories.iter().map(|t| t.outcome).collect();
+        let mut loaded =
+            Loaded { trace, analyses: vec![None; n], content_hash, done: false, file_outcomes };
         loaded.analyse(0);
         let summary = summarize(&loaded.trace, &loaded.analyses, loaded.content_hash.clone());
         self.traces.insert(file, loaded);
@@ -98,6 +103,37 @@ impl Store {
         None
     }
 
+    /// Sets the reviewer's outcome on a trajectory (`Unknown`: the file's own again) with the
+    /// core's [`ReviewerOutcome`], and analyses it again when that changed its outcome: its new
+    /// info, and the cases and brief again if they were already made.
+    pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
+        let Some(l) = self.traces.get_mut(&file) else { return Vec::new() };
+        let Some(i) = l.trace.trajectories.iter().position(|t| t.id == id) else {
+            return Vec::new();
+        };
+        let t = &mut l.trace.trajectories[i];
+        let before = t.outcome;
+        t.outcome = l.file_outcomes[i];
+        ReviewerOutcome::new(outcome, None).apply(t);
+        if t.outcome == before {
+            return Vec::new();
+        }
+        l.analyses[i] = None;
+        l.analyse(i);
+        let mut out: Vec<Response> = l
+            .info(i)
+            .map(|info| Response::Analysed { file, traj: i as u32, info: Box::new(info) })
+            .into_iter()
+            .collect();
+        if l.done {
+            let analyses: Vec<TrajectoryAnalysis> = l.analyses.iter().flatten().cloned().collect();
+            let (cases, cases_jsonl, brief_markdown) =
+                cases_and_brief(&l.trace, &analyses, &l.content_hash);
+            out.push(Response::CasesReady { file, cases, cases_jsonl, brief_markdown });
+        }
+        out
+    }
+
     pub fn cancel(&mut self, file: u32) {
         self.cancelled.insert(file);
     }
@@ -114,6 +150,9 @@ impl Store {
     /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
     /// the request made the worker analyse a trajectory, then the answer.
     pub fn answer_all(&mut self, req: Request) -> Vec<Response> {
+        if let Request::SetOutcome { file, trajectory_id, outcome } = &req {
+            return self.set_outcome(*file, trajectory_id, *outcome);
+        }
         let mut out = Vec::new();
         if let Request::Steps { file, traj, .. } | Request::Columns { file, traj } = &req {
             out.extend(self.ensure_analysed(*file, *traj));
@@ -125,7 +164,7 @@ impl Store {
     /// Answers a request that needs no I/O (everything but `Load`).
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } | Request::Hash { .. } => None,
+            Request::Load { .. } | Request::Hash { .. } | Request::SetOutcome { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None
@@ -159,6 +198,7 @@ impl Store {
                             text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
                             full_chars: text::full_text(s).chars().count() as u32,
                             timestamp: s.timestamp.clone(),
+                            usage: s.usage.as_deref().cloned(),
                         }
                     })
                     .collect();
@@ -175,9 +215,13 @@ impl Store {
                     .collect();
                 Some(Response::SearchHits { req, file, traj, query, hits })
             }
-            Request::QuarantineJsonl { file } => {
+            Request::QuarantineJsonl { file, redacted } => {
                 let loaded = self.traces.get(&file)?;
-                Some(Response::QuarantineJsonl { file, text: quarantine_jsonl(&loaded.trace) })
+                let text = match redacted {
+                    true => quarantine_jsonl_redacted(&loaded.trace),
+                    false => quarantine_jsonl(&loaded.trace),
+                };
+                Some(Response::QuarantineJsonl { file, text, redacted })
             }
         }
     }
@@ -188,6 +232,18 @@ pub fn quarantine_jsonl(trace: &Trace) -> String {
     let mut out = String::new();
     for q in &trace.quarantine {
         if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The quarantine as JSONL with secrets masked (each record `"redacted": true`).
+pub fn quarantine_jsonl_redacted(trace: &Trace) -> String {
+    let mut out = String::new();
+    for q in &trace.quarantine {
+        if let Ok(line) = serde_json::to_string(&trajscope_core::redact::quarantine_record(q)) {
             out.push_str(&line);
             out.push('\n');
         }
@@ -227,6 +283,26 @@ pub fn columns(t: &Trajectory) -> StepColumns {
         };
         c.actor.push(actor);
     }
+    if t.steps.iter().any(|s| s.usage.is_some()) {
+        c.tokens = t
+            .steps
+            .iter()
+            .map(|s| {
+                s.usage.as_ref().map_or(0, |u| {
+                    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                        .iter()
+                        .flatten()
+                        .sum()
+                })
+            })
+            .collect();
+    }
+    c.stalls = trajscope_core::usage::step_timings(t)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.stall)
+        .map(|(i, _)| i as u32)
+        .collect();
     c
 }
 
@@ -249,6 +325,7 @@ pub fn summarize(
             r
         })
         .collect();
+    let secrets = trajscope_core::redact::scan_trace(trace);
     TraceSummary {
         content_hash,
         format: trace.format.name().to_string(),
@@ -266,6 +343,8 @@ pub fn summarize(
         cases_jsonl: String::new(),
         brief_markdown: String::new(),
         analysis_done: false,
+        secrets_total: secrets.len() as u64,
+        secrets: secrets.into_iter().take(crate::protocol::SECRETS_SHOWN).collect(),
     }
 }
 
@@ -340,6 +419,8 @@ fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Trajectory
         classification: a.and_then(|a| a.classification),
         failure_mode: a.and_then(|a| a.failure_mode),
         signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
+        usage: trajscope_core::usage::trajectory_usage(t),
+        agent_usage: trajscope_core::usage::by_agent(t),
     }
 }
 
@@ -646,6 +727,57 @@ mod tests {
     }
 
     const SAMPLE: &[u8] = include_bytes!("../../../web/samples/sample.awtl.jsonl");
+    /// A real mini-swe-agent run that submitted a patch: its outcome is unknown.
+    const UNKNOWN_RUN: &[u8] = include_bytes!(
+        "../../../tests/fixtures/mini_swe_agent/django__django-10914.trimmed.traj.json"
+    );
+
+    #[test]
+    fn the_reviewers_outcome_turns_the_diagnosis_on_and_back_off() {
+        let mut store = store_with(UNKNOWN_RUN);
+        let id = "django__django-10914";
+        assert_eq!(store.traces[&1].trace.trajectories[0].outcome, Outcome::Unknown);
+        assert!(store.traces[&1].analyses[0].as_ref().unwrap().critical.is_none());
+        let Some(Response::CasesReady { cases, .. }) = store.analyse_next(1) else {
+            panic!("no cases")
+        };
+        assert!(cases.is_empty(), "no failure, no case");
+
+        let out = store.set_outcome(1, id, Outcome::Failed);
+        let [Response::Analysed { traj: 0, info, .. }, Response::CasesReady { cases, .. }] =
+            out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert_eq!(info.outcome, Outcome::Failed);
+        assert!(info.critical.is_some() && info.classification.is_some());
+        assert_eq!(cases.len(), 1);
+        // The same word again changes nothing; an unknown trajectory or file is ignored.
+        assert!(store.set_outcome(1, id, Outcome::Failed).is_empty());
+        assert!(store.set_outcome(1, "nope", Outcome::Passed).is_empty());
+        assert!(store.set_outcome(9, id, Outcome::Passed).is_empty());
+
+        // Taken back: what the file says again.
+        let out = store.answer_all(Request::SetOutcome {
+            file: 1,
+            trajectory_id: id.into(),
+            outcome: Outcome::Unknown,
+        });
+        let [Response::Analysed { info, .. }, Response::CasesReady { cases, .. }] = out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert_eq!(info.outcome, Outcome::Unknown);
+        assert!(info.critical.is_none());
+        assert!(cases.is_empty());
+
+        // "This run passed" on a run the file says failed: no critical step.
+        let mut store = store_with(SAMPLE);
+        let id = store.traces[&1].trace.trajectories[0].id.clone();
+        let out = store.set_outcome(1, &id, Outcome::Passed);
+        let [Response::Analysed { info, .. }] = out.as_slice() else { panic!("{out:?}") };
+        assert_eq!((info.outcome, info.critical.is_none()), (Outcome::Passed, true));
+    }
 
     #[test]
     fn summary_counts_steps_errors_and_quarantine() {
@@ -682,6 +814,52 @@ mod tests {
         assert_eq!(s.trajectories.len(), 1);
         assert_eq!(s.trajectories[0].steps, 12);
         assert!(s.trajectories[0].agents.contains(&"coder".to_string()));
+    }
+
+    #[test]
+    fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
+        let planted = include_bytes!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
+        let trace = ingest(planted, IngestOptions::default());
+        let s = summarize(&trace, &[None], "sha256:x".into());
+        assert!(s.secrets_total >= 12, "{}", s.secrets_total);
+        assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        let corrupt = include_bytes!("../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
+        let mut store = store_with(corrupt);
+        let ask = |store: &mut Store, redacted| match store
+            .answer(Request::QuarantineJsonl { file: 1, redacted })
+        {
+            Some(Response::QuarantineJsonl { text, redacted: r, .. }) => {
+                assert_eq!(r, redacted);
+                text
+            }
+            _ => panic!("no quarantine export"),
+        };
+        let exact = ask(&mut store, false);
+        let masked = ask(&mut store, true);
+        // The exact export's `raw` text shows the line as it is, secret and all.
+        assert!(exact.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(!masked.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(masked.contains("\"redacted\":true") && !exact.contains("\"redacted\""));
+    }
+
+    #[test]
+    fn usage_reaches_the_overview_and_the_steps() {
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let trace = ingest(cc, IngestOptions::default());
+        let s = summarize(&trace, &[None], "sha256:x".into());
+        let t = &s.trajectories[0];
+        assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
+        assert_eq!(t.agent_usage.iter().map(|a| a.steps as u32).sum::<u32>(), t.steps);
+        let mut store = store_with(cc);
+        let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
+            req: 1,
+            file: 1,
+            traj: 0,
+            items: (0..t.steps).map(|i| (i, Grain::High)).collect(),
+        }) else {
+            panic!("no steps");
+        };
+        assert_eq!(steps.iter().filter(|v| v.usage.is_some()).count(), t.usage.steps_with_usage);
     }
 
     #[test]
@@ -747,6 +925,23 @@ mod tests {
         let rec: QuarantineRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(rec.line, 2);
         assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
+    }
+
+    #[test]
+    fn columns_carry_tokens_per_step_only_where_recorded() {
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let t = &ingest(cc, IngestOptions::default()).trajectories[0];
+        let c = columns(t);
+        assert_eq!(c.tokens.len(), t.steps.len());
+        let u = trajscope_core::usage::trajectory_usage(t);
+        let want: u64 =
+            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                .iter()
+                .flatten()
+                .sum();
+        assert_eq!(c.tokens.iter().sum::<u64>(), want);
+        let none = columns(&ingest(SAMPLE, IngestOptions::default()).trajectories[0]);
+        assert!(none.tokens.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod import;
 use serde::{Deserialize, Serialize};
 use sha2::Digest as _;
 
+use crate::model::Outcome;
 use crate::record::{Category, Phase};
 
 pub use agreement::{agreement, Agreement, Disagreement, PairAgreement};
@@ -50,6 +51,11 @@ pub struct Label {
     /// When the label was last changed, as given by the caller (RFC 3339 in the app).
     #[serde(default)]
     pub time: String,
+    /// How the annotator judged the run ended: `failed`, `passed` or `unknown` (also what a
+    /// label file written before this field existed reads as). A `failed` or `passed` label is
+    /// the reviewer's word on the run: the analysis takes it as the run's outcome.
+    #[serde(default)]
+    pub outcome: Outcome,
 }
 
 fn schema_version() -> u32 {
@@ -70,6 +76,7 @@ impl Label {
             rationale: String::new(),
             annotator: String::new(),
             time: String::new(),
+            outcome: Outcome::Unknown,
         }
     }
 

@@ -14,11 +14,14 @@ pub mod eval;
 pub mod ingest;
 pub mod labels;
 pub mod model;
+pub mod outcome;
 pub mod promote;
 pub mod record;
+pub mod redact;
 pub mod report;
 pub mod scorecard;
 pub mod session;
+pub mod usage;
 pub mod views;
 
 pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};

@@ -12,7 +12,8 @@ pub mod text;
 use crate::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
 use crate::brief::{self, Brief, BriefContext};
 use crate::cases::{self, FailedTurnCase, TraceCase};
-use crate::model::{Trace, Trajectory};
+use crate::model::{Outcome, Trace, Trajectory};
+use crate::outcome::ReviewerOutcome;
 use crate::report::{Overview, QuarantineRecord, Report};
 use crate::scorecard::ScorecardRecord;
 
@@ -24,12 +25,15 @@ pub use steps::{StepColumns, StepView};
 pub struct Session {
     trace: Trace,
     analyses: Vec<Option<TrajectoryAnalysis>>,
-    /// Every trajectory before this one is analysed (analyses are never removed), so
+    /// Every trajectory before this one is analysed (a reviewer's outcome that drops an
+    /// analysis lowers it), so
     /// [`Session::analyse_next`] does not rescan them: analysing 100,000 trajectories one by
     /// one stays linear.
     analysed_below: usize,
     identity: Option<String>,
     opts: AnalysisOptions,
+    /// Each trajectory's outcome as the trace came in, before any reviewer's outcome.
+    file_outcomes: Vec<Outcome>,
 }
 
 impl Session {
@@ -37,12 +41,39 @@ impl Session {
     /// (`sha256:<hex>`) when known.
     pub fn new(trace: Trace, identity: Option<String>) -> Session {
         let n = trace.trajectories.len();
-        Session {
-            trace,
-            analyses: vec![None; n],
-            analysed_below: 0,
-            identity,
-            opts: AnalysisOptions::default(),
+        let file_outcomes = trace.trajectories.iter().map(|t| t.outcome).collect();
+        let opts = AnalysisOptions::default();
+        Session { trace, analyses: vec![None; n], analysed_below: 0, identity, opts, file_outcomes }
+    }
+
+    /// Sets the reviewer's outcome ([`ReviewerOutcome`]) on the trajectories it is about;
+    /// `Unknown` takes it back (each one's outcome as the trace came in). The analysis of a
+    /// trajectory whose outcome changed is dropped (analysed again on demand). Returns those
+    /// trajectories; an id the trace does not hold is an error.
+    pub fn set_outcome(&mut self, reviewer: &ReviewerOutcome) -> Result<Vec<usize>, String> {
+        let mut changed = Vec::new();
+        let mut about = 0;
+        for (i, t) in self.trace.trajectories.iter_mut().enumerate() {
+            if !reviewer.applies_to(t) {
+                continue;
+            }
+            about += 1;
+            let before = t.outcome;
+            t.outcome = self.file_outcomes[i];
+            reviewer.apply(t);
+            if t.outcome != before {
+                self.analyses[i] = None;
+                self.analysed_below = self.analysed_below.min(i);
+                changed.push(i);
+            }
+        }
+        match &reviewer.trajectory {
+            Some(id) if about == 0 => {
+                let ids: Vec<&str> =
+                    self.trace.trajectories.iter().map(|t| t.id.as_str()).collect();
+                Err(format!("no trajectory `{id}` in the trace (it holds: {})", ids.join(", ")))
+            }
+            _ => Ok(changed),
         }
     }
 
@@ -194,6 +225,19 @@ impl Session {
         let mut out = String::new();
         for q in &self.trace.quarantine {
             if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The quarantine export with secrets masked: the same records, each line's bytes with
+    /// its secrets replaced and `"redacted": true` (`crate::redact::quarantine_record`).
+    pub fn quarantine_jsonl_redacted(&self) -> String {
+        let mut out = String::new();
+        for q in &self.trace.quarantine {
+            if let Ok(line) = serde_json::to_string(&crate::redact::quarantine_record(q)) {
                 out.push_str(&line);
                 out.push('\n');
             }

@@ -9,6 +9,7 @@ use trajscope_core::labels::{
     self, agreement, content_hash, import, to_jsonl, to_trajerrbench_jsonl, to_who_and_when_jsonl,
     ContentHasher, ImportOptions, Label, LabelStyle,
 };
+use trajscope_core::model::Outcome;
 use trajscope_core::record::{Category, Phase};
 
 const WHO_AND_WHEN_ITEM: &[u8] =
@@ -53,6 +54,7 @@ fn two_labels() -> Vec<Label> {
     a.rationale = "Clicked an irrelevant \"result\"; the task said\nNYSE.".into();
     a.annotator = "ana".into();
     a.time = "2026-11-29T23:50:00Z".into();
+    a.outcome = Outcome::Failed;
     let mut b = Label::new("sha256:0123", "run-2");
     b.phase = Some(Phase::Verification);
     b.annotator = "ana".into();
@@ -121,6 +123,48 @@ fn a_who_and_when_item_file_imports_as_one_label_identified_by_the_file() {
     assert_eq!(l.trajectory_id, "4d51c4bf-4b0e-4f3d-897b-3f6687a7d9f2", "question_ID");
     assert_eq!(l.content_hash, content_hash(bytes));
     assert_eq!(l.annotator, "who&when");
+    assert_eq!(l.outcome, Outcome::Failed, "the item's `is_correct: false`");
+}
+
+#[test]
+fn every_export_carries_the_outcome_and_old_label_files_read_as_unknown() {
+    let labels = two_labels();
+    let first = |text: String| -> serde_json::Value {
+        serde_json::from_str(text.lines().next().unwrap()).unwrap()
+    };
+    assert_eq!(first(to_jsonl(&labels))["outcome"], "failed");
+    assert_eq!(first(to_who_and_when_jsonl(&labels))["outcome"], "failed");
+    assert_eq!(first(to_trajerrbench_jsonl(&labels))["metadata"]["extra"]["outcome"], "failed");
+    let second: serde_json::Value =
+        serde_json::from_str(to_jsonl(&labels).lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["outcome"], "unknown");
+    // A line written before labels had an outcome (each style): read, outcome unknown.
+    let old = concat!(
+        r#"{"schema_version":1,"content_hash":"sha256:0123","trajectory_id":"run-1","#,
+        r#""critical_step":3,"rationale":"","annotator":"ana","time":""}"#,
+        "\n",
+        r#"{"content_hash":"sha256:0123","trajectory_id":"run-2","mistake_step":"4","#,
+        r#""mistake_agent":"A","mistake_reason":"","annotator":"bo","time":""}"#,
+        "\n",
+        r#"{"content_hash":"sha256:0123","trajectory_id":"run-3","metadata":{"task_id":"run-3","#,
+        r#""annotation":{"critical_error_step":5,"critical_error_type":null,"human_rationale":""},"#,
+        r#""extra":{"annotator":"cy","time":""}}}"#,
+        "\n",
+    );
+    let got = import(old.as_bytes(), &ImportOptions::default());
+    assert_eq!(got.problems, vec![]);
+    let steps: Vec<(Option<u32>, Outcome)> =
+        got.labels.iter().map(|l| (l.critical_step, l.outcome)).collect();
+    assert_eq!(
+        steps,
+        vec![(Some(3), Outcome::Unknown), (Some(4), Outcome::Unknown), (Some(5), Outcome::Unknown)]
+    );
+    // A stated outcome that is not one of the three words is not guessed at.
+    let odd = r#"{"mistake_step":"1","outcome":"meh"}"#;
+    assert_eq!(
+        import(odd.as_bytes(), &ImportOptions::default()).labels[0].outcome,
+        Outcome::Unknown
+    );
 }
 
 #[test]
@@ -150,6 +194,8 @@ fn a_trajerrbench_record_imports_its_annotation_and_each_human_labeler() {
     assert!(got.labels.iter().all(
         |l| l.trajectory_id == "airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628"
     ));
+    // `metadata.reward` "0": the run failed, for the record's label and each labeler's.
+    assert!(got.labels.iter().all(|l| l.outcome == Outcome::Failed));
     // Four raters, all on step 7: full agreement, and kappa is undefined (chance agreement is 1).
     let a = agreement(&got.labels);
     assert_eq!((a.items_compared, a.exact, a.within_one), (1, Some(1.0), Some(1.0)));

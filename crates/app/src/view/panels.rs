@@ -130,6 +130,14 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
                     <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
                     <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
+                    <dt>{"usage"}</dt><dd data-testid="usage">{ usage_text(&t.usage) }</dd>
+                    if t.agent_usage.len() > 1 && t.agent_usage.iter().any(|a| a.usage.steps_with_usage > 0) {
+                        <dt>{"per agent"}</dt><dd data-testid="agent-usage">
+                            <ul role="list">{ for t.agent_usage.iter().map(|a| html! {
+                                <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
+                            }) }</ul>
+                        </dd>
+                    }
                     if let Some(g) = &t.gold {
                         <dt>{"gold label"}</dt><dd data-testid="gold">{
                             format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
@@ -137,6 +145,7 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                         }</dd>
                     }
                 }
+                <dt>{"secrets"}</dt><dd data-testid="secrets">{ secrets_text(s) }</dd>
             </dl>
             if let Some(task) = info.and_then(|t| t.task.clone()) {
                 <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
@@ -290,9 +299,9 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
 
 pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     const SHOWN: usize = 200;
-    let export = {
+    let export = |redacted: bool| {
         let ctx = ctx.clone();
-        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file }))
+        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file, redacted }))
     };
     html! {
         <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
@@ -300,7 +309,10 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
             if s.quarantine_total == 0 {
                 <p class="muted">{"Every line was taken in: nothing quarantined."}</p>
             } else {
-                <button class="button" data-testid="export-quarantine" onclick={export}>{"Export quarantine (JSONL)"}</button>
+                <button class="button" data-testid="export-quarantine" onclick={export(false)}
+                        title="The quarantined lines byte for byte: secrets included">{"Export quarantine — exact bytes (JSONL)"}</button>
+                <button class="button" data-testid="export-quarantine-redacted" onclick={export(true)}
+                        title="The quarantined lines with secrets masked: not the exact bytes">{"Export quarantine — secrets redacted (JSONL)"}</button>
                 <ul role="list">
                 { for s.quarantine.iter().take(SHOWN).map(|q| html! {
                     <li data-testid="quarantine-entry" data-line={q.line.to_string()} data-offset={q.offset.to_string()}>
@@ -320,6 +332,91 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
             }
         </section>
     }
+}
+
+/// Usage as one line: only what the format records; "not recorded" when it records none.
+pub fn usage_text(u: &trajscope_core::usage::UsageSummary) -> String {
+    let mut parts = Vec::new();
+    for (name, v) in [
+        ("in", u.input_tokens),
+        ("out", u.output_tokens),
+        ("cache read", u.cache_read_tokens),
+        ("cache write", u.cache_write_tokens),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    if !parts.is_empty() {
+        parts[0] = format!("tokens {}", parts[0]);
+    }
+    if let Some(c) = u.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    if let Some(d) = u.duration_ms {
+        parts.push(duration_text(d));
+    }
+    if parts.is_empty() {
+        "not recorded".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// A step's usage, compact: `in 3 · out 395 · cache w 35066 · 1.2 s`.
+pub fn step_usage_text(u: &trajscope_core::model::Usage) -> String {
+    let mut parts: Vec<String> = [
+        ("in", u.input_tokens),
+        ("out", u.output_tokens),
+        ("cache r", u.cache_read_tokens),
+        ("cache w", u.cache_write_tokens),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| format!("{n} {v}")))
+    .collect();
+    if let Some(c) = u.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    if let Some(d) = u.duration_ms {
+        parts.push(duration_text(d));
+    }
+    parts.join(" · ")
+}
+
+/// Milliseconds as `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
+pub fn duration_text(ms: u64) -> String {
+    match ms {
+        0..=999 => format!("{ms} ms"),
+        1000..=59_999 => format!("{:.1} s", ms as f64 / 1000.0),
+        60_000..=3_599_999 => format!("{} min {:02} s", ms / 60_000, ms / 1000 % 60),
+        _ => format!("{} h {:02} min", ms / 3_600_000, ms / 60_000 % 60),
+    }
+}
+
+/// How many secrets and where (the first few), e.g. `3 found: github-token at step 2 (line 3), …`.
+fn secrets_text(s: &TraceSummary) -> String {
+    if s.secrets_total == 0 {
+        return "none found".into();
+    }
+    let wheres: Vec<String> = s
+        .secrets
+        .iter()
+        .take(5)
+        .map(|f| {
+            let at = match (f.step, f.field.as_str()) {
+                (Some(step), _) => format!("step {step}"),
+                (None, "quarantine") => "quarantine".to_string(),
+                (None, field) => field.replace('_', " "),
+            };
+            let line = if f.line > 0 { format!(" (line {})", f.line) } else { String::new() };
+            match f.trajectory.filter(|_| s.trajectories.len() > 1) {
+                Some(t) => format!("{} at trajectory {t} {at}{line}", f.kind),
+                None => format!("{} at {at}{line}", f.kind),
+            }
+        })
+        .collect();
+    let more = if s.secrets_total as usize > wheres.len() { ", …" } else { "" };
+    format!("{} found: {}{more} — masked in the exports", s.secrets_total, wheres.join(", "))
 }
 
 fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {

@@ -1,4 +1,5 @@
-//! `trajscope analyze PATH... [--format NAME] [--json | --jsonl]`: the diagnosis of every failed
+//! `trajscope analyze PATH... [--format NAME] [--json | --jsonl] [--outcome failed|passed
+//! [--trajectory ID]]`: the diagnosis of every failed
 //! trajectory (human output), the JSON report (`--json`, the contract of `docs/report.md`), or
 //! one JSON record per trajectory (`--jsonl`, for pipelines). A folder stands for every file
 //! under it.
@@ -17,6 +18,8 @@ use trajscope_core::report::Overview;
 use trajscope_core::{IngestOptions, Loader, Session, Settled};
 
 use crate::io::{parse_format, read_into};
+use crate::reviewer::OutcomeArgs;
+use trajscope_core::outcome::ReviewerOutcome;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,10 +35,14 @@ pub struct Args {
     /// Print one JSON record per trajectory (with its file name), for pipelines.
     #[arg(long)]
     jsonl: bool,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let files = expand(&args.paths)?;
+    let reviewer = args.outcome.reviewer();
+    let reviewer = reviewer.as_ref();
     if args.json {
         let [file] = files.as_slice() else {
             anyhow::bail!(
@@ -43,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 files.len()
             );
         };
-        return json(file, args.format);
+        return json(file, args.format, reviewer);
     }
     let colour = !args.jsonl && crate::term::colour_stdout();
     let paint = crate::term::Paint { on: colour };
@@ -60,6 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     eprintln!("trajscope: {}", crate::term::escape(&msg));
                 }
                 for (name, mut session) in members {
+                    // The reviewer's word holds for the members that hold its trajectory.
+                    if let Some(r) = reviewer {
+                        let _ = session.set_outcome(r);
+                    }
                     session.analyse_all();
                     if args.jsonl {
                         write_jsonl(&mut out, Path::new(&name), &session)?;
@@ -82,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         // The identity fixes the case ids the diagnosis's brief line names.
-        let mut session = match load_analysed(file, args.format, !args.jsonl) {
+        let mut session = match load_analysed(file, args.format, !args.jsonl, reviewer) {
             Ok(s) => s,
             Err(e) => {
                 unreadable += 1;
@@ -111,8 +122,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn json(file: &Path, format: Option<Format>) -> anyhow::Result<()> {
-    let mut session = load_analysed(file, format, false)?;
+fn json(
+    file: &Path,
+    format: Option<Format>,
+    reviewer: Option<&ReviewerOutcome>,
+) -> anyhow::Result<()> {
+    let mut session = load_analysed(file, format, false, reviewer)?;
     let report = session.report();
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -195,15 +210,24 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 /// Reads and ingests the file while a worker thread analyses the trajectories that settle on
 /// the way (an AWTL run whose end was read), so most of the analysis runs beside the parse
 /// instead of after it. The others, and any that a later line changed, are analysed at the end
-/// on all cores. The core stays single-threaded and pure; threads live here at the edge.
-fn load_analysed(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
+/// on all cores. The core stays single-threaded and pure; threads live here at the edge. A
+/// reviewer's outcome is set on each trajectory before it is analysed.
+fn load_analysed(
+    path: &Path,
+    format: Option<Format>,
+    hash: bool,
+    reviewer: Option<&ReviewerOutcome>,
+) -> anyhow::Result<Session> {
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     let (read, early) = std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Vec<Settled>>();
         let worker = scope.spawn(move || {
             rx.into_iter()
                 .flatten()
-                .map(|s| {
+                .map(|mut s| {
+                    if let Some(r) = reviewer {
+                        r.apply(&mut s.trajectory);
+                    }
                     let a = analyze_trajectory(&s.trajectory, &Default::default());
                     (s, a)
                 })
@@ -222,6 +246,7 @@ fn load_analysed(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Res
     });
     read?;
     let mut session = loader.finish_with(early);
+    crate::reviewer::apply(reviewer, &mut session)?;
     let missing = session.unanalysed();
     for (i, a) in analyse_on_all_cores(&session, &missing) {
         session.set_analysis(i, a);

@@ -13,6 +13,7 @@ use trajscope_core::record::Phase;
 
 use crate::cmd::cases::{clock, read_cases, read_scorecard, trace_cases, Clock};
 use crate::io::parse_format;
+use crate::reviewer::OutcomeArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,6 +38,8 @@ pub struct Args {
     max_lines: usize,
     #[command(flatten)]
     clock: Clock,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
     /// Print `status`, `lines` and `excluded` as JSON instead of Markdown.
     #[arg(long)]
     json: bool,
@@ -50,7 +53,7 @@ fn parse_phase(name: &str) -> Result<Phase, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let from_trace = trace_cases(&args.file, args.format)?;
+    let from_trace = trace_cases(&args.file, args.format, args.outcome.reviewer().as_ref())?;
     let mut invalid: Vec<ExcludedCase> = Vec::new();
     let mut all = Vec::new();
     for tc in &from_trace {
@@ -95,8 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             obj.insert("section".into(), brief::to_markdown(&b).into());
             obj.insert("scorecard_bad_lines".into(), serde_json::to_value(&scorecard.bad_lines)?);
         }
-        serde_json::to_writer(&mut out, &value)?;
-        writeln!(out)?;
+        let text = trajscope_core::redact::redact_json_text(&serde_json::to_string(&value)?);
+        writeln!(out, "{text}")?;
     } else {
         out.write_all(brief::to_markdown(&b).as_bytes())?;
         if b.status == BriefStatus::NoOp {

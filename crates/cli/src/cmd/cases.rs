@@ -12,6 +12,8 @@ use trajscope_core::model::Format;
 use trajscope_core::scorecard::{self, LoadedScorecard, DEFAULT_MAX_AGE_SECS};
 
 use crate::io::{load_session, parse_format};
+use crate::reviewer::{self, OutcomeArgs};
+use trajscope_core::outcome::ReviewerOutcome;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
@@ -29,6 +31,8 @@ pub struct Args {
     /// Print JSON instead of a summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    outcome: OutcomeArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -40,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
-    let built = trace_cases(file, args.format)?;
+    let built = trace_cases(file, args.format, args.outcome.reviewer().as_ref())?;
     if let Some(out) = &args.output {
         let valid: Vec<cases::FailedTurnCase> =
             built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
@@ -50,8 +54,8 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
     }
     let mut out = crate::term::human_or_json(args.json);
     if args.json {
-        serde_json::to_writer(&mut out, &serde_json::json!({ "cases": built }))?;
-        writeln!(out)?;
+        let text = serde_json::to_string(&serde_json::json!({ "cases": built }))?;
+        writeln!(out, "{}", trajscope_core::redact::redact_json_text(&text))?;
     } else {
         if built.is_empty() {
             writeln!(out, "{}: no failed trajectory, no case", file.display())?;
@@ -63,7 +67,8 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
                 "{} (trajectory {}, turn {}, event {}): {word}",
                 c.case_id, c.trajectory_id, c.case.failure_turn_id, c.case.failure_event_id
             )?;
-            writeln!(out, "  hint: {}", c.case.prevention_hint)?;
+            let hint = trajscope_core::redact::redact_text(&c.case.prevention_hint);
+            writeln!(out, "  hint: {hint}")?;
             for e in &c.errors {
                 writeln!(out, "  - {e}")?;
             }
@@ -73,9 +78,15 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
 }
 
 /// Ingests a trace (streamed in 1 MiB chunks) and builds its cases (the session's rule, the
-/// same as the app's); the content hash of the bytes fixes the case ids.
-pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<TraceCase>> {
+/// same as the app's) after the reviewer's outcome, if any, is set; the content hash of the
+/// bytes fixes the case ids.
+pub fn trace_cases(
+    path: &Path,
+    format: Option<Format>,
+    reviewer: Option<&ReviewerOutcome>,
+) -> anyhow::Result<Vec<TraceCase>> {
     let mut session = load_session(path, format, true)?;
+    reviewer::apply(reviewer, &mut session)?;
     Ok(session.cases().map(|c| c.built).unwrap_or_default())
 }
 

@@ -2,11 +2,15 @@
 //!
 //! Every export is JSONL, one label per line, and every line carries the trace identity
 //! (`content_hash`, `trajectory_id`) and the annotator, so [`super::import`] reads each of them
-//! back without loss of the fields the style has room for.
+//! back without loss of the fields the style has room for. Secrets in the text fields
+//! (rationale, reason) are masked on the way out (`crate::redact`, `docs/redaction.md`).
+//! back without loss of the fields the style has room for. Every style carries the label's
+//! `outcome` (Who&When-style at the top level, TRAJERRBENCH-style in `metadata.extra`).
 
 use serde::{Deserialize, Serialize};
 
 use super::{category_camel, trajerrbench_module, Label};
+use crate::model::Outcome;
 use crate::record::{Category, Phase};
 
 /// One line of the Who&When-style export. The three benchmark fields keep their names and
@@ -25,6 +29,9 @@ pub struct WhoAndWhenRecord {
     pub category: Option<Category>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Phase>,
+    /// How the run ended as the annotator judged it (`failed`, `passed`, `unknown`).
+    #[serde(default)]
+    pub outcome: Outcome,
 }
 
 impl WhoAndWhenRecord {
@@ -39,6 +46,7 @@ impl WhoAndWhenRecord {
             time: l.time.clone(),
             category: l.category,
             phase: l.phase,
+            outcome: l.outcome,
         }
     }
 }
@@ -81,6 +89,9 @@ pub struct TrajerrbenchExtra {
     pub category: Option<Category>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Phase>,
+    /// How the run ended as the annotator judged it (`failed`, `passed`, `unknown`).
+    #[serde(default)]
+    pub outcome: Outcome,
 }
 
 /// The `critical_error_type` of a label: `reason.TaskConflict`, `reason`, `TaskConflict`.
@@ -111,6 +122,7 @@ impl TrajerrbenchRecord {
                     responsible_agent: l.responsible_agent.clone(),
                     category: l.category,
                     phase: l.phase,
+                    outcome: l.outcome,
                 },
             },
         }
@@ -122,7 +134,7 @@ fn jsonl<T: Serialize>(items: impl Iterator<Item = T>) -> String {
     for item in items {
         // Serialising these plain structs cannot fail (string keys, no maps with other keys).
         if let Ok(line) = serde_json::to_string(&item) {
-            out.push_str(&line);
+            out.push_str(&crate::redact::redact_json_text(&line));
             out.push('\n');
         }
     }

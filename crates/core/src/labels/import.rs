@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{parse_category, parse_phase, Label};
+use crate::model::Outcome;
 use crate::record::{Category, Phase};
 
 /// Which style a label was read from.
@@ -157,6 +158,11 @@ fn step(v: Option<&Value>, key: &str) -> Result<Option<u32>, String> {
     }
 }
 
+/// The `outcome` a record states (`failed`, `passed`, `unknown`); `None` when it names none.
+fn outcome(obj: &Map<String, Value>) -> Option<Outcome> {
+    string(obj, "outcome").as_deref().and_then(crate::outcome::parse_outcome)
+}
+
 fn category(obj: &Map<String, Value>) -> Option<Category> {
     string(obj, "category").as_deref().and_then(parse_category)
 }
@@ -177,6 +183,12 @@ fn who_and_when(obj: &Map<String, Value>) -> Result<Label, String> {
     l.time = string(obj, "time").unwrap_or_default();
     l.category = category(obj);
     l.phase = phase(obj);
+    // A Who&When item says whether its run got the answer right (`is_correct`).
+    l.outcome = outcome(obj).unwrap_or(match obj.get("is_correct") {
+        Some(Value::Bool(true)) => Outcome::Passed,
+        Some(Value::Bool(false)) => Outcome::Failed,
+        _ => Outcome::Unknown,
+    });
     Ok(l)
 }
 
@@ -210,6 +222,10 @@ fn trajerrbench(obj: &Map<String, Value>, meta: &Map<String, Value>) -> Result<V
     main.annotator = string(extra, "annotator").unwrap_or_default();
     main.time = string(extra, "time").unwrap_or_default();
     main.responsible_agent = nonempty(string(extra, "responsible_agent"));
+    // A unified record says how its run ended by its `reward` (full reward passes).
+    let reward = meta.get("reward").map(crate::ingest::formats::reward_outcome);
+    main.outcome = outcome(extra).or(reward).unwrap_or(Outcome::Unknown);
+    let run_outcome = main.outcome;
     let mut labels = vec![main];
 
     // The unified records keep each human annotator's own label: one label per labeler.
@@ -229,6 +245,7 @@ fn trajerrbench(obj: &Map<String, Value>, meta: &Map<String, Value>) -> Result<V
         l.category = c;
         l.rationale = string(h, "rationale").unwrap_or_default();
         l.annotator = labeler;
+        l.outcome = run_outcome;
         labels.push(l);
     }
     Ok(labels)

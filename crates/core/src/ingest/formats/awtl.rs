@@ -181,6 +181,7 @@ fn finished(position: usize, run: &Run, mut steps: Vec<Step>) -> Trajectory {
         final_answer: run.final_answer.clone(),
         gold: None,
         steps,
+        usage: None,
     }
 }
 

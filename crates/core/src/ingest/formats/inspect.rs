@@ -9,14 +9,20 @@
 //! text = the explanation), and an error step when the sample itself failed (`error`).
 //! Message text stored as `attachment://<hash>` is resolved from the sample's `attachments`.
 //!
-//! The outcome follows the scores: every score correct (`C`, or a number ≥ 1, or `true`)
-//! passes; any incorrect one (`I`, `N`, a number < 1, `false`) fails; a sample error fails.
+//! Usage: the sample's `model_usage` (per model, summed) and `total_time` are the run's; the
+//! messages record none.
+//!
+//! The outcome follows the scores (`scores`, else the final `score` events of `events`): every
+//! score correct (`C`, `yes`, `true`, a 0–1 number at the pass threshold) passes; any incorrect
+//! one (`I`, `P`, `N`, `no`, `false`, a number below it) fails; a sample error fails; no score,
+//! or only values on an unknown scale, leaves it unknown (see [`score_outcome`]).
 
 use serde_json::{Map, Value};
 
 use super::{as_object, content_text, get, get_text, value_text, SourceLoc};
 use crate::artifact::extract;
-use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory, Usage};
+use crate::usage::{count, seconds_ms};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let o = as_object(&value, "the Inspect log")?;
@@ -108,24 +114,39 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         }
         steps.push(step);
     }
-    let mut verdicts = Vec::new();
+    // The sample's `scores`; a log written without them still has its scorers' final `score`
+    // events in `events`.
+    let mut scored: Vec<(String, &Map<String, Value>, String)> = Vec::new();
     if let Some(Value::Object(scores)) = s.get("scores") {
         for (name, score) in scores {
             let Some(sc) = score.as_object() else { continue };
-            let value = get(sc, &["value"]);
-            let verdict = value.and_then(score_outcome);
-            verdicts.push(verdict);
-            steps.push(Step {
-                loc: SourceLoc { path: format!("{base}.scores.{name}"), ..SourceLoc::default() },
-                actor: name.clone(),
-                role: Role::Judge,
-                kind: StepKind::JudgeResult,
-                text: get_text(sc, &["explanation"]).unwrap_or_default(),
-                status: value.map(value_text),
-                is_error: verdict == Some(Outcome::Failed),
-                ..Step::default()
-            });
+            scored.push((name.clone(), sc, format!("{base}.scores.{name}")));
         }
+    } else if let Some(Value::Array(events)) = s.get("events") {
+        for (i, e) in events.iter().enumerate() {
+            let Some(e) = e.as_object() else { continue };
+            let final_score = get_text(e, &["event"]).as_deref() == Some("score")
+                && !matches!(e.get("intermediate"), Some(Value::Bool(true)));
+            if let Some(sc) = e.get("score").and_then(Value::as_object).filter(|_| final_score) {
+                scored.push(("score".to_string(), sc, format!("{base}.events[{i}].score")));
+            }
+        }
+    }
+    let mut verdicts = Vec::new();
+    for (name, sc, path) in scored {
+        let value = get(sc, &["value"]);
+        let verdict = value.and_then(score_outcome);
+        verdicts.push(verdict);
+        steps.push(Step {
+            loc: SourceLoc { path, ..SourceLoc::default() },
+            actor: name,
+            role: Role::Judge,
+            kind: StepKind::JudgeResult,
+            text: get_text(sc, &["explanation"]).unwrap_or_default(),
+            status: value.map(value_text),
+            is_error: verdict == Some(Outcome::Failed),
+            ..Step::default()
+        });
     }
     let sample_error = get(s, &["error"]);
     if let Some(err) = sample_error {
@@ -146,12 +167,9 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         st.index = i as u32;
         st.ingest_seq = i as u64;
     }
-    let outcome = if sample_error.is_some() || verdicts.contains(&Some(Outcome::Failed)) {
-        Outcome::Failed
-    } else if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Some(Outcome::Passed)) {
-        Outcome::Passed
-    } else {
-        Outcome::Unknown
+    let outcome = match (sample_error, combined(&verdicts)) {
+        (Some(_), _) => Outcome::Failed,
+        (None, verdict) => verdict.unwrap_or(Outcome::Unknown),
     };
     let id = get_text(s, &["id"]).unwrap_or_else(|| "sample".to_string());
     let id = match get(s, &["epoch"]).and_then(Value::as_i64) {
@@ -167,7 +185,21 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         })
         .map(content_text)
         .map(&resolve);
-    Ok(Trajectory { id, outcome, task, final_answer, steps, ..Trajectory::default() })
+    let mut usage = Usage::default();
+    if let Some(Value::Object(models)) = s.get("model_usage") {
+        for m in models.values().filter_map(Value::as_object) {
+            usage.add(&Usage {
+                input_tokens: count(m.get("input_tokens")),
+                output_tokens: count(m.get("output_tokens")),
+                cache_read_tokens: count(m.get("input_tokens_cache_read")),
+                cache_write_tokens: count(m.get("input_tokens_cache_write")),
+                ..Usage::default()
+            });
+        }
+    }
+    usage.duration_ms = seconds_ms(s.get("total_time"));
+    let usage = usage.non_empty();
+    Ok(Trajectory { id, outcome, task, final_answer, steps, usage, ..Trajectory::default() })
 }
 
 /// What a tool call acts on: its file arguments (`text_editor`'s `path`, ...), the page a
@@ -186,25 +218,47 @@ fn call_refs(call: &Map<String, Value>) -> Vec<String> {
     out
 }
 
-/// Inspect score values: `C` correct, `I` incorrect, `P` partial, `N` no answer; numbers and
-/// booleans as they are.
+/// The outcome of one score value, read as Inspect's `value_to_float` reads it
+/// (docs/formats.md, "Outcome"): `C` correct, `I` incorrect, `P` partial, `N` no answer; `yes`
+/// / `true` and `no` / `false`; numbers and numeric strings against [`PASS_THRESHOLD`] on the
+/// 0–1 scale (a number outside it is on a scale we do not know: no verdict); a dict or list of
+/// values fails when one fails and passes when all pass.
 fn score_outcome(v: &Value) -> Option<Outcome> {
+    let number = |f: f64| match f {
+        f if !(0.0..=1.0).contains(&f) => None,
+        f if f >= PASS_THRESHOLD => Some(Outcome::Passed),
+        _ => Some(Outcome::Failed),
+    };
     match v {
-        Value::String(s) => match s.as_str() {
-            "C" => Some(Outcome::Passed),
-            "I" | "N" | "P" => Some(Outcome::Failed),
-            other => other.parse::<f64>().ok().map(|f| {
-                if f >= 1.0 {
-                    Outcome::Passed
-                } else {
-                    Outcome::Failed
-                }
-            }),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "c" | "yes" | "true" | "correct" => Some(Outcome::Passed),
+            "i" | "n" | "p" | "no" | "false" | "incorrect" => Some(Outcome::Failed),
+            other => other.parse::<f64>().ok().and_then(number),
         },
         Value::Bool(b) => Some(if *b { Outcome::Passed } else { Outcome::Failed }),
-        Value::Number(n) => {
-            n.as_f64().map(|f| if f >= 1.0 { Outcome::Passed } else { Outcome::Failed })
+        Value::Number(n) => n.as_f64().and_then(number),
+        Value::Object(_) | Value::Array(_) => {
+            let parts: Vec<Option<Outcome>> = match v {
+                Value::Object(o) => o.values().map(score_outcome).collect(),
+                Value::Array(a) => a.iter().map(score_outcome).collect(),
+                _ => Vec::new(),
+            };
+            combined(&parts)
         }
-        _ => None,
+        Value::Null => None,
+    }
+}
+
+/// A numeric score passes at full credit, the value Inspect gives a `C`.
+pub const PASS_THRESHOLD: f64 = 1.0;
+
+/// Several verdicts as one: failed when one fails, passed when all pass, else none.
+fn combined(parts: &[Option<Outcome>]) -> Option<Outcome> {
+    if parts.contains(&Some(Outcome::Failed)) {
+        Some(Outcome::Failed)
+    } else if !parts.is_empty() && parts.iter().all(|p| *p == Some(Outcome::Passed)) {
+        Some(Outcome::Passed)
+    } else {
+        None
     }
 }

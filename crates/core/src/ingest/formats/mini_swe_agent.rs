@@ -6,7 +6,8 @@
 //! content holds a ```` ```bash ```` / ```` ```mswea_bash_command ```` block. The environment's
 //! answer (`role: tool`, or in the older format a user message starting `<returncode>`) is an
 //! observation with the exit code from `extra.returncode` or the `<returncode>N</returncode>`
-//! tag. The final `role: exit` message is the run end with `extra.exit_status`.
+//! tag. The final `role: exit` message is the run end with `extra.exit_status`; the outcome
+//! follows `info.exit_status` and `info.submission` (or the exit message's), as for SWE-agent.
 
 use serde_json::{Map, Value};
 
@@ -30,7 +31,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     };
     let base = if meta.is_some() { "$.messages" } else { "$" };
     let mut steps = Vec::with_capacity(messages.len());
-    let mut exit_status = None;
+    let (mut exit_status, mut exit_submission) = (None, None);
     // The repository root: the first absolute directory a command changes into (`cd /testbed`).
     let mut root: Option<String> = None;
     for (i, m) in messages.iter().enumerate() {
@@ -46,22 +47,29 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         }
         if step.kind == StepKind::RunEnd {
             exit_status = step.status.clone();
+            let extra = get(m, &["extra"]).and_then(Value::as_object);
+            exit_submission = extra.and_then(|e| get_text(e, &["submission"]));
         }
         steps.push(step);
     }
     let empty = Map::new();
     let info = meta.and_then(|o| get(o, &["info"])).and_then(Value::as_object).unwrap_or(&empty);
     let exit_status = get_text(info, &["exit_status"]).or(exit_status);
+    let submission = get_text(info, &["submission"]).or(exit_submission);
     let task = steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone());
     Ok(vec![Trajectory {
         id: meta
             .and_then(|o| get_text(o, &["instance_id"]))
             .unwrap_or_else(|| "mini-swe-agent-1".to_string()),
-        outcome: super::swe_agent::exit_status_outcome(exit_status.as_deref()),
+        outcome: super::swe_agent::exit_status_outcome(
+            exit_status.as_deref(),
+            submission.as_deref(),
+        ),
         task,
-        final_answer: get_text(info, &["submission"]),
+        final_answer: submission,
         gold: None,
         steps,
+        usage: None,
     }])
 }
 

@@ -10,6 +10,7 @@
 //! - Observations answer their `cause`: the exit code is `extras.metadata.exit_code`; an
 //!   `error` observation or a non-zero exit code is an error. `agent_state_changed` events are
 //!   environment steps whose status is the new state.
+//! - The outcome: see [`final_outcome`].
 
 use std::collections::HashMap;
 
@@ -17,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::{as_object, content_text, get, get_text, value_i64, value_text, SourceLoc};
 use crate::artifact::extract;
-use crate::model::{Role, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 
 /// The sandbox directory OpenHands mounts the task's workspace at: the trace root.
 const WORKSPACE_ROOT: &str = "/workspace";
@@ -39,6 +40,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let mut steps = Vec::with_capacity(events.len());
     let mut tools: HashMap<String, String> = HashMap::new();
     let mut final_answer = None;
+    let mut task_completed = None;
     for (i, e) in events.iter().enumerate() {
         let e = as_object(e, &format!("event {i}"))?;
         let step = event_step(e, format!("{base}[{i}]"), i, &mut tools);
@@ -48,21 +50,51 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
                 .map(value_text)
                 .filter(|t| !t.is_empty())
                 .or_else(|| get_text(e, &["message"]));
+            task_completed = get(e, &["args"])
+                .and_then(Value::as_object)
+                .and_then(|a| get_text(a, &["task_completed"]));
         }
         steps.push(step);
     }
     let task = meta
         .and_then(|o| get_text(o, &["instruction"]))
         .or_else(|| steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone()));
+    let run_error = meta.and_then(|o| get_text(o, &["error"])).filter(|e| !e.trim().is_empty());
+    let outcome = final_outcome(&steps, run_error.is_some(), task_completed.as_deref());
     Ok(vec![Trajectory {
         id: meta
             .and_then(|o| get_text(o, &["instance_id", "id"]))
             .unwrap_or_else(|| "openhands-1".to_string()),
+        outcome,
         task,
         final_answer,
         steps,
         ..Trajectory::default()
     }])
+}
+
+/// How the run ended (docs/formats.md, "Outcome"). Failed: the evaluation output's `error` is
+/// set; the final `agent_state_changed` state is `error` or `rejected`; the finish action says
+/// `task_completed: "false"` or `"partial"`; or the run's last event is an error observation
+/// with no finish action after it. A finish action, or a state such as `finished`, `stopped` or
+/// `awaiting_user_input`, only says that the agent stopped: unknown.
+fn final_outcome(steps: &[Step], run_error: bool, task_completed: Option<&str>) -> Outcome {
+    if run_error {
+        return Outcome::Failed;
+    }
+    let is_state = |s: &&Step| s.role == Role::Environment && s.kind == StepKind::Observation;
+    let last_state = steps.iter().rev().find(is_state).and_then(|s| s.status.as_deref());
+    if matches!(last_state, Some("error" | "rejected")) {
+        return Outcome::Failed;
+    }
+    if matches!(task_completed.map(str::to_ascii_lowercase).as_deref(), Some("false" | "partial")) {
+        return Outcome::Failed;
+    }
+    let last_event = steps.iter().rev().find(|s| !is_state(s));
+    match last_event {
+        Some(s) if s.kind == StepKind::Observation && s.is_error => Outcome::Failed,
+        _ => Outcome::Unknown,
+    }
 }
 
 fn event_step(

@@ -80,20 +80,33 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         id: get_text(o, &["instance_id"])
             .or_else(|| get_text(info, &["instance_id"]))
             .unwrap_or_else(|| "swe-agent-1".to_string()),
-        outcome: exit_status_outcome(get_text(info, &["exit_status"]).as_deref()),
+        outcome: exit_status_outcome(
+            get_text(info, &["exit_status"]).as_deref(),
+            get_text(info, &["submission"]).as_deref(),
+        ),
         task,
         final_answer: get_text(info, &["submission"]),
         gold: None,
         steps,
+        usage: None,
     }])
 }
 
-/// A run that submitted is not judged yet (the tests decide); one that stopped without
-/// submitting (cost limit, context overflow, format errors, an exception) failed.
-pub(crate) fn exit_status_outcome(status: Option<&str>) -> Outcome {
-    match status.map(|s| s.trim().to_ascii_lowercase()) {
-        None => Outcome::Unknown,
-        Some(s) if s.is_empty() || s.starts_with("submitted") => Outcome::Unknown,
-        Some(_) => Outcome::Failed,
+/// The outcome from `info.exit_status` and `info.submission` (see docs/formats.md, "Outcome"):
+/// a run that submitted a patch is not judged yet (the tests decide), so it stays unknown; one
+/// that submitted an empty patch, or stopped without submitting (cost or step limit, context
+/// overflow, format errors, an exception), failed. A run the user interrupted only says that it
+/// stopped: unknown.
+pub(crate) fn exit_status_outcome(status: Option<&str>, submission: Option<&str>) -> Outcome {
+    let Some(s) = status.map(|s| s.trim().to_ascii_lowercase()) else { return Outcome::Unknown };
+    if s.is_empty() || s.contains("interrupt") {
+        Outcome::Unknown
+    } else if s.starts_with("submitted") {
+        match submission {
+            Some(patch) if patch.trim().is_empty() => Outcome::Failed,
+            _ => Outcome::Unknown,
+        }
+    } else {
+        Outcome::Failed
     }
 }
