@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect_file;
 use trajscope_core::attribution::{
+    Rule,
     analyze_trajectory, quotes_on, AnalysisOptions, TrajectoryAnalysis,
 };
 use trajscope_core::model::{Trace, Trajectory};
@@ -116,7 +117,7 @@ fn render(t: &Trajectory, a: &TrajectoryAnalysis) -> String {
     }
     let _ = writeln!(o, "\n## candidates");
     for c in &a.candidates {
-        let rules: Vec<&str> = c.evidence.iter().map(|e| e.rule.as_str()).collect();
+        let rules: Vec<&str> = c.evidence.iter().map(|e| e.rule.as_str()).collect::<Vec<&str>>();
         let _ = writeln!(
             o,
             "- step {} line {} agent {} score {} {:?}/{:?} {} {:?}",
@@ -247,7 +248,7 @@ fn bundled_sample_blames_the_edit_that_removed_the_alias() {
     assert!(a
         .triggers
         .iter()
-        .any(|t| t.rule == "claim_contradicted" && t.wrong_quote.contains("all tests pass")));
+        .any(|t| t.rule == Rule::ClaimContradicted && t.wrong_quote.contains("all tests pass")));
 }
 
 #[test]
@@ -287,7 +288,7 @@ fn the_action_after_a_misapplied_memory_is_critical() {
     let (_, a) = fixture("misapplied_memory");
     let c = a.critical.unwrap();
     assert_eq!(c.action_id.as_deref(), Some("act-3"));
-    assert!(c.evidence.iter().any(|e| e.rule == "memory_misapplied" && e.quote.contains("--fake")));
+    assert!(c.evidence.iter().any(|e| e.rule == Rule::MemoryMisapplied && e.quote.contains("--fake")));
     assert_eq!(a.record.memory_read_node_ids, vec!["memory:fake-migrations".to_string()]);
 }
 

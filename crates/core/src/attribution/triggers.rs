@@ -18,7 +18,8 @@
 //!   value (its semantic footprint reaches the answer).
 
 use super::text::{self, Blocker, FastMap as HashMap};
-use super::{AnalysisOptions, Trigger};
+use super::rules::Rule;
+use super::Trigger;
 use crate::model::{Role, Step, StepKind, Trajectory};
 use crate::record::{Category, FailureClass, Phase};
 
@@ -46,6 +47,10 @@ pub struct Found {
     /// The last agent step, and whether it claims success.
     pub last_agent_step: Option<u32>,
     pub final_claim: bool,
+    /// The first error signal: a failed observation, a failed verdict or a budget reached.
+    pub first_error: Option<u32>,
+    /// Agent steps that reply to an instruction addressed to their agent (ascending).
+    pub instructed: Vec<u32>,
 }
 
 struct OpenError {
@@ -56,7 +61,7 @@ struct OpenError {
 }
 
 /// Runs every rule over the trajectory.
-pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
+pub fn detect(traj: &Trajectory) -> Found {
     let steps = &traj.steps;
     let mut f = Found { action_hash: vec![0; steps.len()], ..Found::default() };
     let mut by_action_id: HashMap<&str, usize> = HashMap::default();
@@ -75,9 +80,20 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     let mut env_by_action: HashMap<usize, usize> = HashMap::default();
     let mut scratch = String::new();
 
+    let mut last_instruction: Option<&str> = None;
     for (i, s) in steps.iter().enumerate() {
         let agent = text::is_agent_step(s);
         if agent {
+            match (s.kind, s.tool.as_deref()) {
+                (StepKind::Action, Some(to)) if !to.eq_ignore_ascii_case(&s.actor) => {
+                    last_instruction = Some(to);
+                }
+                _ if last_instruction.is_some_and(|to| to.eq_ignore_ascii_case(&s.actor)) => {
+                    f.instructed.push(i as u32);
+                    last_instruction = None;
+                }
+                _ => {}
+            }
             let h = action_key(s);
             f.action_hash[i] = h;
             let n = action_count.entry(h).or_insert(0);
@@ -102,7 +118,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     wrong_quote: action_quote(s).to_string(),
                     reference_quote: reference.to_string(),
                     reference_step: Some(obs as u32),
-                    rule: "repeated_action".into(),
+                    rule: Rule::RepeatedAction,
                     object: format!("cmd:{h:016x}"),
                     blocker: None,
                 });
@@ -124,7 +140,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         wrong_quote: claim.to_string(),
                         reference_quote: error_quote(&steps[e.quote_step]).to_string(),
                         reference_step: Some(e.quote_step as u32),
-                        rule: "claim_contradicted".into(),
+                        rule: Rule::ClaimContradicted,
                         object: e.object.clone(),
                         blocker: None,
                     });
@@ -137,7 +153,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                             wrong_quote: claim.to_string(),
                             reference_quote: err.to_string(),
                             reference_step: Some(i as u32),
-                            rule: "claim_contradicted".into(),
+                            rule: Rule::ClaimContradicted,
                             object: format!("claim:{i}"),
                             blocker: None,
                         });
@@ -158,6 +174,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             && text::is_budget_exhausted_in(&s.text, &mut scratch)
         {
             f.budget_exhausted = true;
+            f.first_error.get_or_insert(i as u32);
             f.triggers.push(Trigger {
                 step: i as u32,
                 category: Category::EnvironmentAnomaly,
@@ -165,7 +182,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                 wrong_quote: budget_quote(&s.text).to_string(),
                 reference_quote: budget_quote(&s.text).to_string(),
                 reference_step: Some(i as u32),
-                rule: "budget_exhausted".into(),
+                rule: Rule::BudgetExhausted,
                 object: "budget".into(),
                 blocker: None,
             });
@@ -179,6 +196,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
             _ if s.kind == StepKind::JudgeResult || s.role == Role::Judge => {
                 if judge_failed(s) {
                     f.failed_judges.push(i);
+                    f.first_error.get_or_insert(i as u32);
                     verifier_triggers(
                         &mut f,
                         steps,
@@ -218,6 +236,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                     })
                     .or(last_agent);
                 if observation_failed(s) {
+                    f.first_error.get_or_insert(i as u32);
                     let quote = error_quote(s);
                     let sig = text::signature(quote);
                     let n = failure_sigs.entry(sig.clone()).or_insert(0);
@@ -228,19 +247,21 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                         let quote = text::blocker_line(&s.text).unwrap_or(quote);
                         let sig = text::signature(quote);
                         let (class, rule) = blocker_class(b);
-                        let (ref_q, ref_step) = match cause {
-                            Some(a) => (action_quote(&steps[a]), a),
-                            None => (quote, i),
+                        // The critical step is the action whose observation shows the
+                        // anomaly; the observation's line is the reference.
+                        let (step, wrong) = match cause {
+                            Some(a) => (a, action_quote(&steps[a])),
+                            None => (i, quote),
                         };
                         let object = format!("env:{sig}");
                         f.triggers.push(Trigger {
-                            step: i as u32,
+                            step: step as u32,
                             category: Category::EnvironmentAnomaly,
                             phase: Phase::Observation,
-                            wrong_quote: quote.to_string(),
-                            reference_quote: ref_q.to_string(),
-                            reference_step: Some(ref_step as u32),
-                            rule: rule.into(),
+                            wrong_quote: wrong.to_string(),
+                            reference_quote: quote.to_string(),
+                            reference_step: Some(i as u32),
+                            rule,
                             object: object.clone(),
                             blocker: Some(class),
                         });
@@ -265,7 +286,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                                 wrong_quote: action_quote(&steps[a]).to_string(),
                                 reference_quote: quote.to_string(),
                                 reference_step: Some(i as u32),
-                                rule: "failed_command".into(),
+                                rule: Rule::FailedCommand,
                                 object: object.clone(),
                                 blocker: None,
                             });
@@ -280,7 +301,7 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
                                         wrong_quote: action_quote(&steps[e]).to_string(),
                                         reference_quote: quote.to_string(),
                                         reference_step: Some(i as u32),
-                                        rule: "edit_broke_test".into(),
+                                        rule: Rule::EditBrokeTest,
                                         object: format!("edit:{e}"),
                                         blocker: None,
                                     });
@@ -321,11 +342,11 @@ struct Lookup<'a, 'b> {
     env_by_action: &'a HashMap<usize, usize>,
 }
 
-fn blocker_class(b: Blocker) -> (FailureClass, &'static str) {
+fn blocker_class(b: Blocker) -> (FailureClass, Rule) {
     match b {
-        Blocker::Environment => (FailureClass::EnvironmentBlocker, "environment_blocker"),
-        Blocker::Flaky => (FailureClass::FlakyBlocker, "flaky_blocker"),
-        Blocker::Harness => (FailureClass::HarnessBlocker, "harness_blocker"),
+        Blocker::Environment => (FailureClass::EnvironmentBlocker, Rule::EnvironmentBlocker),
+        Blocker::Flaky => (FailureClass::FlakyBlocker, Rule::FlakyBlocker),
+        Blocker::Harness => (FailureClass::HarnessBlocker, Rule::HarnessBlocker),
     }
 }
 
@@ -352,7 +373,7 @@ fn verifier_triggers(
                 .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
                 .max()
         })
-        .or(last_agent);
+        .or_else(|| action_about(steps, j, last_agent));
     let Some(src) = source else {
         f.triggers.push(Trigger {
             step: j as u32,
@@ -361,7 +382,7 @@ fn verifier_triggers(
             wrong_quote: reason.to_string(),
             reference_quote: reason.to_string(),
             reference_step: Some(j as u32),
-            rule: "verifier_rejected".into(),
+            rule: Rule::VerifierRejected,
             object: format!("judge:{}", judge.actor),
             blocker: text::blocker(&judge.text).map(|_| FailureClass::HarnessBlocker),
         });
@@ -372,13 +393,13 @@ fn verifier_triggers(
         let q = text::blocker_line(&steps[obs].text).unwrap_or_else(|| error_quote(&steps[obs]));
         let class = text::blocker(&steps[obs].text).map(blocker_class);
         f.triggers.push(Trigger {
-            step: obs as u32,
+            step: src as u32,
             category: Category::EnvironmentAnomaly,
             phase: Phase::Observation,
-            wrong_quote: q.to_string(),
+            wrong_quote: action_quote(&steps[src]).to_string(),
             reference_quote: reason.to_string(),
             reference_step: Some(j as u32),
-            rule: class.map_or("environment_blocker", |c| c.1).into(),
+            rule: class.map_or(Rule::EnvironmentBlocker, |c| c.1),
             object: format!("env:{}", text::signature(q)),
             blocker: Some(class.map_or(FailureClass::EnvironmentBlocker, |c| c.0)),
         });
@@ -386,13 +407,13 @@ fn verifier_triggers(
     }
     if let Some((class, rule)) = text::blocker(&judge.text).map(blocker_class) {
         f.triggers.push(Trigger {
-            step: j as u32,
+            step: src as u32,
             category: Category::EnvironmentAnomaly,
             phase: Phase::Verification,
-            wrong_quote: reason.to_string(),
-            reference_quote: action_quote(&steps[src]).to_string(),
-            reference_step: Some(src as u32),
-            rule: rule.into(),
+            wrong_quote: action_quote(&steps[src]).to_string(),
+            reference_quote: reason.to_string(),
+            reference_step: Some(j as u32),
+            rule,
             object: format!("env:{}", text::signature(reason)),
             blocker: Some(class),
         });
@@ -407,7 +428,7 @@ fn verifier_triggers(
         wrong_quote: wrong.to_string(),
         reference_quote: reason.to_string(),
         reference_step: Some(j as u32),
-        rule: "verifier_rejected".into(),
+        rule: Rule::VerifierRejected,
         object: object.clone(),
         blocker: None,
     });
@@ -421,12 +442,47 @@ fn verifier_triggers(
                 wrong_quote: wrong.to_string(),
                 reference_quote: mq.to_string(),
                 reference_step: Some(m as u32),
-                rule: "memory_misapplied".into(),
+                rule: Rule::MemoryMisapplied,
                 object,
                 blocker: None,
             });
         }
     }
+}
+
+/// Most agent steps looked back over for the action a verdict's text is about.
+const ABOUT_LOOKBACK: usize = 64;
+
+/// Without an explicit link: the latest agent step before the verdict `j` whose command or
+/// text names one of the verdict's distinctive words (a path, a command, an identifier of five
+/// or more characters), else the last agent step.
+fn action_about(steps: &[Step], j: usize, last_agent: Option<usize>) -> Option<usize> {
+    let last = last_agent?;
+    let words: Vec<String> = steps[j]
+        .text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')))
+        .map(|w| w.trim_matches(['.', '-', '/']))
+        .filter(|w| w.len() >= 5)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.is_empty() {
+        return Some(last);
+    }
+    let mut buf = String::new();
+    (0..=last)
+        .rev()
+        .filter(|&i| text::is_agent_step(&steps[i]))
+        .take(ABOUT_LOOKBACK)
+        .find(|&i| {
+            let s = &steps[i];
+            buf.clear();
+            buf.push_str(s.args.as_deref().unwrap_or(""));
+            buf.push('\n');
+            buf.push_str(&s.text);
+            buf.make_ascii_lowercase();
+            words.iter().any(|w| buf.contains(w.as_str()))
+        })
+        .or(Some(last))
 }
 
 fn judge_failed(s: &Step) -> bool {
@@ -649,7 +705,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
                 wrong_quote: quote_around(l.trim(), &tokens).to_string(),
                 reference_quote: quote_around(line, &tokens).to_string(),
                 reference_step: Some(fi as u32),
-                rule: "answer_origin".into(),
+                rule: Rule::AnswerOrigin,
                 object: "answer".into(),
                 blocker: None,
             });
@@ -663,7 +719,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
             wrong_quote: action_quote(&steps[author]).to_string(),
             reference_quote: quote_around(l.trim(), &tokens).to_string(),
             reference_step: Some(i as u32),
-            rule: "answer_origin".into(),
+            rule: Rule::AnswerOrigin,
             object: "answer".into(),
             blocker: None,
         });
