@@ -163,11 +163,15 @@ fn objective(items: &[EvalItem]) -> (usize, usize, usize) {
     (exact, r5, agent)
 }
 
-/// Fits the weights by coordinate ascent over [`GRID`] from the defaults (deterministic: a
-/// change is kept only when it strictly improves the objective).
+/// Fits the weights by coordinate ascent over [`GRID`] from an uninformed start (deterministic:
+/// a change is kept only when it strictly improves the objective).
 fn fit(items: &[&Scored]) -> Weights {
     let eval = |w: &Weights| objective(&items.iter().map(|s| s.item(w)).collect::<Vec<_>>());
+    // An uninformed start (every weight 0.5), so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
+    for k in 0..Weights::LEN {
+        w.set(k, 0.5);
+    }
     let mut best = eval(&w);
     for _pass in 0..4 {
         let mut changed = false;

@@ -72,11 +72,10 @@ pub fn rank(
     };
     let mut pool: Vec<Pooled> = Vec::new();
     let mut at: text::FastMap<u32, usize> = text::FastMap::default();
-    // Steps whose error was fixed at once: known not to be critical, never a candidate.
-    let mut cheap: text::FastMap<u32, ()> = text::FastMap::default();
     for (ii, inst) in instances.iter().enumerate() {
+        // An error fixed at once is no evidence: its instance never places a candidate (its
+        // step may still be an out-of-set candidate on its own features).
         if inst.state == InstanceState::CheapResolution {
-            cheap.insert(inst.origin_step, ());
             continue;
         }
         if !failed && !inst.state.is_candidate() {
@@ -134,7 +133,7 @@ pub fn rank(
             if first_of_agent {
                 agents.push(s.actor.as_str());
             }
-            if at.contains_key(&(i as u32)) || cheap.contains_key(&(i as u32)) {
+            if at.contains_key(&(i as u32)) {
                 continue;
             }
             let rule = match (agents.len(), first_of_agent) {

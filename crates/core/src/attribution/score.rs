@@ -64,12 +64,12 @@ impl Default for Weights {
         Weights {
             instance: 0.0,
             introduces_first_error: 0.0,
-            before_first_error: 0.0,
-            assumption: 0.25,
-            introduces_code: 0.5,
+            before_first_error: 0.25,
+            assumption: 0.5,
+            introduces_code: 0.25,
             states_answer: 0.5,
             earliness: 0.5,
-            worker_reply: 1.5,
+            worker_reply: 1.0,
         }
     }
 }
