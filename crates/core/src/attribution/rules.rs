@@ -105,12 +105,14 @@ impl Rule {
     }
 
     /// Whether the rule rests on an explicit report of the failure: a verifier or a test that
-    /// rejected the step, or the environment's own error. Such a candidate outranks every
+    /// rejected the step, the environment's own error, or the same failure reported again for
+    /// the same action (a loop). Such a candidate outranks every
     /// inferred one (see [`super::score::LINKED`]).
     pub fn is_linked(self) -> bool {
         matches!(
             self,
             Rule::VerifierRejected
+                | Rule::RepeatedAction
                 | Rule::EditBrokeTest
                 | Rule::MemoryMisapplied
                 | Rule::EnvironmentBlocker

@@ -78,6 +78,8 @@ pub fn detect(traj: &Trajectory) -> Found {
     let mut open_error: Option<OpenError> = None;
     // Action step → the observation where the environment blocked it.
     let mut env_by_action: HashMap<usize, usize> = HashMap::default();
+    // A failing test action → the edit it caught (the edit introduced the error).
+    let mut edit_by_test: HashMap<usize, usize> = HashMap::default();
     let mut scratch = String::new();
 
     let mut last_instruction: Option<&str> = None;
@@ -205,6 +207,7 @@ pub fn detect(traj: &Trajectory) -> Found {
                             by_action_id: &by_action_id,
                             by_artifact: &by_artifact,
                             env_by_action: &env_by_action,
+                            edit_by_test: &edit_by_test,
                         },
                         last_agent,
                         last_memory,
@@ -294,6 +297,7 @@ pub fn detect(traj: &Trajectory) -> Found {
                             // A failing test shows an error an earlier edit introduced.
                             if let Some(e) = last_edit.filter(|&e| e != a && e < a) {
                                 if text::is_test_command(action_text(&steps[a])) {
+                                    edit_by_test.insert(a, e);
                                     f.triggers.push(Trigger {
                                         step: e as u32,
                                         category: Category::EnvironmentAnomaly,
@@ -340,6 +344,7 @@ struct Lookup<'a, 'b> {
     by_action_id: &'a HashMap<&'b str, usize>,
     by_artifact: &'a HashMap<&'b str, usize>,
     env_by_action: &'a HashMap<usize, usize>,
+    edit_by_test: &'a HashMap<usize, usize>,
 }
 
 fn blocker_class(b: Blocker) -> (FailureClass, Rule) {
@@ -373,7 +378,14 @@ fn verifier_triggers(
                 .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
                 .max()
         })
-        .or_else(|| action_about(steps, j, last_agent));
+        .or_else(|| {
+            // A verdict that names an environment failure is about the action it blocked.
+            text::blocker(&judge.text)
+                .and_then(|_| maps.env_by_action.keys().max().copied())
+                .or_else(|| action_about(steps, j, last_agent))
+        });
+    // A verdict on a test run that caught an edit is about the edit.
+    let source = source.map(|s| maps.edit_by_test.get(&s).copied().unwrap_or(s));
     let Some(src) = source else {
         f.triggers.push(Trigger {
             step: j as u32,
