@@ -1,39 +1,37 @@
-//! File input for the CLI: streams a file into the core in 1 MiB chunks, read on a thread of
-//! its own while the core parses the previous ones.
+//! File input for the CLI: streams a file into the core's [`Loader`] in 1 MiB chunks, read on
+//! a thread of its own while the core parses the previous ones.
 
 use std::io::Read as _;
 use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::Context as _;
-use trajscope_core::labels::ContentHasher;
 use trajscope_core::model::Format;
-use trajscope_core::{IngestOptions, Ingestor, Trace};
+use trajscope_core::{IngestOptions, Loader, Session, Trace};
 
 /// Reads and ingests a trace file.
 pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
-    Ok(read_into(path, format, None, |_| {})?.finish())
+    Ok(load_session(path, format, false)?.into_trace())
 }
 
-/// Reads and ingests a trace file, also returning its content hash (`sha256:<hex>`, the trace
-/// identity that labels and case ids use). Only the commands that need the identity pay for it.
-pub fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
-    let mut hasher = ContentHasher::new();
-    let trace = read_into(path, format, Some(&mut hasher), |_| {})?.finish();
-    Ok((trace, hasher.finish()))
+/// Reads a trace file into a session; with `hash`, the session knows its identity
+/// (`sha256:<hex>`, which labels and case ids use). Only the commands that need the identity pay
+/// for it.
+pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
+    let mut loader = Loader::new(IngestOptions { format }, hash);
+    read_into(path, &mut loader, |_| {})?;
+    Ok(loader.finish())
 }
 
-/// Streams the file into a new ingestor and returns it unfinished; `after_chunk` sees the
-/// ingestor after every chunk (to take what has settled).
+/// Streams the file into `loader`; `after_chunk` sees the loader after every chunk (to take
+/// what has settled). The loader does the rest: this only moves bytes.
 pub fn read_into(
     path: &Path,
-    format: Option<Format>,
-    mut hasher: Option<&mut ContentHasher>,
-    mut after_chunk: impl FnMut(&mut Ingestor),
-) -> anyhow::Result<Ingestor> {
+    loader: &mut Loader,
+    mut after_chunk: impl FnMut(&mut Loader),
+) -> anyhow::Result<()> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut ingestor = Ingestor::new(IngestOptions { format });
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
     // beside the parse instead of between parses); buffers go back to it to be reused, so
     // memory stays at CHUNK * (IN_FLIGHT + 1) whatever the file size.
@@ -46,19 +44,15 @@ pub fn read_into(
         scope.spawn(move || read_chunks(file, &empty_rx, &full_tx));
         for chunk in full_rx {
             let (buf, n) = chunk.with_context(|| format!("cannot read {}", path.display()))?;
-            if let Some(h) = hasher.as_deref_mut() {
-                h.update(&buf[..n]);
-            }
-            ingestor.feed(&buf[..n]);
-            after_chunk(&mut ingestor);
+            loader.feed(&buf[..n]);
+            after_chunk(loader);
             // The reader may have stopped (end of file); then the buffer is simply dropped.
             let _ = empty_tx.send(buf);
         }
         // Closing the empty-buffer channel lets a reader still waiting for one finish.
         drop(empty_tx);
         Ok::<_, anyhow::Error>(())
-    })?;
-    Ok(ingestor)
+    })
 }
 
 const CHUNK: usize = 1 << 20;

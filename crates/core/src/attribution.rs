@@ -219,8 +219,7 @@ pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> Trajecto
     let instances = instances::build(traj, &found, opts, failed);
     let candidates = ranking::rank(traj, &found, &instances, opts, failed, &opts.weights);
     let signals = classify::signals(&found, opts);
-    let critical =
-        if failed { candidates.first().map(|c| critical_of(traj, c)) } else { None };
+    let critical = if failed { candidates.first().map(|c| critical_of(traj, c)) } else { None };
     let (classification, failure_mode) = match &critical {
         Some(c) => {
             let (class, mode) =

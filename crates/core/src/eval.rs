@@ -201,8 +201,7 @@ fn fit(items: &[&Scored]) -> Weights {
 /// reverse (items without a number go by their position). Each item is analysed once; the
 /// weights only re-rank its candidates.
 pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> CrossValidation {
-    let opts =
-        AnalysisOptions { assume_failed: true, max_candidates: usize::MAX, ..opts.clone() };
+    let opts = AnalysisOptions { assume_failed: true, max_candidates: usize::MAX, ..opts.clone() };
     let scored: Vec<Scored> = inputs
         .iter()
         .filter(|inp| inp.trajectory.gold.is_some())
@@ -226,12 +225,12 @@ pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> Cross
     let half = |want: bool| -> Vec<&Scored> {
         scored.iter().zip(&odd).filter(|(_, &o)| o == want).map(|(s, _)| s).collect()
     };
-    let items = |set: &[&Scored], w: &Weights| -> Vec<EvalItem> {
-        set.iter().map(|s| s.item(w)).collect()
-    };
+    let items =
+        |set: &[&Scored], w: &Weights| -> Vec<EvalItem> { set.iter().map(|s| s.item(w)).collect() };
     let mut folds = Vec::new();
     let mut pooled = Vec::new();
-    for (name, train_odd) in [("fit on odd, score on even", true), ("fit on even, score on odd", false)]
+    for (name, train_odd) in
+        [("fit on odd, score on even", true), ("fit on even, score on odd", false)]
     {
         let train = half(train_odd);
         let test = half(!train_odd);

@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect_file;
 use trajscope_core::attribution::{
-    Rule,
-    analyze_trajectory, quotes_on, AnalysisOptions, TrajectoryAnalysis,
+    analyze_trajectory, quotes_on, AnalysisOptions, Rule, TrajectoryAnalysis,
 };
 use trajscope_core::model::{Trace, Trajectory};
 use trajscope_core::record::FailureClass;
@@ -288,7 +287,10 @@ fn the_action_after_a_misapplied_memory_is_critical() {
     let (_, a) = fixture("misapplied_memory");
     let c = a.critical.unwrap();
     assert_eq!(c.action_id.as_deref(), Some("act-3"));
-    assert!(c.evidence.iter().any(|e| e.rule == Rule::MemoryMisapplied && e.quote.contains("--fake")));
+    assert!(c
+        .evidence
+        .iter()
+        .any(|e| e.rule == Rule::MemoryMisapplied && e.quote.contains("--fake")));
     assert_eq!(a.record.memory_read_node_ids, vec!["memory:fake-migrations".to_string()]);
 }
 

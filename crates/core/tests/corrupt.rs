@@ -1,5 +1,5 @@
-//! The corrupt-input corpus (`tests/fixtures/corrupt/`): each file's quarantine result is
-//! snapshotted beside it (`<file>.expected`, bless with `UPDATE_EXPECT=1`) and checked against the
+//! The corrupt-input corpus (`tests/fixtures/corrupt/`): EVERY file in the folder (found by
+//! listing it, so a new file cannot go unchecked) has its quarantine result snapshotted beside it (`<file>.expected`, bless with `UPDATE_EXPECT=1`) and checked against the
 //! file's own bytes: counts add up, every quarantined line's raw bytes are exactly the bytes at
 //! its recorded offset, `truncated_tail` only on a final unterminated line, and feeding the file
 //! in any chunking gives the same trace. Inputs too big to commit are generated here.
@@ -127,6 +127,25 @@ fn check_fixture(file: &str, bytes: &[u8]) -> Trace {
     }
     expect_file![corpus_dir().join(format!("{file}.expected"))].assert_eq(&render(&trace));
     trace
+}
+
+/// Every file of the corpus, checked (the named tests below add assertions about some).
+#[test]
+#[allow(clippy::disallowed_methods)] // the test lists its fixture folder; the core does no I/O
+fn every_file_of_the_corpus_is_checked() {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(corpus_dir())
+        .expect("the corpus folder")
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), p))
+        .filter(|(n, _)| !(n.ends_with(".md") || n.ends_with(".expected")))
+        .map(|(n, p)| (n, std::fs::read(p).expect("a readable fixture")))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 17, "corpus files found: {}", files.len());
+    for (name, bytes) in &files {
+        check_fixture(name, bytes);
+    }
 }
 
 #[test]

@@ -244,8 +244,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         if p.is_dir() {
             walk(&p, out);
-        } else if !(name.contains(".expected") || name.ends_with(".md") || name.ends_with(".txt"))
-        {
+        } else if !(name.contains(".expected") || name.ends_with(".md") || name.ends_with(".txt")) {
             out.push(p);
         }
     }

@@ -5,11 +5,12 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use trajscope_core::attribution::AnalysisOptions;
 use std::collections::BTreeMap;
 
-use trajscope_core::attribution::Weights;
-use trajscope_core::eval::{cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, SubsetScore};
+use trajscope_core::attribution::{AnalysisOptions, Weights};
+use trajscope_core::eval::{
+    cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, SubsetScore,
+};
 use trajscope_core::model::{Format, Trace};
 
 use crate::io::{load, parse_format};
@@ -70,7 +71,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for f in files {
         match load(&f, args.format) {
             Ok(t) => loaded.push((f, t)),
-            Err(e) => eprintln!("trajscope: skipping {}: {e:#}", f.display()),
+            Err(e) => eprintln!(
+                "trajscope: skipping {}",
+                crate::term::escape(&format!("{}: {e:#}", f.display()))
+            ),
         }
     }
     let mut inputs = Vec::new();
@@ -85,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             inputs.push(EvalInput { file, subset: subset_of(f), trajectory: t });
         }
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::human_or_json(args.json);
     if args.folds.is_some() {
         let cv = cross_validate(&inputs, &AnalysisOptions::default());
         if args.json {

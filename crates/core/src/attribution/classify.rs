@@ -73,7 +73,8 @@ pub fn classify(
         None => {
             let only_verifier = !inst_triggers.is_empty()
                 && inst_triggers.iter().all(|t| {
-                    t.rule == Rule::VerifierRejected && t.phase == crate::record::Phase::Verification
+                    t.rule == Rule::VerifierRejected
+                        && t.phase == crate::record::Phase::Verification
                 });
             if only_verifier {
                 FailureClass::VerificationFailure
@@ -88,7 +89,8 @@ pub fn classify(
             FailureMode::Deterministic
         }
         FailureClass::AgentFailure | FailureClass::VerificationFailure => {
-            if signals.repetition && inst_triggers.iter().all(|t| t.rule != Rule::VerifierRejected) {
+            if signals.repetition && inst_triggers.iter().all(|t| t.rule != Rule::VerifierRejected)
+            {
                 FailureMode::Deterministic
             } else {
                 FailureMode::Reasoning

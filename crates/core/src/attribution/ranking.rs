@@ -95,10 +95,7 @@ pub fn rank(
             pool.len() - 1
         });
         let p = &mut pool[k];
-        let better = p
-            .features
-            .state
-            .is_none_or(|s| state_rank(inst.state) > state_rank(s));
+        let better = p.features.state.is_none_or(|s| state_rank(inst.state) > state_rank(s));
         if better {
             p.features.state = Some(inst.state);
             p.instances.insert(0, ii);
@@ -164,10 +161,7 @@ pub fn rank(
         }
     }
     order.truncate(opts.max_candidates);
-    order
-        .into_iter()
-        .map(|(sc, k)| candidate(traj, found, instances, &pool[k], sc))
-        .collect()
+    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &pool[k], sc)).collect()
 }
 
 fn state_rank(s: InstanceState) -> u8 {
@@ -251,7 +245,8 @@ fn candidate(
 }
 
 fn push_evidence(out: &mut Vec<Evidence>, t: &super::Trigger) {
-    let w = Evidence { step: t.step, kind: "wrong".into(), quote: t.wrong_quote.clone(), rule: t.rule };
+    let w =
+        Evidence { step: t.step, kind: "wrong".into(), quote: t.wrong_quote.clone(), rule: t.rule };
     if out.len() < MAX_EVIDENCE && !out.contains(&w) {
         out.push(w);
     }

@@ -265,7 +265,6 @@ mod tests {
     use super::super::vocab::*;
     use super::*;
 
-
     #[test]
     fn error_lines_and_negations() {
         assert!(is_error_line("FAIL: expected property userId (AssertionError)"));
@@ -360,4 +359,3 @@ mod tests {
         assert_eq!(cut(&s).chars().count(), QUOTE_MAX);
     }
 }
-
