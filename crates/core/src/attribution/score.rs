@@ -173,6 +173,13 @@ pub fn why(f: &Features) -> Vec<String> {
         let names: Vec<&str> = f.rules.iter().map(|r| r.as_str()).collect();
         out.push(format!("rule: {}", names.join(", ")));
     }
+    if f.state.is_some() && f.rules.iter().any(|r| r.is_linked()) {
+        out.push(
+            "reported by a verifier, a test, a repeated failure or the environment: outranks \
+             every inferred candidate"
+                .into(),
+        );
+    }
     match (f.introduces_first_error, f.before_first_error, f.first_error_step) {
         (true, _, Some(e)) => out.push(format!("introduced the first error signal (step {e})")),
         (false, true, Some(e)) => out.push(format!("before the first error signal (step {e})")),
