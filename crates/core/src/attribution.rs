@@ -219,7 +219,14 @@ pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> Trajecto
     let instances = instances::build(traj, &found, opts, failed);
     let candidates = ranking::rank(traj, &found, &instances, opts, failed, &opts.weights);
     let signals = classify::signals(&found, opts);
-    let critical = if failed { candidates.first().map(|c| critical_of(traj, c)) } else { None };
+    // An unknown outcome with an error still active at the end (a manifest instance) is
+    // attributed as before; any other unknown run only gets its candidates.
+    let manifest = instances.iter().any(|i| i.state == InstanceState::ManifestActive);
+    let critical = if failed || (traj.outcome == Outcome::Unknown && manifest) {
+        candidates.first().map(|c| critical_of(traj, c))
+    } else {
+        None
+    };
     let (classification, failure_mode) = match &critical {
         Some(c) => {
             let (class, mode) =
