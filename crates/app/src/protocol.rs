@@ -7,7 +7,9 @@ use trajscope_core::attribution::{Candidate, Critical};
 use trajscope_core::classify::Signals;
 use trajscope_core::model::{GoldLabel, IngestStats, Outcome};
 use trajscope_core::record::{FailureClass, FailureMode};
+use trajscope_core::redact::TraceFinding;
 use trajscope_core::report::QuarantineRecord;
+use trajscope_core::usage::{AgentUsage, UsageSummary};
 
 /// Detail level of a step's text (SPEC §2.4): high 3000, medium 1200, low 600 characters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -68,8 +70,13 @@ pub enum Request {
     Steps { req: u32, file: u32, traj: u32, items: Vec<(u32, Grain)> },
     /// Step indices whose content contains `query` (case-insensitive).
     Search { req: u32, file: u32, traj: u32, query: String },
-    /// The whole quarantine as JSONL (one `QuarantineRecord` per line).
-    QuarantineJsonl { file: u32 },
+    /// The whole quarantine as JSONL (one `QuarantineRecord` per line): the exact bytes, or
+    /// with secrets masked when `redacted`.
+    QuarantineJsonl {
+        file: u32,
+        #[serde(default)]
+        redacted: bool,
+    },
     /// Hash the blob sent beside this request (the trace identity, SHA-256) and answer
     /// `Hashed`. The ingest worker sends it to a second instance of itself for a large file, so
     /// the hash is computed beside the parse instead of after it.
@@ -126,6 +133,8 @@ pub enum Response {
     QuarantineJsonl {
         file: u32,
         text: String,
+        #[serde(default)]
+        redacted: bool,
     },
     /// One more trajectory analysed (after `Loaded`, in the background or on demand).
     Analysed {
@@ -163,7 +172,14 @@ pub struct TraceSummary {
     pub brief_markdown: String,
     /// False until every trajectory is analysed (cases and brief come then).
     pub analysis_done: bool,
+    /// Secrets found in the trace (at most [`SECRETS_SHOWN`]; `docs/redaction.md`).
+    #[serde(default)]
+    pub secrets: Vec<TraceFinding>,
+    #[serde(default)]
+    pub secrets_total: u64,
 }
+
+pub const SECRETS_SHOWN: usize = 200;
 
 /// A failed turn case and its validation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -200,6 +216,12 @@ pub struct TrajectoryInfo {
     pub classification: Option<FailureClass>,
     pub failure_mode: Option<FailureMode>,
     pub signals: Signals,
+    /// Tokens, cost and duration as recorded (`docs/usage.md`).
+    #[serde(default)]
+    pub usage: UsageSummary,
+    /// The same per agent (actor), in order of first appearance.
+    #[serde(default)]
+    pub agent_usage: Vec<AgentUsage>,
 }
 
 /// Per-step facts of one trajectory, column-wise (compact for 100,000 steps).
@@ -213,6 +235,13 @@ pub struct StepColumns {
     pub actor: Vec<u16>,
     pub actors: Vec<String>,
     pub kind: Vec<u8>,
+    /// Tokens each step records (input + output + cache), 0 where none; empty when no step
+    /// of the trajectory records usage.
+    #[serde(default)]
+    pub tokens: Vec<u64>,
+    /// Steps followed by a gap of at least `usage::STALL_MS` before the next step.
+    #[serde(default)]
+    pub stalls: Vec<u32>,
 }
 
 pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;
@@ -227,4 +256,7 @@ pub struct StepView {
     /// Characters of the full text (before elision).
     pub full_chars: u32,
     pub timestamp: Option<String>,
+    /// The usage the step records (tokens, cost, call time).
+    #[serde(default)]
+    pub usage: Option<trajscope_core::model::Usage>,
 }

@@ -4,6 +4,7 @@
 
 mod list;
 mod panels;
+mod queue;
 mod state;
 mod timeline;
 
@@ -81,8 +82,10 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
     let d1 = dispatch.clone();
     let bridge = Bridge::new(
         move |resp| match resp {
-            Response::QuarantineJsonl { text, .. } => {
-                if let Err(e) = save_text("quarantine.jsonl", "application/x-ndjson", &text) {
+            Response::QuarantineJsonl { text, redacted, .. } => {
+                // The name says which: the exact bytes, or secrets masked.
+                let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
+                if let Err(e) = save_text(name, "application/x-ndjson", &text) {
                     d1.dispatch(Action::Notice(e));
                 }
             }

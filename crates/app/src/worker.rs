@@ -159,6 +159,7 @@ impl Store {
                             text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
                             full_chars: text::full_text(s).chars().count() as u32,
                             timestamp: s.timestamp.clone(),
+                            usage: s.usage.as_deref().cloned(),
                         }
                     })
                     .collect();
@@ -175,9 +176,13 @@ impl Store {
                     .collect();
                 Some(Response::SearchHits { req, file, traj, query, hits })
             }
-            Request::QuarantineJsonl { file } => {
+            Request::QuarantineJsonl { file, redacted } => {
                 let loaded = self.traces.get(&file)?;
-                Some(Response::QuarantineJsonl { file, text: quarantine_jsonl(&loaded.trace) })
+                let text = match redacted {
+                    true => quarantine_jsonl_redacted(&loaded.trace),
+                    false => quarantine_jsonl(&loaded.trace),
+                };
+                Some(Response::QuarantineJsonl { file, text, redacted })
             }
         }
     }
@@ -188,6 +193,18 @@ pub fn quarantine_jsonl(trace: &Trace) -> String {
     let mut out = String::new();
     for q in &trace.quarantine {
         if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The quarantine as JSONL with secrets masked (each record `"redacted": true`).
+pub fn quarantine_jsonl_redacted(trace: &Trace) -> String {
+    let mut out = String::new();
+    for q in &trace.quarantine {
+        if let Ok(line) = serde_json::to_string(&trajscope_core::redact::quarantine_record(q)) {
             out.push_str(&line);
             out.push('\n');
         }
@@ -227,6 +244,26 @@ pub fn columns(t: &Trajectory) -> StepColumns {
         };
         c.actor.push(actor);
     }
+    if t.steps.iter().any(|s| s.usage.is_some()) {
+        c.tokens = t
+            .steps
+            .iter()
+            .map(|s| {
+                s.usage.as_ref().map_or(0, |u| {
+                    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                        .iter()
+                        .flatten()
+                        .sum()
+                })
+            })
+            .collect();
+    }
+    c.stalls = trajscope_core::usage::step_timings(t)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.stall)
+        .map(|(i, _)| i as u32)
+        .collect();
     c
 }
 
@@ -249,6 +286,7 @@ pub fn summarize(
             r
         })
         .collect();
+    let secrets = trajscope_core::redact::scan_trace(trace);
     TraceSummary {
         content_hash,
         format: trace.format.name().to_string(),
@@ -266,6 +304,8 @@ pub fn summarize(
         cases_jsonl: String::new(),
         brief_markdown: String::new(),
         analysis_done: false,
+        secrets_total: secrets.len() as u64,
+        secrets: secrets.into_iter().take(crate::protocol::SECRETS_SHOWN).collect(),
     }
 }
 
@@ -340,6 +380,8 @@ fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Trajectory
         classification: a.and_then(|a| a.classification),
         failure_mode: a.and_then(|a| a.failure_mode),
         signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
+        usage: trajscope_core::usage::trajectory_usage(t),
+        agent_usage: trajscope_core::usage::by_agent(t),
     }
 }
 
@@ -685,6 +727,52 @@ mod tests {
     }
 
     #[test]
+    fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
+        let planted = include_bytes!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
+        let trace = ingest(planted, IngestOptions::default());
+        let s = summarize(&trace, &[None], "sha256:x".into());
+        assert!(s.secrets_total >= 12, "{}", s.secrets_total);
+        assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        let corrupt = include_bytes!("../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
+        let mut store = store_with(corrupt);
+        let ask = |store: &mut Store, redacted| match store
+            .answer(Request::QuarantineJsonl { file: 1, redacted })
+        {
+            Some(Response::QuarantineJsonl { text, redacted: r, .. }) => {
+                assert_eq!(r, redacted);
+                text
+            }
+            _ => panic!("no quarantine export"),
+        };
+        let exact = ask(&mut store, false);
+        let masked = ask(&mut store, true);
+        // The exact export's `raw` text shows the line as it is, secret and all.
+        assert!(exact.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(!masked.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(masked.contains("\"redacted\":true") && !exact.contains("\"redacted\""));
+    }
+
+    #[test]
+    fn usage_reaches_the_overview_and_the_steps() {
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let trace = ingest(cc, IngestOptions::default());
+        let s = summarize(&trace, &[None], "sha256:x".into());
+        let t = &s.trajectories[0];
+        assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
+        assert_eq!(t.agent_usage.iter().map(|a| a.steps as u32).sum::<u32>(), t.steps);
+        let mut store = store_with(cc);
+        let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
+            req: 1,
+            file: 1,
+            traj: 0,
+            items: (0..t.steps).map(|i| (i, Grain::High)).collect(),
+        }) else {
+            panic!("no steps");
+        };
+        assert_eq!(steps.iter().filter(|v| v.usage.is_some()).count(), t.usage.steps_with_usage);
+    }
+
+    #[test]
     fn steps_come_back_at_their_grain_within_the_limit() {
         let long = "x".repeat(10_000);
         let jsonl = format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":\"{long}\"}}\n");
@@ -747,6 +835,23 @@ mod tests {
         let rec: QuarantineRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(rec.line, 2);
         assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
+    }
+
+    #[test]
+    fn columns_carry_tokens_per_step_only_where_recorded() {
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let t = &ingest(cc, IngestOptions::default()).trajectories[0];
+        let c = columns(t);
+        assert_eq!(c.tokens.len(), t.steps.len());
+        let u = trajscope_core::usage::trajectory_usage(t);
+        let want: u64 =
+            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                .iter()
+                .flatten()
+                .sum();
+        assert_eq!(c.tokens.iter().sum::<u64>(), want);
+        let none = columns(&ingest(SAMPLE, IngestOptions::default()).trajectories[0]);
+        assert!(none.tokens.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]

@@ -6,4 +6,5 @@ pub mod cases;
 pub mod eval;
 pub mod promote;
 pub mod quarantine;
+pub mod redact;
 pub mod view;

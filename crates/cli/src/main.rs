@@ -36,6 +36,7 @@ enum Command {
     Brief(cmd::brief::Args),
     /// Verified-only memory promotion: a decision per case; writes only with --write.
     Promote(cmd::promote::Args),
+    Redact(cmd::redact::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Cases(args) => cmd::cases::run(args),
         Command::Brief(args) => cmd::brief::run(args),
         Command::Promote(args) => cmd::promote::run(args),
+        Command::Redact(args) => cmd::redact::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -201,6 +201,40 @@ fn a_run_reopened_after_its_end_is_analysed_in_its_final_form() {
     assert_eq!(got, expected);
 }
 
+/// `analyze --json` analyses runs beside the parse and the rest at the end on several threads:
+/// the bytes still equal serialising the whole report at once, for runs that settle early, runs
+/// that never end, quarantined lines and text that needs escapes.
+#[test]
+fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
+    let mut text = String::new();
+    for r in 0..3000 {
+        text.push_str(&format!(
+            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"pytest \\\"trajectories\\\":[] \\u00e9\"}}\n"
+        ));
+        if r % 3 == 0 {
+            text.push_str(&format!(
+                "{{\"type\":\"observation\",\"run_id\":\"r{r}\",\"exit_code\":1,\"output\":\"AssertionError: {r}\"}}\n"
+            ));
+            text.push_str(&format!(
+                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
+            ));
+        }
+        if r % 1000 == 7 {
+            text.push_str("{\"trajectories\":[] broken\n");
+        }
+    }
+    let input = tmp("many-runs.jsonl");
+    std::fs::write(&input, &text).unwrap();
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace = trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+    assert_eq!(trace.trajectories.len(), 3000);
+    assert_eq!(trace.stats.lines_quarantined, 3);
+    let mut expected = serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
+    expected.push(b'\n');
+    assert!(out.stdout == expected, "the report differs from the whole report serialised");
+}
+
 /// A ustar archive of `files` (name, bytes), written by hand.
 fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();

@@ -252,6 +252,7 @@ fn line_for(case: &FailedTurnCase, verified: bool, matched_scope: &[&String]) ->
 
 /// The brief as Markdown: a `Failure Prevention Brief` heading and `- [tag] … text` lines, each
 /// ending with its case and evidence. A `no-op` brief is an empty section (empty string).
+/// Secrets are masked (`crate::redact`).
 pub fn to_markdown(brief: &Brief) -> String {
     if brief.status == BriefStatus::NoOp {
         return String::new();
@@ -268,5 +269,5 @@ pub fn to_markdown(brief: &Brief) -> String {
         }
         out.push_str(")\n");
     }
-    out
+    crate::redact::redact_text(&out).into_owned()
 }

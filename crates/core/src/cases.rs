@@ -137,7 +137,9 @@ pub fn class_name(c: FailureClass) -> &'static str {
 }
 
 /// Cuts `text` to at most `max` characters on a char boundary, marking the cut with `…`.
+/// Secrets are masked first (`crate::redact`), so a cut never leaves part of one.
 pub fn shorten(text: &str, max: usize) -> String {
+    let text = crate::redact::redact_text(text);
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {
         return flat;
@@ -315,7 +317,7 @@ pub fn merge<'a>(
 }
 
 /// Exports cases as JSONL: only cases that pass validation are written; the others come back
-/// with their errors.
+/// with their errors. Secrets in the written text are masked (`crate::redact`).
 pub fn export_jsonl(cases: &[FailedTurnCase]) -> (String, Vec<CaseCheck>) {
     let mut out = String::new();
     let mut rejected = Vec::new();
@@ -323,7 +325,7 @@ pub fn export_jsonl(cases: &[FailedTurnCase]) -> (String, Vec<CaseCheck>) {
         let check = check_case(c);
         if check.valid {
             if let Ok(line) = serde_json::to_string(c) {
-                out.push_str(&line);
+                out.push_str(&crate::redact::redact_json_text(&line));
                 out.push('\n');
             }
         } else {

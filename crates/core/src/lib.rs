@@ -15,9 +15,11 @@ pub mod labels;
 pub mod model;
 pub mod promote;
 pub mod record;
+pub mod redact;
 pub mod report;
 pub mod scorecard;
 pub mod session;
+pub mod usage;
 pub mod views;
 
 /// Classification lives inside attribution; this path is kept for callers.

@@ -245,6 +245,60 @@ pub struct Step {
     /// The same for `args` (a very long tool input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args_elided: Option<TextElision>,
+    /// Tokens, cost and call time the source records for the model response (or call) this
+    /// step is part of, counted once per response (see `docs/usage.md`). Boxed: most steps
+    /// have none, and a `None` then costs one word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Box<Usage>>,
+}
+
+/// Usage as a source records it. A field the source does not record is `None`, never 0:
+/// nothing is estimated or invented. `input_tokens` is as the source counts it (Anthropic's
+/// excludes cache reads and writes; OpenAI's and Codex's include the cached part).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// Cost in US dollars, as the source records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// Wall time of the call when the source records it (an OTel span's end − start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+impl Usage {
+    /// True when no field is recorded.
+    pub fn is_empty(&self) -> bool {
+        *self == Usage::default()
+    }
+
+    /// Adds `other` field by field; a field stays `None` only when both are.
+    pub fn add(&mut self, other: &Usage) {
+        fn sum<T: Copy + std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a + b),
+                (a, b) => a.or(b),
+            }
+        }
+        self.input_tokens = sum(self.input_tokens, other.input_tokens);
+        self.output_tokens = sum(self.output_tokens, other.output_tokens);
+        self.cache_read_tokens = sum(self.cache_read_tokens, other.cache_read_tokens);
+        self.cache_write_tokens = sum(self.cache_write_tokens, other.cache_write_tokens);
+        self.cost_usd = sum(self.cost_usd, other.cost_usd);
+        self.duration_ms = sum(self.duration_ms, other.duration_ms);
+    }
+
+    /// `Some` when at least one field is recorded.
+    pub fn non_empty(self) -> Option<Box<Usage>> {
+        (!self.is_empty()).then(|| Box::new(self))
+    }
 }
 
 /// How a long text was shortened: the stored text is the first `head_len` bytes of the full
@@ -298,6 +352,10 @@ pub struct Trajectory {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gold: Option<GoldLabel>,
     pub steps: Vec<Step>,
+    /// Totals the source records for the whole run and not per step (Inspect's sample
+    /// `model_usage` and `total_time`); per-step usage is on the steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Box<Usage>>,
 }
 
 /// A line (or document) that could not be taken in. Nothing is dropped: the raw bytes are kept.

@@ -15,6 +15,7 @@ use crate::model::{
 };
 use crate::record::{AttributionRecord, FailureClass, FailureMode};
 use crate::session::text::elide;
+use crate::usage::{self, UsageSummary};
 
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +28,10 @@ pub struct QuarantineRecord {
     pub raw_base64: String,
     /// The bytes as text, invalid UTF-8 replaced (for display only).
     pub raw: String,
+    /// True in the redacted export (`crate::redact::quarantine_record`): the bytes are the
+    /// line with its secrets masked, not the exact bytes. Absent in the exact export.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 impl QuarantineRecord {
@@ -39,6 +44,7 @@ impl QuarantineRecord {
             truncated_tail: q.truncated_tail,
             raw_base64: base64::engine::general_purpose::STANDARD.encode(&q.raw),
             raw: String::from_utf8_lossy(&q.raw).into_owned(),
+            redacted: false,
         }
     }
 }
@@ -87,6 +93,10 @@ pub struct Overview {
     /// The attribution record (empty fields when the run did not fail). Its
     /// `failed_artifact_refs` never hold a ref that escapes the trace root.
     pub record: AttributionRecord,
+    /// Tokens, cost and duration as the format records them, `null` where it records none
+    /// (`docs/usage.md`).
+    #[serde(default)]
+    pub usage: UsageSummary,
     /// Every artifact ref of the trajectory that escapes the trace root, with the reason it was
     /// flagged (never followed, never in a case or a brief).
     #[serde(default)]
@@ -176,6 +186,7 @@ impl Overview {
             id: t.id.clone(),
             steps: t.steps.len(),
             outcome: t.outcome,
+            usage: usage::trajectory_usage(t),
             task: t.task.as_ref().map(|x| elide(x, TASK_CHARS)),
             gold: t.gold.clone(),
             errors,

@@ -24,6 +24,10 @@ pub use steps::{StepColumns, StepView};
 pub struct Session {
     trace: Trace,
     analyses: Vec<Option<TrajectoryAnalysis>>,
+    /// Every trajectory before this one is analysed (analyses are never removed), so
+    /// [`Session::analyse_next`] does not rescan them: analysing 100,000 trajectories one by
+    /// one stays linear.
+    analysed_below: usize,
     identity: Option<String>,
     opts: AnalysisOptions,
 }
@@ -33,7 +37,13 @@ impl Session {
     /// (`sha256:<hex>`) when known.
     pub fn new(trace: Trace, identity: Option<String>) -> Session {
         let n = trace.trajectories.len();
-        Session { trace, analyses: vec![None; n], identity, opts: AnalysisOptions::default() }
+        Session {
+            trace,
+            analyses: vec![None; n],
+            analysed_below: 0,
+            identity,
+            opts: AnalysisOptions::default(),
+        }
     }
 
     pub fn trace(&self) -> &Trace {
@@ -84,8 +94,10 @@ impl Session {
 
     /// Analyses the first trajectory not analysed yet; its index, or `None` when all are.
     pub fn analyse_next(&mut self) -> Option<usize> {
-        let i = self.analyses.iter().position(Option::is_none)?;
+        let from = self.analysed_below;
+        let i = from + self.analyses.get(from..)?.iter().position(Option::is_none)?;
         self.analyse(i);
+        self.analysed_below = i + 1;
         Some(i)
     }
 
@@ -182,6 +194,19 @@ impl Session {
         let mut out = String::new();
         for q in &self.trace.quarantine {
             if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The quarantine export with secrets masked: the same records, each line's bytes with
+    /// its secrets replaced and `"redacted": true` (`crate::redact::quarantine_record`).
+    pub fn quarantine_jsonl_redacted(&self) -> String {
+        let mut out = String::new();
+        for q in &self.trace.quarantine {
+            if let Ok(line) = serde_json::to_string(&crate::redact::quarantine_record(q)) {
                 out.push_str(&line);
                 out.push('\n');
             }

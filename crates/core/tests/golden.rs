@@ -159,8 +159,9 @@ fn golden(rel: &str) -> Trace {
 }
 
 /// Folders of `tests/fixtures/` that hold no trace fixtures of a source format: the corrupt
-/// corpus (`corrupt.rs`), label files (`labels.rs`) and learning-loop inputs (`loop_*.rs`).
-const NOT_SOURCES: &[&str] = &["corrupt", "labels", "loop"];
+/// corpus (`corrupt.rs`), label files (`labels.rs`), learning-loop inputs (`loop_*.rs`) and
+/// the planted-secret traces (`redact.rs`).
+const NOT_SOURCES: &[&str] = &["corrupt", "labels", "loop", "redact"];
 
 /// Whether a file in a fixture folder is an input (not its notes or an expected output).
 fn is_fixture(name: &str) -> bool {

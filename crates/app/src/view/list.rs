@@ -250,6 +250,9 @@ pub fn step_list(props: &Props) -> Html {
                     <span class="line muted">{ format!("line {}", columns.line[ix]) }</span>
                     if columns.is_error[ix] { <span class="tag tag-err">{"error"}</span> }
                     if candidate { <span class="tag tag-cand">{"candidate"}</span> }
+                    if let Some(u) = view.as_ref().and_then(|v| v.usage.as_ref()) {
+                        <span class="muted" data-testid="step-usage">{ super::panels::step_usage_text(u) }</span>
+                    }
                     if let Some(v) = &view {
                         if v.full_chars as usize > v.text.chars().count() {
                             <span class="muted">{ format!("{} of {} chars ({})", v.text.chars().count(), v.full_chars, g.name()) }</span>

@@ -9,15 +9,8 @@ use yew::prelude::*;
 use super::state::FileEntry;
 use super::{Action, Ctx, FileStatus, State};
 use crate::protocol::{Grain, Request, TraceSummary, ROLE_NAMES};
-use trajscope_core::model::Outcome;
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Failed => "failed",
-        Outcome::Passed => "passed",
-        Outcome::Unknown => "unknown",
-    }
-}
+use super::queue::outcome_name;
 
 fn mb(bytes: f64) -> String {
     if bytes >= 1e6 {
@@ -90,39 +83,8 @@ pub fn queue(
             }
             FileStatus::Failed(e) => html! { <span class="error small" role="alert" data-testid="load-error">{ e.clone() }</span> },
             FileStatus::Cancelled => html! { <span class="muted" data-testid="load-cancelled">{"cancelled"}</span> },
-            FileStatus::Ready(s) => html! {
-                <ul role="listbox" aria-label={format!("Trajectories in {}", f.name)}>
-                { for s.trajectories.iter().enumerate().map(|(t, info)| {
-                    let selected = state.sel == Some((f.id, t as u32));
-                    let onclick = {
-                        let (dispatch, id) = (dispatch.clone(), f.id);
-                        Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t as u32 }))
-                    };
-                    html! {
-                        <li role="option" aria-selected={selected.to_string()} data-testid="queue-item">
-                            <button class={classes!("queue-item", selected.then_some("selected"))} {onclick}>
-                                <span class="qid">{ info.id.clone() }</span>
-                                <span class="qmeta">
-                                    <span>{ s.format.clone() }</span>
-                                    <span>{ format!("{} steps", info.steps) }</span>
-                                    <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
-                                    <span title="predicted critical step" data-testid="queue-critical">{
-                                        format!("critical: {}", info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into()))
-                                    }</span>
-                                    <span title="label status" data-testid="queue-label">{
-                                        match state.labels.get(&(f.id, info.id.clone())) {
-                                            Some(Some(step)) => format!("label: #{step}"),
-                                            Some(None) => "label: none".to_string(),
-                                            None => "label: —".to_string(),
-                                        }
-                                    }</span>
-                                </span>
-                            </button>
-                        </li>
-                    }
-                }) }
-                if s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
-                </ul>
+            FileStatus::Ready(_) => html! {
+                <super::queue::Trajectories state={state.clone()} file={f.id} name={f.name.clone()} />
             },
         };
         html! {
@@ -168,6 +130,14 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
                     <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
                     <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
+                    <dt>{"usage"}</dt><dd data-testid="usage">{ usage_text(&t.usage) }</dd>
+                    if t.agent_usage.len() > 1 && t.agent_usage.iter().any(|a| a.usage.steps_with_usage > 0) {
+                        <dt>{"per agent"}</dt><dd data-testid="agent-usage">
+                            <ul role="list">{ for t.agent_usage.iter().map(|a| html! {
+                                <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
+                            }) }</ul>
+                        </dd>
+                    }
                     if let Some(g) = &t.gold {
                         <dt>{"gold label"}</dt><dd data-testid="gold">{
                             format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
@@ -175,6 +145,7 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                         }</dd>
                     }
                 }
+                <dt>{"secrets"}</dt><dd data-testid="secrets">{ secrets_text(s) }</dd>
             </dl>
             if let Some(task) = info.and_then(|t| t.task.clone()) {
                 <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
@@ -332,9 +303,9 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
 
 pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     const SHOWN: usize = 200;
-    let export = {
+    let export = |redacted: bool| {
         let ctx = ctx.clone();
-        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file }))
+        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file, redacted }))
     };
     html! {
         <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
@@ -342,7 +313,10 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
             if s.quarantine_total == 0 {
                 <p class="muted">{"Every line was taken in: nothing quarantined."}</p>
             } else {
-                <button class="button" data-testid="export-quarantine" onclick={export}>{"Export quarantine (JSONL)"}</button>
+                <button class="button" data-testid="export-quarantine" onclick={export(false)}
+                        title="The quarantined lines byte for byte: secrets included">{"Export quarantine — exact bytes (JSONL)"}</button>
+                <button class="button" data-testid="export-quarantine-redacted" onclick={export(true)}
+                        title="The quarantined lines with secrets masked: not the exact bytes">{"Export quarantine — secrets redacted (JSONL)"}</button>
                 <ul role="list">
                 { for s.quarantine.iter().take(SHOWN).map(|q| html! {
                     <li data-testid="quarantine-entry" data-line={q.line.to_string()} data-offset={q.offset.to_string()}>
@@ -362,6 +336,91 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
             }
         </section>
     }
+}
+
+/// Usage as one line: only what the format records; "not recorded" when it records none.
+pub fn usage_text(u: &trajscope_core::usage::UsageSummary) -> String {
+    let mut parts = Vec::new();
+    for (name, v) in [
+        ("in", u.input_tokens),
+        ("out", u.output_tokens),
+        ("cache read", u.cache_read_tokens),
+        ("cache write", u.cache_write_tokens),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    if !parts.is_empty() {
+        parts[0] = format!("tokens {}", parts[0]);
+    }
+    if let Some(c) = u.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    if let Some(d) = u.duration_ms {
+        parts.push(duration_text(d));
+    }
+    if parts.is_empty() {
+        "not recorded".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// A step's usage, compact: `in 3 · out 395 · cache w 35066 · 1.2 s`.
+pub fn step_usage_text(u: &trajscope_core::model::Usage) -> String {
+    let mut parts: Vec<String> = [
+        ("in", u.input_tokens),
+        ("out", u.output_tokens),
+        ("cache r", u.cache_read_tokens),
+        ("cache w", u.cache_write_tokens),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| format!("{n} {v}")))
+    .collect();
+    if let Some(c) = u.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    if let Some(d) = u.duration_ms {
+        parts.push(duration_text(d));
+    }
+    parts.join(" · ")
+}
+
+/// Milliseconds as `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
+pub fn duration_text(ms: u64) -> String {
+    match ms {
+        0..=999 => format!("{ms} ms"),
+        1000..=59_999 => format!("{:.1} s", ms as f64 / 1000.0),
+        60_000..=3_599_999 => format!("{} min {:02} s", ms / 60_000, ms / 1000 % 60),
+        _ => format!("{} h {:02} min", ms / 3_600_000, ms / 60_000 % 60),
+    }
+}
+
+/// How many secrets and where (the first few), e.g. `3 found: github-token at step 2 (line 3), …`.
+fn secrets_text(s: &TraceSummary) -> String {
+    if s.secrets_total == 0 {
+        return "none found".into();
+    }
+    let wheres: Vec<String> = s
+        .secrets
+        .iter()
+        .take(5)
+        .map(|f| {
+            let at = match (f.step, f.field.as_str()) {
+                (Some(step), _) => format!("step {step}"),
+                (None, "quarantine") => "quarantine".to_string(),
+                (None, field) => field.replace('_', " "),
+            };
+            let line = if f.line > 0 { format!(" (line {})", f.line) } else { String::new() };
+            match f.trajectory.filter(|_| s.trajectories.len() > 1) {
+                Some(t) => format!("{} at trajectory {t} {at}{line}", f.kind),
+                None => format!("{} at {at}{line}", f.kind),
+            }
+        })
+        .collect();
+    let more = if s.secrets_total as usize > wheres.len() { ", …" } else { "" };
+    format!("{} found: {}{more} — masked in the exports", s.secrets_total, wheres.join(", "))
 }
 
 fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {

@@ -570,6 +570,7 @@ mod tests {
             actor: vec![u16::MAX; n as usize],
             actors: vec![],
             kind: vec![0; n as usize],
+            ..StepColumns::default()
         };
         s.on_worker(Response::Columns { file: 1, traj: 0, columns: c });
         s

@@ -1,5 +1,7 @@
 //! The timeline strip: an SVG picture of the whole trajectory — where the errors, the
-//! candidates, the gold label and the selected step are. Clicking it jumps to that step.
+//! candidates, the gold label and the selected step are, and, when the trace records usage, a
+//! band of where the tokens went with stalls (a minute or more to the next step) marked.
+//! Clicking it jumps to that step.
 
 use std::collections::BTreeSet;
 
@@ -25,6 +27,16 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
         .filter(|(_, e)| **e)
         .map(|(i, _)| x(i as u32) as u32)
         .collect();
+    // Tokens per pixel column (the largest step there), scaled to the band's height.
+    let mut token_px: std::collections::BTreeMap<u32, u64> = Default::default();
+    for (i, &t) in c.tokens.iter().enumerate().filter(|(_, t)| **t > 0) {
+        let e = token_px.entry(x(i as u32) as u32).or_default();
+        *e = (*e).max(t);
+    }
+    let top = token_px.values().copied().max().unwrap_or(0).max(1) as f64;
+    let stalls: BTreeSet<u32> = c.stalls.iter().map(|&i| x(i) as u32).collect();
+    let band = !token_px.is_empty() || !stalls.is_empty();
+    let height = if band { 50 } else { 36 };
     let gold = state
         .sel
         .and_then(|(f, t)| state.summary(f)?.trajectories.get(t as usize)?.gold.as_ref()?.step);
@@ -44,7 +56,7 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
     };
     html! {
         <section class="timeline panel" aria-label="Timeline">
-            <svg data-testid="timeline" viewBox={format!("0 0 {W} 36")} preserveAspectRatio="none"
+            <svg data-testid="timeline" class={classes!(band.then_some("with-usage"))} viewBox={format!("0 0 {W} {height}")} preserveAspectRatio="none"
                  role="img" aria-label={format!("Timeline of {n} steps: {} error marks, {} candidates", errors.len(), state.candidates.len())}
                  {onclick}>
                 <rect class="tl-base" x="0" y="14" width={W.to_string()} height="8" />
@@ -57,13 +69,21 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
                 if let Some(g) = gold {
                     <rect class="tl-label" data-testid="tl-label" x={format!("{:.1}", x(g) - 2.0)} y="24" width="4" height="10" />
                 }
+                { for token_px.iter().map(|(&px, &t)| {
+                    let h = (t as f64 / top * 12.0).max(1.0);
+                    html! { <rect class="tl-tokens" data-testid="tl-tokens" x={px.to_string()} y={format!("{:.1}", 50.0 - h)} width="2" height={format!("{h:.1}")} /> }
+                }) }
+                { for stalls.iter().map(|&px| html! {
+                    <rect class="tl-stall" data-testid="tl-stall" x={px.to_string()} y="38" width="3" height="12" />
+                }) }
                 if let Some(s) = state.selected_step {
-                    <rect class="tl-selected" data-testid="tl-selected" x={format!("{:.1}", x(s) - 1.0)} y="0" width="2" height="36" />
+                    <rect class="tl-selected" data-testid="tl-selected" x={format!("{:.1}", x(s) - 1.0)} y="0" width="2" height={height.to_string()} />
                 }
             </svg>
             <div class="tl-legend muted">
                 <span class="lg lg-err">{"errors"}</span><span class="lg lg-cand">{"candidates"}</span>
                 <span class="lg lg-label">{"label"}</span><span class="lg lg-sel">{"selected"}</span>
+                if band { <span class="lg lg-tokens">{"tokens"}</span><span class="lg lg-stall">{"stall ≥ 1 min"}</span> }
             </div>
         </section>
     }

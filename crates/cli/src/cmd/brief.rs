@@ -95,8 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             obj.insert("section".into(), brief::to_markdown(&b).into());
             obj.insert("scorecard_bad_lines".into(), serde_json::to_value(&scorecard.bad_lines)?);
         }
-        serde_json::to_writer(&mut out, &value)?;
-        writeln!(out)?;
+        let text = trajscope_core::redact::redact_json_text(&serde_json::to_string(&value)?);
+        writeln!(out, "{text}")?;
     } else {
         out.write_all(brief::to_markdown(&b).as_bytes())?;
         if b.status == BriefStatus::NoOp {

@@ -50,8 +50,8 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
     }
     let mut out = crate::term::human_or_json(args.json);
     if args.json {
-        serde_json::to_writer(&mut out, &serde_json::json!({ "cases": built }))?;
-        writeln!(out)?;
+        let text = serde_json::to_string(&serde_json::json!({ "cases": built }))?;
+        writeln!(out, "{}", trajscope_core::redact::redact_json_text(&text))?;
     } else {
         if built.is_empty() {
             writeln!(out, "{}: no failed trajectory, no case", file.display())?;
@@ -63,7 +63,8 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
                 "{} (trajectory {}, turn {}, event {}): {word}",
                 c.case_id, c.trajectory_id, c.case.failure_turn_id, c.case.failure_event_id
             )?;
-            writeln!(out, "  hint: {}", c.case.prevention_hint)?;
+            let hint = trajscope_core::redact::redact_text(&c.case.prevention_hint);
+            writeln!(out, "  hint: {hint}")?;
             for e in &c.errors {
                 writeln!(out, "  - {e}")?;
             }

@@ -1,4 +1,7 @@
-//! `trajscope quarantine FILE -o OUT.jsonl`: the quarantine records, one JSON object per line.
+//! `trajscope quarantine FILE -o OUT.jsonl [--redact]`: the quarantine records, one JSON object
+//! per line. By default the exact bytes (`raw_base64` is the line byte for byte, secrets
+//! included); `--redact` writes the lines with their secrets masked, each marked
+//! `"redacted": true`.
 
 use std::path::PathBuf;
 
@@ -15,21 +18,29 @@ pub struct Args {
     output: PathBuf,
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
+    /// Mask secrets in the quarantined lines (the records then no longer hold the exact bytes).
+    #[arg(long)]
+    redact: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let trace = load(&args.file, args.format)?;
     let mut buf = Vec::new();
     for q in &trace.quarantine {
-        serde_json::to_writer(&mut buf, &QuarantineRecord::from_entry(q))?;
+        let record = match args.redact {
+            true => trajscope_core::redact::quarantine_record(q),
+            false => QuarantineRecord::from_entry(q),
+        };
+        serde_json::to_writer(&mut buf, &record)?;
         buf.push(b'\n');
     }
     std::fs::write(&args.output, buf)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     eprintln!(
-        "{} quarantined line(s) written to {}",
+        "{} quarantined line(s) written to {} ({})",
         trace.quarantine.len(),
-        args.output.display()
+        args.output.display(),
+        if args.redact { "redacted: secrets masked" } else { "exact bytes, not redacted" }
     );
     Ok(())
 }

@@ -2,7 +2,8 @@
 //!
 //! Every export is JSONL, one label per line, and every line carries the trace identity
 //! (`content_hash`, `trajectory_id`) and the annotator, so [`super::import`] reads each of them
-//! back without loss of the fields the style has room for.
+//! back without loss of the fields the style has room for. Secrets in the text fields
+//! (rationale, reason) are masked on the way out (`crate::redact`, `docs/redaction.md`).
 
 use serde::{Deserialize, Serialize};
 
@@ -122,7 +123,7 @@ fn jsonl<T: Serialize>(items: impl Iterator<Item = T>) -> String {
     for item in items {
         // Serialising these plain structs cannot fail (string keys, no maps with other keys).
         if let Ok(line) = serde_json::to_string(&item) {
-            out.push_str(&line);
+            out.push_str(&crate::redact::redact_json_text(&line));
             out.push('\n');
         }
     }

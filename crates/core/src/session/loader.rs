@@ -72,8 +72,15 @@ impl Loader {
         let Finished { trace, changed } = self.ingestor.finish_with(returned);
         let identity = self.hasher.map(ContentHasher::finish);
         let mut session = Session::new(trace, identity);
+        // Indexed, not searched: 100,000 settled runs must not each scan `changed`.
+        let mut is_changed = vec![false; session.len()];
+        for &i in &changed {
+            if let Some(c) = is_changed.get_mut(i) {
+                *c = true;
+            }
+        }
         for (position, a) in analyses {
-            if !changed.contains(&position) {
+            if !is_changed.get(position).copied().unwrap_or(false) {
                 session.set_analysis(position, a);
             }
         }

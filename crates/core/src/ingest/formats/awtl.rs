@@ -88,6 +88,11 @@ impl JsonlAdapter for Awtl {
             }
             _ => {}
         }
+        if run.steps.capacity() == 0 {
+            // A new run's first step: room for one, not the default four (a file of 100,000
+            // one-step runs would hold three unused steps per run).
+            run.steps.reserve_exact(1);
+        }
         run.steps.push(step);
         Ok(())
     }
@@ -176,6 +181,7 @@ fn finished(position: usize, run: &Run, mut steps: Vec<Step>) -> Trajectory {
         final_answer: run.final_answer.clone(),
         gold: None,
         steps,
+        usage: None,
     }
 }
 

@@ -15,6 +15,9 @@
 //! Every line is accounted for: each message line gives at least one step, a `summary` line a
 //! system step, a record of a type not known here an `other` step (status = its type);
 //! `queue-operation` and `file-history-snapshot` lines are parsed but give no step.
+//! Usage (`message.usage`, and `costUSD` where a version writes it) is counted once per model
+//! response: the lines of one response repeat it (the last line has the final output count),
+//! so the last line's usage of each `message.id` goes on the response's first step.
 //! Trajectories are per session; sub-agent lines (`isSidechain`, `agentId`) form their own
 //! trajectory `agent-<agentId>` with the agent as actor.
 
@@ -24,7 +27,8 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
 use crate::artifact::extract;
-use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
+use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
+use crate::usage::{cost, count};
 
 #[derive(Default)]
 pub struct ClaudeCode {
@@ -39,6 +43,8 @@ pub struct ClaudeCode {
     seen_blocks: HashSet<u64>,
     /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
     last_key: Option<String>,
+    /// message.id → the usage of its latest line (put on the response's first step at the end).
+    usage: HashMap<String, Box<Usage>>,
     /// The session's working directory (`cwd`): the trace root artifact refs are relative to.
     cwd: Option<String>,
 }
@@ -133,6 +139,15 @@ impl JsonlAdapter for ClaudeCode {
         if steps.is_empty() {
             return Ok(());
         }
+        let mut steps = steps;
+        if let Some(u) = line_usage(&o) {
+            match steps[0].ids.turn_id.clone() {
+                Some(reply) => {
+                    self.usage.insert(reply, u);
+                }
+                None => steps[0].usage = Some(u),
+            }
+        }
         let run = self.run(&key, &actor);
         if run.task.is_none() {
             run.task = steps
@@ -146,6 +161,7 @@ impl JsonlAdapter for ClaudeCode {
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
         let mut runs = self.runs;
+        let mut usage = self.usage;
         // Bookkeeping that came before any session line joins the first session.
         if let Some(i) = runs.iter().position(|r| r.key.is_empty()) {
             if let Some(j) = runs.iter().position(|r| !r.key.is_empty() && r.actor.is_empty()) {
@@ -160,6 +176,9 @@ impl JsonlAdapter for ClaudeCode {
             .map(|(n, mut r)| {
                 for (i, s) in r.steps.iter_mut().enumerate() {
                     s.index = i as u32;
+                    if let Some(u) = s.ids.turn_id.as_ref().and_then(|id| usage.remove(id)) {
+                        s.usage = Some(u);
+                    }
                 }
                 let id = if r.key.is_empty() { format!("session-{}", n + 1) } else { r.key };
                 Trajectory { id, task: r.task, steps: r.steps, ..Trajectory::default() }
@@ -278,6 +297,21 @@ impl ClaudeCode {
             _ => Step { role, text: content_text(block), ..base.clone() },
         }
     }
+}
+
+/// The usage a line records: `message.usage` (Anthropic API names) and a top-level `costUSD`.
+fn line_usage(o: &Map<String, Value>) -> Option<Box<Usage>> {
+    let u = o.get("message").and_then(|m| m.get("usage")).and_then(Value::as_object);
+    let field = |k: &str| count(u.and_then(|u| u.get(k)));
+    Usage {
+        input_tokens: field("input_tokens"),
+        output_tokens: field("output_tokens"),
+        cache_read_tokens: field("cache_read_input_tokens"),
+        cache_write_tokens: field("cache_creation_input_tokens"),
+        cost_usd: cost(o.get("costUSD")),
+        duration_ms: None,
+    }
+    .non_empty()
 }
 
 /// A fingerprint of one content block of one reply.

@@ -15,6 +15,11 @@
 //!   task start) is bookkeeping;
 //! - `turn_context` / `task_started` set the `turn_id` of the steps that follow.
 //!
+//! Usage: `token_count` events carry the session's cumulative `total_token_usage`; each event's
+//! increase over the previous one (the same totals are often written twice) goes on the latest
+//! assistant step, so the steps add up to the last cumulative count. `input_tokens` includes
+//! the cached part (`cached_input_tokens`, kept as cache reads).
+//!
 //! Exit codes also come from the output text (`Process exited with code N`, or the older JSON
 //! output `{"output": ..., "metadata": {"exit_code": N}}`).
 
@@ -24,7 +29,8 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_i64, value_text, JsonlAdapter};
 use crate::artifact::extract;
-use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
+use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
+use crate::usage::count;
 
 /// How many recent steps are searched for the mirror of a UI message.
 const MIRROR_WINDOW: usize = 16;
@@ -42,6 +48,10 @@ pub struct Codex {
     results: HashMap<String, usize>,
     /// Exit status reported by an `*_end` event before the call's output item arrived.
     pending_exit: HashMap<String, (Option<i64>, bool)>,
+    /// The last cumulative `total_token_usage` read.
+    usage_total: Option<Usage>,
+    /// Usage read before any step it could go on.
+    usage_pending: Option<Usage>,
     /// The session's working directory (`session_meta` / `turn_context` `cwd`): the trace root.
     cwd: Option<String>,
 }
@@ -127,7 +137,10 @@ impl JsonlAdapter for Codex {
 }
 
 impl Codex {
-    fn push(&mut self, step: Step) {
+    fn push(&mut self, mut step: Step) {
+        if let Some(u) = self.usage_pending.take() {
+            step.usage = Some(Box::new(u));
+        }
         if self.task.is_none() && step.role == Role::User && step.kind == StepKind::Message {
             self.task = Some(step.text.clone());
         }
@@ -263,9 +276,69 @@ impl Codex {
                 let status = Some(pty.to_string());
                 self.push(Step { role: Role::System, text, is_error: true, status, ..base });
             }
-            _ => {} // token counts, task start, reasoning deltas: bookkeeping
+            "token_count" => self.token_count(p),
+            _ => {} // task start, reasoning deltas: bookkeeping
         }
     }
+
+    /// A `token_count` event: the increase of the cumulative totals since the previous one
+    /// (or, without totals, the event's `last_token_usage`) goes on the latest assistant step.
+    fn token_count(&mut self, p: &Map<String, Value>) {
+        let Some(info) = p.get("info").and_then(Value::as_object) else { return };
+        let read = |k: &str| info.get(k).and_then(Value::as_object).map(codex_usage);
+        let delta = match read("total_token_usage") {
+            Some(total) => {
+                let delta = match &self.usage_total {
+                    Some(prev) => minus(&total, prev).or_else(|| read("last_token_usage")),
+                    None => Some(total.clone()),
+                };
+                self.usage_total = Some(total);
+                delta
+            }
+            None => read("last_token_usage"),
+        };
+        let Some(delta) = delta.filter(|d| {
+            [d.input_tokens, d.output_tokens, d.cache_read_tokens, d.cache_write_tokens]
+                .iter()
+                .any(|v| v.is_some_and(|n| n > 0))
+        }) else {
+            return;
+        };
+        let target = self.steps.iter().rposition(|s| s.role == Role::Assistant);
+        match target.or(self.steps.len().checked_sub(1)) {
+            Some(i) => self.steps[i].usage.get_or_insert_with(Box::default).add(&delta),
+            None => self.usage_pending.get_or_insert_with(Usage::default).add(&delta),
+        }
+    }
+}
+
+/// Codex token names as [`Usage`].
+fn codex_usage(o: &Map<String, Value>) -> Usage {
+    Usage {
+        input_tokens: count(o.get("input_tokens")),
+        output_tokens: count(o.get("output_tokens")),
+        cache_read_tokens: count(o.get("cached_input_tokens")),
+        cache_write_tokens: count(o.get("cache_write_input_tokens")),
+        ..Usage::default()
+    }
+}
+
+/// `total − prev` field by field; `None` when a count went down (the totals were reset).
+fn minus(total: &Usage, prev: &Usage) -> Option<Usage> {
+    fn sub(t: Option<u64>, p: Option<u64>) -> Result<Option<u64>, ()> {
+        match (t, p) {
+            (Some(t), Some(p)) if t >= p => Ok(Some(t - p)),
+            (Some(_), Some(_)) => Err(()),
+            (t, _) => Ok(t),
+        }
+    }
+    Some(Usage {
+        input_tokens: sub(total.input_tokens, prev.input_tokens).ok()?,
+        output_tokens: sub(total.output_tokens, prev.output_tokens).ok()?,
+        cache_read_tokens: sub(total.cache_read_tokens, prev.cache_read_tokens).ok()?,
+        cache_write_tokens: sub(total.cache_write_tokens, prev.cache_write_tokens).ok()?,
+        ..Usage::default()
+    })
 }
 
 /// What a call acts on: the files of an `apply_patch` patch, the files a shell command writes,
@@ -333,4 +406,41 @@ fn output_text(v: &Value) -> (String, Option<i64>) {
         l.trim().strip_prefix("Process exited with code ").and_then(|c| c.trim().parse().ok())
     });
     (text, code)
+}
+
+#[cfg(test)]
+mod usage_tests {
+    use super::*;
+
+    #[test]
+    fn repeated_and_growing_token_counts_add_up_to_the_last_total() {
+        let tc = |i: u64, c: u64, o: u64| {
+            format!(
+                r#"{{"type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{i},"cached_input_tokens":{c},"output_tokens":{o}}}}}}}}}"#
+            )
+        };
+        let msg = |t: &str| {
+            format!(
+                r#"{{"type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{t}"}}]}}}}"#
+            )
+        };
+        let lines = [msg("a"), tc(100, 0, 10), tc(100, 0, 10), msg("b"), tc(250, 80, 30)];
+        let mut a: Box<Codex> = Box::default();
+        for (i, l) in lines.iter().enumerate() {
+            a.push_line(l, SourceLoc::default(), i as u64).unwrap();
+        }
+        let t = a.finish().remove(0);
+        type Counts = (Option<u64>, Option<u64>, Option<u64>);
+        let per_step: Vec<Option<Counts>> = t
+            .steps
+            .iter()
+            .map(|s| {
+                s.usage.as_ref().map(|u| (u.input_tokens, u.cache_read_tokens, u.output_tokens))
+            })
+            .collect();
+        assert_eq!(
+            per_step,
+            [Some((Some(100), Some(0), Some(10))), Some((Some(150), Some(80), Some(20)))]
+        );
+    }
 }

@@ -9,6 +9,9 @@
 //! text = the explanation), and an error step when the sample itself failed (`error`).
 //! Message text stored as `attachment://<hash>` is resolved from the sample's `attachments`.
 //!
+//! Usage: the sample's `model_usage` (per model, summed) and `total_time` are the run's; the
+//! messages record none.
+//!
 //! The outcome follows the scores: every score correct (`C`, or a number ≥ 1, or `true`)
 //! passes; any incorrect one (`I`, `N`, a number < 1, `false`) fails; a sample error fails.
 
@@ -16,7 +19,8 @@ use serde_json::{Map, Value};
 
 use super::{as_object, content_text, get, get_text, value_text, SourceLoc};
 use crate::artifact::extract;
-use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory, Usage};
+use crate::usage::{count, seconds_ms};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let o = as_object(&value, "the Inspect log")?;
@@ -167,7 +171,21 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         })
         .map(content_text)
         .map(&resolve);
-    Ok(Trajectory { id, outcome, task, final_answer, steps, ..Trajectory::default() })
+    let mut usage = Usage::default();
+    if let Some(Value::Object(models)) = s.get("model_usage") {
+        for m in models.values().filter_map(Value::as_object) {
+            usage.add(&Usage {
+                input_tokens: count(m.get("input_tokens")),
+                output_tokens: count(m.get("output_tokens")),
+                cache_read_tokens: count(m.get("input_tokens_cache_read")),
+                cache_write_tokens: count(m.get("input_tokens_cache_write")),
+                ..Usage::default()
+            });
+        }
+    }
+    usage.duration_ms = seconds_ms(s.get("total_time"));
+    let usage = usage.non_empty();
+    Ok(Trajectory { id, outcome, task, final_answer, steps, usage, ..Trajectory::default() })
 }
 
 /// What a tool call acts on: its file arguments (`text_editor`'s `path`, ...), the page a

@@ -8,7 +8,8 @@
 //! observation (tool, its inputs as args, the output as text), a `retriever` run a memory
 //! read, other runs (`chain`, `prompt`, `parser`, ...) a message. `error` marks the step as an
 //! error; a root run with an error fails the trajectory. Ids: `span_id` = run id, `parent_id` =
-//! `parent_run_id`, `run_id` = `trace_id`.
+//! `parent_run_id`, `run_id` = `trace_id`. Usage: `outputs.usage_metadata` (or an OpenAI
+//! `usage`), `total_cost` and end − start time per run.
 
 use std::collections::HashMap;
 
@@ -16,7 +17,8 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, value_text, SourceLoc};
 use crate::artifact::extract;
-use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory, Usage};
+use crate::usage::{cost, count, parse_timestamp_ms};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let mut runs: Vec<(String, Map<String, Value>)> = Vec::new();
@@ -175,6 +177,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         status: Some(run_type.clone()).filter(|t| !t.is_empty()),
         ..Step::default()
     };
+    step.usage = run_usage(run, outputs);
     step.ids.run_id = Some(trace_id.to_string());
     step.ids.span_id = get_text(run, &["id"]);
     step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None");
@@ -240,6 +243,44 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         step.text = if step.text.is_empty() { e } else { format!("{}\n{e}", step.text) };
     }
     step
+}
+
+/// A run's usage: `outputs.usage_metadata` (LangChain names), else the OpenAI `usage` of the
+/// outputs, else the run's own `prompt_tokens` / `completion_tokens`; `total_cost`; and its
+/// end − start time.
+fn run_usage(run: &Map<String, Value>, outputs: Option<&Value>) -> Option<Box<Usage>> {
+    let meta = outputs.and_then(|o| o.get("usage_metadata")).and_then(Value::as_object);
+    let openai = outputs.and_then(|o| o.get("usage")).and_then(Value::as_object);
+    let from = |o: Option<&Map<String, Value>>, keys: &[&str]| {
+        o.and_then(|o| keys.iter().find_map(|k| count(o.get(*k))))
+    };
+    let detail = |o: Option<&Map<String, Value>>, group: &str, key: &str| {
+        count(o.and_then(|o| o.get(group)).and_then(|d| d.get(key)))
+    };
+    let duration_ms = match (
+        get_text(run, &["start_time"]).and_then(|t| parse_timestamp_ms(&t)),
+        get_text(run, &["end_time"]).and_then(|t| parse_timestamp_ms(&t)),
+    ) {
+        (Some(s), Some(e)) if e >= s => Some((e - s) as u64),
+        _ => None,
+    };
+    Usage {
+        input_tokens: from(meta, &["input_tokens"])
+            .or(from(openai, &["prompt_tokens", "input_tokens"]))
+            .or(from(Some(run), &["prompt_tokens"])),
+        output_tokens: from(meta, &["output_tokens"])
+            .or(from(openai, &["completion_tokens", "output_tokens"]))
+            .or(from(Some(run), &["completion_tokens"])),
+        cache_read_tokens: detail(meta, "input_token_details", "cache_read").or(detail(
+            openai,
+            "prompt_tokens_details",
+            "cached_tokens",
+        )),
+        cache_write_tokens: detail(meta, "input_token_details", "cache_creation"),
+        cost_usd: cost(run.get("total_cost")),
+        duration_ms,
+    }
+    .non_empty()
 }
 
 /// `id` / `dotted_order` text → the positions of the runs that have (or had) it.

@@ -62,6 +62,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         final_answer: get_text(info, &["submission"]),
         gold: None,
         steps,
+        usage: None,
     }])
 }
 

@@ -1,6 +1,7 @@
 //! OpenTelemetry traces as OTLP JSON, one `TracesData` per line (the file exporter's JSON
 //! Lines): `{"resourceSpans": [{"resource", "scopeSpans": [{"scope", "spans": [...]}]}]}`,
-//! read with the GenAI semantic conventions (`gen_ai.*` attributes).
+//! read with the GenAI semantic conventions (`gen_ai.*` attributes). A span's
+//! `gen_ai.usage.*` tokens and its end − start time are the step's usage.
 //!
 //! Spans are grouped into one trajectory per `traceId` and ordered by `startTimeUnixNano`
 //! (arrival order for ties). One step per span:
@@ -23,7 +24,8 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
 use crate::artifact::extract;
-use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
+use crate::usage::count;
 
 #[derive(Default)]
 pub struct Otel {
@@ -249,6 +251,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         ingest_seq,
         ..Step::default()
     };
+    step.usage = span_usage(span, &attrs);
     step.ids.run_id = get_text(span, &["traceId"]);
     step.ids.span_id = get_text(span, &["spanId"]);
     step.ids.parent_id = get_text(span, &["parentSpanId"]).filter(|p| !p.is_empty());
@@ -342,4 +345,29 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         output: outputs.iter().map(message_text).collect::<Vec<_>>().join("\n"),
         step,
     }
+}
+
+/// The `gen_ai.usage.*` attributes of a span (current and older names) and its end − start.
+fn span_usage(span: &Map<String, Value>, attrs: &Map<String, Value>) -> Option<Box<Usage>> {
+    let tok = |keys: &[&str]| keys.iter().find_map(|k| count(attrs.get(*k)));
+    let nanos = |k: &str| count(span.get(k));
+    let duration_ms = match (nanos("startTimeUnixNano"), nanos("endTimeUnixNano")) {
+        (Some(s), Some(e)) if e >= s && s > 0 => Some((e - s) / 1_000_000),
+        _ => None,
+    };
+    Usage {
+        input_tokens: tok(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"]),
+        output_tokens: tok(&["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"]),
+        cache_read_tokens: tok(&[
+            "gen_ai.usage.cache_read.input_tokens",
+            "gen_ai.usage.cache_read_input_tokens",
+        ]),
+        cache_write_tokens: tok(&[
+            "gen_ai.usage.cache_creation.input_tokens",
+            "gen_ai.usage.cache_creation_input_tokens",
+        ]),
+        cost_usd: None,
+        duration_ms,
+    }
+    .non_empty()
 }

@@ -6,6 +6,9 @@
 //! per entry of `messages`: assistant / user messages, an assistant message with `tool_calls` an
 //! action (tool = the called function, or the names joined by `,` for parallel calls), a `tool`
 //! message an observation answering the call `id`, `"error": true` flagging a tool error.
+//! A message's `usage` (`prompt_tokens`, `completion_tokens`), `cost` and
+//! `generation_time_seconds` are its step's usage; the simulation's `agent_cost` + `user_cost`
+//! and `duration` (seconds) the run's.
 
 use std::collections::HashMap;
 
@@ -13,7 +16,8 @@ use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, reward_outcome, role_word};
 use crate::artifact::extract;
-use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
+use crate::usage::{cost, count, seconds_ms};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let o = as_object(&value, "the tau2 results file")?;
@@ -64,6 +68,15 @@ fn simulation(
         };
         step.ids.run_id = Some(id.clone());
         step.ids.turn_id = get_text(m, &["turn_idx"]);
+        let u = m.get("usage").and_then(Value::as_object);
+        step.usage = Usage {
+            input_tokens: count(u.and_then(|u| u.get("prompt_tokens"))),
+            output_tokens: count(u.and_then(|u| u.get("completion_tokens"))),
+            cost_usd: cost(m.get("cost")),
+            duration_ms: seconds_ms(m.get("generation_time_seconds")),
+            ..Usage::default()
+        }
+        .non_empty();
         if let Some(Value::Array(calls)) = m.get("tool_calls") {
             let calls: Vec<&Map<String, Value>> =
                 calls.iter().filter_map(Value::as_object).collect();
@@ -126,5 +139,15 @@ fn simulation(
             .or_else(|| t.get("description")?.get("purpose")?.as_str())
             .map(str::to_string)
     });
-    Ok(Trajectory { id, outcome, task, steps, ..Trajectory::default() })
+    let run_cost = match (cost(sim.get("agent_cost")), cost(sim.get("user_cost"))) {
+        (Some(a), Some(u)) => Some(a + u),
+        (a, u) => a.or(u),
+    };
+    let usage = Usage {
+        cost_usd: run_cost,
+        duration_ms: seconds_ms(sim.get("duration")),
+        ..Usage::default()
+    }
+    .non_empty();
+    Ok(Trajectory { id, outcome, task, steps, usage, ..Trajectory::default() })
 }

@@ -49,6 +49,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         final_answer: None,
         gold,
         steps,
+        usage: None,
     }])
 }
 

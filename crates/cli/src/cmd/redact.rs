@@ -1,0 +1,51 @@
+//! `trajscope redact FILE -o OUT [--json]`: a redacted copy of a trace (same lines, every JSON
+//! line still JSON, secrets replaced by `[REDACTED:<kind>]`) and where the secrets were, by
+//! line and kind (`docs/redaction.md`).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use trajscope_core::redact;
+
+#[derive(clap::Args)]
+pub struct Args {
+    file: PathBuf,
+    /// Where to write the redacted copy (gzip input is written decompressed).
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+    /// Print the findings as one JSON object (`secrets`, `findings: [{line, column, kind}]`).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let r = redact::redact_file(&bytes);
+    std::fs::write(&args.output, &r.bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let v = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "output": args.output.display().to_string(),
+            "secrets": r.findings.len(),
+            "findings": r.findings,
+        });
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} secret(s) found, redacted copy written to {}",
+            args.file.display(),
+            r.findings.len(),
+            args.output.display()
+        )?;
+        for f in &r.findings {
+            writeln!(out, "  line {} col {}: {}", f.line, f.column, f.kind)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! Usage extraction on real fixtures, checked against totals computed here independently from
+//! the raw JSON (not through the adapters): Claude Code's `message.usage` once per response,
+//! Codex's last cumulative `token_count`, and the run- and step-level records of OTel,
+//! LangSmith, Inspect and tau2.
+#![cfg(not(target_arch = "wasm32"))]
+// Tests read their fixtures from disk; the core itself does no I/O.
+#![allow(clippy::disallowed_methods)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use trajscope_core::report::Report;
+use trajscope_core::usage::{by_agent, trajectory_usage, UsageSummary};
+use trajscope_core::{ingest, IngestOptions, Trace};
+
+fn fixture(rel: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+}
+
+fn trace(rel: &str) -> Trace {
+    ingest(&fixture(rel), IngestOptions::default())
+}
+
+fn lines(rel: &str) -> Vec<Value> {
+    String::from_utf8(fixture(rel))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn n(v: &Value, k: &str) -> u64 {
+    v.get(k).and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// Sums over a whole file's trajectories: (input, output, cache read, cache write).
+fn file_totals(t: &Trace) -> (u64, u64, u64, u64) {
+    let mut sum = (0, 0, 0, 0);
+    for tr in &t.trajectories {
+        let u = trajectory_usage(tr);
+        sum.0 += u.input_tokens.unwrap_or(0);
+        sum.1 += u.output_tokens.unwrap_or(0);
+        sum.2 += u.cache_read_tokens.unwrap_or(0);
+        sum.3 += u.cache_write_tokens.unwrap_or(0);
+    }
+    sum
+}
+
+#[test]
+fn claude_code_totals_are_the_usage_of_each_distinct_response() {
+    for rel in [
+        "claude_code/coverage-test-fix.jsonl",
+        "claude_code/hello-world-script.jsonl",
+        "claude_code/codemie-main-session.jsonl",
+        "claude_code/codemie-agent-36541525.jsonl",
+    ] {
+        // Independently: the last line of each message.id holds the response's final usage.
+        let mut by_response: HashMap<String, Value> = HashMap::new();
+        let mut usage_lines = 0;
+        for (i, v) in lines(rel).into_iter().enumerate() {
+            let Some(u) = v.pointer("/message/usage") else { continue };
+            let id = v
+                .pointer("/message/id")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("line-{i}"), str::to_string);
+            usage_lines += 1;
+            by_response.insert(id, u.clone());
+        }
+        assert!(!by_response.is_empty(), "{rel} records usage");
+        let mut want = (0, 0, 0, 0);
+        for u in by_response.values() {
+            want.0 += n(u, "input_tokens");
+            want.1 += n(u, "output_tokens");
+            want.2 += n(u, "cache_read_input_tokens");
+            want.3 += n(u, "cache_creation_input_tokens");
+        }
+        let t = trace(rel);
+        assert_eq!(file_totals(&t), want, "{rel}");
+        let steps_with: usize =
+            t.trajectories.iter().map(|tr| trajectory_usage(tr).steps_with_usage).sum();
+        assert_eq!(steps_with, by_response.len(), "{rel}: one step per response carries it");
+        if rel.contains("coverage") {
+            // Several lines of one response repeat its usage (21 lines, 14 responses).
+            assert!(usage_lines > by_response.len(), "{rel}");
+        }
+    }
+    // The streaming session writes a response's usage on four lines, the output count growing
+    // (4, 4, 4, 395): counted once, with the final count.
+    let t = trace("claude_code/codemie-main-session.jsonl");
+    let first = t.trajectories[0].steps.iter().find_map(|s| s.usage.clone()).unwrap();
+    assert_eq!((first.input_tokens, first.output_tokens), (Some(3), Some(395)));
+    assert_eq!(first.cache_write_tokens, Some(35066));
+}
+
+#[test]
+fn claude_code_durations_come_from_the_timestamps() {
+    let rel = "claude_code/hello-world-script.jsonl";
+    // The steps' lines (a queue-operation line is bookkeeping and gives no step).
+    let stamps: Vec<i64> = lines(rel)
+        .iter()
+        .filter(|v| matches!(v["type"].as_str(), Some("user" | "assistant" | "system")))
+        .filter_map(|v| v.get("timestamp")?.as_str().map(str::to_string))
+        .filter_map(|s| trajscope_core::usage::parse_timestamp_ms(&s))
+        .collect();
+    let want = (stamps.iter().max().unwrap() - stamps.iter().min().unwrap()) as u64;
+    let t = trace(rel);
+    assert_eq!(trajectory_usage(&t.trajectories[0]).duration_ms, Some(want));
+    assert!(want > 0);
+}
+
+#[test]
+fn codex_totals_are_the_last_cumulative_token_count() {
+    let rel = "codex/examples-one-per-kind.jsonl";
+    let last = lines(rel)
+        .into_iter()
+        .rev()
+        .filter(|v| v.pointer("/payload/type").and_then(Value::as_str) == Some("token_count"))
+        .find_map(|v| v.pointer("/payload/info/total_token_usage").cloned())
+        .expect("the fixture has a token_count event");
+    let t = trace(rel);
+    assert_eq!(t.trajectories.len(), 1);
+    let u = trajectory_usage(&t.trajectories[0]);
+    assert_eq!(u.input_tokens, Some(n(&last, "input_tokens")));
+    assert_eq!(u.output_tokens, Some(n(&last, "output_tokens")));
+    assert_eq!(u.cache_read_tokens, Some(n(&last, "cached_input_tokens")));
+    assert_eq!(u.cache_write_tokens, None, "Codex records no cache writes here");
+    // A rollout without token_count events has no usage: null, not 0.
+    let none = trace("codex/rollout-trimmed.jsonl");
+    let u = trajectory_usage(&none.trajectories[0]);
+    assert_eq!((u.input_tokens, u.output_tokens, u.steps_with_usage), (None, None, 0));
+    assert!(u.duration_ms.is_some(), "the duration still comes from the timestamps");
+}
+
+#[test]
+fn otel_langsmith_inspect_and_tau2_keep_what_they_record() {
+    // OTel: the span's gen_ai.usage.* attributes.
+    let mut want = (0, 0);
+    for v in lines("otel/genai_handoff.jsonl") {
+        let text = v.to_string();
+        for (key, slot) in
+            [("gen_ai.usage.input_tokens", 0usize), ("gen_ai.usage.output_tokens", 1)]
+        {
+            for part in text.split(&format!("\"key\":\"{key}\"")).skip(1) {
+                let digits: String = part
+                    .trim_start_matches(|c: char| !c.is_ascii_digit())
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                let v: u64 = digits.parse().unwrap();
+                if slot == 0 {
+                    want.0 += v
+                } else {
+                    want.1 += v
+                }
+            }
+        }
+    }
+    let t = trace("otel/genai_handoff.jsonl");
+    let got = file_totals(&t);
+    assert_eq!((got.0, got.1), want);
+    assert!(want.0 > 0);
+
+    // LangSmith: outputs.usage_metadata of the llm run.
+    let t = trace("langsmith/langsmith_py_wrap_openai_.json");
+    let u = trajectory_usage(&t.trajectories[0]);
+    assert_eq!((u.input_tokens, u.output_tokens, u.cache_read_tokens), (Some(9), Some(9), Some(0)));
+
+    // Inspect: the sample's model_usage, a run-level record; total_time its duration.
+    let doc: Value = serde_json::from_slice(&fixture("inspect/browser.no_events.json")).unwrap();
+    let s0 = &doc["samples"][0];
+    let mu = s0["model_usage"].as_object().unwrap();
+    let input: u64 = mu.values().map(|m| n(m, "input_tokens")).sum();
+    let cached: u64 = mu.values().map(|m| n(m, "input_tokens_cache_read")).sum();
+    let t = trace("inspect/browser.no_events.json");
+    let u = trajectory_usage(&t.trajectories[0]);
+    assert_eq!((u.input_tokens, u.cache_read_tokens), (Some(input), Some(cached)));
+    assert_eq!(u.cache_write_tokens, None);
+    let secs = s0["total_time"].as_f64().unwrap();
+    assert_eq!(u.duration_ms, Some((secs * 1000.0).round() as u64));
+
+    // tau2: per-message usage and cost.
+    let doc: Value = serde_json::from_slice(&fixture("tau2/airline_3_simulations.json")).unwrap();
+    let sim = &doc["simulations"][0];
+    let msgs = sim["messages"].as_array().unwrap();
+    let prompt: u64 =
+        msgs.iter().filter_map(|m| m.get("usage")).map(|u| n(u, "prompt_tokens")).sum();
+    let cost: f64 = msgs.iter().filter_map(|m| m.get("cost")?.as_f64()).sum();
+    let t = trace("tau2/airline_3_simulations.json");
+    let u = trajectory_usage(&t.trajectories[0]);
+    assert_eq!(u.input_tokens, Some(prompt));
+    assert!((u.cost_usd.unwrap() - cost).abs() < 1e-9, "{:?} vs {cost}", u.cost_usd);
+    let agents = by_agent(&t.trajectories[0]);
+    assert_eq!(agents.iter().map(|a| a.steps).sum::<usize>(), t.trajectories[0].steps.len());
+}
+
+#[test]
+fn the_report_gives_every_trajectory_a_usage_with_nulls_where_none_is_recorded() {
+    let t = trace("awtl/passed_run.awtl.jsonl");
+    let v = serde_json::to_value(Report::new(&t)).unwrap();
+    let u = &v["trajectories"][0]["usage"];
+    for k in ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"] {
+        assert!(u.get(k).is_some_and(Value::is_null), "{k} is null: {u}");
+    }
+    assert!(u.get("duration_ms").is_some());
+    let t = trace("claude_code/hello-world-script.jsonl");
+    let r = Report::new(&t);
+    assert_eq!(r.trajectories[0].usage, trajectory_usage(&t.trajectories[0]));
+    assert_ne!(r.trajectories[0].usage, UsageSummary::default());
+}
