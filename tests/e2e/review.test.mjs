@@ -102,6 +102,8 @@ test('candidates: listed with evidence, selecting one scrolls to its step, n/p c
   const cands = page.locator('[data-testid="candidate"]');
   const n = await cands.count();
   assert.ok(n >= 1, 'the failed sample run has candidate critical steps');
+  // Every candidate says why it was ranked (the scoring model's features in words).
+  assert.equal(await page.locator('[data-testid="candidate-why"]').count(), n);
   const candSteps = await cands.evaluateAll((els) => els.map((e) => e.dataset.step));
   await cands.nth(n - 1).click();
   const last = candSteps[n - 1];

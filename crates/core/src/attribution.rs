@@ -16,14 +16,19 @@
 //! Invariant: an error fixed at once (a cheap resolution) is never a candidate.
 //! Invariant: every quote is an exact substring of the text or args of the step it names.
 
+pub mod classify;
 pub mod instances;
 pub mod ranking;
+pub mod rules;
+pub mod score;
 pub mod text;
 pub mod triggers;
 
 use serde::{Deserialize, Serialize};
 
-use crate::classify::{self, Signals};
+use self::classify::Signals;
+pub use self::rules::Rule;
+pub use self::score::{Features, Weights};
 use crate::model::{Outcome, Step, Trajectory};
 use crate::record::{AttributionRecord, Category, FailureClass, FailureMode, Phase};
 use crate::views::ViewOptions;
@@ -44,6 +49,9 @@ pub struct AnalysisOptions {
     pub assume_failed: bool,
     /// How many ranked candidates to keep.
     pub max_candidates: usize,
+    /// The scoring model's fitted weights.
+    #[serde(default)]
+    pub weights: Weights,
 }
 
 impl Default for AnalysisOptions {
@@ -55,6 +63,7 @@ impl Default for AnalysisOptions {
             max_repetitions: 2,
             assume_failed: false,
             max_candidates: 10,
+            weights: Weights::default(),
         }
     }
 }
@@ -72,7 +81,7 @@ pub struct Trigger {
     pub reference_quote: String,
     pub reference_step: Option<u32>,
     /// The rule that fired (`failed_command`, `verifier_rejected`, `claim_contradicted`, ...).
-    pub rule: String,
+    pub rule: Rule,
     /// The reference object the trigger violates (instances group by it).
     pub object: String,
     /// Not the agent's doing (environment, flaky, harness).
@@ -140,7 +149,7 @@ pub struct Evidence {
     /// `wrong` (the error) or `reference` (what it violates).
     pub kind: String,
     pub quote: String,
-    pub rule: String,
+    pub rule: Rule,
 }
 
 /// A ranked candidate critical step (the JSON contract of `candidates[]`).
@@ -159,6 +168,12 @@ pub struct Candidate {
     /// Index of the instance in [`TrajectoryAnalysis::instances`] (none for an out-of-set
     /// candidate such as the plan origin).
     pub instance: Option<usize>,
+    /// The features that placed it, in words (see `docs/detector.md`).
+    #[serde(default)]
+    pub why: Vec<String>,
+    /// The features themselves (for re-ranking under other weights; not part of the JSON).
+    #[serde(skip)]
+    pub features: Features,
 }
 
 /// The predicted critical step (the JSON contract of `critical`).
@@ -195,27 +210,27 @@ pub fn run_failed(traj: &Trajectory, opts: &AnalysisOptions) -> bool {
 }
 
 /// Runs the whole pipeline on one trajectory. Linear in the number of steps and text size.
+///
+/// Candidates are ranked whatever the outcome (for an unknown outcome they are candidates, "if
+/// this run failed"); the critical step, its class and the record only once the run failed.
 pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> TrajectoryAnalysis {
     let failed = run_failed(traj, opts);
-    let found = triggers::detect(traj, opts);
+    let found = triggers::detect(traj);
     let instances = instances::build(traj, &found, opts, failed);
-    let mut candidates = ranking::rank(traj, &found.triggers, &instances, opts, failed);
-    let signals = classify::signals(traj, &found, opts);
-    let any_failure = !found.triggers.is_empty();
-    let critical = if failed || (traj.outcome == Outcome::Unknown && has_manifest(&instances)) {
+    let candidates = ranking::rank(traj, &found, &instances, opts, failed, &opts.weights);
+    let signals = classify::signals(&found, opts);
+    // An unknown outcome with an error still active at the end (a manifest instance) is
+    // attributed as before; any other unknown run only gets its candidates.
+    let manifest = instances.iter().any(|i| i.state == InstanceState::ManifestActive);
+    let critical = if failed || (traj.outcome == Outcome::Unknown && manifest) {
         candidates.first().map(|c| critical_of(traj, c))
     } else {
         None
     };
-    if critical.is_none() {
-        // Not a failed run: only real candidates (no out-of-set guesses) are listed.
-        candidates.retain(|c| c.state.is_candidate());
-    }
-    let _ = any_failure;
     let (classification, failure_mode) = match &critical {
         Some(c) => {
             let (class, mode) =
-                classify::classify(traj, &found.triggers, &instances, &candidates, &signals, c);
+                classify::classify(&found.triggers, &instances, &candidates, &signals, c);
             (Some(class), Some(mode))
         }
         None => (None, None),
@@ -232,10 +247,6 @@ pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> Trajecto
         signals,
         record,
     }
-}
-
-fn has_manifest(instances: &[ErrorInstance]) -> bool {
-    instances.iter().any(|i| i.state == InstanceState::ManifestActive)
 }
 
 /// The agent to name for a step: its actor, else its role.
@@ -385,7 +396,7 @@ fn fill_record(
         });
     r.classification = classification;
     r.failure_mode = failure_mode;
-    let mut rules: Vec<String> = c.evidence.iter().map(|e| e.rule.clone()).collect();
+    let mut rules: Vec<String> = c.evidence.iter().map(|e| e.rule.to_string()).collect();
     rules.sort();
     rules.dedup();
     r.attribution_heuristics = rules;

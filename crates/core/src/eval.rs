@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::attribution::{analyze_trajectory, AnalysisOptions};
+use crate::attribution::ranking::rerank;
+use crate::attribution::score::GRID;
+use crate::attribution::{analyze_trajectory, AnalysisOptions, Candidate, Weights};
 use crate::model::Trajectory;
 
 /// One labelled trajectory to score.
@@ -82,6 +84,175 @@ pub fn evaluate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> EvalReport 
         })
         .collect();
     EvalReport { subsets: score(&items), items }
+}
+
+/// One fold of a cross-validation: weights fitted on `train`, scored on `test`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fold {
+    /// `fit on odd, score on even` and the reverse.
+    pub name: String,
+    pub weights: Weights,
+    /// The fitted weights on the items they were fitted on (optimistic; labelled as such).
+    pub train_fit: BTreeMap<String, SubsetScore>,
+    /// The fitted weights on the other half: the honest figure.
+    pub test: BTreeMap<String, SubsetScore>,
+}
+
+/// Two-fold cross-validation of the scoring model's weights (the JSON of `eval --folds 2`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossValidation {
+    pub folds: Vec<Fold>,
+    /// Every item scored by the weights fitted on the fold that did not hold it.
+    pub pooled_test: BTreeMap<String, SubsetScore>,
+    /// The weights fitted on every item (the shipped defaults come from this fit).
+    pub all_weights: Weights,
+    /// Those weights on every item (train-fit, optimistic).
+    pub all_train_fit: BTreeMap<String, SubsetScore>,
+    /// The shipped default weights on every item.
+    pub defaults: BTreeMap<String, SubsetScore>,
+}
+
+/// An analysed item: its gold label and every candidate with its features.
+struct Scored {
+    file: String,
+    subset: String,
+    gold_step: Option<u32>,
+    gold_agent: Option<String>,
+    candidates: Vec<Candidate>,
+}
+
+impl Scored {
+    fn item(&self, w: &Weights) -> EvalItem {
+        let order = rerank(&self.candidates, w);
+        let top = order.first().map(|&k| &self.candidates[k]);
+        EvalItem {
+            file: self.file.clone(),
+            subset: self.subset.clone(),
+            gold_step: self.gold_step,
+            predicted_step: top.map(|c| c.step),
+            gold_agent: self.gold_agent.clone(),
+            predicted_agent: top.map(|c| c.agent.clone()),
+            candidate_steps: order.iter().take(10).map(|&k| self.candidates[k].step).collect(),
+        }
+    }
+}
+
+/// The item number of a file (`…/17.json` → 17), for the odd / even folds; none when its name
+/// holds no number.
+pub fn item_number(file: &str) -> Option<u64> {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let stem = name.split(['.', '#']).next().unwrap_or(name);
+    stem.parse().ok()
+}
+
+/// The fitting objective: exact steps first, then recall@5, then agents (ties broken toward
+/// the candidate list and the agent).
+fn objective(items: &[EvalItem]) -> (usize, usize, usize) {
+    let mut exact = 0;
+    let mut r5 = 0;
+    let mut agent = 0;
+    for it in items {
+        if let Some(g) = it.gold_step {
+            exact += (it.predicted_step == Some(g)) as usize;
+            r5 += it.candidate_steps.iter().take(5).any(|&c| c == g) as usize;
+        }
+        if let (Some(g), Some(p)) = (&it.gold_agent, &it.predicted_agent) {
+            agent += (normalize_agent(g) == normalize_agent(p)) as usize;
+        }
+    }
+    (exact, r5, agent)
+}
+
+/// Fits the weights by coordinate ascent over [`GRID`] from an uninformed start (deterministic:
+/// a change is kept only when it strictly improves the objective).
+fn fit(items: &[&Scored]) -> Weights {
+    let eval = |w: &Weights| objective(&items.iter().map(|s| s.item(w)).collect::<Vec<_>>());
+    // An uninformed start (every weight 0.5), so the fit owes nothing to the shipped defaults.
+    let mut w = Weights::default();
+    for k in 0..Weights::LEN {
+        w.set(k, 0.5);
+    }
+    let mut best = eval(&w);
+    for _pass in 0..4 {
+        let mut changed = false;
+        for k in 0..Weights::LEN {
+            for &v in &GRID {
+                if v == w.get(k) {
+                    continue;
+                }
+                let mut t = w.clone();
+                t.set(k, v);
+                let o = eval(&t);
+                if o > best {
+                    best = o;
+                    w = t;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    w
+}
+
+/// Two-fold cross-validation: fit on the odd item numbers and score the even ones, and the
+/// reverse (items without a number go by their position). Each item is analysed once; the
+/// weights only re-rank its candidates.
+pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> CrossValidation {
+    let opts = AnalysisOptions { assume_failed: true, max_candidates: usize::MAX, ..opts.clone() };
+    let scored: Vec<Scored> = inputs
+        .iter()
+        .filter(|inp| inp.trajectory.gold.is_some())
+        .map(|inp| {
+            let a = analyze_trajectory(inp.trajectory, &opts);
+            let gold = inp.trajectory.gold.clone().unwrap_or_default();
+            Scored {
+                file: inp.file.clone(),
+                subset: inp.subset.clone(),
+                gold_step: gold.step,
+                gold_agent: gold.agent,
+                candidates: a.candidates,
+            }
+        })
+        .collect();
+    let odd: Vec<bool> = scored
+        .iter()
+        .enumerate()
+        .map(|(i, s)| item_number(&s.file).unwrap_or(i as u64 + 1) % 2 == 1)
+        .collect();
+    let half = |want: bool| -> Vec<&Scored> {
+        scored.iter().zip(&odd).filter(|(_, &o)| o == want).map(|(s, _)| s).collect()
+    };
+    let items =
+        |set: &[&Scored], w: &Weights| -> Vec<EvalItem> { set.iter().map(|s| s.item(w)).collect() };
+    let mut folds = Vec::new();
+    let mut pooled = Vec::new();
+    for (name, train_odd) in
+        [("fit on odd, score on even", true), ("fit on even, score on odd", false)]
+    {
+        let train = half(train_odd);
+        let test = half(!train_odd);
+        let w = fit(&train);
+        let test_items = items(&test, &w);
+        folds.push(Fold {
+            name: name.into(),
+            train_fit: score(&items(&train, &w)),
+            test: score(&test_items),
+            weights: w,
+        });
+        pooled.extend(test_items);
+    }
+    let all: Vec<&Scored> = scored.iter().collect();
+    let all_weights = fit(&all);
+    CrossValidation {
+        folds,
+        pooled_test: score(&pooled),
+        all_train_fit: score(&items(&all, &all_weights)),
+        defaults: score(&items(&all, &Weights::default())),
+        all_weights,
+    }
 }
 
 /// The per-subset scores of scored items.
@@ -193,6 +364,13 @@ mod tests {
         assert!((ag.recall_at_5 - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!(s["HC"].n, 1);
         assert_eq!(s["HC"].step_acc, 0.0);
+    }
+
+    #[test]
+    fn item_numbers_from_file_names() {
+        assert_eq!(item_number("x/Algorithm-Generated/17.json"), Some(17));
+        assert_eq!(item_number("17.json#run-2"), Some(17));
+        assert_eq!(item_number("x/trace.jsonl"), None);
     }
 
     #[test]

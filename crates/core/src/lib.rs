@@ -9,7 +9,6 @@ pub mod artifact;
 pub mod attribution;
 pub mod brief;
 pub mod cases;
-pub mod classify;
 pub mod eval;
 pub mod ingest;
 pub mod labels;
@@ -24,6 +23,8 @@ pub mod session;
 pub mod usage;
 pub mod views;
 
+/// Classification lives inside attribution; this path is kept for callers.
+pub use attribution::classify;
 pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};
 pub use model::{Format, Trace};
 pub use session::{Loader, Session};

@@ -275,6 +275,7 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
             if cands.is_empty() {
                 <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
             } else {
+                <p class="muted" data-testid="candidates-note">{"Likely critical steps if this run failed, best first; the critical step itself is named only for a failed run."}</p>
                 <ol role="listbox" aria-label="Candidates">
                 { for cands.iter().map(|c| {
                     let d = state.dispatcher();
@@ -287,6 +288,9 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
                                 onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
                             </button>
+                            if !c.why.is_empty() {
+                                <p class="why muted" data-testid="candidate-why">{ format!("why: {}", c.why.join("; ")) }</p>
+                            }
                             { for c.quotes.iter().map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
                         </li>
                     }

@@ -47,6 +47,8 @@ pub struct Candidate {
     pub line: u32,
     pub summary: String,
     pub quotes: Vec<String>,
+    /// The features that placed it, in words.
+    pub why: Vec<String>,
 }
 
 /// What the URL hash holds: file position in the queue, trajectory, step and grain.
@@ -183,6 +185,7 @@ fn candidates_of(t: &crate::protocol::TrajectoryInfo) -> Vec<Candidate> {
                 if c.agent.is_empty() { String::new() } else { format!(" · {}", c.agent) }
             ),
             quotes: c.evidence.iter().map(|e| e.quote.clone()).filter(|q| !q.is_empty()).collect(),
+            why: c.why.clone(),
         })
         .collect()
 }

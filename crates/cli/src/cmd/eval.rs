@@ -5,8 +5,12 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use trajscope_core::attribution::AnalysisOptions;
-use trajscope_core::eval::{evaluate, EvalInput, EvalReport};
+use std::collections::BTreeMap;
+
+use trajscope_core::attribution::{AnalysisOptions, Weights};
+use trajscope_core::eval::{
+    cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, SubsetScore,
+};
 use trajscope_core::model::{Format, Trace};
 
 use crate::io::{load, parse_format};
@@ -21,6 +25,10 @@ pub struct Args {
     /// Print the JSON report instead of a table.
     #[arg(long)]
     json: bool,
+    /// Cross-validate the scoring model's weights: `2` fits them on the odd item numbers and
+    /// scores the even ones, and the reverse, and prints both folds.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=2))]
+    folds: Option<u32>,
 }
 
 const TRACE_EXTENSIONS: &[&str] = &["json", "jsonl", "gz", "traj"];
@@ -81,8 +89,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             inputs.push(EvalInput { file, subset: subset_of(f), trajectory: t });
         }
     }
-    let report = evaluate(&inputs, &AnalysisOptions::default());
     let mut out = crate::term::human_or_json(args.json);
+    if args.folds.is_some() {
+        let cv = cross_validate(&inputs, &AnalysisOptions::default());
+        if args.json {
+            serde_json::to_writer(&mut out, &cv)?;
+            writeln!(out)?;
+        } else {
+            write_folds(&mut out, &cv)?;
+        }
+        return Ok(());
+    }
+    let report = evaluate(&inputs, &AnalysisOptions::default());
     if args.json {
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;
@@ -93,8 +111,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn write_table(out: &mut impl std::io::Write, r: &EvalReport) -> std::io::Result<()> {
+    write_scores(out, &r.subsets)
+}
+
+fn write_weights(out: &mut impl std::io::Write, w: &Weights) -> std::io::Result<()> {
+    let parts: Vec<String> =
+        (0..Weights::LEN).map(|k| format!("{}={}", Weights::NAMES[k], w.get(k))).collect();
+    writeln!(out, "weights: {}", parts.join(" "))
+}
+
+fn write_folds(out: &mut impl std::io::Write, cv: &CrossValidation) -> std::io::Result<()> {
+    for (i, f) in cv.folds.iter().enumerate() {
+        writeln!(out, "## fold {} ({})", i + 1, f.name)?;
+        write_weights(out, &f.weights)?;
+        writeln!(out, "test (held out from the fit):")?;
+        write_scores(out, &f.test)?;
+        writeln!(out, "train-fit (the items the weights were fitted on; optimistic):")?;
+        write_scores(out, &f.train_fit)?;
+        writeln!(out)?;
+    }
+    writeln!(out, "## cross-validated (every item scored by the fold that did not fit it)")?;
+    write_scores(out, &cv.pooled_test)?;
+    writeln!(out, "\n## fit on every item (train-fit; optimistic)")?;
+    write_weights(out, &cv.all_weights)?;
+    write_scores(out, &cv.all_train_fit)?;
+    writeln!(out, "\n## shipped default weights on every item")?;
+    write_weights(out, &Weights::default())?;
+    write_scores(out, &cv.defaults)
+}
+
+fn write_scores(
+    out: &mut impl std::io::Write,
+    subsets: &BTreeMap<String, SubsetScore>,
+) -> std::io::Result<()> {
     writeln!(out, "subset\tn\tstep\t±1\t±2\tagent\tR@3\tR@5")?;
-    for (name, s) in &r.subsets {
+    for (name, s) in subsets {
         writeln!(
             out,
             "{name}\t{}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}",

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use super::rules::Rule;
 use super::triggers::Found;
 use super::{AnalysisOptions, ErrorInstance, Footprint, InstanceState};
 use crate::model::Trajectory;
@@ -29,7 +30,7 @@ pub fn build(
         let reach = t.step.max(t.reference_step.unwrap_or(t.step));
         if let Some(&ii) = open.get(t.object.as_str()) {
             let inst = &out[ii];
-            let splits = matches!(t.rule.as_str(), "failed_command" | "repeated_action")
+            let splits = matches!(t.rule, Rule::FailedCommand | Rule::RepeatedAction)
                 && repaired_between(found, inst.last_step, t.step, t.object.as_str());
             if !splits {
                 let inst = &mut out[ii];
@@ -60,11 +61,9 @@ pub fn build(
             fp.push(Footprint::Irreversible);
         }
         if inst.resolved_at.is_none() && failed {
-            let rules = inst.triggers.iter().map(|&t| found.triggers[t].rule.as_str());
-            let mut semantic = inst.object == "answer" || Some(inst.last_step) == last_error_step;
-            for r in rules {
-                semantic |= r == "claim_contradicted";
-            }
+            let mut semantic = inst.object == "answer"
+                || Some(inst.last_step) == last_error_step
+                || inst.triggers.iter().any(|&t| found.triggers[t].rule == Rule::ClaimContradicted);
             semantic |= inst
                 .triggers
                 .iter()
@@ -132,13 +131,13 @@ fn resolution(traj: &Trajectory, found: &Found, inst: &ErrorInstance) -> Option<
             (a, b) => a.or(b),
         };
     }
-    if let Some(rest) = o.strip_prefix("env:") {
-        let _ = rest;
+    if o.starts_with("env:") {
         // The command that hit the blocker later succeeded.
         let cause = inst
             .triggers
             .iter()
-            .filter_map(|&t| found.triggers[t].reference_step)
+            .flat_map(|&t| [Some(found.triggers[t].step), found.triggers[t].reference_step])
+            .flatten()
             .find(|&r| found.action_hash.get(r as usize).is_some_and(|&h| h != 0));
         if let Some(a) = cause {
             let key = found.action_hash[a as usize];

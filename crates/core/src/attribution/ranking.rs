@@ -1,188 +1,252 @@
-//! Ranking: candidates are the CostlyResolution and ManifestActive instances, at the step where
-//! each was introduced (its earliest trigger). The score prefers, in this order: an active error
-//! with a terminal footprint over a costly fixed one; an explicit verifier link
-//! (`source_action_id`); the point where an error was introduced (an edit a test caught, an action
-//! taken after a memory read); more footprints; and, all else equal, the earlier step (the
-//! critical error is the earliest decisive one). When the run failed and fewer candidates than
-//! asked for exist, latent active instances and the plan origin (the first agent step) follow
-//! as out-of-set candidates with low scores. A cheap resolution is never a candidate.
+//! Ranking: every candidate step gets the features of [`super::score`] and is ranked by the
+//! scoring model (best first; ties go to the earlier step, the critical error being the earliest
+//! decisive one). The pool:
+//!
+//! - every error instance that is not a cheap resolution, at the step where it was introduced
+//!   (its earliest trigger). A judge's or verifier's report is never a candidate: an instance
+//!   whose origin is one moves to the latest agent action before it;
+//! - when the run failed, or its outcome is unknown (then worded as candidates, not a verdict),
+//!   the agent steps with no observed error as out-of-set candidates (the plan origin, each
+//!   agent's first step, the step the top candidate followed, every other agent step), ranked
+//!   by their features alone. At most [`MAX_OUT_OF_SET`] of them are scored.
+//!
+//! One candidate per step. A cheap resolution is never a candidate, and in a passed run only
+//! instances that are costly or manifest are.
 
+use super::rules::Rule;
+use super::score::{self, Features, Weights};
 use super::text;
-use super::{
-    agent_of, AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState, Trigger,
-};
-use crate::model::Trajectory;
+use super::triggers::{self, Found};
+use super::{agent_of, AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
+use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 use crate::record::{Category, Phase};
 
 const MAX_EVIDENCE: usize = 6;
 
+/// Most agent steps scored as out-of-set candidates (the earliest ones: a wrong plan, code or
+/// fact is introduced before the failure shows). Keeps the ranking linear on huge runs.
+pub const MAX_OUT_OF_SET: usize = 512;
+
+struct Pooled {
+    step: u32,
+    features: Features,
+    /// Instances at this step, the best first.
+    instances: Vec<usize>,
+    blocked: bool,
+}
+
+/// A judge's or verifier's report (it detects an error, it never is the critical one).
+pub fn is_judge_step(s: &Step) -> bool {
+    s.kind == StepKind::JudgeResult || s.role == Role::Judge
+}
+
 /// The ranked candidate list (best first).
 pub fn rank(
     traj: &Trajectory,
-    triggers: &[Trigger],
+    found: &Found,
     instances: &[ErrorInstance],
     opts: &AnalysisOptions,
     failed: bool,
+    weights: &Weights,
 ) -> Vec<Candidate> {
-    let n = traj.steps.len().max(1) as f64;
-    // Scores first (cheap); evidence only for the candidates that are kept.
-    struct Scored {
-        step: u32,
-        score: f64,
-        /// Instances at this step, the best first.
-        instances: Vec<usize>,
-        strict: bool,
-    }
-    let mut scored: Vec<Scored> = Vec::new();
-    for (ii, inst) in instances.iter().enumerate() {
-        let base = match inst.state {
-            InstanceState::ManifestActive => 1.0,
-            InstanceState::CostlyResolution => 0.7,
-            InstanceState::LatentActive => 0.3,
-            InstanceState::CheapResolution => continue,
-        };
-        let rules = || inst.triggers.iter().map(|&t| triggers[t].rule.as_str());
-        let mut score = base + 0.1 * inst.footprints.len() as f64;
-        if rules().any(|r| r == "verifier_rejected") {
-            score += 0.3;
-        }
-        if rules().any(|r| matches!(r, "edit_broke_test" | "memory_misapplied")) {
-            score += 0.15;
-        }
-        // A value traced to the final answer is a weaker signal than an observed failure.
-        if rules().all(|r| r == "answer_origin") {
-            score -= 0.4;
-        }
-        if rules().any(|r| r == "repeated_action") {
-            score += 0.05;
-        }
-        score += 0.2 * (1.0 - inst.origin_step as f64 / n);
-        scored.push(Scored {
-            step: inst.origin_step,
-            score,
-            instances: vec![ii],
-            strict: inst.state.is_candidate(),
-        });
-    }
-    // One candidate per step: merge, keeping the best.
-    scored.sort_by(|a, b| a.step.cmp(&b.step).then(b.score.total_cmp(&a.score)));
-    let mut merged: Vec<Scored> = Vec::new();
-    for c in scored {
-        match merged.last_mut() {
-            Some(m) if m.step == c.step => {
-                m.score += 0.05;
-                m.strict |= c.strict;
-                m.instances.extend(c.instances);
-            }
-            _ => merged.push(c),
-        }
-    }
-    merged.sort_by(|a, b| {
-        b.strict.cmp(&a.strict).then(b.score.total_cmp(&a.score)).then(a.step.cmp(&b.step))
+    let steps = &traj.steps;
+    let triggers = &found.triggers;
+    let n = steps.len().max(1) as f64;
+    let first_error = found.first_error;
+    let author = first_error.and_then(|e| {
+        (0..e as usize).rev().find(|&j| text::is_agent_step(&steps[j])).map(|j| j as u32)
     });
-    merged.truncate(opts.max_candidates);
-    let mut merged: Vec<Candidate> = merged
-        .into_iter()
-        .map(|m| {
-            let best = &instances[m.instances[0]];
-            let first = best
-                .triggers
-                .iter()
-                .map(|&t| &triggers[t])
-                .find(|t| t.step == best.origin_step)
-                .unwrap_or(&triggers[best.triggers[0]]);
-            let blocked = m
-                .instances
-                .iter()
-                .any(|&i| instances[i].triggers.iter().any(|&t| triggers[t].blocker.is_some()));
-            let step = traj.steps.get(m.step as usize);
-            let mut evidence = Vec::new();
-            for &i in &m.instances {
-                for &t in instances[i].triggers.iter().take(MAX_EVIDENCE) {
-                    push_evidence(&mut evidence, &triggers[t]);
-                }
-            }
-            Candidate {
-                step: m.step,
-                line: step.map_or(0, |s| s.loc.line),
-                agent: if blocked {
-                    "environment".into()
-                } else {
-                    step.map(agent_of).unwrap_or_default()
-                },
-                score: round(m.score),
-                category: first.category,
-                phase: first.phase,
-                state: best.state,
-                evidence,
-                instance: Some(m.instances[0]),
-            }
-        })
-        .collect();
-    if failed {
-        // Out of set, weakest last: the agent step the top candidate followed (the instruction
-        // or plan it acted on), then each agent's first contribution (the plan origin first) —
-        // where a wrong plan, code or fact is usually introduced.
-        let mut extra: Vec<(u32, &'static str)> = Vec::new();
-        if let Some(top) = merged.first() {
-            if let Some(prev) = (0..top.step as usize)
-                .rev()
-                .find(|&j| traj.steps.get(j).is_some_and(text::is_agent_step))
-            {
-                extra.push((prev as u32, "preceding_instruction"));
+    let base = |step: u32| -> Features {
+        let s = &steps[step as usize];
+        Features {
+            introduces_first_error: author == Some(step),
+            before_first_error: first_error.is_some_and(|e| step < e),
+            assumption: step > 0 && score::states_assumption(&s.text),
+            introduces_code: s.args.as_deref().is_some_and(|a| !a.trim().is_empty())
+                || memchr::memmem::find(s.text.as_bytes(), b"```").is_some(),
+            earliness: 1.0 - step as f64 / n,
+            worker_reply: found.instructed.binary_search(&step).is_ok(),
+            first_error_step: first_error,
+            ..Features::default()
+        }
+    };
+    let mut pool: Vec<Pooled> = Vec::new();
+    let mut at: text::FastMap<u32, usize> = text::FastMap::default();
+    for (ii, inst) in instances.iter().enumerate() {
+        // An error fixed at once is no evidence: its instance never places a candidate (its
+        // step may still be an out-of-set candidate on its own features).
+        if inst.state == InstanceState::CheapResolution {
+            continue;
+        }
+        if !failed && !inst.state.is_candidate() {
+            continue;
+        }
+        let mut step = inst.origin_step;
+        if steps.get(step as usize).is_some_and(is_judge_step) {
+            match (0..step as usize).rev().find(|&j| text::is_agent_step(&steps[j])) {
+                Some(j) => step = j as u32,
+                None => continue,
             }
         }
-        let mut agents: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        for s in traj.steps.iter().filter(|s| text::is_agent_step(s)) {
-            if extra.len() >= opts.max_candidates {
-                break;
-            }
-            if agents.insert(s.actor.as_str()) {
-                let rule = if agents.len() == 1 { "plan_origin" } else { "agent_first_step" };
-                extra.push((s.index, rule));
+        let rules: Vec<Rule> = inst.triggers.iter().map(|&t| triggers[t].rule).collect();
+        let blocked = inst.triggers.iter().any(|&t| triggers[t].blocker.is_some());
+        let k = *at.entry(step).or_insert_with(|| {
+            pool.push(Pooled { step, features: base(step), instances: Vec::new(), blocked: false });
+            pool.len() - 1
+        });
+        let p = &mut pool[k];
+        let better = p.features.state.is_none_or(|s| state_rank(inst.state) > state_rank(s));
+        if better {
+            p.features.state = Some(inst.state);
+            p.instances.insert(0, ii);
+        } else {
+            p.instances.push(ii);
+        }
+        p.features.footprints = p.features.footprints.max(inst.footprints.len() as u32);
+        for r in rules {
+            if !p.features.rules.contains(&r) {
+                p.features.rules.push(r);
             }
         }
-        for (k, (step, rule)) in extra.into_iter().enumerate() {
-            if merged.len() >= opts.max_candidates {
+        p.features.states_answer |= p.features.rules.contains(&Rule::AnswerOrigin);
+        p.blocked |= blocked;
+    }
+    for p in &mut pool {
+        p.features.rules.sort();
+    }
+    let open = failed || traj.outcome == Outcome::Unknown;
+    if open {
+        let mut agents: Vec<&str> = Vec::new();
+        let mut scored = 0;
+        for (i, s) in steps.iter().enumerate() {
+            if scored >= MAX_OUT_OF_SET {
                 break;
             }
-            if merged.iter().any(|c| c.step == step) {
+            if !text::is_agent_step(s) {
                 continue;
             }
-            let Some(st) = traj.steps.get(step as usize) else { continue };
-            merged.push(Candidate {
-                step,
-                line: st.loc.line,
-                agent: agent_of(st),
-                score: round(0.05 - 0.001 * k as f64),
-                category: Category::TaskConflict,
-                phase: if rule == "preceding_instruction" {
-                    Phase::Reasoning
-                } else {
-                    Phase::Planning
-                },
-                state: InstanceState::LatentActive,
-                evidence: vec![Evidence {
-                    step,
-                    kind: "wrong".into(),
-                    quote: super::triggers::action_quote(st).to_string(),
-                    rule: rule.into(),
-                }],
-                instance: None,
-            });
+            scored += 1;
+            let first_of_agent = !agents.contains(&s.actor.as_str());
+            if first_of_agent {
+                agents.push(s.actor.as_str());
+            }
+            if at.contains_key(&(i as u32)) {
+                continue;
+            }
+            let rule = match (agents.len(), first_of_agent) {
+                (1, true) => Rule::PlanOrigin,
+                (_, true) => Rule::AgentFirstStep,
+                _ => Rule::AgentStep,
+            };
+            let mut features = base(i as u32);
+            features.rules = vec![rule];
+            at.insert(i as u32, pool.len());
+            pool.push(Pooled { step: i as u32, features, instances: Vec::new(), blocked: false });
         }
     }
-    merged.truncate(opts.max_candidates);
-    merged
+    let mut order: Vec<(f64, usize)> =
+        pool.iter().enumerate().map(|(k, p)| (score::score(&p.features, weights), k)).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(pool[a.1].step.cmp(&pool[b.1].step)));
+    // The agent step the top candidate followed (the instruction or plan it acted on).
+    if open {
+        if let Some(&(_, top)) = order.first() {
+            let top_step = pool[top].step as usize;
+            if let Some(prev) = (0..top_step).rev().find(|&j| text::is_agent_step(&steps[j])) {
+                if let Some(&k) = at.get(&(prev as u32)) {
+                    if pool[k].instances.is_empty() {
+                        pool[k].features.rules = vec![Rule::PrecedingInstruction];
+                    }
+                }
+            }
+        }
+    }
+    order.truncate(opts.max_candidates);
+    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &pool[k], sc)).collect()
 }
 
-fn push_evidence(out: &mut Vec<Evidence>, t: &Trigger) {
-    let w = Evidence {
-        step: t.step,
-        kind: "wrong".into(),
-        quote: t.wrong_quote.clone(),
-        rule: t.rule.clone(),
+fn state_rank(s: InstanceState) -> u8 {
+    match s {
+        InstanceState::ManifestActive => 3,
+        InstanceState::CostlyResolution => 2,
+        InstanceState::LatentActive => 1,
+        InstanceState::CheapResolution => 0,
+    }
+}
+
+/// The agent responsible for a step: its speaker, or for a tool's output the agent that called
+/// the tool (the agent step before it).
+pub fn responsible_agent(steps: &[Step], step: usize) -> String {
+    match steps.get(step) {
+        Some(s) if text::is_env_step(s) => (0..step)
+            .rev()
+            .find(|&j| text::is_agent_step(&steps[j]))
+            .map(|j| agent_of(&steps[j]))
+            .unwrap_or_else(|| agent_of(s)),
+        Some(s) => agent_of(s),
+        None => String::new(),
+    }
+}
+
+fn candidate(
+    traj: &Trajectory,
+    found: &Found,
+    instances: &[ErrorInstance],
+    p: &Pooled,
+    score: f64,
+) -> Candidate {
+    let steps = &traj.steps;
+    let st = &steps[p.step as usize];
+    let mut evidence = Vec::new();
+    let (category, phase, state) = match p.instances.first() {
+        Some(&best) => {
+            let inst = &instances[best];
+            let first = inst
+                .triggers
+                .iter()
+                .map(|&t| &found.triggers[t])
+                .find(|t| t.step == inst.origin_step)
+                .unwrap_or(&found.triggers[inst.triggers[0]]);
+            for &i in &p.instances {
+                for &t in instances[i].triggers.iter().take(MAX_EVIDENCE) {
+                    push_evidence(&mut evidence, &found.triggers[t]);
+                }
+            }
+            (first.category, first.phase, inst.state)
+        }
+        None => {
+            let rule = p.features.rules.first().copied().unwrap_or(Rule::AgentStep);
+            evidence.push(Evidence {
+                step: p.step,
+                kind: "wrong".into(),
+                quote: triggers::action_quote(st).to_string(),
+                rule,
+            });
+            let phase = if rule == Rule::PlanOrigin { Phase::Planning } else { Phase::Reasoning };
+            (Category::TaskConflict, phase, InstanceState::LatentActive)
+        }
     };
+    Candidate {
+        step: p.step,
+        line: st.loc.line,
+        agent: if p.blocked {
+            "environment".into()
+        } else {
+            responsible_agent(steps, p.step as usize)
+        },
+        score: round(score),
+        category,
+        phase,
+        state,
+        evidence,
+        instance: p.instances.first().copied(),
+        why: score::why(&p.features),
+        features: p.features.clone(),
+    }
+}
+
+fn push_evidence(out: &mut Vec<Evidence>, t: &super::Trigger) {
+    let w =
+        Evidence { step: t.step, kind: "wrong".into(), quote: t.wrong_quote.clone(), rule: t.rule };
     if out.len() < MAX_EVIDENCE && !out.contains(&w) {
         out.push(w);
     }
@@ -191,12 +255,21 @@ fn push_evidence(out: &mut Vec<Evidence>, t: &Trigger) {
             step: r,
             kind: "reference".into(),
             quote: t.reference_quote.clone(),
-            rule: t.rule.clone(),
+            rule: t.rule,
         };
         if out.len() < MAX_EVIDENCE && !out.contains(&e) {
             out.push(e);
         }
     }
+}
+
+/// Re-ranks candidates under other weights (what `eval` fits): best first, ties to the earlier
+/// step, exactly as [`rank`] orders them.
+pub fn rerank(cands: &[Candidate], weights: &Weights) -> Vec<usize> {
+    let mut order: Vec<(f64, usize)> =
+        cands.iter().enumerate().map(|(k, c)| (score::score(&c.features, weights), k)).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(cands[a.1].step.cmp(&cands[b.1].step)));
+    order.into_iter().map(|(_, k)| k).collect()
 }
 
 fn round(x: f64) -> f64 {

@@ -17,8 +17,9 @@
 //! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
 //!   value (its semantic footprint reaches the answer).
 
+use super::rules::Rule;
 use super::text::{self, Blocker, FastMap as HashMap};
-use super::{AnalysisOptions, Trigger};
+use super::Trigger;
 use crate::model::{Role, Step, StepKind, Trajectory};
 use crate::record::{Category, FailureClass, Phase};
 
@@ -46,6 +47,10 @@ pub struct Found {
     /// The last agent step, and whether it claims success.
     pub last_agent_step: Option<u32>,
     pub final_claim: bool,
+    /// The first error signal: a failed observation, a failed verdict or a budget reached.
+    pub first_error: Option<u32>,
+    /// Agent steps that reply to an instruction addressed to their agent (ascending).
+    pub instructed: Vec<u32>,
 }
 
 struct OpenError {
@@ -55,256 +60,75 @@ struct OpenError {
     hash: u64,
 }
 
-/// Runs every rule over the trajectory.
-pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
-    let steps = &traj.steps;
-    let mut f = Found { action_hash: vec![0; steps.len()], ..Found::default() };
-    let mut by_action_id: HashMap<&str, usize> = HashMap::default();
-    let mut by_span: HashMap<&str, usize> = HashMap::default();
-    let mut by_artifact: HashMap<&str, usize> = HashMap::default();
-    let mut action_count: HashMap<u64, u32> = HashMap::default();
-    // Hash of a command → its last failure (observation step), while not fixed.
-    let mut last_failure: HashMap<u64, usize> = HashMap::default();
-    let mut failed_attempts: HashMap<u64, u32> = HashMap::default();
-    let mut failure_sigs: HashMap<String, u32> = HashMap::default();
-    let mut last_agent: Option<usize> = None;
-    let mut last_edit: Option<usize> = None;
-    let mut last_memory: Option<usize> = None;
-    let mut open_error: Option<OpenError> = None;
-    // Action step → the observation where the environment blocked it.
-    let mut env_by_action: HashMap<usize, usize> = HashMap::default();
-    let mut scratch = String::new();
+/// The state of the pass: what the rules look up (identities, open failures, the last agent,
+/// edit and memory read) and what they found so far.
+struct Scan<'t> {
+    steps: &'t [Step],
+    f: Found,
+    by_action_id: HashMap<&'t str, usize>,
+    by_span: HashMap<&'t str, usize>,
+    by_artifact: HashMap<&'t str, usize>,
+    action_count: HashMap<u64, u32>,
+    /// Hash of a command → its last failure (observation step), while not fixed.
+    last_failure: HashMap<u64, usize>,
+    failed_attempts: HashMap<u64, u32>,
+    failure_sigs: HashMap<String, u32>,
+    last_agent: Option<usize>,
+    last_edit: Option<usize>,
+    last_memory: Option<usize>,
+    last_instruction: Option<&'t str>,
+    open_error: Option<OpenError>,
+    /// Action step → the observation where the environment blocked it.
+    env_by_action: HashMap<usize, usize>,
+    /// A failing test action → the edit it caught (the edit introduced the error).
+    edit_by_test: HashMap<usize, usize>,
+    scratch: String,
+}
 
+/// Runs every rule over the trajectory: one pass, each step handed to the rules that read its
+/// kind (agent steps: `repeated_action`, `claim_contradicted`; environment steps:
+/// `budget_exhausted`, then `verifier_rejected` / `memory_misapplied` for a verdict, or
+/// `environment_blocker` / `failed_command` / `edit_broke_test` for an observation).
+pub fn detect(traj: &Trajectory) -> Found {
+    let steps = &traj.steps;
+    let mut scan = Scan {
+        steps,
+        f: Found { action_hash: vec![0; steps.len()], ..Found::default() },
+        by_action_id: HashMap::default(),
+        by_span: HashMap::default(),
+        by_artifact: HashMap::default(),
+        action_count: HashMap::default(),
+        last_failure: HashMap::default(),
+        failed_attempts: HashMap::default(),
+        failure_sigs: HashMap::default(),
+        last_agent: None,
+        last_edit: None,
+        last_memory: None,
+        last_instruction: None,
+        open_error: None,
+        env_by_action: HashMap::default(),
+        edit_by_test: HashMap::default(),
+        scratch: String::new(),
+    };
     for (i, s) in steps.iter().enumerate() {
-        let agent = text::is_agent_step(s);
-        if agent {
-            let h = action_key(s);
-            f.action_hash[i] = h;
-            let n = action_count.entry(h).or_insert(0);
-            *n += 1;
-            f.max_identical_actions = f.max_identical_actions.max(*n);
-            if let Some(a) = s.ids.action_id.as_deref() {
-                by_action_id.insert(a, i);
-            }
-            if let Some(sp) = s.ids.span_id.as_deref() {
-                by_span.insert(sp, i);
-            }
-            for r in &s.artifact_refs {
-                by_artifact.insert(r.normalized.as_str(), i);
-            }
-            // Repeating an action that already failed, with nothing fixed in between.
-            if let Some(&obs) = last_failure.get(&h) {
-                let reference = error_quote(&steps[obs]);
-                f.triggers.push(Trigger {
-                    step: i as u32,
-                    category: Category::HistoryConflict,
-                    phase: Phase::Action,
-                    wrong_quote: action_quote(s).to_string(),
-                    reference_quote: reference.to_string(),
-                    reference_step: Some(obs as u32),
-                    rule: "repeated_action".into(),
-                    object: format!("cmd:{h:016x}"),
-                    blocker: None,
-                });
-            }
-            if s.kind == StepKind::Action && text::is_edit(s) {
-                last_edit = Some(i);
-            }
-            if s.kind == StepKind::Action && text::is_irreversible_in(s, &mut scratch) {
-                f.irreversible_steps.push(i as u32);
-            }
-            // A success claim against an unresolved failure, or beside an error in this step.
-            let claim = text::claim_line_in(&s.text, &mut scratch);
-            if let Some(claim) = claim {
-                if let Some(e) = &open_error {
-                    f.triggers.push(Trigger {
-                        step: i as u32,
-                        category: Category::HistoryConflict,
-                        phase: Phase::Reasoning,
-                        wrong_quote: claim.to_string(),
-                        reference_quote: error_quote(&steps[e.quote_step]).to_string(),
-                        reference_step: Some(e.quote_step as u32),
-                        rule: "claim_contradicted".into(),
-                        object: e.object.clone(),
-                        blocker: None,
-                    });
-                } else if let Some(err) = text::first_error_line(&s.text) {
-                    if err != claim && has_strong_error(&s.text) {
-                        f.triggers.push(Trigger {
-                            step: i as u32,
-                            category: Category::IntraStepConflict,
-                            phase: Phase::Reasoning,
-                            wrong_quote: claim.to_string(),
-                            reference_quote: err.to_string(),
-                            reference_step: Some(i as u32),
-                            rule: "claim_contradicted".into(),
-                            object: format!("claim:{i}"),
-                            blocker: None,
-                        });
-                    }
-                }
-            }
-            last_agent = Some(i);
+        if text::is_agent_step(s) {
+            let h = scan.agent_step(i);
+            scan.repeated_action(i, h);
+            scan.claim_contradicted(i);
+            scan.last_agent = Some(i);
             continue;
         }
-
-        // Limits are reported by the environment: an error, a run end, a system-side event.
-        let may_report_limit = s.is_error
-            || s.exit_code.is_some_and(|c| c != 0)
-            || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
-            || matches!(s.role, Role::Environment | Role::Other);
-        if may_report_limit
-            && !matches!(s.role, Role::User | Role::System)
-            && text::is_budget_exhausted_in(&s.text, &mut scratch)
-        {
-            f.budget_exhausted = true;
-            f.triggers.push(Trigger {
-                step: i as u32,
-                category: Category::EnvironmentAnomaly,
-                phase: Phase::Observation,
-                wrong_quote: budget_quote(&s.text).to_string(),
-                reference_quote: budget_quote(&s.text).to_string(),
-                reference_step: Some(i as u32),
-                rule: "budget_exhausted".into(),
-                object: "budget".into(),
-                blocker: None,
-            });
-        }
-
+        scan.budget_exhausted(i);
         match s.kind {
-            StepKind::MemoryRead => {
-                last_memory = Some(i);
-            }
+            StepKind::MemoryRead => scan.last_memory = Some(i),
             StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {}
-            _ if s.kind == StepKind::JudgeResult || s.role == Role::Judge => {
-                if judge_failed(s) {
-                    f.failed_judges.push(i);
-                    verifier_triggers(
-                        &mut f,
-                        steps,
-                        i,
-                        &Lookup {
-                            by_action_id: &by_action_id,
-                            by_artifact: &by_artifact,
-                            env_by_action: &env_by_action,
-                        },
-                        last_agent,
-                        last_memory,
-                    );
-                } else if s.kind == StepKind::JudgeResult && judge_passed(s) {
-                    f.green_steps.push(i as u32);
-                }
-            }
-            _ => {
-                if !text::is_env_step(s) {
-                    continue;
-                }
-                // An observation: find the action it answers.
-                // Fast path: the observation answers the last agent step (same span).
-                let last_span = last_agent.and_then(|a| steps[a].ids.span_id.as_deref());
-                let cause = s
-                    .ids
-                    .span_id
-                    .as_deref()
-                    .and_then(|sp| {
-                        if Some(sp) == last_span {
-                            last_agent
-                        } else {
-                            by_span.get(sp).copied()
-                        }
-                    })
-                    .or_else(|| {
-                        s.ids.parent_id.as_deref().and_then(|p| by_action_id.get(p).copied())
-                    })
-                    .or(last_agent);
-                if observation_failed(s) {
-                    let quote = error_quote(s);
-                    let sig = text::signature(quote);
-                    let n = failure_sigs.entry(sig.clone()).or_insert(0);
-                    *n += 1;
-                    f.max_identical_failures = f.max_identical_failures.max(*n);
-                    let blocker = text::blocker(&s.text);
-                    if let Some(b) = blocker {
-                        let quote = text::blocker_line(&s.text).unwrap_or(quote);
-                        let sig = text::signature(quote);
-                        let (class, rule) = blocker_class(b);
-                        let (ref_q, ref_step) = match cause {
-                            Some(a) => (action_quote(&steps[a]), a),
-                            None => (quote, i),
-                        };
-                        let object = format!("env:{sig}");
-                        f.triggers.push(Trigger {
-                            step: i as u32,
-                            category: Category::EnvironmentAnomaly,
-                            phase: Phase::Observation,
-                            wrong_quote: quote.to_string(),
-                            reference_quote: ref_q.to_string(),
-                            reference_step: Some(ref_step as u32),
-                            rule: rule.into(),
-                            object: object.clone(),
-                            blocker: Some(class),
-                        });
-                        open_error = Some(OpenError { quote_step: i, object, hash: 0 });
-                        if let Some(a) = cause {
-                            env_by_action.insert(a, i);
-                        }
-                    }
-                    if let Some(a) = cause {
-                        let h = f.action_hash[a];
-                        *failed_attempts.entry(h).or_insert(0) += 1;
-                        f.max_failed_attempts = f
-                            .max_failed_attempts
-                            .max(failed_attempts.get(&h).copied().unwrap_or(0));
-                        last_failure.insert(h, i);
-                        if blocker.is_none() {
-                            let object = format!("cmd:{h:016x}");
-                            f.triggers.push(Trigger {
-                                step: a as u32,
-                                category: Category::EnvironmentAnomaly,
-                                phase: Phase::Action,
-                                wrong_quote: action_quote(&steps[a]).to_string(),
-                                reference_quote: quote.to_string(),
-                                reference_step: Some(i as u32),
-                                rule: "failed_command".into(),
-                                object: object.clone(),
-                                blocker: None,
-                            });
-                            open_error = Some(OpenError { quote_step: i, object, hash: h });
-                            // A failing test shows an error an earlier edit introduced.
-                            if let Some(e) = last_edit.filter(|&e| e != a && e < a) {
-                                if text::is_test_command(action_text(&steps[a])) {
-                                    f.triggers.push(Trigger {
-                                        step: e as u32,
-                                        category: Category::EnvironmentAnomaly,
-                                        phase: Phase::Action,
-                                        wrong_quote: action_quote(&steps[e]).to_string(),
-                                        reference_quote: quote.to_string(),
-                                        reference_step: Some(i as u32),
-                                        rule: "edit_broke_test".into(),
-                                        object: format!("edit:{e}"),
-                                        blocker: None,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                } else if let Some(a) = cause {
-                    // The command succeeded: it is fixed; a passing test is a green state.
-                    let h = f.action_hash[a];
-                    last_failure.remove(&h);
-                    if open_error.as_ref().is_some_and(|e| e.hash == h) {
-                        open_error = None;
-                    }
-                    f.successes.entry(h).or_default().push(i as u32);
-                    f.successes.entry(program_key(&steps[a])).or_default().push(i as u32);
-                    if text::is_test_command(action_text(&steps[a])) {
-                        f.green_steps.push(i as u32);
-                        last_edit = None;
-                    }
-                }
-            }
+            _ if s.kind == StepKind::JudgeResult || s.role == Role::Judge => scan.verdict(i),
+            _ if text::is_env_step(s) => scan.observation(i),
+            _ => {}
         }
     }
+    let last_agent = scan.last_agent;
+    let mut f = scan.f;
     f.last_agent_step = last_agent.map(|a| a as u32);
     f.final_claim = last_agent.is_some_and(|a| text::claim_line(&steps[a].text).is_some())
         || traj.final_answer.as_deref().is_some_and(|a| text::claim_line(a).is_some());
@@ -314,18 +138,300 @@ pub fn detect(traj: &Trajectory, _opts: &AnalysisOptions) -> Found {
     f
 }
 
+impl<'t> Scan<'t> {
+    /// Bookkeeping for an agent step (identities, counts, edits, irreversible actions, the
+    /// worker replying to an instruction); returns the action's hash.
+    fn agent_step(&mut self, i: usize) -> u64 {
+        let steps = self.steps;
+        let s = &steps[i];
+        match (s.kind, s.tool.as_deref()) {
+            (StepKind::Action, Some(to)) if !to.eq_ignore_ascii_case(&s.actor) => {
+                self.last_instruction = Some(to);
+            }
+            _ if self.last_instruction.is_some_and(|to| to.eq_ignore_ascii_case(&s.actor)) => {
+                self.f.instructed.push(i as u32);
+                self.last_instruction = None;
+            }
+            _ => {}
+        }
+        let h = action_key(s);
+        self.f.action_hash[i] = h;
+        let n = self.action_count.entry(h).or_insert(0);
+        *n += 1;
+        self.f.max_identical_actions = self.f.max_identical_actions.max(*n);
+        if let Some(a) = s.ids.action_id.as_deref() {
+            self.by_action_id.insert(a, i);
+        }
+        if let Some(sp) = s.ids.span_id.as_deref() {
+            self.by_span.insert(sp, i);
+        }
+        for r in &s.artifact_refs {
+            self.by_artifact.insert(r.normalized.as_str(), i);
+        }
+        if s.kind == StepKind::Action && text::is_edit(s) {
+            self.last_edit = Some(i);
+        }
+        if s.kind == StepKind::Action && text::is_irreversible_in(s, &mut self.scratch) {
+            self.f.irreversible_steps.push(i as u32);
+        }
+        h
+    }
+
+    /// `repeated_action`: repeating an action that already failed, with nothing fixed between.
+    fn repeated_action(&mut self, i: usize, h: u64) {
+        let steps = self.steps;
+        let Some(&obs) = self.last_failure.get(&h) else { return };
+        let s = &steps[i];
+        self.f.triggers.push(Trigger {
+            step: i as u32,
+            category: Category::HistoryConflict,
+            phase: Phase::Action,
+            wrong_quote: action_quote(s).to_string(),
+            reference_quote: error_quote(&steps[obs]).to_string(),
+            reference_step: Some(obs as u32),
+            rule: Rule::RepeatedAction,
+            object: format!("cmd:{h:016x}"),
+            blocker: None,
+        });
+    }
+
+    /// `claim_contradicted`: a success claim against an unresolved failure, or beside an error
+    /// in the same step.
+    fn claim_contradicted(&mut self, i: usize) {
+        let steps = self.steps;
+        let s = &steps[i];
+        let Some(claim) = text::claim_line_in(&s.text, &mut self.scratch) else { return };
+        if let Some(e) = &self.open_error {
+            self.f.triggers.push(Trigger {
+                step: i as u32,
+                category: Category::HistoryConflict,
+                phase: Phase::Reasoning,
+                wrong_quote: claim.to_string(),
+                reference_quote: error_quote(&steps[e.quote_step]).to_string(),
+                reference_step: Some(e.quote_step as u32),
+                rule: Rule::ClaimContradicted,
+                object: e.object.clone(),
+                blocker: None,
+            });
+        } else if let Some(err) = text::first_error_line(&s.text) {
+            if err != claim && has_strong_error(&s.text) {
+                self.f.triggers.push(Trigger {
+                    step: i as u32,
+                    category: Category::IntraStepConflict,
+                    phase: Phase::Reasoning,
+                    wrong_quote: claim.to_string(),
+                    reference_quote: err.to_string(),
+                    reference_step: Some(i as u32),
+                    rule: Rule::ClaimContradicted,
+                    object: format!("claim:{i}"),
+                    blocker: None,
+                });
+            }
+        }
+    }
+
+    /// `budget_exhausted`: a limit reported by the environment (an error, a run end, a
+    /// system-side event).
+    fn budget_exhausted(&mut self, i: usize) {
+        let steps = self.steps;
+        let s = &steps[i];
+        let may_report_limit = s.is_error
+            || s.exit_code.is_some_and(|c| c != 0)
+            || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
+            || matches!(s.role, Role::Environment | Role::Other);
+        if !may_report_limit
+            || matches!(s.role, Role::User | Role::System)
+            || !text::is_budget_exhausted_in(&s.text, &mut self.scratch)
+        {
+            return;
+        }
+        self.f.budget_exhausted = true;
+        self.f.first_error.get_or_insert(i as u32);
+        self.f.triggers.push(Trigger {
+            step: i as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Observation,
+            wrong_quote: budget_quote(&s.text).to_string(),
+            reference_quote: budget_quote(&s.text).to_string(),
+            reference_step: Some(i as u32),
+            rule: Rule::BudgetExhausted,
+            object: "budget".into(),
+            blocker: None,
+        });
+    }
+
+    /// A judge's or verifier's result: a failed one fires `verifier_rejected` (and
+    /// `memory_misapplied`), a passing one is a green state.
+    fn verdict(&mut self, i: usize) {
+        let steps = self.steps;
+        let s = &steps[i];
+        if judge_failed(s) {
+            self.f.failed_judges.push(i);
+            self.f.first_error.get_or_insert(i as u32);
+            let maps = Lookup {
+                by_action_id: &self.by_action_id,
+                by_artifact: &self.by_artifact,
+                env_by_action: &self.env_by_action,
+                edit_by_test: &self.edit_by_test,
+            };
+            verifier_triggers(&mut self.f, steps, i, &maps, self.last_agent, self.last_memory);
+        } else if s.kind == StepKind::JudgeResult && judge_passed(s) {
+            self.f.green_steps.push(i as u32);
+        }
+    }
+
+    /// The action an observation answers: same span (the last agent step first), else its
+    /// parent, else the last agent step.
+    fn cause_of(&self, i: usize) -> Option<usize> {
+        let steps = self.steps;
+        let s = &steps[i];
+        let last_span = self.last_agent.and_then(|a| steps[a].ids.span_id.as_deref());
+        s.ids
+            .span_id
+            .as_deref()
+            .and_then(|sp| {
+                if Some(sp) == last_span {
+                    self.last_agent
+                } else {
+                    self.by_span.get(sp).copied()
+                }
+            })
+            .or_else(|| s.ids.parent_id.as_deref().and_then(|p| self.by_action_id.get(p).copied()))
+            .or(self.last_agent)
+    }
+
+    /// An observation: a failure fires `environment_blocker` (or `flaky_` / `harness_`) or
+    /// `failed_command` and `edit_broke_test`; a success fixes its command.
+    fn observation(&mut self, i: usize) {
+        let steps = self.steps;
+        let cause = self.cause_of(i);
+        if !observation_failed(&steps[i]) {
+            if let Some(a) = cause {
+                self.succeeded(i, a);
+            }
+            return;
+        }
+        let s = &steps[i];
+        self.f.first_error.get_or_insert(i as u32);
+        let quote = error_quote(s);
+        let n = self.failure_sigs.entry(text::signature(quote)).or_insert(0);
+        *n += 1;
+        self.f.max_identical_failures = self.f.max_identical_failures.max(*n);
+        let blocked = self.environment_blocker(i, cause);
+        let Some(a) = cause else { return };
+        let h = self.f.action_hash[a];
+        let attempts = self.failed_attempts.entry(h).or_insert(0);
+        *attempts += 1;
+        self.f.max_failed_attempts = self.f.max_failed_attempts.max(*attempts);
+        self.last_failure.insert(h, i);
+        if !blocked {
+            self.failed_command(i, a, h, quote);
+            self.edit_broke_test(i, a, quote);
+        }
+    }
+
+    /// `environment_blocker` / `flaky_blocker` / `harness_blocker`: the failure has the
+    /// environment's signature. The trigger sits on the action whose observation shows the
+    /// anomaly; the observation's line is the reference. Returns whether it fired.
+    fn environment_blocker(&mut self, i: usize, cause: Option<usize>) -> bool {
+        let steps = self.steps;
+        let s = &steps[i];
+        let Some(b) = text::blocker(&s.text) else { return false };
+        let quote = text::blocker_line(&s.text).unwrap_or_else(|| error_quote(s));
+        let (class, rule) = blocker_class(b);
+        let (step, wrong) = match cause {
+            Some(a) => (a, action_quote(&steps[a])),
+            None => (i, quote),
+        };
+        let object = format!("env:{}", text::signature(quote));
+        self.f.triggers.push(Trigger {
+            step: step as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Observation,
+            wrong_quote: wrong.to_string(),
+            reference_quote: quote.to_string(),
+            reference_step: Some(i as u32),
+            rule,
+            object: object.clone(),
+            blocker: Some(class),
+        });
+        self.open_error = Some(OpenError { quote_step: i, object, hash: 0 });
+        if let Some(a) = cause {
+            self.env_by_action.insert(a, i);
+        }
+        true
+    }
+
+    /// `failed_command`: the action whose observation `i` failed introduced the error.
+    fn failed_command(&mut self, i: usize, a: usize, h: u64, quote: &str) {
+        let steps = self.steps;
+        let object = format!("cmd:{h:016x}");
+        self.f.triggers.push(Trigger {
+            step: a as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Action,
+            wrong_quote: action_quote(&steps[a]).to_string(),
+            reference_quote: quote.to_string(),
+            reference_step: Some(i as u32),
+            rule: Rule::FailedCommand,
+            object: object.clone(),
+            blocker: None,
+        });
+        self.open_error = Some(OpenError { quote_step: i, object, hash: h });
+    }
+
+    /// `edit_broke_test`: a failing test shows an error an earlier edit introduced.
+    fn edit_broke_test(&mut self, i: usize, a: usize, quote: &str) {
+        let steps = self.steps;
+        let Some(e) = self.last_edit.filter(|&e| e < a) else { return };
+        if !text::is_test_command(action_text(&steps[a])) {
+            return;
+        }
+        self.edit_by_test.insert(a, e);
+        self.f.triggers.push(Trigger {
+            step: e as u32,
+            category: Category::EnvironmentAnomaly,
+            phase: Phase::Action,
+            wrong_quote: action_quote(&steps[e]).to_string(),
+            reference_quote: quote.to_string(),
+            reference_step: Some(i as u32),
+            rule: Rule::EditBrokeTest,
+            object: format!("edit:{e}"),
+            blocker: None,
+        });
+    }
+
+    /// The command of action `a` succeeded (observation `i`): it is fixed; a passing test is a
+    /// green state.
+    fn succeeded(&mut self, i: usize, a: usize) {
+        let steps = self.steps;
+        let h = self.f.action_hash[a];
+        self.last_failure.remove(&h);
+        if self.open_error.as_ref().is_some_and(|e| e.hash == h) {
+            self.open_error = None;
+        }
+        self.f.successes.entry(h).or_default().push(i as u32);
+        self.f.successes.entry(program_key(&steps[a])).or_default().push(i as u32);
+        if text::is_test_command(action_text(&steps[a])) {
+            self.f.green_steps.push(i as u32);
+            self.last_edit = None;
+        }
+    }
+}
+
 /// Identity maps the verifier rule looks actions up in.
 struct Lookup<'a, 'b> {
     by_action_id: &'a HashMap<&'b str, usize>,
     by_artifact: &'a HashMap<&'b str, usize>,
     env_by_action: &'a HashMap<usize, usize>,
+    edit_by_test: &'a HashMap<usize, usize>,
 }
 
-fn blocker_class(b: Blocker) -> (FailureClass, &'static str) {
+fn blocker_class(b: Blocker) -> (FailureClass, Rule) {
     match b {
-        Blocker::Environment => (FailureClass::EnvironmentBlocker, "environment_blocker"),
-        Blocker::Flaky => (FailureClass::FlakyBlocker, "flaky_blocker"),
-        Blocker::Harness => (FailureClass::HarnessBlocker, "harness_blocker"),
+        Blocker::Environment => (FailureClass::EnvironmentBlocker, Rule::EnvironmentBlocker),
+        Blocker::Flaky => (FailureClass::FlakyBlocker, Rule::FlakyBlocker),
+        Blocker::Harness => (FailureClass::HarnessBlocker, Rule::HarnessBlocker),
     }
 }
 
@@ -352,7 +458,14 @@ fn verifier_triggers(
                 .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
                 .max()
         })
-        .or(last_agent);
+        .or_else(|| {
+            // A verdict that names an environment failure is about the action it blocked.
+            text::blocker(&judge.text)
+                .and_then(|_| maps.env_by_action.keys().max().copied())
+                .or_else(|| action_about(steps, j, last_agent))
+        });
+    // A verdict on a test run that caught an edit is about the edit.
+    let source = source.map(|s| maps.edit_by_test.get(&s).copied().unwrap_or(s));
     let Some(src) = source else {
         f.triggers.push(Trigger {
             step: j as u32,
@@ -361,7 +474,7 @@ fn verifier_triggers(
             wrong_quote: reason.to_string(),
             reference_quote: reason.to_string(),
             reference_step: Some(j as u32),
-            rule: "verifier_rejected".into(),
+            rule: Rule::VerifierRejected,
             object: format!("judge:{}", judge.actor),
             blocker: text::blocker(&judge.text).map(|_| FailureClass::HarnessBlocker),
         });
@@ -372,13 +485,13 @@ fn verifier_triggers(
         let q = text::blocker_line(&steps[obs].text).unwrap_or_else(|| error_quote(&steps[obs]));
         let class = text::blocker(&steps[obs].text).map(blocker_class);
         f.triggers.push(Trigger {
-            step: obs as u32,
+            step: src as u32,
             category: Category::EnvironmentAnomaly,
             phase: Phase::Observation,
-            wrong_quote: q.to_string(),
+            wrong_quote: action_quote(&steps[src]).to_string(),
             reference_quote: reason.to_string(),
             reference_step: Some(j as u32),
-            rule: class.map_or("environment_blocker", |c| c.1).into(),
+            rule: class.map_or(Rule::EnvironmentBlocker, |c| c.1),
             object: format!("env:{}", text::signature(q)),
             blocker: Some(class.map_or(FailureClass::EnvironmentBlocker, |c| c.0)),
         });
@@ -386,13 +499,13 @@ fn verifier_triggers(
     }
     if let Some((class, rule)) = text::blocker(&judge.text).map(blocker_class) {
         f.triggers.push(Trigger {
-            step: j as u32,
+            step: src as u32,
             category: Category::EnvironmentAnomaly,
             phase: Phase::Verification,
-            wrong_quote: reason.to_string(),
-            reference_quote: action_quote(&steps[src]).to_string(),
-            reference_step: Some(src as u32),
-            rule: rule.into(),
+            wrong_quote: action_quote(&steps[src]).to_string(),
+            reference_quote: reason.to_string(),
+            reference_step: Some(j as u32),
+            rule,
             object: format!("env:{}", text::signature(reason)),
             blocker: Some(class),
         });
@@ -407,7 +520,7 @@ fn verifier_triggers(
         wrong_quote: wrong.to_string(),
         reference_quote: reason.to_string(),
         reference_step: Some(j as u32),
-        rule: "verifier_rejected".into(),
+        rule: Rule::VerifierRejected,
         object: object.clone(),
         blocker: None,
     });
@@ -421,12 +534,47 @@ fn verifier_triggers(
                 wrong_quote: wrong.to_string(),
                 reference_quote: mq.to_string(),
                 reference_step: Some(m as u32),
-                rule: "memory_misapplied".into(),
+                rule: Rule::MemoryMisapplied,
                 object,
                 blocker: None,
             });
         }
     }
+}
+
+/// Most agent steps looked back over for the action a verdict's text is about.
+const ABOUT_LOOKBACK: usize = 64;
+
+/// Without an explicit link: the latest agent step before the verdict `j` whose command or
+/// text names one of the verdict's distinctive words (a path, a command, an identifier of five
+/// or more characters), else the last agent step.
+fn action_about(steps: &[Step], j: usize, last_agent: Option<usize>) -> Option<usize> {
+    let last = last_agent?;
+    let words: Vec<String> = steps[j]
+        .text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')))
+        .map(|w| w.trim_matches(['.', '-', '/']))
+        .filter(|w| w.len() >= 5)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.is_empty() {
+        return Some(last);
+    }
+    let mut buf = String::new();
+    (0..=last)
+        .rev()
+        .filter(|&i| text::is_agent_step(&steps[i]))
+        .take(ABOUT_LOOKBACK)
+        .find(|&i| {
+            let s = &steps[i];
+            buf.clear();
+            buf.push_str(s.args.as_deref().unwrap_or(""));
+            buf.push('\n');
+            buf.push_str(&s.text);
+            buf.make_ascii_lowercase();
+            words.iter().any(|w| buf.contains(w.as_str()))
+        })
+        .or(Some(last))
 }
 
 fn judge_failed(s: &Step) -> bool {
@@ -649,7 +797,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
                 wrong_quote: quote_around(l.trim(), &tokens).to_string(),
                 reference_quote: quote_around(line, &tokens).to_string(),
                 reference_step: Some(fi as u32),
-                rule: "answer_origin".into(),
+                rule: Rule::AnswerOrigin,
                 object: "answer".into(),
                 blocker: None,
             });
@@ -663,7 +811,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
             wrong_quote: action_quote(&steps[author]).to_string(),
             reference_quote: quote_around(l.trim(), &tokens).to_string(),
             reference_step: Some(i as u32),
-            rule: "answer_origin".into(),
+            rule: Rule::AnswerOrigin,
             object: "answer".into(),
             blocker: None,
         });

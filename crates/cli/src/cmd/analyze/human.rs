@@ -117,9 +117,9 @@ fn diagnosis(
             .iter_mut()
             .find(|(s, _)| (s.step, &s.kind, &s.quote) == (e.step, &e.kind, &e.quote))
         {
-            Some((_, rules)) if !rules.contains(&e.rule.as_str()) => rules.push(&e.rule),
+            Some((_, rules)) if !rules.contains(&e.rule.as_str()) => rules.push(e.rule.as_str()),
             Some(_) => {}
-            None => shown.push((e, vec![&e.rule])),
+            None => shown.push((e, vec![e.rule.as_str()])),
         }
     }
     for (e, rules) in &shown {
@@ -159,7 +159,7 @@ fn candidate(c: &Candidate) -> String {
     let mut rules: Vec<&str> = Vec::new();
     for e in &c.evidence {
         if !rules.contains(&e.rule.as_str()) {
-            rules.push(&e.rule);
+            rules.push(e.rule.as_str());
         }
     }
     let rules = if rules.is_empty() {

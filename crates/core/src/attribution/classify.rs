@@ -1,4 +1,4 @@
-//! Failure classification, failure mode and loop signals (SPEC §2.6, seeds 001 and 004).
+//! Failure classification, failure mode and loop signals (see `docs/detector.md`).
 //!
 //! - Class: the critical candidate's instance decides. An instance with an environment, flaky or
 //!   harness signature (missing binary, network, sandbox; timeouts, rate limits; harness errors)
@@ -13,9 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::attribution::triggers::Found;
-use crate::attribution::{AnalysisOptions, Candidate, Critical, ErrorInstance, Trigger};
-use crate::model::Trajectory;
+use super::rules::Rule;
+use super::triggers::Found;
+use super::{AnalysisOptions, Candidate, Critical, ErrorInstance, Trigger};
 use crate::record::{FailureClass, FailureMode};
 
 /// Loop signals (the JSON contract of `signals`).
@@ -38,7 +38,7 @@ pub struct Signals {
 }
 
 /// The loop signals of a trajectory.
-pub fn signals(_traj: &Trajectory, found: &Found, opts: &AnalysisOptions) -> Signals {
+pub fn signals(found: &Found, opts: &AnalysisOptions) -> Signals {
     let repetition = found.max_identical_failures > opts.max_repetitions
         || (found.max_identical_actions > opts.max_repetitions && found.max_failed_attempts > 1);
     let attempts_exceeded = found.max_failed_attempts > opts.max_attempts;
@@ -55,7 +55,6 @@ pub fn signals(_traj: &Trajectory, found: &Found, opts: &AnalysisOptions) -> Sig
 
 /// The failure class and mode of a failed trajectory, from its critical candidate.
 pub fn classify(
-    _traj: &Trajectory,
     triggers: &[Trigger],
     instances: &[ErrorInstance],
     candidates: &[Candidate],
@@ -74,7 +73,8 @@ pub fn classify(
         None => {
             let only_verifier = !inst_triggers.is_empty()
                 && inst_triggers.iter().all(|t| {
-                    t.rule == "verifier_rejected" && t.phase == crate::record::Phase::Verification
+                    t.rule == Rule::VerifierRejected
+                        && t.phase == crate::record::Phase::Verification
                 });
             if only_verifier {
                 FailureClass::VerificationFailure
@@ -89,7 +89,8 @@ pub fn classify(
             FailureMode::Deterministic
         }
         FailureClass::AgentFailure | FailureClass::VerificationFailure => {
-            if signals.repetition && inst_triggers.iter().all(|t| t.rule != "verifier_rejected") {
+            if signals.repetition && inst_triggers.iter().all(|t| t.rule != Rule::VerifierRejected)
+            {
                 FailureMode::Deterministic
             } else {
                 FailureMode::Reasoning

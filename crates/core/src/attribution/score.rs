@@ -1,0 +1,285 @@
+//! The scoring model that ranks candidate critical steps: explicit features per candidate, a
+//! weighted sum, and the features in words (`why`). Documented in `docs/detector.md`.
+//!
+//! score = instance · (state base + 0.1 · footprints) + Σ rule priors
+//!       + LINKED when a verifier, a test or the environment reported it   (structural)
+//!       + Σ weight_k · feature_k                                          (the fitted part)
+//!
+//! The fitted weights ([`Weights`]) are few on purpose; `trajscope eval --folds 2` fits them on
+//! one half of a labelled set and scores the other half, so their value on unseen traces shows.
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::Rule;
+use super::InstanceState;
+
+/// What the analysis observed about one candidate step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Features {
+    /// The state of the best error instance at this step (none for an out-of-set step).
+    pub state: Option<InstanceState>,
+    /// The rules that placed it (deduplicated).
+    pub rules: Vec<Rule>,
+    /// Terminal footprints of its instances.
+    pub footprints: u32,
+    /// The step is the agent step the first error signal answers (it introduced that error).
+    pub introduces_first_error: bool,
+    /// The step comes before the first error signal (an error can only be introduced before
+    /// it shows).
+    pub before_first_error: bool,
+    /// The step's text states an assumption, a placeholder or simulated data (a fact it
+    /// introduced without checking).
+    pub assumption: bool,
+    /// The step introduces code or a command (a fenced block, an action's arguments).
+    pub introduces_code: bool,
+    /// The step first states the value of the wrong final answer.
+    pub states_answer: bool,
+    /// 1 − step / steps: earlier steps are where plans and facts are introduced.
+    pub earliness: f64,
+    /// The step is a worker's reply to an orchestrator's instruction.
+    pub worker_reply: bool,
+    /// The first error signal, when there is one (for the words of `why`).
+    #[serde(skip)]
+    pub first_error_step: Option<u32>,
+}
+
+/// The fitted weights of the scoring model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// Multiplies the state base and footprints of an observed error instance.
+    pub instance: f64,
+    pub introduces_first_error: f64,
+    pub before_first_error: f64,
+    pub assumption: f64,
+    pub introduces_code: f64,
+    pub states_answer: f64,
+    pub earliness: f64,
+    pub worker_reply: f64,
+}
+
+impl Default for Weights {
+    /// The weights fitted on the whole Who&When development half (100 items); the
+    /// cross-validated figures of the same procedure are in `docs/detector.md`.
+    fn default() -> Self {
+        Weights {
+            instance: 0.0,
+            introduces_first_error: 0.0,
+            before_first_error: 0.25,
+            assumption: 0.5,
+            introduces_code: 0.25,
+            states_answer: 0.5,
+            earliness: 0.5,
+            worker_reply: 1.0,
+        }
+    }
+}
+
+/// Added to a candidate whose rule rests on an explicit report (a verifier, a test, the
+/// environment): it outranks every inferred candidate, whatever the fitted weights.
+pub const LINKED: f64 = 100.0;
+
+/// The grid each weight is searched over when fitting.
+pub const GRID: [f64; 6] = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0];
+
+impl Weights {
+    /// Number of fitted weights.
+    pub const LEN: usize = 8;
+
+    /// Names, in [`Weights::get`] order.
+    pub const NAMES: [&'static str; Self::LEN] = [
+        "instance",
+        "introduces_first_error",
+        "before_first_error",
+        "assumption",
+        "introduces_code",
+        "states_answer",
+        "earliness",
+        "worker_reply",
+    ];
+
+    pub fn get(&self, k: usize) -> f64 {
+        [
+            self.instance,
+            self.introduces_first_error,
+            self.before_first_error,
+            self.assumption,
+            self.introduces_code,
+            self.states_answer,
+            self.earliness,
+            self.worker_reply,
+        ][k]
+    }
+
+    pub fn set(&mut self, k: usize, v: f64) {
+        let slot = match k {
+            0 => &mut self.instance,
+            1 => &mut self.introduces_first_error,
+            2 => &mut self.before_first_error,
+            3 => &mut self.assumption,
+            4 => &mut self.introduces_code,
+            5 => &mut self.states_answer,
+            6 => &mut self.earliness,
+            _ => &mut self.worker_reply,
+        };
+        *slot = v;
+    }
+}
+
+fn state_base(s: InstanceState) -> f64 {
+    match s {
+        InstanceState::ManifestActive => 1.0,
+        InstanceState::CostlyResolution => 0.7,
+        InstanceState::LatentActive => 0.3,
+        InstanceState::CheapResolution => 0.0,
+    }
+}
+
+/// The candidate's score under `w`.
+pub fn score(f: &Features, w: &Weights) -> f64 {
+    let b = |x: bool| if x { 1.0 } else { 0.0 };
+    let structural = f.state.map_or(0.0, |s| {
+        let linked = f.rules.iter().any(|r| r.is_linked());
+        let weight = if linked { 1.0 } else { w.instance };
+        weight * (state_base(s) + 0.1 * f.footprints as f64)
+            + f.rules.iter().map(|r| r.prior()).sum::<f64>()
+            + if linked { LINKED } else { 0.0 }
+    });
+    structural
+        + w.introduces_first_error * b(f.introduces_first_error)
+        + w.before_first_error * b(f.before_first_error)
+        + w.assumption * b(f.assumption)
+        + w.introduces_code * b(f.introduces_code)
+        + w.states_answer * b(f.states_answer)
+        + w.earliness * f.earliness
+        + w.worker_reply * b(f.worker_reply)
+}
+
+/// The features that placed a candidate, in words a reviewer can check.
+pub fn why(f: &Features) -> Vec<String> {
+    let mut out = Vec::new();
+    match f.state {
+        Some(s) => out.push(format!(
+            "an observed error instance here is {}{}",
+            s.name().replace('_', " "),
+            if f.footprints > 0 {
+                format!(" with {} terminal footprint(s)", f.footprints)
+            } else {
+                String::new()
+            }
+        )),
+        None => out.push("no observed error here: ranked by its features alone".into()),
+    }
+    if !f.rules.is_empty() {
+        let names: Vec<&str> = f.rules.iter().map(|r| r.as_str()).collect();
+        out.push(format!("rule: {}", names.join(", ")));
+    }
+    if f.state.is_some() && f.rules.iter().any(|r| r.is_linked()) {
+        out.push(
+            "reported by a verifier, a test, a repeated failure or the environment: outranks \
+             every inferred candidate"
+                .into(),
+        );
+    }
+    match (f.introduces_first_error, f.before_first_error, f.first_error_step) {
+        (true, _, Some(e)) => out.push(format!("introduced the first error signal (step {e})")),
+        (false, true, Some(e)) => out.push(format!("before the first error signal (step {e})")),
+        (false, false, Some(e)) => out.push(format!("after the first error signal (step {e})")),
+        _ => out.push("no error signal in the trace".into()),
+    }
+    if f.assumption {
+        out.push("states an assumption, placeholder or simulated data".into());
+    }
+    if f.introduces_code {
+        out.push("introduces code or a command".into());
+    }
+    if f.states_answer {
+        out.push("first states the value of the final answer".into());
+    }
+    if f.worker_reply {
+        out.push("a worker's reply to an orchestrator instruction".into());
+    }
+    out
+}
+
+/// Words that mark a fact the step introduced without checking it.
+const ASSUMPTION: &[&str] = &[
+    "assume",
+    "assuming",
+    "assumption",
+    "hypothetical",
+    "simulate",
+    "simulated",
+    "simulating",
+    "placeholder",
+    "for demonstration",
+    "example data",
+    "sample data",
+    "mock data",
+    "dummy",
+    "let's say",
+    "fictional",
+    "illustrative",
+];
+
+/// Whether a text states an assumption, a placeholder or simulated data (ASCII
+/// case-insensitive, whole words at the start).
+pub fn states_assumption(text: &str) -> bool {
+    static AC: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ASSUMPTION)
+            .expect("static needle list builds")
+    });
+    let b = text.as_bytes();
+    AC.find_iter(text).any(|m| m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assumption_words() {
+        assert!(states_assumption("Let's assume the following numbers: 1, 2"));
+        assert!(states_assumption("We will SIMULATE the dataset"));
+        assert!(!states_assumption("the presumed value"));
+        assert!(!states_assumption("all tests pass"));
+    }
+
+    #[test]
+    fn weights_get_set_round_trip() {
+        let mut w = Weights::default();
+        for k in 0..Weights::LEN {
+            w.set(k, k as f64);
+        }
+        for k in 0..Weights::LEN {
+            assert_eq!(w.get(k), k as f64);
+        }
+    }
+
+    #[test]
+    fn a_reported_error_outranks_any_inferred_step() {
+        let mut w = Weights::default();
+        for k in 0..Weights::LEN {
+            w.set(k, *GRID.last().unwrap());
+        }
+        let bare = Features {
+            earliness: 1.0,
+            assumption: true,
+            introduces_code: true,
+            states_answer: true,
+            worker_reply: true,
+            introduces_first_error: true,
+            before_first_error: true,
+            ..Features::default()
+        };
+        let observed = Features {
+            state: Some(InstanceState::ManifestActive),
+            rules: vec![Rule::VerifierRejected],
+            footprints: 1,
+            ..Features::default()
+        };
+        assert!(score(&observed, &w) > score(&bare, &w));
+        assert!(why(&bare)[0].contains("features alone"));
+    }
+}
