@@ -91,7 +91,7 @@ pub fn queue(
             FileStatus::Failed(e) => html! { <span class="error small" role="alert" data-testid="load-error">{ e.clone() }</span> },
             FileStatus::Cancelled => html! { <span class="muted" data-testid="load-cancelled">{"cancelled"}</span> },
             FileStatus::Ready(s) => html! {
-                <ul role="listbox" aria-label={format!("Trajectories in {}", f.name)}>
+                <ul aria-label={format!("Trajectories in {}", f.name)}>
                 { for s.trajectories.iter().enumerate().map(|(t, info)| {
                     let selected = state.sel == Some((f.id, t as u32));
                     let onclick = {
@@ -99,8 +99,9 @@ pub fn queue(
                         Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t as u32 }))
                     };
                     html! {
-                        <li role="option" aria-selected={selected.to_string()} data-testid="queue-item">
-                            <button class={classes!("queue-item", selected.then_some("selected"))} {onclick}>
+                        <li data-testid="queue-item">
+                            <button class={classes!("queue-item", selected.then_some("selected"))}
+                                aria-current={selected.then_some("true")} {onclick}>
                                 <span class="qid">{ info.id.clone() }</span>
                                 <span class="qmeta">
                                     <span>{ s.format.clone() }</span>
@@ -304,14 +305,15 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
             if cands.is_empty() {
                 <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
             } else {
-                <ol role="listbox" aria-label="Candidates">
+                <ol aria-label="Candidates">
                 { for cands.iter().map(|c| {
                     let d = state.dispatcher();
                     let step = c.step;
                     let selected = state.selected_step == Some(step);
                     html! {
-                        <li role="option" aria-selected={selected.to_string()}>
+                        <li>
                             <button class={classes!("cand", selected.then_some("selected"))} data-testid="candidate"
+                                aria-current={selected.then_some("true")}
                                 data-step={c.step.to_string()} data-line={c.line.to_string()}
                                 onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
