@@ -3,12 +3,12 @@
 // would) and launches Debian's Chromium through playwright-core (no browser download).
 import { createServer } from 'node:http';
 import { readFile, stat, mkdir } from 'node:fs/promises';
-import { extname, join, normalize, dirname } from 'node:path';
+import { extname, join, normalize, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = join(ROOT, process.env.TRAJSCOPE_DIST || 'dist-test');
+export const DIST = resolve(ROOT, process.env.TRAJSCOPE_DIST || 'dist-test');
 export const FIXTURES = join(ROOT, 'tests', 'fixtures');
 export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 export const BASE_PATH = '/trajscope/';
