@@ -1,66 +1,61 @@
 #!/usr/bin/env bash
-# Native ingest speed on the same generated AWTL trace, in one run:
-#   - `trajscope analyze --json FILE` (ingest + the whole analysis, the issue's target),
-#   - the core's ingest alone (bin `ingest-file`: the same 1 MiB streaming as the CLI),
-#   - a Python `orjson.loads`-per-line loop (the fastest parse-only loop a user could write).
-# Prints MB/s and the ratios, by wall time (best of RUNS) and by CPU time (user+sys, which a
-# busy shared machine disturbs less).
-#   bench/native.sh [SIZE_MB=200] [RUNS=3]
+# Native speed on every benchmark shape, in one run: `trajscope analyze --json FILE` (ingest and
+# the whole analysis) against a Python `orjson.loads`-per-line loop (bench/orjson_loop.py) on the
+# same file, started in turn (A B A B ...) so each pair sees the same machine; the ratio is taken
+# pair by pair and the median is reported, with both medians of wall time and analyze's peak RSS.
+# Shapes: see bench/shapes.sh (files in target/bench/, made once); the 1 GB one only with BENCH_1GB=1.
+#   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 SIZE_MB="${1:-200}"
-RUNS="${2:-3}"
+RUNS="${2:-5}"
 export PATH="$HOME/.cargo/bin:$PATH"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures}"
+[ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 
-cargo build --release -q -p trajscope-cli -p trajscope-bench-web --bin trajscope --bin gen-awtl --bin ingest-file
-FILE="target/bench/awtl-${SIZE_MB}mb.jsonl"
-mkdir -p target/bench
-[ -s "$FILE" ] || target/release/gen-awtl "$FILE" "$SIZE_MB"
-python3 -c 'import orjson' 2>/dev/null || python3 -m pip install -q orjson
+cargo build --release -q -p trajscope-cli -p trajscope-bench-web --bin trajscope --bin gen-awtl
+python3 -c 'import orjson' 2>/dev/null || python3 -m pip install -q orjson \
+  || python3 -m pip install -q --break-system-packages orjson
+# shellcheck source=shapes.sh
+source bench/shapes.sh
+for s in $SHAPES; do make_shape "$s"; done
 
-python3 - "$FILE" "$RUNS" <<'PY'
-import os, resource, subprocess, sys, time
-import orjson
+FILES=()
+for s in $SHAPES; do FILES+=("$s=$(shape_file "$s")"); done
+python3 - "$RUNS" "${FILES[@]}" <<'PY'
+import os, resource, statistics, subprocess, sys, time
 
-path, runs = sys.argv[1], int(sys.argv[2])
-mb = os.path.getsize(path) / 1e6
+runs = int(sys.argv[1])
 
-def child(cmd):
-    def run():
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return run
+def timed(cmd):
+    """Wall seconds, CPU seconds (user + sys of every thread) and peak RSS (KiB) of one run."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        sys.exit(f"{cmd} failed: {status}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
-def orjson_loop():
-    cpu = time.process_time()
-    loads = orjson.loads
-    with open(path, "rb") as f:
-        for line in f:
-            loads(line)
-    return time.process_time() - cpu
-
-def best(fn):
-    walls, cpus = [], []
+print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
+print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9}")
+for arg in sys.argv[2:]:
+    name, path = arg.split("=", 1)
+    mb = os.path.getsize(path) / 1e6
+    with open(path, "rb") as f:  # warm the page cache: both contenders read from memory
+        while f.read(1 << 24):
+            pass
+    a = ["target/release/trajscope", "analyze", "--json", path]
+    b = [sys.executable, "bench/orjson_loop.py", path]
+    pairs = []
     for _ in range(runs):
-        t = time.perf_counter()
-        cpus.append(fn())
-        walls.append(time.perf_counter() - t)
-    return min(walls), min(cpus)
-
-with open(path, "rb") as f:  # warm the page cache: every contender reads from memory
-    while f.read(1 << 24):
-        pass
-analyze = best(child(["target/release/trajscope", "analyze", "--json", path]))
-rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-ingest = best(child(["target/release/ingest-file", path]))
-py = best(orjson_loop)
-print(f"file: {path} ({mb:.1f} MB); best of {runs}; MB/s by wall time / by CPU time")
-for name, (wall, cpu) in [("trajscope analyze --json", analyze), ("core ingest alone", ingest), ("python orjson.loads loop", py)]:
-    print(f"{name:25}: {mb / wall:7.1f} MB/s wall ({wall:.3f} s)  {mb / cpu:7.1f} MB/s cpu ({cpu:.3f} s)")
-print(f"peak RSS of analyze      : {rss_kb / 1024:.0f} MiB")
-print(f"ratio analyze / orjson   : {py[0] / analyze[0]:.2f}x wall, {py[1] / analyze[1]:.2f}x cpu")
-print(f"ratio ingest / orjson    : {py[0] / ingest[0]:.2f}x wall, {py[1] / ingest[1]:.2f}x cpu")
+        wa, ca, rss = timed(a)
+        wb, cb, _ = timed(b)
+        pairs.append((wa, wb, ca, cb, rss))
+    med = lambda f: statistics.median(f(p) for p in pairs)
+    wa, wb, ca, cb = med(lambda p: p[0]), med(lambda p: p[1]), med(lambda p: p[2]), med(lambda p: p[3])
+    ratio, cratio = med(lambda p: p[1] / p[0]), med(lambda p: p[3] / p[2])
+    rss = max(p[4] for p in pairs)
+    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f}", flush=True)
 PY

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one test gate, the same locally and in CI (.ci/run calls it): sets up if needed, then
 # fmt, clippy (native and wasm32), native tests, core purity and its wasm32 build,
-# wasm-bindgen-test in headless Chromium, the release web build (into dist-test/, beside a
-# running serve.sh that must keep serving), and Playwright end to end (with axe-core).
+# the Python package (pytest in a throwaway virtualenv), wasm-bindgen-test in headless Chromium,
+# the release web build (into dist-test/, beside a running serve.sh that must keep serving), and
+# Playwright end to end (with axe-core).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -22,6 +23,9 @@ wasm cargo clippy -p trajscope-core -p trajscope-app --target wasm32-unknown-unk
 
 step "native tests"
 cargo test --workspace --locked
+
+step "python package: pip install ./crates/py into a throwaway virtualenv, then pytest"
+scripts/test-py.sh
 
 step "core purity: no forbidden dependency; builds for wasm32"
 scripts/check-core-purity.sh

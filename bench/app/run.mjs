@@ -1,21 +1,24 @@
-// App benchmark (not part of the test gate): in headless Chromium, the load-to-ready time of a
-// generated ~200 MB trace in the built app against a plain JSON.parse-per-line reader of the
-// same file in the same browser run, and the DOM node count with a 100,000-step trace.
-// Run with bench/app.sh (it builds the release bundle first).
+// App benchmark (not part of the test gate): in headless Chromium, for every benchmark shape
+// (files made by bench/app.sh: gen-awtl's long, short, one-step and huge-run shapes and the
+// files of bench/other_shapes.py), the load-to-ready time of the built app against a plain
+// JavaScript reader of the same file in the same browser run (File slices of 4 MiB, TextDecoder
+// in stream mode, JSON.parse per line), the DOM node count once ready, and the DOM node count
+// and scroll frame times with a 100,000-step trace.
+// Run with bench/app.sh (it builds the release bundle and the files first).
+//   node bench/app/run.mjs NAME=FILE ...    (BENCH_RUNS, default 1: runs per shape)
+import { statSync } from 'node:fs';
 import { serveDist, launch, newPage } from '../../tests/e2e/harness.mjs';
-import { bigFile, tempFile, steps } from '../../tests/e2e/gen.mjs';
+import { tempFile, steps } from '../../tests/e2e/gen.mjs';
 
-const MB = Number(process.env.BENCH_MB || 200);
-const RUNS = Number(process.env.BENCH_RUNS || 2);
+const RUNS = Number(process.env.BENCH_RUNS || 1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const SHAPES = process.argv.slice(2).map((a) => { const [name, path] = a.split('='); return { name, path }; });
 
 const srv = await serveDist();
 const browser = await launch();
-const big = await bigFile(MB, 'bench.jsonl');
-console.error(`generated ${(big.bytes / 1e6).toFixed(1)} MB, ${big.lines} lines`);
 
 const timings = [];
-async function appLoad() {
+async function appLoad(big) {
   const { page, context } = await newPage(browser);
   page.on('console', (m) => { if (m.text().startsWith('trajscope-timing')) timings.push(m.text()); });
   await page.goto(srv.url);
@@ -33,31 +36,37 @@ async function appLoad() {
   await page.setInputFiles('[data-testid="file-input"]', big.path);
   await page.waitForFunction(() => window.__t1 !== undefined, null, { timeout: 600000, polling: 200 });
   const ms = await page.evaluate(() => window.__t1 - window.__t0);
-  const lines = await page.textContent('[data-testid="lines"]');
+  const lines = await page.textContent('[data-testid="lines"]').catch(() => '');
+  const nodes = await page.evaluate(() => document.querySelectorAll('*').length);
   await context.close();
-  return { ms, lines };
+  return { ms, lines, nodes };
 }
 
-async function plainLoad() {
+async function plainLoad(big) {
   const { page, context } = await newPage(browser);
   await page.setContent('<input type="file" id="f">');
   await page.setInputFiles('#f', big.path);
   const r = await page.evaluate(async () => {
     const file = document.getElementById('f').files[0];
     const t0 = performance.now();
-    const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+    const SLICE = 4 << 20;
+    const dec = new TextDecoder();
     let rest = '', parsed = 0, bad = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      const text = done ? rest : rest + value;
-      const parts = text.split('\n');
-      rest = done ? '' : parts.pop();
-      for (const l of parts) {
-        if (!l.trim()) continue;
-        try { JSON.parse(l); parsed++; } catch { bad++; }
+    const eat = (l) => {
+      if (!l.trim()) return;
+      try { JSON.parse(l); parsed++; } catch { bad++; }
+    };
+    for (let at = 0; at < file.size; at += SLICE) {
+      const buf = await file.slice(at, at + SLICE).arrayBuffer();
+      const text = rest + dec.decode(buf, { stream: at + SLICE < file.size });
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        eat(text.slice(start, nl));
+        start = nl + 1;
       }
-      if (done) break;
+      rest = text.slice(start);
     }
+    eat(rest);
     return { ms: performance.now() - t0, parsed, bad };
   });
   await context.close();
@@ -92,25 +101,26 @@ async function domCount() {
   return { top, mid, scroll };
 }
 
-const app = [], plain = [];
-for (let i = 0; i < RUNS; i++) {
-  plain.push(await plainLoad());
-  app.push(await appLoad());
-  console.error(`run ${i + 1}: app ${app[i].ms.toFixed(0)} ms, JSON.parse-per-line ${plain[i].ms.toFixed(0)} ms`);
+const shapes = [];
+for (const big of SHAPES) {
+  const app = [], plain = [];
+  for (let i = 0; i < RUNS; i++) {
+    plain.push(await plainLoad(big));
+    app.push(await appLoad(big));
+    console.error(`${big.name} run ${i + 1}: app ${app[i].ms.toFixed(0)} ms, plain JS reader ${plain[i].ms.toFixed(0)} ms, DOM ${app[i].nodes}`);
+  }
+  shapes.push({
+    shape: big.name,
+    file_mb: +(statSync(big.path).size / 1e6).toFixed(1),
+    app_load_to_ready_ms: Math.round(median(app.map((r) => r.ms))),
+    plain_js_reader_ms: Math.round(median(plain.map((r) => r.ms))),
+    plain_parsed: plain[0].parsed,
+    ratio_plain_over_app: +(median(plain.map((r) => r.ms)) / median(app.map((r) => r.ms))).toFixed(2),
+    dom_nodes_when_ready: Math.max(...app.map((r) => r.nodes)),
+    app_lines_shown: app[0].lines,
+  });
 }
 const dom = await domCount();
-const result = {
-  file_mb: +(big.bytes / 1e6).toFixed(1),
-  lines: big.lines,
-  app_load_to_ready_ms: Math.round(median(app.map((r) => r.ms))),
-  app_lines_shown: app[0].lines,
-  plain_json_parse_per_line_ms: Math.round(median(plain.map((r) => r.ms))),
-  plain_parsed: plain[0].parsed,
-  ratio_app_over_plain: +(median(app.map((r) => r.ms)) / median(plain.map((r) => r.ms))).toFixed(2),
-  dom_100k_steps: dom,
-  worker_timings: timings,
-  runs: RUNS,
-};
-console.log(JSON.stringify(result, null, 2));
+console.log(JSON.stringify({ runs: RUNS, shapes, dom_100k_steps: dom, worker_timings: timings }, null, 2));
 await browser.close();
 await srv.close();

@@ -4,6 +4,7 @@
 
 mod list;
 mod panels;
+mod queue;
 mod state;
 mod timeline;
 

@@ -276,13 +276,8 @@ pub fn cases_and_brief(
     analyses: &[TrajectoryAnalysis],
     content_hash: &str,
 ) -> (Vec<CaseView>, String, String) {
-    let mut i = 0;
-    let built = cases::from_trace_with(trace, content_hash, |t| {
-        let a = analyses.get(i);
-        i += 1;
-        attribution::run_failed(t, &AnalysisOptions::default())
-            .then(|| a.map(|a| a.record.clone()))?
-    });
+    // The CLI's rule: one case per failing trajectory (outcome failed, or a critical step).
+    let built = cases::from_trace_analyses(trace, content_hash, |i, _| analyses.get(i).cloned());
     let valid: Vec<cases::FailedTurnCase> =
         built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
     let (cases_jsonl, _) = cases::export_jsonl(&valid);

@@ -97,10 +97,10 @@ fn sentence(rng: &mut Rng, min: u64, spread: u64, out: &mut String) {
 
 /// A tool output: mostly a few lines, sometimes a long log (up to ~200 KB), with quotes, tabs
 /// and newlines that need JSON escapes.
-fn output(rng: &mut Rng, failed: bool) -> String {
+fn output(rng: &mut Rng, failed: bool, long: bool) -> String {
     let lines = match rng.below(100) {
-        0..=2 => 300 + rng.below(2500),
-        3..=20 => 20 + rng.below(80),
+        0..=2 if long => 300 + rng.below(2500),
+        3..=20 if long => 20 + rng.below(80),
         _ => 1 + rng.below(12),
     };
     let mut s = String::new();
@@ -137,14 +137,94 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
 }
 
+/// The shape of a generated trace: how many runs, how many steps each, how long the outputs.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Stop after this many bytes (checked after every line).
+    pub target_bytes: u64,
+    /// Stop after this many runs (`u64::MAX`: only the size stops).
+    pub runs: u64,
+    /// Steps per run (besides `run_start` and `run_end`): `steps_min + below(steps_spread)`.
+    pub steps_min: u64,
+    pub steps_spread: u64,
+    /// Whether runs carry `run_start`/`run_end` lines (false: every line is a run of its own
+    /// kind, as in a log of one-event runs).
+    pub framed: bool,
+    /// Whether tool outputs can be long build logs (false: a few lines at most).
+    pub long_outputs: bool,
+    /// Whether assistant messages run to 30–229 words (false: 5–34).
+    pub long_messages: bool,
+}
+
+impl Shape {
+    /// Few long runs of 20–219 steps with some long logs until `target_bytes` (the original
+    /// benchmark shape).
+    pub fn long(target_bytes: u64) -> Shape {
+        Shape {
+            target_bytes,
+            runs: u64::MAX,
+            steps_min: 20,
+            steps_spread: 200,
+            framed: true,
+            long_outputs: true,
+            long_messages: true,
+        }
+    }
+
+    /// The named shapes of bench/native.sh and bench/app.sh: `long` (SIZE_MB), `short` (10,000
+    /// runs of about 35 steps), `one-step` (100,000 runs of one step, no run_start/run_end),
+    /// `huge-run` (one run of 1,000,000 short steps). `scale` divides the run or step count
+    /// (1 = full size), for quick runs and tests.
+    pub fn named(name: &str, size_mb: u64, scale: u64) -> Option<Shape> {
+        let scale = scale.max(1);
+        let long = Shape::long(size_mb * 1_000_000);
+        Some(match name {
+            "long" => long,
+            "short" => Shape {
+                target_bytes: u64::MAX,
+                runs: 10_000 / scale,
+                steps_min: 30,
+                steps_spread: 11,
+                long_outputs: false,
+                ..long
+            },
+            "one-step" => Shape {
+                target_bytes: u64::MAX,
+                runs: 100_000 / scale,
+                steps_min: 1,
+                steps_spread: 1,
+                framed: false,
+                long_outputs: false,
+                long_messages: false,
+            },
+            "huge-run" => Shape {
+                target_bytes: u64::MAX,
+                runs: 1,
+                steps_min: 1_000_000 / scale,
+                steps_spread: 1,
+                framed: true,
+                long_outputs: false,
+                long_messages: false,
+            },
+            _ => return None,
+        })
+    }
+}
+
 /// Writes AWTL lines until at least `target_bytes` were written (whole runs are not
 /// guaranteed: the last run may end without `run_end`, as a live trace would).
 pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::Result<u64> {
+    generate_shape(seed, Shape::long(target_bytes), out)
+}
+
+/// Writes the AWTL lines of `shape`; returns the bytes written.
+pub fn generate_shape(seed: u64, shape: Shape, out: &mut impl Write) -> std::io::Result<u64> {
+    let target_bytes = shape.target_bytes;
     let mut rng = Rng(seed);
     let mut written = 0u64;
     let mut run = 0u64;
     let mut line = String::with_capacity(1 << 16);
-    while written < target_bytes {
+    while written < target_bytes && run < shape.runs {
         run += 1;
         let camel = rng.chance(25);
         let run_id = format!("run-{run:05}");
@@ -153,7 +233,7 @@ pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::
             key(camel, "span_id", "spanId"),
             key(camel, "writer_seq", "writerSeq"),
         );
-        let steps = 20 + rng.below(200);
+        let steps = shape.steps_min + rng.below(shape.steps_spread);
         let mut seq = 0u64;
         let mut ts = 1_700_000_000_000u64 + run * 3_600_000;
         let emit = |line: &mut String, out: &mut dyn Write| -> std::io::Result<u64> {
@@ -164,13 +244,15 @@ pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::
             Ok(n)
         };
         seq += 1;
-        let mut task = String::new();
-        sentence(&mut rng, 20, 1, &mut task);
-        line.push_str(&format!(
-            "{{\"type\":\"run_start\",\"{k_run}\":\"{run_id}\",\"{k_seq}\":{seq},\"ts\":{ts},\"task\":{}}}",
-            json_str(&task)
-        ));
-        written += emit(&mut line, out)?;
+        if shape.framed {
+            let mut task = String::new();
+            sentence(&mut rng, 20, 1, &mut task);
+            line.push_str(&format!(
+                "{{\"type\":\"run_start\",\"{k_run}\":\"{run_id}\",\"{k_seq}\":{seq},\"ts\":{ts},\"task\":{}}}",
+                json_str(&task)
+            ));
+            written += emit(&mut line, out)?;
+        }
         let mut last_failed = false;
         for turn in 0..steps {
             seq += 1;
@@ -194,7 +276,7 @@ pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::
                     let k_exit = key(camel, "exit_code", "exitCode");
                     line.push_str(&format!(
                         "{{\"type\":\"observation\",\"{k_run}\":\"{run_id}\",\"{k_turn}\":\"{turn_id}\",\"{k_span}\":\"{span}\",\"{k_exit}\":{code},\"output\":{}",
-                        json_str(&output(&mut rng, failed))
+                        json_str(&output(&mut rng, failed, shape.long_outputs))
                     ));
                     if failed && rng.chance(50) {
                         line.push_str(&format!(
@@ -206,7 +288,11 @@ pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::
                 }
                 60..=74 => {
                     let mut text = String::new();
-                    sentence(&mut rng, 30, 200, &mut text);
+                    if shape.long_messages {
+                        sentence(&mut rng, 30, 200, &mut text);
+                    } else {
+                        sentence(&mut rng, 5, 30, &mut text);
+                    }
                     line.push_str(&format!(
                         "{{\"type\":\"message\",\"role\":\"assistant\",\"{k_run}\":\"{run_id}\",\"{k_turn}\":\"{turn_id}\",\"text\":{},\"ts\":{ts},\"{k_seq}\":{seq}}}",
                         json_str(&text)
@@ -242,6 +328,9 @@ pub fn generate(seed: u64, target_bytes: u64, out: &mut impl Write) -> std::io::
             if written >= target_bytes {
                 return Ok(written);
             }
+        }
+        if !shape.framed {
+            continue;
         }
         seq += 1;
         let status = if last_failed { "failed" } else { "passed" };

@@ -1,39 +1,38 @@
-//! File input for the CLI: streams a file into the core in 1 MiB chunks, read on a thread of
-//! its own while the core parses the previous ones.
+//! File input for the CLI: streams a file into the core's [`Loader`] in 1 MiB chunks, read on
+//! a thread of its own while the core parses the previous ones.
 
 use std::io::Read as _;
 use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::Context as _;
-use trajscope_core::labels::ContentHasher;
+use trajscope_core::ingest::{archive_kind, ingest_archive};
 use trajscope_core::model::Format;
-use trajscope_core::{IngestOptions, Ingestor, Trace};
+use trajscope_core::{IngestOptions, Loader, Session, Trace};
 
 /// Reads and ingests a trace file.
 pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
-    Ok(read_into(path, format, None, |_| {})?.finish())
+    Ok(load_session(path, format, false)?.into_trace())
 }
 
-/// Reads and ingests a trace file, also returning its content hash (`sha256:<hex>`, the trace
-/// identity that labels and case ids use). Only the commands that need the identity pay for it.
-pub fn load_hashed(path: &Path, format: Option<Format>) -> anyhow::Result<(Trace, String)> {
-    let mut hasher = ContentHasher::new();
-    let trace = read_into(path, format, Some(&mut hasher), |_| {})?.finish();
-    Ok((trace, hasher.finish()))
+/// Reads a trace file into a session; with `hash`, the session knows its identity
+/// (`sha256:<hex>`, which labels and case ids use). Only the commands that need the identity pay
+/// for it.
+pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
+    read_into(path, &mut loader, |_| {})?;
+    Ok(loader.finish())
 }
 
-/// Streams the file into a new ingestor and returns it unfinished; `after_chunk` sees the
-/// ingestor after every chunk (to take what has settled).
+/// Streams the file into `loader`; `after_chunk` sees the loader after every chunk (to take
+/// what has settled). The loader does the rest: this only moves bytes.
 pub fn read_into(
     path: &Path,
-    format: Option<Format>,
-    mut hasher: Option<&mut ContentHasher>,
-    mut after_chunk: impl FnMut(&mut Ingestor),
-) -> anyhow::Result<Ingestor> {
+    loader: &mut Loader,
+    mut after_chunk: impl FnMut(&mut Loader),
+) -> anyhow::Result<()> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut ingestor = Ingestor::new(IngestOptions { format });
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
     // beside the parse instead of between parses); buffers go back to it to be reused, so
     // memory stays at CHUNK * (IN_FLIGHT + 1) whatever the file size.
@@ -46,19 +45,15 @@ pub fn read_into(
         scope.spawn(move || read_chunks(file, &empty_rx, &full_tx));
         for chunk in full_rx {
             let (buf, n) = chunk.with_context(|| format!("cannot read {}", path.display()))?;
-            if let Some(h) = hasher.as_deref_mut() {
-                h.update(&buf[..n]);
-            }
-            ingestor.feed(&buf[..n]);
-            after_chunk(&mut ingestor);
+            loader.feed(&buf[..n]);
+            after_chunk(loader);
             // The reader may have stopped (end of file); then the buffer is simply dropped.
             let _ = empty_tx.send(buf);
         }
         // Closing the empty-buffer channel lets a reader still waiting for one finish.
         drop(empty_tx);
         Ok::<_, anyhow::Error>(())
-    })?;
-    Ok(ingestor)
+    })
 }
 
 const CHUNK: usize = 1 << 20;
@@ -99,4 +94,37 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         format!("unknown format `{name}`; known: {}", names.join(", "))
     })
+}
+
+/// The members of an archive of traces, each as a session named `FILE!MEMBER`, and the message
+/// of the limit that stopped the reading, if any.
+pub type ArchiveSessions = (Vec<(String, Session)>, Option<String>);
+
+/// An archive of traces (`.tar`, `.tar.gz`, or a `.zip` other than an Inspect `.eval`), told by
+/// its first bytes: each member ingested as its own session, named `FILE!MEMBER`, and the
+/// message of the limit that stopped the reading, if any. `None` for any other file.
+pub fn load_archive(
+    path: &Path,
+    format: Option<Format>,
+) -> anyhow::Result<Option<ArchiveSessions>> {
+    let opts = IngestOptions { format, ..IngestOptions::default() };
+    let mut head = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !head.starts_with(b"PK\x03\x04") && archive_kind(&head, &opts.limits).is_none() {
+        return Ok(None);
+    }
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > opts.limits.max_archive_bytes {
+        return Ok(None); // read as one trace, where the same limit names itself
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let Some(archive) = ingest_archive(&bytes, &opts) else { return Ok(None) };
+    let members = archive
+        .members
+        .into_iter()
+        .map(|m| (format!("{}!{}", path.display(), m.path), Session::new(m.trace, None)))
+        .collect();
+    Ok(Some((members, archive.error)))
 }

@@ -3,6 +3,7 @@
 
 mod cmd;
 mod io;
+mod term;
 
 use std::process::ExitCode;
 
@@ -51,7 +52,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("trajscope: {e:#}");
+            // Error messages can quote trace content (a zip entry name): escaped.
+            eprintln!("trajscope: {}", term::escape(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }

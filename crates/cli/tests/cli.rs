@@ -148,10 +148,11 @@ fn a_multi_chunk_file_reads_exactly_as_one_piece() {
 
 #[test]
 fn a_read_error_after_opening_fails_with_one_line() {
-    // A directory opens but cannot be read: the error comes from the reader thread.
+    // A directory opens but cannot be read: the error comes from the reader thread. (`analyze`
+    // walks a folder instead; `quarantine` reads its one input as a file.)
     let dir = tmp("a-directory");
     std::fs::create_dir_all(&dir).unwrap();
-    let out = trajscope().args(["analyze", "--json"]).arg(&dir).output().unwrap();
+    let out = trajscope().args(["quarantine", "-o", "/dev/null"]).arg(&dir).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -198,4 +199,85 @@ fn a_run_reopened_after_its_end_is_analysed_in_its_final_form() {
     assert_eq!(got["trajectories"][0]["outcome"], "failed");
     assert_eq!(got["trajectories"][0]["steps"], 6);
     assert_eq!(got, expected);
+}
+
+/// `analyze --json` analyses runs beside the parse and the rest at the end on several threads:
+/// the bytes still equal serialising the whole report at once, for runs that settle early, runs
+/// that never end, quarantined lines and text that needs escapes.
+#[test]
+fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
+    let mut text = String::new();
+    for r in 0..3000 {
+        text.push_str(&format!(
+            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"pytest \\\"trajectories\\\":[] \\u00e9\"}}\n"
+        ));
+        if r % 3 == 0 {
+            text.push_str(&format!(
+                "{{\"type\":\"observation\",\"run_id\":\"r{r}\",\"exit_code\":1,\"output\":\"AssertionError: {r}\"}}\n"
+            ));
+            text.push_str(&format!(
+                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
+            ));
+        }
+        if r % 1000 == 7 {
+            text.push_str("{\"trajectories\":[] broken\n");
+        }
+    }
+    let input = tmp("many-runs.jsonl");
+    std::fs::write(&input, &text).unwrap();
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace = trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+    assert_eq!(trace.trajectories.len(), 3000);
+    assert_eq!(trace.stats.lines_quarantined, 3);
+    let mut expected = serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
+    expected.push(b'\n');
+    assert!(out.stdout == expected, "the report differs from the whole report serialised");
+}
+
+/// A ustar archive of `files` (name, bytes), written by hand.
+fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, data) in files {
+        let mut h = [0u8; 512];
+        h[..name.len()].copy_from_slice(name.as_bytes());
+        h[100..108].copy_from_slice(b"0000644\0");
+        h[124..136].copy_from_slice(format!("{:011o}\0", data.len()).as_bytes());
+        h[148..156].copy_from_slice(b"        ");
+        h[156] = b'0';
+        h[257..263].copy_from_slice(b"ustar\0");
+        out.extend_from_slice(&h);
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.extend_from_slice(&[0; 1024]);
+    out
+}
+
+#[test]
+fn analyze_reads_every_member_of_an_archive_as_its_own_trace() {
+    let files = [
+        ("runs/sample.awtl.jsonl", std::fs::read(repo("web/samples/sample.awtl.jsonl")).unwrap()),
+        ("who/ag_1.json", std::fs::read(repo("tests/fixtures/who_and_when/ag_1.json")).unwrap()),
+    ];
+    let archive = tmp("traces.tar");
+    std::fs::write(&archive, tar(&files)).unwrap();
+    let out = trajscope().args(["analyze", "--jsonl"]).arg(&archive).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let name = |m: &str| format!("{}!{m}", archive.display());
+    let formats: Vec<(String, String)> = records
+        .iter()
+        .map(|r| {
+            (r["file"].as_str().unwrap().to_string(), r["format"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert!(formats.contains(&(name("runs/sample.awtl.jsonl"), "awtl".to_string())), "{formats:?}");
+    assert!(formats.contains(&(name("who/ag_1.json"), "who-and-when".to_string())), "{formats:?}");
+    let human = trajscope().arg("analyze").arg(&archive).output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains(&format!("{}: format awtl", name("runs/sample.awtl.jsonl"))), "{text}");
 }

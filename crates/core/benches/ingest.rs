@@ -5,6 +5,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../../bench-web/src/awtl_gen.rs"]
+#[allow(dead_code)] // the shapes are bench/native.sh's; this bench uses the default one
 mod awtl_gen;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,9 +1,11 @@
 //! trajscope-core: the pure analysis library behind the trajscope app and CLI.
 //!
 //! Bytes in, data out: no file system, no network, no clock, no UI types. It compiles natively
-//! and to `wasm32-unknown-unknown`. The pipeline (SPEC §2):
-//! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief.
+//! and to `wasm32-unknown-unknown`. The pipeline (`ARCHITECTURE.md`):
+//! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief, and
+//! [`session`], the seam where a loaded trace becomes what the CLI and the app show.
 
+pub mod artifact;
 pub mod attribution;
 pub mod brief;
 pub mod cases;
@@ -16,10 +18,12 @@ pub mod promote;
 pub mod record;
 pub mod report;
 pub mod scorecard;
+pub mod session;
 pub mod views;
 
 pub use ingest::{ingest, Finished, IngestOptions, Ingestor, Settled};
 pub use model::{Format, Trace};
+pub use session::{Loader, Session};
 
 /// Serialises raw bytes as base64 (the exact bytes of a quarantined line round-trip).
 pub(crate) mod base64_bytes {

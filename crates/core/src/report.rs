@@ -1,19 +1,25 @@
-//! The analysis report: the JSON contract of `trajscope analyze --json`, also what the app shows.
+//! The analysis report: the JSON contract of `trajscope analyze --json` (`docs/report.md`), and
+//! [`Overview`], the one per-trajectory overview both the CLI and the app show.
 //!
 //! Field names here are a public contract (other tools and tests rely on them); add fields,
 //! never rename them.
 
 use serde::{Deserialize, Serialize};
 
-use crate::attribution::{self, AnalysisOptions, Candidate, Critical, Trigger};
+use std::collections::{HashMap, HashSet};
+
+use crate::attribution::{self, AnalysisOptions, Candidate, Critical, TrajectoryAnalysis, Trigger};
 use crate::classify::Signals;
-use crate::model::{Format, IngestStats, Outcome, QuarantineEntry, Trace, Trajectory};
+use crate::model::{
+    Format, GoldLabel, IngestStats, Outcome, QuarantineEntry, StepKind, Trace, Trajectory,
+};
 use crate::record::{AttributionRecord, FailureClass, FailureMode};
+use crate::session::text::elide;
 
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuarantineRecord {
-    pub line: u32,
+    pub line: u64,
     pub offset: u64,
     pub reason: String,
     pub truncated_tail: bool,
@@ -37,13 +43,38 @@ impl QuarantineRecord {
     }
 }
 
-/// The summary of one trajectory, with its analysis (SPEC §2.5–2.6).
+/// One trajectory's overview with its analysis: what `analyze --json` reports per trajectory
+/// and what the app's queue and panels show (the one overview type of both shells; see
+/// `docs/report.md`). Built by [`crate::session::Session::overview`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrajectorySummary {
+pub struct Overview {
     pub id: String,
     /// Number of steps.
     pub steps: usize,
     pub outcome: Outcome,
+    /// The task, elided to [`TASK_CHARS`] characters.
+    #[serde(default)]
+    pub task: Option<String>,
+    /// The gold label the source carries (benchmark files), if any.
+    #[serde(default)]
+    pub gold: Option<GoldLabel>,
+    /// Steps the source flagged as errors.
+    #[serde(default)]
+    pub errors: u32,
+    /// Distinct actors, in order of first appearance.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Steps per role name, in order of first appearance.
+    #[serde(default)]
+    pub roles: Vec<(String, u32)>,
+    /// The most repeated identical action (tool and arguments, elided) and its count (2 or
+    /// more).
+    #[serde(default)]
+    pub repeated_action: Option<(String, u32)>,
+    /// False while the analysis fields below are still empty (the app analyses trajectories
+    /// one by one after load; the CLI reports only analysed ones).
+    #[serde(default = "yes")]
+    pub analysed: bool,
     /// The predicted critical step; null when the run did not fail.
     pub critical: Option<Critical>,
     /// Ranked candidate critical steps (best first).
@@ -53,28 +84,119 @@ pub struct TrajectorySummary {
     pub signals: Signals,
     /// Every trigger found, with its verbatim quotes.
     pub triggers: Vec<Trigger>,
-    /// The seed-001 attribution record (empty fields when the run did not fail).
+    /// The attribution record (empty fields when the run did not fail). Its
+    /// `failed_artifact_refs` never hold a ref that escapes the trace root.
     pub record: AttributionRecord,
+    /// Every artifact ref of the trajectory that escapes the trace root, with the reason it was
+    /// flagged (never followed, never in a case or a brief).
+    #[serde(default)]
+    pub flagged_artifact_refs: Vec<FlaggedRef>,
 }
 
-impl TrajectorySummary {
-    pub fn new(t: &Trajectory) -> TrajectorySummary {
-        TrajectorySummary::with_options(t, &AnalysisOptions::default())
+/// An artifact ref flagged because it escapes the trace root.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlaggedRef {
+    /// The ref as written in the trace.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub reason: String,
+    /// The step that names it.
+    pub step: u32,
+}
+
+/// The flagged refs of a trajectory, in step order.
+pub fn flagged_refs(t: &Trajectory) -> Vec<FlaggedRef> {
+    t.steps
+        .iter()
+        .flat_map(|s| {
+            s.artifact_refs.iter().filter(|a| a.escapes_root).map(|a| FlaggedRef {
+                reference: a.raw.clone(),
+                reason: a.reason.clone().unwrap_or_else(|| "escapes the trace root".into()),
+                step: s.index,
+            })
+        })
+        .collect()
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The old name of [`Overview`].
+pub type TrajectorySummary = Overview;
+
+/// The most characters of a task an overview carries.
+pub const TASK_CHARS: usize = 600;
+/// The most characters of a repeated action an overview carries.
+pub const ACTION_CHARS: usize = 120;
+
+impl Overview {
+    /// Analyses `t` and gives its overview.
+    pub fn new(t: &Trajectory) -> Overview {
+        Overview::with_options(t, &AnalysisOptions::default())
     }
 
-    pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> TrajectorySummary {
-        let a = attribution::analyze_trajectory(t, opts);
-        TrajectorySummary {
+    pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> Overview {
+        Overview::of(t, Some(&attribution::analyze_trajectory(t, opts)))
+    }
+
+    /// The overview of `t` with its analysis, or with empty analysis fields (`analysed`
+    /// false) when there is none yet.
+    pub fn of(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Overview {
+        let mut agents: Vec<String> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut roles: Vec<(String, u32)> = Vec::new();
+        let mut actions: HashMap<(Option<&str>, Option<&str>), u32> = HashMap::new();
+        let mut errors = 0;
+        for s in &t.steps {
+            if !s.actor.is_empty() && seen.insert(&s.actor) {
+                agents.push(s.actor.clone());
+            }
+            let role = s.role.name();
+            match roles.iter_mut().find(|(r, _)| r == role) {
+                Some((_, n)) => *n += 1,
+                None => roles.push((role.to_string(), 1)),
+            }
+            if s.is_error {
+                errors += 1;
+            }
+            if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
+                *actions.entry((s.tool.as_deref(), s.args.as_deref())).or_default() += 1;
+            }
+        }
+        let repeated_action = actions
+            .into_iter()
+            .filter(|(_, n)| *n >= 2)
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+            .map(|((tool, args), n)| {
+                let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
+                (elide(&what, ACTION_CHARS), n)
+            });
+        Overview {
             id: t.id.clone(),
             steps: t.steps.len(),
             outcome: t.outcome,
-            critical: a.critical,
-            candidates: a.candidates,
-            classification: a.classification,
-            failure_mode: a.failure_mode,
-            signals: a.signals,
-            triggers: a.triggers,
-            record: a.record,
+            task: t.task.as_ref().map(|x| elide(x, TASK_CHARS)),
+            gold: t.gold.clone(),
+            errors,
+            agents,
+            roles,
+            repeated_action,
+            analysed: a.is_some(),
+            critical: a.and_then(|a| a.critical.clone()),
+            candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
+            classification: a.and_then(|a| a.classification),
+            failure_mode: a.and_then(|a| a.failure_mode),
+            signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
+            triggers: a.map(|a| a.triggers.clone()).unwrap_or_default(),
+            record: a
+                .map(|a| {
+                    let mut r = a.record.clone();
+                    r.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
+                    r
+                })
+                .unwrap_or_default(),
+            flagged_artifact_refs: flagged_refs(t),
         }
     }
 }
@@ -87,20 +209,17 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub quarantine: Vec<QuarantineRecord>,
-    pub trajectories: Vec<TrajectorySummary>,
+    pub trajectories: Vec<Overview>,
 }
 
 impl Report {
     pub fn new(trace: &Trace) -> Report {
-        Report::with_summaries(
-            trace,
-            trace.trajectories.iter().map(TrajectorySummary::new).collect(),
-        )
+        Report::with_summaries(trace, trace.trajectories.iter().map(Overview::new).collect())
     }
 
     /// The report with trajectory summaries computed by the caller (in trajectory order), e.g.
     /// the CLI analysing independent trajectories on several threads.
-    pub fn with_summaries(trace: &Trace, trajectories: Vec<TrajectorySummary>) -> Report {
+    pub fn with_summaries(trace: &Trace, trajectories: Vec<Overview>) -> Report {
         Report {
             format: trace.format,
             stats: trace.stats.clone(),

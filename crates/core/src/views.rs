@@ -14,15 +14,33 @@
 use crate::model::{Step, Trajectory};
 
 /// The level of detail of a view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Grain {
     High,
+    #[default]
     Medium,
     Low,
 }
 
 impl Grain {
+    pub const ALL: [Grain; 3] = [Grain::High, Grain::Medium, Grain::Low];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Grain::High => "high",
+            Grain::Medium => "medium",
+            Grain::Low => "low",
+        }
+    }
+
+    /// The most characters a view at this grain has with the default [`ViewOptions`].
+    pub fn limit(self) -> usize {
+        ViewOptions::default().bound(self)
+    }
+
     pub fn from_name(name: &str) -> Option<Grain> {
         match name.to_ascii_lowercase().as_str() {
             "high" => Some(Grain::High),

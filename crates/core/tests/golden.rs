@@ -1,8 +1,9 @@
-//! Golden tests for the format adapters: every small real sample under `tests/fixtures/<source>/`
-//! is ingested WITHOUT a format hint (detection from content only) and summarised in a compact,
-//! readable form compared against `<fixture>.expected` beside it (bless with UPDATE_EXPECT=1,
-//! then review the diff by eye). Each sample is also fed in small chunks, which must give the
-//! same trace.
+//! Golden tests for the format adapters: EVERY file under `tests/fixtures/<source>/` (found by
+//! walking the folders, so a new fixture cannot go unchecked) is ingested WITHOUT a format hint
+//! (detection from content only) and summarised in a compact, readable form compared against
+//! `<fixture>.expected` beside it (bless with UPDATE_EXPECT=1, then review the diff by eye). Each
+//! sample is also fed in small chunks, which must give the same trace. The named tests below add
+//! assertions about particular files. The corrupt corpus has its own test (`corrupt.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 // Tests read their fixtures from disk; the core itself does no I/O.
 #![allow(clippy::disallowed_methods)]
@@ -157,6 +158,54 @@ fn golden(rel: &str) -> Trace {
     whole
 }
 
+/// Folders of `tests/fixtures/` that hold no trace fixtures of a source format: the corrupt
+/// corpus (`corrupt.rs`), label files (`labels.rs`) and learning-loop inputs (`loop_*.rs`).
+const NOT_SOURCES: &[&str] = &["corrupt", "labels", "loop"];
+
+/// Whether a file in a fixture folder is an input (not its notes or an expected output).
+fn is_fixture(name: &str) -> bool {
+    !(name.ends_with(".md") || name.ends_with(".expected") || name.contains(".expected."))
+}
+
+/// Every fixture of every source folder, as a path relative to `tests/fixtures/`, sorted
+/// (rust-analyzer's `TestCase::list`: the folder is the list).
+fn all_fixtures() -> Vec<String> {
+    fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .map(|e| e.expect("a readable folder entry"))
+            .collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            if e.path().is_dir() {
+                if !NOT_SOURCES.contains(&rel.as_str()) {
+                    walk(&e.path(), &rel, out);
+                }
+            } else if rel.contains('/') && is_fixture(&name) {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&fixture_path(""), "", &mut out);
+    out
+}
+
+#[test]
+fn every_fixture_of_every_source_is_checked() {
+    let all = all_fixtures();
+    // Every source folder is found, including ones no named test mentions.
+    for expected in ["awtl/passed_run.awtl.jsonl", "tau2/airline_run1.no_raw_data.json.gz"] {
+        assert!(all.iter().any(|f| f == expected), "{expected} not listed: {all:?}");
+    }
+    assert!(!all.iter().any(|f| f.starts_with("corrupt/") || f.ends_with(".expected")));
+    for rel in &all {
+        golden(rel);
+    }
+}
+
 fn counts(t: &Trace) -> Vec<usize> {
     t.trajectories.iter().map(|tr| tr.steps.len()).collect()
 }
@@ -222,8 +271,10 @@ fn a_document_of_an_unexpected_shape_is_a_clear_error() {
     let bad = br#"{"history": [1, 2], "question": "q"}"#;
     let t = ingest(bad, IngestOptions::default());
     assert!(t.trajectories.is_empty());
-    let hinted =
-        ingest(b"{\n \"messages\": 3\n}\n", IngestOptions { format: Some(Format::Trajerrbench) });
+    let hinted = ingest(
+        b"{\n \"messages\": 3\n}\n",
+        IngestOptions { format: Some(Format::Trajerrbench), ..IngestOptions::default() },
+    );
     let err = hinted.error.expect("an error");
     assert!(err.contains("`messages` is a number"), "{err}");
 }

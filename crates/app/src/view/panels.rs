@@ -9,15 +9,8 @@ use yew::prelude::*;
 use super::state::FileEntry;
 use super::{Action, Ctx, FileStatus, State};
 use crate::protocol::{Grain, Request, TraceSummary, ROLE_NAMES};
-use trajscope_core::model::Outcome;
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Failed => "failed",
-        Outcome::Passed => "passed",
-        Outcome::Unknown => "unknown",
-    }
-}
+use super::queue::outcome_name;
 
 fn mb(bytes: f64) -> String {
     if bytes >= 1e6 {
@@ -90,40 +83,8 @@ pub fn queue(
             }
             FileStatus::Failed(e) => html! { <span class="error small" role="alert" data-testid="load-error">{ e.clone() }</span> },
             FileStatus::Cancelled => html! { <span class="muted" data-testid="load-cancelled">{"cancelled"}</span> },
-            FileStatus::Ready(s) => html! {
-                <ul aria-label={format!("Trajectories in {}", f.name)}>
-                { for s.trajectories.iter().enumerate().map(|(t, info)| {
-                    let selected = state.sel == Some((f.id, t as u32));
-                    let onclick = {
-                        let (dispatch, id) = (dispatch.clone(), f.id);
-                        Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t as u32 }))
-                    };
-                    html! {
-                        <li data-testid="queue-item">
-                            <button class={classes!("queue-item", selected.then_some("selected"))}
-                                aria-current={selected.then_some("true")} {onclick}>
-                                <span class="qid">{ info.id.clone() }</span>
-                                <span class="qmeta">
-                                    <span>{ s.format.clone() }</span>
-                                    <span>{ format!("{} steps", info.steps) }</span>
-                                    <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
-                                    <span title="predicted critical step" data-testid="queue-critical">{
-                                        format!("critical: {}", info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into()))
-                                    }</span>
-                                    <span title="label status" data-testid="queue-label">{
-                                        match state.labels.get(&(f.id, info.id.clone())) {
-                                            Some(Some(step)) => format!("label: #{step}"),
-                                            Some(None) => "label: none".to_string(),
-                                            None => "label: —".to_string(),
-                                        }
-                                    }</span>
-                                </span>
-                            </button>
-                        </li>
-                    }
-                }) }
-                if s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
-                </ul>
+            FileStatus::Ready(_) => html! {
+                <super::queue::Trajectories state={state.clone()} file={f.id} name={f.name.clone()} />
             },
         };
         html! {

@@ -1,42 +1,194 @@
-//! `trajscope analyze FILE [--format NAME] [--json]`.
+//! `trajscope analyze PATH... [--format NAME] [--json | --jsonl]`: the diagnosis of every failed
+//! trajectory (human output), the JSON report (`--json`, the contract of `docs/report.md`), or
+//! one JSON record per trajectory (`--jsonl`, for pipelines). A folder stands for every file
+//! under it.
+
+mod human;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-
 use std::sync::mpsc;
 
-use trajscope_core::model::{Format, Trajectory};
-use trajscope_core::report::{Report, TrajectorySummary};
-use trajscope_core::{Finished, Settled, Trace};
+use anyhow::Context as _;
+use serde::Serialize;
+use trajscope_core::attribution::{analyze_trajectory, TrajectoryAnalysis};
+use trajscope_core::model::Format;
+use trajscope_core::report::Overview;
+use trajscope_core::{IngestOptions, Loader, Session, Settled};
 
 use crate::io::{parse_format, read_into};
 
 #[derive(clap::Args)]
 pub struct Args {
-    file: PathBuf,
+    /// Trace files, or folders (every file under a folder, in name order, hidden ones skipped).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
     /// Use this format instead of detecting it from the content.
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
-    /// Print the JSON report instead of a summary.
-    #[arg(long)]
+    /// Print the JSON report (one file) instead of the diagnosis.
+    #[arg(long, conflicts_with = "jsonl")]
     json: bool,
+    /// Print one JSON record per trajectory (with its file name), for pipelines.
+    #[arg(long)]
+    jsonl: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (trace, summaries) = load_analysed(&args.file, args.format)?;
-    let report = Report::with_summaries(&trace, summaries);
-    // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let files = expand(&args.paths)?;
     if args.json {
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        write_summary(&mut out, &args.file, &report)?;
+        let [file] = files.as_slice() else {
+            anyhow::bail!(
+                "--json reports one file ({} given); use --jsonl for several",
+                files.len()
+            );
+        };
+        return json(file, args.format);
+    }
+    let colour = !args.jsonl && crate::term::colour_stdout();
+    let paint = crate::term::Paint { on: colour };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut unreadable = 0;
+    let mut n = 0;
+    for file in &files {
+        // An archive of traces: each member reported as a file of its own (`FILE!MEMBER`).
+        match crate::io::load_archive(file, args.format) {
+            Ok(Some((members, error))) => {
+                if let Some(e) = error {
+                    out.flush()?;
+                    let msg = format!("{}: {e}", file.display());
+                    eprintln!("trajscope: {}", crate::term::escape(&msg));
+                }
+                for (name, mut session) in members {
+                    session.analyse_all();
+                    if args.jsonl {
+                        write_jsonl(&mut out, Path::new(&name), &session)?;
+                    } else {
+                        if n > 0 {
+                            writeln!(out)?;
+                        }
+                        human::write(&mut out, &name, &mut session, paint)?;
+                    }
+                    n += 1;
+                }
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                unreadable += 1;
+                out.flush()?;
+                eprintln!("trajscope: {}", crate::term::escape(&format!("{e:#}")));
+                continue;
+            }
+        }
+        // The identity fixes the case ids the diagnosis's brief line names.
+        let mut session = match load_analysed(file, args.format, !args.jsonl) {
+            Ok(s) => s,
+            Err(e) => {
+                unreadable += 1;
+                out.flush()?;
+                eprintln!("trajscope: {}", crate::term::escape(&format!("{e:#}")));
+                continue;
+            }
+        };
+        if args.jsonl {
+            write_jsonl(&mut out, file, &session)?;
+        } else {
+            if n > 0 {
+                writeln!(out)?;
+            }
+            human::write(&mut out, &file.display().to_string(), &mut session, paint)?;
+        }
+        n += 1;
+        // Freeing a large trace step by step would only give back memory the OS reclaims at
+        // exit anyway (a tenth of the run on a 200 MB trace).
+        std::mem::forget(session);
     }
     out.flush()?;
-    // The process ends here: freeing a large trace step by step (a tenth of the run on a 200 MB
-    // trace) would only give back memory the OS reclaims at exit anyway.
-    std::mem::forget((trace, report));
+    if unreadable > 0 {
+        anyhow::bail!("{unreadable} of {} file(s) could not be read", files.len());
+    }
+    Ok(())
+}
+
+fn json(file: &Path, format: Option<Format>) -> anyhow::Result<()> {
+    let mut session = load_analysed(file, format, false)?;
+    let report = session.report();
+    // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer(&mut out, &report)?;
+    writeln!(out)?;
+    out.flush()?;
+    std::mem::forget((session, report));
+    Ok(())
+}
+
+/// One `--jsonl` record: a trajectory's overview with the file and format it came from. A file
+/// whose trace has an error also gets a record with the error and no trajectory fields.
+#[derive(Serialize)]
+struct Record<'a> {
+    file: String,
+    format: Format,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    trajectory: Option<Overview>,
+}
+
+fn write_jsonl(out: &mut impl std::io::Write, file: &Path, s: &Session) -> anyhow::Result<()> {
+    let trace = s.trace();
+    let file = file.display().to_string();
+    if let Some(error) = trace.error.as_deref() {
+        let rec = Record {
+            file: file.clone(),
+            format: trace.format,
+            error: Some(error),
+            trajectory: None,
+        };
+        serde_json::to_writer(&mut *out, &rec)?;
+        writeln!(out)?;
+    }
+    for overview in s.overviews() {
+        let rec = Record {
+            file: file.clone(),
+            format: trace.format,
+            error: None,
+            trajectory: Some(overview),
+        };
+        serde_json::to_writer(&mut *out, &rec)?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// The files `paths` name: files as given, folders walked (name order, hidden entries skipped).
+fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read folder {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
     Ok(())
 }
 
@@ -44,23 +196,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// the way (an AWTL run whose end was read), so most of the analysis runs beside the parse
 /// instead of after it. The others, and any that a later line changed, are analysed at the end
 /// on all cores. The core stays single-threaded and pure; threads live here at the edge.
-fn load_analysed(
-    path: &Path,
-    format: Option<Format>,
-) -> anyhow::Result<(Trace, Vec<TrajectorySummary>)> {
-    let (ingestor, early) = std::thread::scope(|scope| {
+fn load_analysed(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
+    let (read, early) = std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Vec<Settled>>();
         let worker = scope.spawn(move || {
             rx.into_iter()
                 .flatten()
                 .map(|s| {
-                    let summary = TrajectorySummary::new(&s.trajectory);
-                    (s, summary)
+                    let a = analyze_trajectory(&s.trajectory, &Default::default());
+                    (s, a)
                 })
                 .collect::<Vec<_>>()
         });
-        let ingestor = read_into(path, format, None, |ingestor| {
-            let settled = ingestor.take_settled();
+        let read = read_into(path, &mut loader, |loader| {
+            let settled = loader.take_settled();
             if !settled.is_empty() {
                 // The worker only stops when this sender is dropped.
                 tx.send(settled).expect("the analysis worker is alive");
@@ -68,36 +218,23 @@ fn load_analysed(
         });
         drop(tx);
         let early = worker.join().expect("analysis never panics (property-tested)");
-        (ingestor, early)
+        (read, early)
     });
-    let mut summaries: Vec<(usize, TrajectorySummary)> = Vec::with_capacity(early.len());
-    let returned: Vec<Settled> = early
-        .into_iter()
-        .map(|(settled, summary)| {
-            summaries.push((settled.position, summary));
-            settled
-        })
-        .collect();
-    let Finished { trace, changed } = ingestor?.finish_with(returned);
-
-    let mut slots: Vec<Option<TrajectorySummary>> = vec![None; trace.trajectories.len()];
-    for (position, summary) in summaries {
-        if !changed.contains(&position) {
-            slots[position] = Some(summary);
-        }
+    read?;
+    let mut session = loader.finish_with(early);
+    let missing = session.unanalysed();
+    for (i, a) in analyse_on_all_cores(&session, &missing) {
+        session.set_analysis(i, a);
     }
-    let missing: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].is_none()).collect();
-    for (i, summary) in summarize(&trace.trajectories, &missing) {
-        slots[i] = Some(summary);
-    }
-    let summaries = slots.into_iter().map(|s| s.expect("every trajectory analysed")).collect();
-    Ok((trace, summaries))
+    Ok(session)
 }
 
 /// Analyses the trajectories at `which`, which are independent, on the available cores.
-fn summarize(trajectories: &[Trajectory], which: &[usize]) -> Vec<(usize, TrajectorySummary)> {
+fn analyse_on_all_cores(s: &Session, which: &[usize]) -> Vec<(usize, TrajectoryAnalysis)> {
+    let trajectories = &s.trace().trajectories;
+    let opts = s.options();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = |&i: &usize| (i, TrajectorySummary::new(&trajectories[i]));
+    let one = |&i: &usize| (i, analyze_trajectory(&trajectories[i], opts));
     if threads < 2 || which.len() < 2 {
         return which.iter().map(one).collect();
     }
@@ -111,32 +248,4 @@ fn summarize(trajectories: &[Trajectory], which: &[usize]) -> Vec<(usize, Trajec
             .flat_map(|w| -> Vec<_> { w.join().expect("analysis never panics (property-tested)") })
             .collect()
     })
-}
-
-fn write_summary(out: &mut impl std::io::Write, file: &Path, r: &Report) -> std::io::Result<()> {
-    let s = &r.stats;
-    writeln!(out, "{}: format {}, {} bytes", file.display(), r.format, s.bytes)?;
-    writeln!(
-        out,
-        "lines: {} total, {} parsed, {} blank, {} quarantined",
-        s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
-    )?;
-    if let Some(e) = &r.error {
-        writeln!(out, "error: {e}")?;
-    }
-    for q in r.quarantine.iter().take(10) {
-        let tail = if q.truncated_tail { " (truncated last line)" } else { "" };
-        writeln!(out, "  quarantined line {} @ byte {}: {}{tail}", q.line, q.offset, q.reason)?;
-    }
-    if r.quarantine.len() > 10 {
-        writeln!(
-            out,
-            "  ... and {} more (trajscope quarantine FILE -o OUT.jsonl)",
-            r.quarantine.len() - 10
-        )?;
-    }
-    for t in &r.trajectories {
-        writeln!(out, "trajectory {}: {} steps, outcome {:?}", t.id, t.steps, t.outcome)?;
-    }
-    Ok(())
 }

@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut b = brief::build(&merged, &scorecard.records, &ctx);
     b.excluded.extend(invalid);
 
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::human_or_json(args.json);
     if args.json {
         let mut value = serde_json::to_value(&b)?;
         if let Some(obj) = value.as_object_mut() {

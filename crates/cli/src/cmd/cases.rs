@@ -7,12 +7,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions};
 use trajscope_core::cases::{self, LoadedCases, TraceCase};
 use trajscope_core::model::Format;
 use trajscope_core::scorecard::{self, LoadedScorecard, DEFAULT_MAX_AGE_SECS};
 
-use crate::io::{load_hashed, parse_format};
+use crate::io::{load_session, parse_format};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
@@ -49,7 +48,7 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
         std::fs::write(out, jsonl).with_context(|| format!("cannot write {}", out.display()))?;
         eprintln!("{} valid case(s) written to {}", valid.len(), out.display());
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::human_or_json(args.json);
     if args.json {
         serde_json::to_writer(&mut out, &serde_json::json!({ "cases": built }))?;
         writeln!(out)?;
@@ -73,19 +72,18 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases with the analysis; the
-/// content hash of the bytes fixes the case ids.
+/// Ingests a trace (streamed in 1 MiB chunks) and builds its cases (the session's rule, the
+/// same as the app's); the content hash of the bytes fixes the case ids.
 pub fn trace_cases(path: &Path, format: Option<Format>) -> anyhow::Result<Vec<TraceCase>> {
-    let (trace, hash) = load_hashed(path, format)?;
-    let opts = AnalysisOptions::default();
-    Ok(cases::from_trace_with(&trace, &hash, |t| Some(analyze_trajectory(t, &opts).record)))
+    let mut session = load_session(path, format, true)?;
+    Ok(session.cases().map(|c| c.built).unwrap_or_default())
 }
 
 fn validate(path: &Path, json: bool) -> anyhow::Result<()> {
     let loaded = read_cases(path)?;
     let (_, duplicates) = cases::merge(loaded.valid());
     let invalid = loaded.checks.iter().filter(|c| !c.valid).count();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::human_or_json(json);
     if json {
         let entries: Vec<serde_json::Value> = loaded
             .checks

@@ -63,7 +63,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for f in files {
         match load(&f, args.format) {
             Ok(t) => loaded.push((f, t)),
-            Err(e) => eprintln!("trajscope: skipping {}: {e:#}", f.display()),
+            Err(e) => eprintln!(
+                "trajscope: skipping {}",
+                crate::term::escape(&format!("{}: {e:#}", f.display()))
+            ),
         }
     }
     let mut inputs = Vec::new();
@@ -79,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let report = evaluate(&inputs, &AnalysisOptions::default());
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::human_or_json(args.json);
     if args.json {
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;

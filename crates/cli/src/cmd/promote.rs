@@ -65,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::write(out, buf).with_context(|| format!("cannot write {}", out.display()))?;
     }
 
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::term::human_or_json(args.json);
     if args.json {
         let value = serde_json::json!({
             "decisions": promotion.decisions,

@@ -69,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let quotes = quotes_on(&analysis.triggers, step.index);
         views::step_view_with_quotes(step, args.grain, &opts.views, &quotes)
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::term::stdout();
     writeln!(out, "{text}")?;
     Ok(())
 }

@@ -1,0 +1,35 @@
+# Shared by bench/native.sh and bench/app.sh (sourced): where each benchmark shape's file lives
+# (target/bench/) and how it is made, once. Needs target/release/gen-awtl and SIZE_MB (the size
+# of the `long` shape) and SCALE (divides the run or step counts of the gen-awtl shapes).
+#   long      long runs (the original shape), SIZE_MB megabytes          (gen-awtl --shape long)
+#   short     10,000 runs of ~35 steps                                     (gen-awtl --shape short)
+#   one-step  100,000 one-step runs                                        (gen-awtl --shape one-step)
+#   huge-run  one run of 1,000,000 steps                                   (gen-awtl --shape huge-run)
+#   py-interleaved  10,000 short runs, lines interleaved, by bench/other_shapes.py
+#   py-one-line     100,000 one-line runs, by bench/other_shapes.py
+#   fixtures        the repo's real AWTL fixtures concatenated 2,000 times (bench/other_shapes.py)
+#   1gb       long runs, 1,000 MB
+shape_file() {
+  local scale="${SCALE:-1}" suffix=""
+  [ "$scale" = 1 ] || suffix="-div$scale"
+  case "$1" in
+    long) echo "target/bench/awtl-${SIZE_MB}mb.jsonl" ;;
+    1gb) echo "target/bench/awtl-1000mb.jsonl" ;;
+    short|one-step|huge-run) echo "target/bench/$1$suffix.jsonl" ;;
+    *) echo "target/bench/$1.jsonl" ;;
+  esac
+}
+make_shape() {
+  local f; f="$(shape_file "$1")"
+  mkdir -p target/bench
+  [ -s "$f" ] && return
+  case "$1" in
+    long) target/release/gen-awtl "$f" "$SIZE_MB" ;;
+    1gb) target/release/gen-awtl "$f" 1000 ;;
+    short|one-step|huge-run) target/release/gen-awtl --shape "$1" --scale "${SCALE:-1}" "$f" 0 ;;
+    py-interleaved) python3 bench/other_shapes.py interleaved "$f" ;;
+    py-one-line) python3 bench/other_shapes.py one-line "$f" ;;
+    fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
+    *) echo "unknown shape $1" >&2; return 2 ;;
+  esac
+}

@@ -1,0 +1,180 @@
+//! The trajectories of one loaded file in the work queue, virtualised like the step list: a
+//! file of 10,000 trajectories puts only the rows in (and just around) its scroll box into the
+//! DOM. Rows have one fixed height, so any row's position is computed, never measured.
+
+use std::ops::Range;
+
+use wasm_bindgen::JsCast as _;
+use yew::prelude::*;
+
+use super::{Action, FileStatus, State};
+use trajscope_core::model::Outcome;
+
+/// Height of one queue row in CSS pixels (web/style.css `.queue-rows .queue-row` matches it).
+pub const ROW_HEIGHT: f64 = 64.0;
+/// Rows rendered beyond each edge of the scroll box.
+const OVERSCAN: usize = 8;
+/// A file with at most this many trajectories is listed whole, without a scroll box of its own.
+pub const RENDER_ALL_BELOW: usize = 200;
+
+pub fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Failed => "failed",
+        Outcome::Passed => "passed",
+        Outcome::Unknown => "unknown",
+    }
+}
+
+/// The rows of a `len`-row list to render when the box shows `height` pixels from `top`.
+pub fn window(len: usize, top: f64, height: f64) -> Range<usize> {
+    if len <= RENDER_ALL_BELOW {
+        return 0..len;
+    }
+    let first = ((top.max(0.0) / ROW_HEIGHT) as usize).min(len).saturating_sub(OVERSCAN);
+    let last =
+        (((top.max(0.0) + height.max(0.0)) / ROW_HEIGHT).ceil() as usize + OVERSCAN).min(len);
+    first..last.max(first)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub state: UseReducerHandle<State>,
+    pub file: u32,
+    pub name: String,
+}
+
+#[function_component(Trajectories)]
+pub fn trajectories(props: &Props) -> Html {
+    let state = &props.state;
+    let scroller = use_node_ref();
+    let scroll_top = use_state(|| 0.0f64);
+    let viewport = use_state(|| 600.0f64);
+    let summary = state.files.iter().find(|f| f.id == props.file).and_then(|f| match &f.status {
+        FileStatus::Ready(s) => Some(s.clone()),
+        _ => None,
+    });
+    let len = summary.as_ref().map_or(0, |s| s.trajectories.len());
+    let virtual_list = len > RENDER_ALL_BELOW;
+    let shown = window(len, *scroll_top, *viewport);
+
+    // Place the rows and size the list. Through the CSSOM, not `style` attributes: the CSP
+    // forbids inline styles.
+    {
+        let scroller = scroller.clone();
+        use_effect(move || {
+            let Some(el) = scroller.cast::<web_sys::Element>() else { return };
+            let Ok(nodes) = el.query_selector_all("[data-qtop], [data-qh]") else { return };
+            for n in 0..nodes.length() {
+                let Some(node) =
+                    nodes.get(n).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+                else {
+                    continue;
+                };
+                if let Some(t) = node.get_attribute("data-qtop") {
+                    node.style().set_property("top", &format!("{t}px")).ok();
+                }
+                if let Some(h) = node.get_attribute("data-qh") {
+                    node.style().set_property("height", &format!("{h}px")).ok();
+                }
+            }
+        });
+    }
+
+    // Keep the selected trajectory in view when it changes (deep link, restored session).
+    {
+        let (scroller, scroll_top, viewport) =
+            (scroller.clone(), scroll_top.clone(), viewport.clone());
+        let selected = state.sel.filter(|(f, _)| *f == props.file).map(|(_, t)| t);
+        use_effect_with((selected, virtual_list), move |(selected, virtual_list)| {
+            let (Some(t), true) = (*selected, *virtual_list) else { return };
+            let Some(el) = scroller.cast::<web_sys::Element>() else { return };
+            let vh = f64::from(el.client_height()).max(ROW_HEIGHT);
+            viewport.set(vh);
+            let top = f64::from(t) * ROW_HEIGHT;
+            let cur = f64::from(el.scroll_top());
+            if top < cur || top + ROW_HEIGHT > cur + vh {
+                let y = (top - vh / 3.0).max(0.0);
+                el.set_scroll_top(y as i32);
+                scroll_top.set(y);
+            }
+        });
+    }
+
+    // Measure the scroll box once mounted.
+    {
+        let (scroller, viewport) = (scroller.clone(), viewport.clone());
+        use_effect_with(virtual_list, move |_| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                let vh = f64::from(el.client_height());
+                if vh > 0.0 {
+                    viewport.set(vh);
+                }
+            }
+        });
+    }
+
+    let onscroll = {
+        let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
+        Callback::from(move |e: Event| {
+            let el: web_sys::Element = e.target_unchecked_into();
+            scroll_top.set(f64::from(el.scroll_top()));
+            let vh = f64::from(el.client_height());
+            if vh > 0.0 && (vh - *viewport).abs() > 1.0 {
+                viewport.set(vh);
+            }
+        })
+    };
+
+    let Some(s) = summary else { return html! {} };
+    let rows = shown.map(|t| {
+        let info = &s.trajectories[t];
+        let t = t as u32;
+        let selected = state.sel == Some((props.file, t));
+        let onclick = {
+            let (dispatch, id) = (state.dispatcher(), props.file);
+            Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t }))
+        };
+        let label = match state.labels.get(&(props.file, info.id.clone())) {
+            Some(Some(step)) => format!("label: #{step}"),
+            Some(None) => "label: none".to_string(),
+            None => "label: —".to_string(),
+        };
+        let critical =
+            info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
+        html! {
+            <li key={t} data-testid="queue-item"
+                data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(t + 1).to_string()}
+                class={classes!(virtual_list.then_some("queue-row"))}
+                data-qtop={virtual_list.then(|| (f64::from(t) * ROW_HEIGHT).to_string())}>
+                <button class={classes!("queue-item", selected.then_some("selected"))}
+                    aria-current={selected.then_some("true")} {onclick}>
+                    <span class="qid">{ info.id.clone() }</span>
+                    <span class="qmeta">
+                        <span>{ s.format.clone() }</span>
+                        <span>{ format!("{} steps", info.steps) }</span>
+                        <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
+                        <span title="predicted critical step" data-testid="queue-critical">{ format!("critical: {critical}") }</span>
+                        <span title="label status" data-testid="queue-label">{ label }</span>
+                    </span>
+                </button>
+            </li>
+        }
+    });
+    let list = html! {
+        <ul aria-label={format!("Trajectories in {}", props.name)}
+            class={classes!(virtual_list.then_some("queue-rows"))}
+            data-qh={virtual_list.then(|| (len as f64 * ROW_HEIGHT).to_string())}>
+            { for rows }
+            if len == 0 { <li class="muted">{"no trajectory"}</li> }
+        </ul>
+    };
+    if !virtual_list {
+        return list;
+    }
+    html! {
+        <div class="queue-scroller" ref={scroller} {onscroll} data-testid="queue-scroller"
+             aria-label={format!("{len} trajectories")}>
+            { list }
+        </div>
+    }
+}

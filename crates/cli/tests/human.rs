@@ -1,0 +1,151 @@
+//! The human output of `trajscope analyze`, run as a user runs it (NO_COLOR, not a terminal):
+//! the diagnosis of every failed trajectory compared with `tests/expect/analyze/<name>.txt`
+//! (bless with UPDATE_EXPECT=1, then read the diff), several files and folders, `--jsonl`, and
+//! escaped control characters.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn trajscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_trajscope"))
+        .current_dir(repo(""))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Every AWTL fixture and the bundled sample: one expect file each.
+#[test]
+fn analyze_prints_the_diagnosis_of_every_failed_trajectory() {
+    let mut files: Vec<String> = std::fs::read_dir(repo("tests/fixtures/awtl"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".awtl.jsonl"))
+        .map(|n| format!("tests/fixtures/awtl/{n}"))
+        .collect();
+    files.sort();
+    files.push("web/samples/sample.awtl.jsonl".into());
+    assert!(files.len() > 3, "fixtures found: {files:?}");
+    for f in &files {
+        let got = stdout(&trajscope(&["analyze", f]));
+        let name =
+            PathBuf::from(f).file_name().unwrap().to_string_lossy().replace(".awtl.jsonl", "");
+        let expected = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/expect/analyze/{name}.txt"));
+        expect_test::expect_file![expected].assert_eq(&got);
+    }
+}
+
+#[test]
+fn the_diagnosis_names_step_agent_class_evidence_candidates_and_brief() {
+    let got = stdout(&trajscope(&["analyze", "web/samples/sample.awtl.jsonl"]));
+    assert!(got.contains("critical step 5 by coder"), "{got}");
+    assert!(got.contains("--> web/samples/sample.awtl.jsonl:6"), "{got}");
+    assert!(got.contains("class: agent_failure, failure mode: reasoning"), "{got}");
+    assert!(got.contains("deprecated alias"), "{got}");
+    assert!(got.contains("^^^"), "the quote is marked: {got}");
+    assert!(got.contains("candidates: step 5 (line 6)"), "{got}");
+    assert!(got.contains("brief: "), "{got}");
+    assert!(!got.contains('\u{1b}'), "no colour without a terminal");
+}
+
+#[test]
+fn analyze_takes_several_files_and_folders() {
+    let folder = stdout(&trajscope(&["analyze", "tests/fixtures/awtl"]));
+    let one = stdout(&trajscope(&["analyze", "tests/fixtures/awtl/passed_run.awtl.jsonl"]));
+    assert!(folder.contains(one.trim_end()), "the folder's output holds each file's");
+    assert!(folder.contains("tests/fixtures/awtl/other_formats/"), "folders are walked");
+    let two = stdout(&trajscope(&[
+        "analyze",
+        "tests/fixtures/awtl/passed_run.awtl.jsonl",
+        "web/samples/sample.awtl.jsonl",
+    ]));
+    assert!(two.starts_with(one.trim_end()), "{two}");
+    assert!(two.contains("web/samples/sample.awtl.jsonl: format awtl"), "{two}");
+    // --json is the one-file contract.
+    let out = trajscope(&["analyze", "--json", "tests/fixtures/awtl"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn jsonl_writes_one_record_per_trajectory_with_its_file() {
+    let got = stdout(&trajscope(&[
+        "analyze",
+        "--jsonl",
+        "tests/fixtures/awtl/passed_run.awtl.jsonl",
+        "web/samples/sample.awtl.jsonl",
+    ]));
+    let recs: Vec<serde_json::Value> =
+        got.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.len(), 2, "{got}");
+    assert_eq!(recs[0]["file"], "tests/fixtures/awtl/passed_run.awtl.jsonl");
+    assert!(recs[0]["critical"].is_null());
+    assert_eq!(recs[1]["file"], "web/samples/sample.awtl.jsonl");
+    assert_eq!(recs[1]["format"], "awtl");
+    assert_eq!(recs[1]["critical"]["step"], 5);
+    // The same overview as the JSON report's.
+    let report: serde_json::Value = serde_json::from_str(&stdout(&trajscope(&[
+        "analyze",
+        "--json",
+        "web/samples/sample.awtl.jsonl",
+    ])))
+    .unwrap();
+    let mut rec = recs[1].clone();
+    let obj = rec.as_object_mut().unwrap();
+    obj.remove("file");
+    obj.remove("format");
+    assert_eq!(rec, report["trajectories"][0]);
+}
+
+/// A trace that tries to drive the terminal: every human output shows the control characters
+/// escaped, the JSON stays JSON.
+#[test]
+fn control_characters_in_a_trace_are_shown_escaped() {
+    let dir = std::env::temp_dir().join(format!("trajscope-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("evil.jsonl");
+    let esc = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b";
+    let lines = [
+        format!(r#"{{"type":"run_start","run_id":"run{esc}","task":"t{esc}"}}"#),
+        format!(
+            r#"{{"type":"action","run_id":"run{esc}","agent":"a{esc}","tool":"shell","command":"make{esc}"}}"#
+        ),
+        format!(
+            r#"{{"type":"observation","run_id":"run{esc}","exit_code":1,"output":"Error: boom{esc}"}}"#
+        ),
+        format!(r#"{{"type":"run_end","run_id":"run{esc}","status":"failed"}}"#),
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["analyze", p],
+        vec!["view", p, "--step", "1"],
+        vec!["view", p, "--step", "1", "--history"],
+        vec!["cases", p],
+        vec!["brief", p],
+    ] {
+        let out = trajscope(&args);
+        for stream in [&out.stdout, &out.stderr] {
+            let text = String::from_utf8_lossy(stream);
+            assert!(
+                !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+                "{args:?}: {text:?}"
+            );
+        }
+        if args[0] != "brief" {
+            // The content is there, escaped (the brief may rightly have no line for it).
+            assert!(String::from_utf8_lossy(&out.stdout).contains("\\x1b"), "{args:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

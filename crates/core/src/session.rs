@@ -1,0 +1,232 @@
+//! The seam between a loaded trace and what users see: a [`Session`] holds one loaded trace,
+//! the analyses of its trajectories (filled one by one or all at once) and its identity (the
+//! SHA-256 of the file, which may arrive after the trace), and gives the projections both shells
+//! show — the [`Overview`] of a trajectory, its steps at a grain, search, the failed turn cases
+//! and the brief, the quarantine export. [`Loader`] is the pure load loop: the CLI's reader
+//! threads and the app's worker only move bytes into it. See `ARCHITECTURE.md`.
+
+pub mod loader;
+pub mod steps;
+pub mod text;
+
+use crate::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
+use crate::brief::{self, Brief, BriefContext};
+use crate::cases::{self, FailedTurnCase, TraceCase};
+use crate::model::{Trace, Trajectory};
+use crate::report::{Overview, QuarantineRecord, Report};
+use crate::scorecard::ScorecardRecord;
+
+pub use loader::{LoadProgress, Loader};
+pub use steps::{StepColumns, StepView};
+
+/// One loaded trace, its analyses and its identity.
+#[derive(Clone, Debug)]
+pub struct Session {
+    trace: Trace,
+    analyses: Vec<Option<TrajectoryAnalysis>>,
+    /// Every trajectory before this one is analysed (analyses are never removed), so
+    /// [`Session::analyse_next`] does not rescan them: analysing 100,000 trajectories one by
+    /// one stays linear.
+    analysed_below: usize,
+    identity: Option<String>,
+    opts: AnalysisOptions,
+}
+
+impl Session {
+    /// A session over `trace`, nothing analysed yet. `identity` is the trace's content hash
+    /// (`sha256:<hex>`) when known.
+    pub fn new(trace: Trace, identity: Option<String>) -> Session {
+        let n = trace.trajectories.len();
+        Session {
+            trace,
+            analyses: vec![None; n],
+            analysed_below: 0,
+            identity,
+            opts: AnalysisOptions::default(),
+        }
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn into_trace(self) -> Trace {
+        self.trace
+    }
+
+    pub fn trajectory(&self, i: usize) -> Option<&Trajectory> {
+        self.trace.trajectories.get(i)
+    }
+
+    pub fn len(&self) -> usize {
+        self.trace.trajectories.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.trace.trajectories.is_empty()
+    }
+
+    /// The content hash (`sha256:<hex>`), once known.
+    pub fn identity(&self) -> Option<&str> {
+        self.identity.as_deref()
+    }
+
+    /// Sets the identity when it arrives after the trace (the app hashes a large file beside
+    /// the parse and does not wait for it).
+    pub fn set_identity(&mut self, identity: String) {
+        self.identity = Some(identity);
+    }
+
+    pub fn options(&self) -> &AnalysisOptions {
+        &self.opts
+    }
+
+    /// Analyses trajectory `i` if it is not yet; true if it did.
+    pub fn analyse(&mut self, i: usize) -> bool {
+        match (self.analyses.get(i), self.trace.trajectories.get(i)) {
+            (Some(None), Some(t)) => {
+                self.analyses[i] = Some(attribution::analyze_trajectory(t, &self.opts));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Analyses the first trajectory not analysed yet; its index, or `None` when all are.
+    pub fn analyse_next(&mut self) -> Option<usize> {
+        let from = self.analysed_below;
+        let i = from + self.analyses.get(from..)?.iter().position(Option::is_none)?;
+        self.analyse(i);
+        self.analysed_below = i + 1;
+        Some(i)
+    }
+
+    /// Analyses every trajectory not analysed yet.
+    pub fn analyse_all(&mut self) {
+        while self.analyse_next().is_some() {}
+    }
+
+    /// Stores an analysis computed elsewhere (the CLI analyses independent trajectories on
+    /// several threads); it must be `attribution::analyze_trajectory` of trajectory `i` with
+    /// [`Session::options`].
+    pub fn set_analysis(&mut self, i: usize, a: TrajectoryAnalysis) {
+        if let Some(slot) = self.analyses.get_mut(i) {
+            *slot = Some(a);
+        }
+    }
+
+    /// The trajectories not analysed yet, in order.
+    pub fn unanalysed(&self) -> Vec<usize> {
+        (0..self.analyses.len()).filter(|&i| self.analyses[i].is_none()).collect()
+    }
+
+    pub fn is_analysed(&self, i: usize) -> bool {
+        self.analyses.get(i).is_some_and(Option::is_some)
+    }
+
+    pub fn all_analysed(&self) -> bool {
+        self.analyses.iter().all(Option::is_some)
+    }
+
+    pub fn analysis(&self, i: usize) -> Option<&TrajectoryAnalysis> {
+        self.analyses.get(i)?.as_ref()
+    }
+
+    /// The overview of trajectory `i` (its analysis fields empty while it is not analysed).
+    pub fn overview(&self, i: usize) -> Option<Overview> {
+        Some(Overview::of(self.trajectory(i)?, self.analysis(i)))
+    }
+
+    /// Every trajectory's overview, in order.
+    pub fn overviews(&self) -> Vec<Overview> {
+        (0..self.len()).filter_map(|i| self.overview(i)).collect()
+    }
+
+    /// The `analyze --json` report (analyses every trajectory first).
+    pub fn report(&mut self) -> Report {
+        self.analyse_all();
+        Report::with_summaries(&self.trace, self.overviews())
+    }
+
+    /// Per-step columns of trajectory `i`.
+    pub fn columns(&self, i: usize) -> Option<StepColumns> {
+        Some(steps::columns(self.trajectory(i)?))
+    }
+
+    /// The text of some steps of trajectory `i`, each at its grain, with the analysis's quotes
+    /// protected when the trajectory is analysed. Steps out of range are left out.
+    pub fn steps(&self, i: usize, items: &[(u32, crate::views::Grain)]) -> Vec<StepView> {
+        let Some(t) = self.trajectory(i) else { return Vec::new() };
+        let triggers = self.analysis(i).map(|a| a.triggers.as_slice());
+        steps::step_views(t, triggers, items, &self.opts.views)
+    }
+
+    /// Indices of the steps of trajectory `i` whose content contains `query`, ignoring ASCII
+    /// case (actor, tool, arguments, status and text).
+    pub fn search(&self, i: usize, query: &str) -> Vec<u32> {
+        let Some(t) = self.trajectory(i) else { return Vec::new() };
+        t.steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| text::step_matches(s, query))
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
+    /// The failed turn cases: one per failing trajectory (outcome failed, or a critical step),
+    /// valid or not (`docs/learning-loop.md` gives the rule, also for runs of unknown outcome). Analyses
+    /// the rest first. `None` until the identity is known (it fixes the case ids).
+    pub fn cases(&mut self) -> Option<Cases> {
+        self.analyse_all();
+        let identity = self.identity.as_deref()?;
+        // The analyses are paired with the trajectories by position (ids are not unique in
+        // every source).
+        let analyses = &self.analyses;
+        let built = cases::from_trace_analyses(&self.trace, identity, |i, _| {
+            analyses.get(i).and_then(Option::as_ref).cloned()
+        });
+        Some(Cases { built })
+    }
+
+    /// The quarantine export: one [`QuarantineRecord`] JSON object per line (exact bytes in
+    /// base64), what `trajscope quarantine` writes and the app's export downloads.
+    pub fn quarantine_jsonl(&self) -> String {
+        let mut out = String::new();
+        for q in &self.trace.quarantine {
+            if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// The failed turn cases of a session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cases {
+    /// Every case built, valid or not, in trajectory order.
+    pub built: Vec<TraceCase>,
+}
+
+impl Cases {
+    /// The valid cases (the only ones ever exported or used by a brief).
+    pub fn valid(&self) -> Vec<FailedTurnCase> {
+        self.built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect()
+    }
+
+    /// The valid cases as JSONL (what `trajscope cases -o` and the app's export write).
+    pub fn jsonl(&self) -> String {
+        cases::export_jsonl(&self.valid()).0
+    }
+
+    /// The Failure Prevention Brief from the valid cases alone (no scorecard, default context):
+    /// the brief both shells show for a loaded file.
+    pub fn brief(&self) -> Brief {
+        self.brief_with(&[], &BriefContext::default())
+    }
+
+    pub fn brief_with(&self, records: &[ScorecardRecord], ctx: &BriefContext) -> Brief {
+        brief::build(&self.valid(), records, ctx)
+    }
+}

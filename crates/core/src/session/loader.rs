@@ -1,0 +1,89 @@
+//! The pure load loop: a [`Loader`] owns the ingestor, the optional identity hasher and the
+//! progress count. A shell moves bytes into it (`feed`), may take the trajectories that settled
+//! on the way to analyse them early (`take_settled`), and finishes it into a [`Session`].
+
+use crate::attribution::TrajectoryAnalysis;
+use crate::ingest::{Finished, IngestOptions, Ingestor, Settled};
+use crate::labels::ContentHasher;
+
+use super::Session;
+
+/// Bytes into a session.
+pub struct Loader {
+    ingestor: Ingestor,
+    hasher: Option<ContentHasher>,
+    bytes: u64,
+}
+
+/// How far a load is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadProgress {
+    /// Bytes fed so far.
+    pub bytes: u64,
+    /// Lines read so far.
+    pub lines: u64,
+    /// Lines quarantined so far.
+    pub quarantined: u64,
+}
+
+impl Loader {
+    /// A loader; with `hash`, it also computes the trace identity (SHA-256 of the bytes). A
+    /// shell that hashes elsewhere (the app's helper worker) passes false and sets the
+    /// identity on the session when it arrives.
+    pub fn new(opts: IngestOptions, hash: bool) -> Loader {
+        Loader { ingestor: Ingestor::new(opts), hasher: hash.then(ContentHasher::new), bytes: 0 }
+    }
+
+    /// Feeds the next bytes of the input (any chunking gives the same session).
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if let Some(h) = self.hasher.as_mut() {
+            h.update(chunk);
+        }
+        self.ingestor.feed(chunk);
+        self.bytes += chunk.len() as u64;
+    }
+
+    pub fn progress(&self) -> LoadProgress {
+        let p = self.ingestor.progress();
+        LoadProgress { bytes: self.bytes, lines: p.lines, quarantined: p.quarantined }
+    }
+
+    /// Trajectories complete before the end of the input (see [`Ingestor::take_settled`]);
+    /// give them back to [`Loader::finish_with`].
+    pub fn take_settled(&mut self) -> Vec<Settled> {
+        self.ingestor.take_settled()
+    }
+
+    /// The session of everything fed, nothing analysed.
+    pub fn finish(self) -> Session {
+        self.finish_with(Vec::new())
+    }
+
+    /// The session, with the settled trajectories given back together with their analyses; an
+    /// analysis whose trajectory a later line changed is dropped (it is analysed again).
+    pub fn finish_with(self, settled: Vec<(Settled, TrajectoryAnalysis)>) -> Session {
+        let (returned, analyses): (Vec<Settled>, Vec<(usize, TrajectoryAnalysis)>) = settled
+            .into_iter()
+            .map(|(s, a)| {
+                let position = s.position;
+                (s, (position, a))
+            })
+            .unzip();
+        let Finished { trace, changed } = self.ingestor.finish_with(returned);
+        let identity = self.hasher.map(ContentHasher::finish);
+        let mut session = Session::new(trace, identity);
+        // Indexed, not searched: 100,000 settled runs must not each scan `changed`.
+        let mut is_changed = vec![false; session.len()];
+        for &i in &changed {
+            if let Some(c) = is_changed.get_mut(i) {
+                *c = true;
+            }
+        }
+        for (position, a) in analyses {
+            if !is_changed.get(position).copied().unwrap_or(false) {
+                session.set_analysis(position, a);
+            }
+        }
+        session
+    }
+}

@@ -1,0 +1,86 @@
+//! Step projections of a session: per-step columns (compact for 100,000 steps) and the text of
+//! some steps at a grain, as the step list shows them.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::attribution::{self, Trigger};
+use crate::model::Trajectory;
+use crate::views::{self, Grain, ViewOptions};
+
+use super::text::full_text;
+
+/// Per-step facts of one trajectory, column-wise.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StepColumns {
+    pub line: Vec<u32>,
+    pub is_error: Vec<bool>,
+    /// Index into [`crate::model::Role::NAMES`].
+    pub role: Vec<u8>,
+    /// Index into `actors` (`u16::MAX` when the step has no actor).
+    pub actor: Vec<u16>,
+    pub actors: Vec<String>,
+    /// Index into [`crate::model::StepKind::NAMES`].
+    pub kind: Vec<u8>,
+}
+
+/// One step's text at a grain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepView {
+    pub index: u32,
+    pub grain: Grain,
+    /// The view (`views::step_view_with_quotes`): never more than the grain's bound.
+    pub text: String,
+    /// Characters of the full text (before elision).
+    pub full_chars: u32,
+    pub timestamp: Option<String>,
+}
+
+pub fn columns(t: &Trajectory) -> StepColumns {
+    let mut c = StepColumns::default();
+    let mut actor_ids: HashMap<&str, u16> = HashMap::new();
+    for s in &t.steps {
+        c.line.push(s.loc.line);
+        c.is_error.push(s.is_error);
+        c.role.push(s.role as u8);
+        c.kind.push(s.kind as u8);
+        let actor = if s.actor.is_empty() {
+            u16::MAX
+        } else if let Some(&id) = actor_ids.get(s.actor.as_str()) {
+            id
+        } else if c.actors.len() < usize::from(u16::MAX) {
+            let id = c.actors.len() as u16;
+            c.actors.push(s.actor.clone());
+            actor_ids.insert(&s.actor, id);
+            id
+        } else {
+            u16::MAX
+        };
+        c.actor.push(actor);
+    }
+    c
+}
+
+/// The views of the steps `items` names (index, grain); indices out of range are left out.
+pub fn step_views(
+    t: &Trajectory,
+    triggers: Option<&[Trigger]>,
+    items: &[(u32, Grain)],
+    opts: &ViewOptions,
+) -> Vec<StepView> {
+    items
+        .iter()
+        .filter_map(|&(i, g)| t.steps.get(i as usize).map(|s| (i, s, g)))
+        .map(|(i, s, grain)| {
+            let quotes = triggers.map(|tr| attribution::quotes_on(tr, i)).unwrap_or_default();
+            StepView {
+                index: i,
+                grain,
+                text: views::step_view_with_quotes(s, grain, opts, &quotes),
+                full_chars: full_text(s).chars().count() as u32,
+                timestamp: s.timestamp.clone(),
+            }
+        })
+        .collect()
+}
