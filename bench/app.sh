@@ -7,7 +7,7 @@
 #   bench/app.sh    BENCH_MB (size of `long`, default 50), BENCH_SCALE (divides the gen-awtl
 #   shapes' run/step counts, default 1), BENCH_SHAPES (default: long short one-step huge-run
 #   py-interleaved fixtures), BENCH_1GB=1 adds the 1 GB file, BENCH_RUNS (default 1),
-#   SKIP_BUILD=1 reuses dist/.
+#   SKIP_BUILD=1 reuses dist-test/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
@@ -16,7 +16,7 @@ SCALE="${BENCH_SCALE:-1}"
 SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved fixtures}"
 [ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 [ -d node_modules/playwright-core ] || npm ci
-[ "${SKIP_BUILD:-0}" = 1 ] || scripts/build-web.sh --public-url /trajscope/
+[ "${SKIP_BUILD:-0}" = 1 ] || scripts/build-web.sh --dist dist-test --public-url /trajscope/
 cargo build --release -q -p trajscope-bench-web --bin gen-awtl
 # shellcheck source=shapes.sh
 source bench/shapes.sh

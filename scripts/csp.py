@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trunk post-build hook: put a strict Content-Security-Policy into the built index.html.
+"""Put a strict Content-Security-Policy into the built index.html (run by scripts/post_build.py).
 
 The page is static (GitHub Pages), so no per-request nonce is possible; trunk's inline module
 script is allowed by its sha256 hash instead. connect-src 'self' keeps every request on the
@@ -14,8 +14,7 @@ import sys
 MARK = "<!-- TRAJSCOPE-CSP: replaced at build time by scripts/csp.py with hashes of the inline scripts -->"
 
 
-def main() -> int:
-    staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
+def main(staging: str) -> int:
     path = os.path.join(staging, "index.html")
     html = open(path, encoding="utf-8").read()
     hashes = []
@@ -44,4 +43,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")))

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Installs everything the build and the tests need, idempotently: a second run only checks.
-#   - the wasm32 standard library (rustup first, with a time limit; Debian's rustc-web as fallback)
-#   - wasm-bindgen-cli at exactly the pinned wasm-bindgen version, and trunk
-#   - npm: binaryen (wasm-opt) and playwright-core, from package-lock.json
-#   - Debian chromium + chromium-driver for the browser tests
+# Installs what the build (and, unless --serve, the tests) need, idempotently: a second run only
+# checks.
+#   scripts/setup.sh --serve   what scripts/serve.sh needs to build and serve the page:
+#     - the wasm32 standard library (rustup first, with a time limit; Debian's rustc-web as fallback)
+#     - wasm-bindgen-cli at exactly the pinned wasm-bindgen version, and trunk
+#     - npm `dependencies`: binaryen (wasm-opt), from package-lock.json
+#     - the crates, fetched for offline builds
+#   scripts/setup.sh [--test]  (the default) all of the above, plus what scripts/test.sh needs:
+#     - npm `devDependencies`: playwright-core and axe-core
+#     - Debian chromium + chromium-driver for the browser tests (SKIP_BROWSER=1: not those)
 # Nothing here downloads a prebuilt binary from outside the package registries.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 start=$(date +%s)
 cd "$ROOT"
+
+mode=test
+case "${1:-}" in
+  --serve) mode=serve ;;
+  --test | "") mode=test ;;
+  *) echo "usage: scripts/setup.sh [--serve|--test]" >&2; exit 2 ;;
+esac
 
 have_apt() { command -v apt-get >/dev/null 2>&1; }
 apt_updated=0
@@ -59,16 +71,24 @@ if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION\$"; then
   cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
 fi
 
-# 3. npm packages (wasm-opt from binaryen, playwright-core). Never `playwright install`.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
-   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# 3. npm packages from package-lock.json. Never `playwright install` (Debian's Chromium is used).
+stale_npm() { [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }
+if [ "$mode" = serve ]; then
+  # Only `dependencies` (binaryen's wasm-opt, which trunk runs); the test tools stay out.
+  if [ ! -x node_modules/.bin/wasm-opt ] || stale_npm; then
+    log "npm ci --omit=dev (build tools only)"
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error
+  fi
+elif [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+     || [ ! -d node_modules/axe-core ] || stale_npm; then
   log "npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 wasm-opt --version | grep -q "$WASM_OPT_VERSION" || { echo "wasm-opt is not $WASM_OPT_VERSION" >&2; exit 1; }
 
-# 4. Chromium and its driver for wasm-bindgen-test and Playwright (SKIP_BROWSER=1: build only).
-if [ -z "${SKIP_BROWSER:-}" ] && { [ ! -x "$CHROME_BIN" ] || [ ! -x "$CHROMEDRIVER" ]; }; then
+# 4. Chromium and its driver for wasm-bindgen-test and Playwright (tests only).
+if [ "$mode" = test ] && [ -z "${SKIP_BROWSER:-}" ] \
+   && { [ ! -x "$CHROME_BIN" ] || [ ! -x "$CHROMEDRIVER" ]; }; then
   log "installing chromium + chromium-driver"
   apt_install chromium chromium-driver
 fi
@@ -82,4 +102,4 @@ fi
 # 5. Crates for offline builds (trunk passes --offline to cargo).
 cargo fetch --locked -q 2>/dev/null || cargo fetch -q
 
-log "setup done in $(( $(date +%s) - start ))s"
+log "setup (--$mode) done in $(( $(date +%s) - start ))s"

@@ -2,11 +2,12 @@
 # The one test gate, the same locally and in CI (.ci/run calls it): sets up if needed, then
 # fmt, clippy (native and wasm32), native tests, core purity and its wasm32 build,
 # the Python package (pytest in a throwaway virtualenv), wasm-bindgen-test in headless Chromium,
-# the release web build, and Playwright end to end.
+# the release web build (into dist-test/, beside a running serve.sh that must keep serving), and
+# Playwright end to end (with axe-core).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-"$ROOT/scripts/setup.sh"
+"$ROOT/scripts/setup.sh" --test
 
 step() { log "$*"; }
 t0=$(date +%s)
@@ -36,10 +37,11 @@ step "wasm-bindgen-test in headless Chromium (core and app)"
 wasm cargo test -p trajscope-core --target wasm32-unknown-unknown --locked --test 'web*'
 wasm cargo test -p trajscope-app --target wasm32-unknown-unknown --locked --tests
 
-step "release web build (trunk, served from a sub-path)"
-scripts/build-web.sh --public-url /trajscope/
+step "release web build into dist-test/ (served from a sub-path) beside a running serve.sh"
+# Builds the test bundle while scripts/serve.sh serves dist/, and checks that page keeps working.
+scripts/check-serve-beside-test.sh
 
-step "end-to-end tests (Playwright + Chromium against dist/)"
+step "end-to-end tests (Playwright + Chromium against dist-test/; axe-core in light and dark)"
 node --test --test-concurrency=1 tests/e2e/
 
 log "all checks passed in $(( $(date +%s) - t0 ))s (plus setup)"

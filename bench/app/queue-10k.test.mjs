@@ -58,7 +58,7 @@ test('a file of 10,000 trajectories keeps the DOM at or under 5,000 nodes while 
   assert.match(await last.textContent(), /run-09999/);
   // The row on screen is the one clicked: it opens that trajectory.
   await last.locator('button').click();
-  await page.waitForSelector(`[data-testid="queue-item"][data-traj="${N - 1}"][aria-selected="true"]`);
+  await page.waitForSelector(`[data-testid="queue-item"][data-traj="${N - 1}"] button[aria-current="true"]`);
   await page.waitForSelector('[data-testid="step"]');
   assert.equal(await page.textContent('[data-testid="step-count"]').then((t) => t.split(' ')[0]), '5');
   assert.ok(await nodes(page) <= 5000);

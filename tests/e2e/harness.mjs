@@ -1,13 +1,14 @@
-// Shared end-to-end harness: serves dist/ from a sub-path on 127.0.0.1 (as GitHub Pages
+// Shared end-to-end harness: serves the test bundle dist-test/ (scripts/build-web.sh --dist
+// dist-test --public-url /trajscope/; never dist/, which serve.sh serves) from a sub-path on 127.0.0.1 (as GitHub Pages
 // would) and launches Debian's Chromium through playwright-core (no browser download).
 import { createServer } from 'node:http';
 import { readFile, stat, mkdir } from 'node:fs/promises';
-import { extname, join, normalize, dirname } from 'node:path';
+import { extname, join, normalize, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = join(ROOT, 'dist');
+export const DIST = resolve(ROOT, process.env.TRAJSCOPE_DIST || 'dist-test');
 export const FIXTURES = join(ROOT, 'tests', 'fixtures');
 export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 export const BASE_PATH = '/trajscope/';
@@ -18,7 +19,7 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
 };
 
-/** Serves dist/ under BASE_PATH on an ephemeral loopback port. */
+/** Serves DIST under BASE_PATH on an ephemeral loopback port. */
 export async function serveDist() {
   await stat(join(DIST, 'index.html')); // fails clearly when the web build is missing
   const server = createServer(async (req, res) => {

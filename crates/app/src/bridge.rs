@@ -1,5 +1,5 @@
-//! The page's side of the worker: starts `worker_loader.js` (relative to the page, so a
-//! sub-path deployment works), posts requests and hands every response to a callback.
+//! The page's side of the worker: starts its loader (named in the page, see `worker_url`),
+//! posts requests and hands every response to a callback.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -7,9 +7,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use crate::protocol::{Request, Response};
-
-/// The worker script trunk emits beside the page (`data-loader-shim`).
-const WORKER_URL: &str = "worker_loader.js";
 
 pub struct Bridge {
     worker: web_sys::Worker,
@@ -26,7 +23,7 @@ impl Bridge {
         on_response: impl Fn(Response) + 'static,
         on_crash: impl Fn(String) + 'static,
     ) -> Result<Bridge, String> {
-        let worker = web_sys::Worker::new(WORKER_URL)
+        let worker = web_sys::Worker::new(&crate::worker_url::for_page())
             .map_err(|_| "could not start the ingest worker".to_string())?;
         let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (q, w) = (queue.clone(), worker.clone());

@@ -12,6 +12,7 @@ pub mod storage;
 pub mod text;
 mod view;
 pub mod worker;
+mod worker_url;
 
 pub use view::App;
 

@@ -541,8 +541,8 @@ mod glue {
 
     impl HashHelper {
         fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
-            // Relative to this worker's own script: the same loader the page started.
-            let worker = web_sys::Worker::new("worker_loader.js").ok()?;
+            // This worker's own script: the same loader the page started.
+            let worker = web_sys::Worker::new(&crate::worker_url::own()).ok()?;
             let mut resolve = None;
             let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
             let resolve = Rc::new(resolve?);

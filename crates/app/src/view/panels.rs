@@ -276,14 +276,15 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
                 <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
             } else {
                 <p class="muted" data-testid="candidates-note">{"Likely critical steps if this run failed, best first; the critical step itself is named only for a failed run."}</p>
-                <ol role="listbox" aria-label="Candidates">
+                <ol aria-label="Candidates">
                 { for cands.iter().map(|c| {
                     let d = state.dispatcher();
                     let step = c.step;
                     let selected = state.selected_step == Some(step);
                     html! {
-                        <li role="option" aria-selected={selected.to_string()}>
+                        <li>
                             <button class={classes!("cand", selected.then_some("selected"))} data-testid="candidate"
+                                aria-current={selected.then_some("true")}
                                 data-step={c.step.to_string()} data-line={c.line.to_string()}
                                 onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }

@@ -142,11 +142,12 @@ pub fn trajectories(props: &Props) -> Html {
         let critical =
             info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
         html! {
-            <li key={t} role="option" aria-selected={selected.to_string()} data-testid="queue-item"
+            <li key={t} data-testid="queue-item"
                 data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(t + 1).to_string()}
                 class={classes!(virtual_list.then_some("queue-row"))}
                 data-qtop={virtual_list.then(|| (f64::from(t) * ROW_HEIGHT).to_string())}>
-                <button class={classes!("queue-item", selected.then_some("selected"))} {onclick}>
+                <button class={classes!("queue-item", selected.then_some("selected"))}
+                    aria-current={selected.then_some("true")} {onclick}>
                     <span class="qid">{ info.id.clone() }</span>
                     <span class="qmeta">
                         <span>{ s.format.clone() }</span>
@@ -160,7 +161,7 @@ pub fn trajectories(props: &Props) -> Html {
         }
     });
     let list = html! {
-        <ul role="listbox" aria-label={format!("Trajectories in {}", props.name)}
+        <ul aria-label={format!("Trajectories in {}", props.name)}
             class={classes!(virtual_list.then_some("queue-rows"))}
             data-qh={virtual_list.then(|| (len as f64 * ROW_HEIGHT).to_string())}>
             { for rows }
