@@ -107,12 +107,17 @@ impl Overview {
     }
 
     pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> Overview {
-        Overview::of(t, Some(&attribution::analyze_trajectory(t, opts)))
+        Overview::owning(t, Some(attribution::analyze_trajectory(t, opts)))
     }
 
     /// The overview of `t` with its analysis, or with empty analysis fields (`analysed`
     /// false) when there is none yet.
     pub fn of(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Overview {
+        Overview::owning(t, a.cloned())
+    }
+
+    /// [`Overview::of`], taking the analysis (no copy of its triggers and record).
+    pub fn owning(t: &Trajectory, a: Option<TrajectoryAnalysis>) -> Overview {
         let mut agents: Vec<String> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::new();
         let mut roles: Vec<(String, u32)> = Vec::new();
@@ -142,7 +147,7 @@ impl Overview {
                 let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
                 (elide(&what, ACTION_CHARS), n)
             });
-        Overview {
+        let mut o = Overview {
             id: t.id.clone(),
             steps: t.steps.len(),
             outcome: t.outcome,
@@ -153,14 +158,24 @@ impl Overview {
             roles,
             repeated_action,
             analysed: a.is_some(),
-            critical: a.and_then(|a| a.critical.clone()),
-            candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
-            classification: a.and_then(|a| a.classification),
-            failure_mode: a.and_then(|a| a.failure_mode),
-            signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
-            triggers: a.map(|a| a.triggers.clone()).unwrap_or_default(),
-            record: a.map(|a| a.record.clone()).unwrap_or_default(),
+            critical: None,
+            candidates: Vec::new(),
+            classification: None,
+            failure_mode: None,
+            signals: Signals::default(),
+            triggers: Vec::new(),
+            record: AttributionRecord::default(),
+        };
+        if let Some(a) = a {
+            o.critical = a.critical;
+            o.candidates = a.candidates;
+            o.classification = a.classification;
+            o.failure_mode = a.failure_mode;
+            o.signals = a.signals;
+            o.triggers = a.triggers;
+            o.record = a.record;
         }
+        o
     }
 }
 

@@ -80,14 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn json(file: &Path, format: Option<Format>) -> anyhow::Result<()> {
-    let mut session = load_analysed(file, format, false)?;
-    let report = session.report();
+    let report = load_analysed(file, format, false)?.into_report();
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer(&mut out, &report)?;
     writeln!(out)?;
     out.flush()?;
-    std::mem::forget((session, report));
+    std::mem::forget(report);
     Ok(())
 }
 
