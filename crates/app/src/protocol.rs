@@ -9,7 +9,7 @@ use trajscope_core::model::{GoldLabel, IngestStats, Outcome};
 use trajscope_core::record::{FailureClass, FailureMode};
 use trajscope_core::report::QuarantineRecord;
 
-/// Detail level of a step's text (SPEC §2.4): high 3000, medium 1200, low 600 characters.
+/// Detail level of a step's text (docs/detector.md): high 3000, medium 1200, low 600 characters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grain {

@@ -1,4 +1,4 @@
-//! Failure classification, failure mode and loop signals (SPEC §2.6, seeds 001 and 004).
+//! Failure classification, failure mode and loop signals (docs/detector.md).
 //!
 //! - Class: the critical candidate's instance decides. An instance with an environment, flaky or
 //!   harness signature (missing binary, network, sandbox; timeouts, rate limits; harness errors)

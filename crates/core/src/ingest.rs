@@ -556,7 +556,7 @@ impl Ingestor {
 /// A text longer than this is kept as a head and a tail (see [`compact_text`]).
 pub const TEXT_COMPACT_ABOVE: usize = 12 * 1024;
 /// Bytes kept at the start and at the end of a compacted text: more than the most detailed view
-/// shows (SPEC §2.4: 3000 characters), with room for the error lines at the end of a log.
+/// shows (the high view: 3000 characters, docs/detector.md), with room for the error lines at the end of a log.
 pub const TEXT_KEEP_HEAD: usize = 4 * 1024;
 pub const TEXT_KEEP_TAIL: usize = 4 * 1024;
 
