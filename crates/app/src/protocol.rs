@@ -1,56 +1,21 @@
-//! The messages between the page and the ingest worker. The worker keeps each loaded trace; the
-//! page asks for what it shows (a summary, per-step columns, the text of the visible steps at a
-//! grain, search hits, export text), so no trace is copied across whole.
+//! The messages between the page and the ingest worker. The worker keeps each loaded trace as a
+//! core `Session`; the page asks for what it shows (a summary, per-step columns, the text of the
+//! visible steps at a grain, search hits, export text), so no trace is copied across whole. The
+//! types of what is shown are the core's; only the envelopes are defined here. (The hash
+//! helper's messages are its own, in `hash_helper.rs`.)
 
 use serde::{Deserialize, Serialize};
-use trajscope_core::attribution::{Candidate, Critical};
-use trajscope_core::classify::Signals;
-use trajscope_core::model::{GoldLabel, IngestStats, Outcome};
-use trajscope_core::record::{FailureClass, FailureMode};
+use trajscope_core::model::IngestStats;
 use trajscope_core::report::QuarantineRecord;
 
-/// Detail level of a step's text (docs/detector.md): high 3000, medium 1200, low 600 characters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Grain {
-    High,
-    #[default]
-    Medium,
-    Low,
-}
+/// Detail level of a step's text: the core's (docs/detector.md), bounds included.
+pub use trajscope_core::views::Grain;
 
-impl Grain {
-    pub const ALL: [Grain; 3] = [Grain::High, Grain::Medium, Grain::Low];
+/// One trajectory's overview: the core's one type, the same the CLI reports.
+pub use trajscope_core::report::Overview;
 
-    /// The most characters a step's text may have at this grain.
-    pub fn limit(self) -> usize {
-        match self {
-            Grain::High => 3000,
-            Grain::Medium => 1200,
-            Grain::Low => 600,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Grain::High => "high",
-            Grain::Medium => "medium",
-            Grain::Low => "low",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Grain> {
-        Grain::ALL.into_iter().find(|g| g.name() == s)
-    }
-
-    pub fn core(self) -> trajscope_core::views::Grain {
-        match self {
-            Grain::High => trajscope_core::views::Grain::High,
-            Grain::Medium => trajscope_core::views::Grain::Medium,
-            Grain::Low => trajscope_core::views::Grain::Low,
-        }
-    }
-}
+/// Per-step columns and a step's text at a grain, as the core's session projects them.
+pub use trajscope_core::session::{StepColumns, StepView};
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,10 +35,6 @@ pub enum Request {
     Search { req: u32, file: u32, traj: u32, query: String },
     /// The whole quarantine as JSONL (one `QuarantineRecord` per line).
     QuarantineJsonl { file: u32 },
-    /// Hash the blob sent beside this request (the trace identity, SHA-256) and answer
-    /// `Hashed`. The ingest worker sends it to a second instance of itself for a large file, so
-    /// the hash is computed beside the parse instead of after it.
-    Hash { file: u32 },
 }
 
 /// Worker → page.
@@ -100,8 +61,9 @@ pub enum Response {
     Cancelled {
         file: u32,
     },
-    /// The answer to `Hash`: `sha256:<hex>` of the blob.
-    Hashed {
+    /// The file's identity (`sha256:<hex>`), after `Loaded`: a large file's hash is computed
+    /// beside the parse and never delays it. Labels are restored when it arrives.
+    Identity {
         file: u32,
         content_hash: String,
     },
@@ -127,13 +89,13 @@ pub enum Response {
         file: u32,
         text: String,
     },
-    /// One more trajectory analysed (after `Loaded`, in the background or on demand).
+    /// More trajectories analysed (after `Loaded`, in the background in batches, or one on
+    /// demand): their overviews, by index.
     Analysed {
         file: u32,
-        traj: u32,
-        info: Box<TrajectoryInfo>,
+        overviews: Vec<(u32, Overview)>,
     },
-    /// Every trajectory analysed: the cases and the brief of the file.
+    /// Every trajectory analysed and the identity known: the cases and the brief of the file.
     CasesReady {
         file: u32,
         cases: Vec<CaseView>,
@@ -145,7 +107,8 @@ pub enum Response {
 /// What the page keeps about a loaded file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
-    /// `sha256:<hex>` of the file's bytes: the identity of its labels.
+    /// `sha256:<hex>` of the file's bytes: the identity of its labels. Empty until known
+    /// (`Response::Identity`).
     pub content_hash: String,
     pub format: String,
     pub stats: IngestStats,
@@ -154,7 +117,9 @@ pub struct TraceSummary {
     /// [`QUARANTINE_SHOWN`] entries (the export has them all).
     pub quarantine: Vec<QuarantineRecord>,
     pub quarantine_total: u64,
-    pub trajectories: Vec<TrajectoryInfo>,
+    pub trajectories: Vec<Overview>,
+    /// How many of `trajectories` are analysed (the progress shown until `analysis_done`).
+    pub analysed: u32,
     /// One failed turn case per attributed failure, valid or not.
     pub cases: Vec<CaseView>,
     /// The valid cases as JSONL (what the cases export writes).
@@ -177,54 +142,5 @@ pub struct CaseView {
 pub const RAW_PREVIEW_CHARS: usize = 400;
 pub const QUARANTINE_SHOWN: usize = 5000;
 
-/// One trajectory's overview.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrajectoryInfo {
-    pub id: String,
-    pub steps: u32,
-    pub outcome: Outcome,
-    pub task: Option<String>,
-    pub gold: Option<GoldLabel>,
-    pub errors: u32,
-    /// Distinct actors, in order of first appearance.
-    pub agents: Vec<String>,
-    /// Steps per role name.
-    pub roles: Vec<(String, u32)>,
-    /// Loop signals: the most repeated identical action and its count (2 or more).
-    pub repeated_action: Option<(String, u32)>,
-    /// The analysis fields below are filled (trajectories are analysed one by one after load).
-    pub analysed: bool,
-    /// The ranked candidate critical steps (core attribution).
-    pub candidates: Vec<Candidate>,
-    pub critical: Option<Critical>,
-    pub classification: Option<FailureClass>,
-    pub failure_mode: Option<FailureMode>,
-    pub signals: Signals,
-}
-
-/// Per-step facts of one trajectory, column-wise (compact for 100,000 steps).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StepColumns {
-    pub line: Vec<u32>,
-    pub is_error: Vec<bool>,
-    /// Index into [`role_names`](crate::protocol::ROLE_NAMES).
-    pub role: Vec<u8>,
-    /// Index into `actors` (`u16::MAX` when the step has no actor).
-    pub actor: Vec<u16>,
-    pub actors: Vec<String>,
-    pub kind: Vec<u8>,
-}
-
 pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;
 pub const KIND_NAMES: [&str; 8] = trajscope_core::model::StepKind::NAMES;
-
-/// One step's text at a grain, as shown in the step list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StepView {
-    pub index: u32,
-    pub grain: Grain,
-    pub text: String,
-    /// Characters of the full text (before elision).
-    pub full_chars: u32,
-    pub timestamp: Option<String>,
-}

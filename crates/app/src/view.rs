@@ -77,6 +77,21 @@ impl Ctx {
     }
 }
 
+/// Marks the trajectories of `file` that carry a saved label for the identity `hash`.
+fn restore_labels(d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
+    if hash.is_empty() {
+        return;
+    }
+    let saved = crate::storage::labels_of_trace(hash).unwrap_or_default();
+    for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
+        d.dispatch(Action::Label {
+            file,
+            trajectory_id: l.trajectory_id,
+            critical: l.critical_step,
+        });
+    }
+}
+
 fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
     let d1 = dispatch.clone();
     let bridge = Bridge::new(
@@ -86,18 +101,17 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                     d1.dispatch(Action::Notice(e));
                 }
             }
+            // The queue shows which trajectories already carry a saved label: restored as soon
+            // as the file's identity is known (with `Loaded`, or later for a large file).
             Response::Loaded { file, summary } => {
-                // The queue shows which trajectories already carry a saved label.
-                let saved =
-                    crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
+                let hash = summary.content_hash.clone();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
-                for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
-                    d1.dispatch(Action::Label {
-                        file,
-                        trajectory_id: l.trajectory_id,
-                        critical: l.critical_step,
-                    });
-                }
+                restore_labels(&d1, file, &hash);
+            }
+            Response::Identity { file, content_hash } => {
+                let hash = content_hash.clone();
+                d1.dispatch(Action::Worker(Box::new(Response::Identity { file, content_hash })));
+                restore_labels(&d1, file, &hash);
             }
             other => d1.dispatch(Action::Worker(Box::new(other))),
         },
@@ -491,6 +505,14 @@ fn annotate_mount(
         let d = state.dispatcher();
         Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
     };
+    if summary.content_hash.is_empty() {
+        // Labels belong to the file's identity: until its hash arrives, they wait.
+        return html! {
+            <section class="annotate-mount" aria-label="Annotate">
+                <p class="muted" data-testid="identity-pending" aria-busy="true">{"Computing the file's identity (SHA-256)… labels follow."}</p>
+            </section>
+        };
+    }
     html! {
         <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}

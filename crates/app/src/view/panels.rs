@@ -91,6 +91,12 @@ pub fn queue(
             FileStatus::Failed(e) => html! { <span class="error small" role="alert" data-testid="load-error">{ e.clone() }</span> },
             FileStatus::Cancelled => html! { <span class="muted" data-testid="load-cancelled">{"cancelled"}</span> },
             FileStatus::Ready(s) => html! {
+                <>
+                if (s.analysed as usize) < s.trajectories.len() {
+                    <p class="muted small" data-testid="analysis-progress" aria-busy="true">{
+                        format!("analysing… {} of {}", s.analysed, s.trajectories.len())
+                    }</p>
+                }
                 <ul role="listbox" aria-label={format!("Trajectories in {}", f.name)}>
                 { for s.trajectories.iter().enumerate().map(|(t, info)| {
                     let selected = state.sel == Some((f.id, t as u32));
@@ -123,6 +129,7 @@ pub fn queue(
                 }) }
                 if s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
                 </ul>
+                </>
             },
         };
         html! {
@@ -367,7 +374,7 @@ fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {
     }
 }
 
-fn loop_signals(t: &crate::protocol::TrajectoryInfo) -> String {
+fn loop_signals(t: &crate::protocol::Overview) -> String {
     let s = &t.signals;
     let mut parts = Vec::new();
     if s.repeated_actions > 1 {
