@@ -13,6 +13,7 @@
 //! [`crate::ingest::compact_text`]).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -24,6 +25,9 @@ use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory
 #[derive(Default)]
 pub struct Awtl {
     runs: Vec<Run>,
+    /// Run id → its position in `runs`, so a line finds its run in constant time however many
+    /// runs the file holds.
+    by_id: HashMap<String, usize>,
     /// Runs whose `run_end` was read and that are not handed over yet (positions in `runs`).
     ended: Vec<usize>,
 }
@@ -56,12 +60,17 @@ impl JsonlAdapter for Awtl {
         let task_or_answer = run_fields(&f);
         let step = step_from_fields(f, loc, ingest_seq, source_len);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
-        let position = match self.runs.iter().rposition(|r| r.id == run_id) {
-            Some(i) => i,
-            None => {
-                self.runs.push(Run { id: run_id.to_string(), ..Run::default() });
-                self.runs.len() - 1
-            }
+        // Most lines belong to the run of the line before: checked first, without hashing.
+        let position = match self.runs.last() {
+            Some(last) if last.id == run_id => self.runs.len() - 1,
+            _ => match self.by_id.get(run_id) {
+                Some(&i) => i,
+                None => {
+                    self.runs.push(Run { id: run_id.to_string(), ..Run::default() });
+                    self.by_id.insert(run_id.to_string(), self.runs.len() - 1);
+                    self.runs.len() - 1
+                }
+            },
         };
         let run = &mut self.runs[position];
         match step.kind {

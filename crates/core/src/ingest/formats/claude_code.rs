@@ -29,6 +29,8 @@ use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 pub struct ClaudeCode {
     /// Trajectories in order of first appearance: (key, task, steps).
     runs: Vec<Run>,
+    /// Run key → its position in `runs` (constant-time lookup however many sessions).
+    by_key: HashMap<String, usize>,
     /// tool_use id → tool name, for naming tool results.
     calls: HashMap<String, String>,
     /// Hashes of (message.id, block) already taken, for repeated reply lines (a hash, not a
@@ -48,14 +50,15 @@ struct Run {
 
 impl ClaudeCode {
     fn run(&mut self, key: &str, actor: &str) -> &mut Run {
-        let i = match self.runs.iter().position(|r| r.key == key) {
-            Some(i) => i,
+        let i = match self.by_key.get(key) {
+            Some(&i) => i,
             None => {
                 self.runs.push(Run {
                     key: key.to_string(),
                     actor: actor.to_string(),
                     ..Run::default()
                 });
+                self.by_key.insert(key.to_string(), self.runs.len() - 1);
                 self.runs.len() - 1
             }
         };

@@ -10,6 +10,8 @@
 //! error; a root run with an error fails the trajectory. Ids: `span_id` = run id, `parent_id` =
 //! `parent_run_id`, `run_id` = `trace_id`.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, value_text, SourceLoc};
@@ -51,57 +53,57 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             ))
         }
     }
+    // `id` / `dotted_order` text → the runs that have (or had) it, so a patch finds its run
+    // without scanning every run. A candidate is checked again: a patch may change a value.
+    let mut index = RunIndex::new();
+    for (i, (_, r)) in runs.iter().enumerate() {
+        note(&mut index, i, r);
+    }
     for (path, patch) in patches {
         let same = |k: &str, r: &Map<String, Value>| {
             get_text(patch, &[k]).is_some_and(|v| get_text(r, &[k]).as_deref() == Some(v.as_str()))
         };
-        let target = match get(patch, &["id"]) {
-            Some(_) => runs.iter_mut().find(|(_, r)| same("id", r)),
-            None => runs.iter_mut().find(|(_, r)| same("dotted_order", r)),
-        };
+        let key = if get(patch, &["id"]).is_some() { "id" } else { "dotted_order" };
+        // The first run (lowest position) that matches, as a scan from the start would find.
+        let target = get_text(patch, &[key])
+            .and_then(|v| index.get(&(key, v)))
+            .and_then(|at| at.iter().copied().filter(|&i| same(key, &runs[i].1)).min());
         match target {
-            Some((_, run)) => {
+            Some(i) => {
+                let run = &mut runs[i].1;
                 for (k, v) in patch {
                     if !v.is_null() || !run.contains_key(k) {
                         run.insert(k.clone(), v.clone());
                     }
                 }
+                note(&mut index, i, &runs[i].1);
             }
             // An update without its create: keep it as a run of its own.
-            None => runs.push((path, patch.clone())),
+            None => {
+                runs.push((path, patch.clone()));
+                note(&mut index, runs.len() - 1, patch);
+            }
         }
     }
     // Post-order over `dotted_order`: a run's result comes after its descendants' results
     // (a parent finishes last); siblings in start order.
+    // Compared segment by segment, a run's own key ending before its descendants' (a total
+    // order, which the sort requires: a byte comparison with a descendant exception is not).
     runs.sort_by(|a, b| {
         let k = |r: &Map<String, Value>| get_text(r, &["dotted_order"]).unwrap_or_default();
-        let (ka, kb) = (k(&a.1), k(&b.1));
-        let descends = |x: &str, of: &str| {
-            !of.is_empty()
-                && x.len() > of.len()
-                && x.starts_with(of)
-                && x[of.len()..].starts_with('.')
-        };
-        if descends(&kb, &ka) {
-            std::cmp::Ordering::Greater
-        } else if descends(&ka, &kb) {
-            std::cmp::Ordering::Less
-        } else {
-            ka.cmp(&kb)
-        }
+        post_order(&k(&a.1), &k(&b.1))
     });
     let mut traces: Vec<Trajectory> = Vec::new();
+    // Trace id → position in `traces` (constant-time lookup however many traces).
+    let mut by_id: HashMap<String, usize> = HashMap::new();
     for (path, run) in &runs {
         let trace_id = get_text(run, &["trace_id"])
             .or_else(|| get_text(run, &["id"]))
             .unwrap_or_else(|| "trace-1".to_string());
-        let pos = match traces.iter().position(|t| t.id == trace_id) {
-            Some(p) => p,
-            None => {
-                traces.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
-                traces.len() - 1
-            }
-        };
+        let pos = *by_id.entry(trace_id.clone()).or_insert_with(|| {
+            traces.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
+            traces.len() - 1
+        });
         let tr = &mut traces[pos];
         let is_root = get_text(run, &["parent_run_id"]).is_none_or(|p| p == "None");
         if is_root && tr.task.is_none() {
@@ -228,4 +230,40 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         step.text = if step.text.is_empty() { e } else { format!("{}\n{e}", step.text) };
     }
     step
+}
+
+/// `id` / `dotted_order` text → the positions of the runs that have (or had) it.
+type RunIndex = HashMap<(&'static str, String), Vec<usize>>;
+
+/// Records run `i`'s current `id` and `dotted_order` in the index.
+fn note(index: &mut RunIndex, i: usize, r: &Map<String, Value>) {
+    for k in ["id", "dotted_order"] {
+        if let Some(v) = get_text(r, &[k]) {
+            let at = index.entry((k, v)).or_default();
+            if at.last() != Some(&i) {
+                at.push(i);
+            }
+        }
+    }
+}
+
+/// Post-order over dotted keys: segments compared in turn, and a key that is a prefix of the
+/// other (its ancestor) after it. An empty key is no one's ancestor: it sorts first.
+fn post_order(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    if a.is_empty() || b.is_empty() {
+        return a.cmp(b);
+    }
+    let (mut sa, mut sb) = (a.split('.'), b.split('.'));
+    loop {
+        match (sa.next(), sb.next()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                Ordering::Equal => continue,
+                other => return other,
+            },
+            (None, Some(_)) => return Ordering::Greater,
+            (Some(_), None) => return Ordering::Less,
+            (None, None) => return Ordering::Equal,
+        }
+    }
 }

@@ -72,14 +72,13 @@ impl JsonlAdapter for Otel {
             .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
             .collect();
         let mut out: Vec<Trajectory> = Vec::new();
+        // Trace id → position in `out` (constant-time lookup however many traces).
+        let mut by_id: HashMap<String, usize> = HashMap::new();
         for s in spans {
-            let pos = match out.iter().position(|t| t.id == s.trace_id) {
-                Some(p) => p,
-                None => {
-                    out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
-                    out.len() - 1
-                }
-            };
+            let pos = *by_id.entry(s.trace_id.clone()).or_insert_with(|| {
+                out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
+                out.len() - 1
+            });
             let tr = &mut out[pos];
             let mut step = s.step;
             // The agent this span runs under: its own, or the nearest ancestor's.
