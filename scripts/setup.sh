@@ -73,6 +73,12 @@ if [ -z "${SKIP_BROWSER:-}" ] && { [ ! -x "$CHROME_BIN" ] || [ ! -x "$CHROMEDRIV
   apt_install chromium chromium-driver
 fi
 
+# 4b. Python virtualenvs for the Python package's tests (Debian's python3 needs python3-venv).
+if [ -z "${SKIP_BROWSER:-}" ] && ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+  log "installing python3-venv"
+  apt_install python3-venv
+fi
+
 # 5. Crates for offline builds (trunk passes --offline to cargo).
 cargo fetch --locked -q 2>/dev/null || cargo fetch -q
 

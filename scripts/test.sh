@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one test gate, the same locally and in CI (.ci/run calls it): sets up if needed, then
 # fmt, clippy (native and wasm32), native tests, core purity and its wasm32 build,
-# wasm-bindgen-test in headless Chromium, the release web build, and Playwright end to end.
+# the Python package (pytest in a throwaway virtualenv), wasm-bindgen-test in headless Chromium,
+# the release web build, and Playwright end to end.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -21,6 +22,9 @@ wasm cargo clippy -p trajscope-core -p trajscope-app --target wasm32-unknown-unk
 
 step "native tests"
 cargo test --workspace --locked
+
+step "python package: pip install ./crates/py into a throwaway virtualenv, then pytest"
+scripts/test-py.sh
 
 step "core purity: no forbidden dependency; builds for wasm32"
 scripts/check-core-purity.sh

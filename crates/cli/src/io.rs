@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::Context as _;
+use trajscope_core::ingest::{archive_kind, ingest_archive};
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Loader, Session, Trace};
 
@@ -18,7 +19,7 @@ pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
 /// (`sha256:<hex>`, which labels and case ids use). Only the commands that need the identity pay
 /// for it.
 pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
-    let mut loader = Loader::new(IngestOptions { format }, hash);
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     read_into(path, &mut loader, |_| {})?;
     Ok(loader.finish())
 }
@@ -93,4 +94,37 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         format!("unknown format `{name}`; known: {}", names.join(", "))
     })
+}
+
+/// The members of an archive of traces, each as a session named `FILE!MEMBER`, and the message
+/// of the limit that stopped the reading, if any.
+pub type ArchiveSessions = (Vec<(String, Session)>, Option<String>);
+
+/// An archive of traces (`.tar`, `.tar.gz`, or a `.zip` other than an Inspect `.eval`), told by
+/// its first bytes: each member ingested as its own session, named `FILE!MEMBER`, and the
+/// message of the limit that stopped the reading, if any. `None` for any other file.
+pub fn load_archive(
+    path: &Path,
+    format: Option<Format>,
+) -> anyhow::Result<Option<ArchiveSessions>> {
+    let opts = IngestOptions { format, ..IngestOptions::default() };
+    let mut head = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !head.starts_with(b"PK\x03\x04") && archive_kind(&head, &opts.limits).is_none() {
+        return Ok(None);
+    }
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > opts.limits.max_archive_bytes {
+        return Ok(None); // read as one trace, where the same limit names itself
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let Some(archive) = ingest_archive(&bytes, &opts) else { return Ok(None) };
+    let members = archive
+        .members
+        .into_iter()
+        .map(|m| (format!("{}!{}", path.display(), m.path), Session::new(m.trace, None)))
+        .collect();
+    Ok(Some((members, archive.error)))
 }

@@ -200,3 +200,50 @@ fn a_run_reopened_after_its_end_is_analysed_in_its_final_form() {
     assert_eq!(got["trajectories"][0]["steps"], 6);
     assert_eq!(got, expected);
 }
+
+/// A ustar archive of `files` (name, bytes), written by hand.
+fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, data) in files {
+        let mut h = [0u8; 512];
+        h[..name.len()].copy_from_slice(name.as_bytes());
+        h[100..108].copy_from_slice(b"0000644\0");
+        h[124..136].copy_from_slice(format!("{:011o}\0", data.len()).as_bytes());
+        h[148..156].copy_from_slice(b"        ");
+        h[156] = b'0';
+        h[257..263].copy_from_slice(b"ustar\0");
+        out.extend_from_slice(&h);
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.extend_from_slice(&[0; 1024]);
+    out
+}
+
+#[test]
+fn analyze_reads_every_member_of_an_archive_as_its_own_trace() {
+    let files = [
+        ("runs/sample.awtl.jsonl", std::fs::read(repo("web/samples/sample.awtl.jsonl")).unwrap()),
+        ("who/ag_1.json", std::fs::read(repo("tests/fixtures/who_and_when/ag_1.json")).unwrap()),
+    ];
+    let archive = tmp("traces.tar");
+    std::fs::write(&archive, tar(&files)).unwrap();
+    let out = trajscope().args(["analyze", "--jsonl"]).arg(&archive).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let name = |m: &str| format!("{}!{m}", archive.display());
+    let formats: Vec<(String, String)> = records
+        .iter()
+        .map(|r| {
+            (r["file"].as_str().unwrap().to_string(), r["format"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert!(formats.contains(&(name("runs/sample.awtl.jsonl"), "awtl".to_string())), "{formats:?}");
+    assert!(formats.contains(&(name("who/ag_1.json"), "who-and-when".to_string())), "{formats:?}");
+    let human = trajscope().arg("analyze").arg(&archive).output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains(&format!("{}: format awtl", name("runs/sample.awtl.jsonl"))), "{text}");
+}

@@ -174,23 +174,28 @@ fn line_for(case: &FailedTurnCase, verified: bool, matched_scope: &[&String]) ->
     } else {
         tags.extend(matched_scope.iter().take(2).map(|s| format!("scope: {s}")));
     }
+    // Free text of the trace (the reason, what was tried) is quoted without backticks: only the
+    // hint and the constraint, built from names of the trace, carry backticked names.
+    let plain = |t: &str, max: usize| shorten(&t.replace('`', "'"), max);
     let reason_text = case
         .failure_reason
         .as_deref()
-        .map(|r| shorten(r, 100))
-        .unwrap_or_else(|| format!("failure event {}", case.failure_event_id));
+        .map(|r| plain(r, 100))
+        .unwrap_or_else(|| format!("failure event {}", plain(&case.failure_event_id, 60)));
     let tried = case
         .failed_action
         .as_deref()
-        .map(|a| shorten(a, 80))
-        .unwrap_or_else(|| format!("turn {}", case.failure_turn_id));
+        .map(|a| plain(a, 80))
+        .unwrap_or_else(|| format!("the reply at {}", plain(&case.failure_turn_id, 60)));
+    // Hint and constraint are whole: cutting them could cut a backticked name.
+    let hint = case.prevention_hint.trim();
     const KEEP: &str = "keep the code and the approach as they are";
     let text = match (case.classification, case.failure_mode) {
         (Some(FailureClass::EnvironmentBlocker), _) => {
             tags.push("environment-blocker".into());
             format!(
-                "Environment blocker, not a code fault ({reason_text}): make sure the environment \
-                 provides what the check needs, then run it again; {KEEP}."
+                "Environment blocker, not a code fault ({reason_text}): the operator must make \
+                 sure the environment provides what the check needs, then run it again; {KEEP}."
             )
         }
         (Some(FailureClass::FlakyBlocker), _) => {
@@ -203,31 +208,39 @@ fn line_for(case: &FailedTurnCase, verified: bool, matched_scope: &[&String]) ->
         (Some(FailureClass::HarnessBlocker), _) => {
             tags.push("harness-blocker".into());
             format!(
-                "Harness fault, not a code fault ({reason_text}): report it to the harness owner; \
-                 {KEEP}."
+                "Harness fault, not a code fault ({reason_text}): the operator must report it to \
+                 the harness owner; {KEEP}."
             )
         }
         (_, Some(FailureMode::Transient)) => {
             tags.push("retry".into());
-            format!(
-                "Transient failure ({reason_text}): retry `{tried}` after a wait; do not change \
-                 approach."
-            )
+            if hint.to_ascii_lowercase().starts_with("retry") {
+                format!("Transient failure ({reason_text}): {hint}")
+            } else {
+                format!(
+                    "Transient failure ({reason_text}): retry {tried} after a wait; do not \
+                     change approach."
+                )
+            }
         }
-        (_, Some(FailureMode::Reasoning)) => {
+        (_, mode)
+            if mode == Some(FailureMode::Reasoning)
+                || case.failed_action.is_some()
+                || case.failure_reason.is_some() =>
+        {
+            // Seed 004's reflect form: what was tried, why it failed, what next, the constraint.
             tags.push("reflect".into());
             let constraint = case
                 .constraint
                 .as_deref()
-                .map(|c| shorten(c, 100))
+                .map(|c| c.trim().trim_end_matches('.').to_string())
                 .unwrap_or_else(|| "the failed check must pass before closeout".into());
             format!(
-                "What you tried: {tried}. Why it failed: {reason_text}. What to try next: {} \
-                 Constraint for the next attempt: {constraint}.",
-                shorten(&case.prevention_hint, 160)
+                "What you tried: {tried}. Why it failed: {reason_text}. What to try next: {hint} \
+                 Constraint for the next attempt: {constraint}."
             )
         }
-        _ => shorten(&case.prevention_hint, 200),
+        _ => hint.to_string(),
     };
     BriefLine {
         text,

@@ -10,6 +10,7 @@
 //! unknown fields included) and every error is reported; an invalid case is never exported.
 
 mod build;
+mod evidence;
 
 use std::collections::HashSet;
 
@@ -19,6 +20,7 @@ use serde_json::{Map, Value};
 use crate::record::{FailureClass, FailureMode, Phase};
 
 pub use build::{from_attribution, from_trace_with, TraceCase};
+pub use evidence::{from_analysis, from_trace_analyses, is_failing};
 
 /// The only case schema version this build reads and writes.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -191,6 +193,15 @@ pub fn validate_value(value: &Value) -> Vec<String> {
     for key in ["artifact_refs", "evidence_refs", "applicability"] {
         if !is_string_list(obj.get(key), false) {
             errors.push(format!("{key} must be a non-empty array of strings"));
+        }
+    }
+    // A ref that escapes the trace root never enters a valid case (nor, so, a brief).
+    if let Some(Value::Array(refs)) = obj.get("artifact_refs") {
+        for r in refs.iter().filter_map(Value::as_str) {
+            let a = crate::artifact::classify(r);
+            if let Some(reason) = a.reason.filter(|_| a.escapes_root) {
+                errors.push(format!("artifact_refs: {r:?} escapes the trace root ({reason})"));
+            }
         }
     }
     if obj.contains_key("memory_read_node_ids")

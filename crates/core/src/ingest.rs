@@ -1,30 +1,44 @@
-//! Streaming ingest: bytes in (in chunks of any size), a canonical [`Trace`] out.
+//! Streaming ingest: bytes in (in chunks of any size), a canonical [`Trace`] out, in layers:
 //!
-//! The input is split into lines (the bytes between `\n`, without the `\n` and one trailing
-//! `\r`; a last segment without `\n` is a line when non-empty). The format is sniffed from the
-//! content (never a file name) unless a hint is given. JSONL formats are parsed line by line as
-//! the chunks arrive; every line is exactly one of parsed / blank / quarantined. Single-document
-//! formats (a pretty-printed JSON file) are buffered and parsed at the end; if that fails, one
-//! clear error with its position is reported and the lines are accounted for as quarantined.
-//! A gzip stream (magic bytes `1f 8b`) is decompressed here, in the core.
+//! 1. **Data source** ([`source`]): the container is decided by its whole header and decoded
+//!    (gzip, a zip archive held for the end, a UTF-8 BOM skipped), under the byte caps of
+//!    [`Limits`].
+//! 2. **Lines** ([`lines`]): the decoded stream is split into lines (the bytes between `\n`,
+//!    without the `\n` and one trailing `\r`; a last segment without `\n` is a line when
+//!    non-empty). Each line is counted here, once.
+//! 3. **Routing** (this file): the format is sniffed from the content (never a file name)
+//!    unless a hint is given. JSONL formats are parsed line by line as the chunks arrive;
+//!    every line is exactly one of parsed / blank / quarantined. Single-document formats (a
+//!    pretty-printed JSON file) are held as their exact bytes and parsed at the end; if that
+//!    fails, one clear error with its true position is reported and the lines are taken one
+//!    by one, as JSONL.
+//! 4. **Adapters** ([`formats`]) build the canonical steps; their texts are compacted
+//!    ([`compact`]).
 
+pub mod archive;
+mod compact;
 pub mod formats;
+pub mod limits;
 mod lines;
 mod sniff;
+mod source;
 
-use std::io::Write as _;
-
-use crate::model::{
-    Format, IngestStats, QuarantineEntry, SourceLoc, Step, TextElision, Trace, Trajectory,
-};
-pub use lines::LineSplitter;
+use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
+pub use archive::{archive_kind, ingest_archive, Archive, ArchiveKind, Member};
+pub use compact::{compact_text, TEXT_COMPACT_ABOVE, TEXT_KEEP_HEAD, TEXT_KEEP_TAIL};
+pub use limits::Limits;
+pub use lines::{Line, LineEnd, LineSplitter};
 pub use sniff::{sniff_document, sniff_jsonl_line};
+pub use source::Container;
+use source::{Sink, Source};
 
 /// Options for ingest.
 #[derive(Clone, Debug, Default)]
 pub struct IngestOptions {
     /// Use this format instead of sniffing (the CLI's `--format`).
     pub format: Option<Format>,
+    /// The memory caps (see `docs/limits.md`).
+    pub limits: Limits,
 }
 
 /// How far the ingest has got, for progress reporting while chunks stream in.
@@ -45,12 +59,6 @@ const UNDECIDED_MAX_LINES: usize = 64;
 /// most one such line, a JSONL file has them on every line.
 const JSONL_EVIDENCE_LINES: u32 = 2;
 
-/// Compressed bytes handed to the gzip decoder at a time, so one slice of a highly compressed
-/// file never inflates into one huge buffer.
-const GZIP_STEP: usize = 64 * 1024;
-
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
 enum Mode {
     /// Format not known yet: lines are held until one parses.
     Undecided { held: Vec<HeldLine> },
@@ -58,24 +66,16 @@ enum Mode {
     Jsonl { format: Format, adapter: Box<dyn formats::JsonlAdapter> },
     /// One JSON record per line of a document format (TRAJERRBENCH as JSONL, a minified file).
     Records { format: Format, trajectories: Vec<Trajectory> },
-    /// A single (pretty-printed) document: buffered whole, parsed at the end. The lines are
-    /// slices of `buf` (each followed by one `\n` there).
-    Document { buf: Vec<u8>, lines: Vec<HeldSpan>, jsonl_evidence: u32 },
+    /// A single (pretty-printed) document: its exact bytes, from line `first_line` at
+    /// `first_offset`, parsed at the end (so a parse error's position is the file's).
+    Document { buf: Vec<u8>, first_line: u64, first_offset: u64, jsonl_evidence: u32 },
 }
 
 struct HeldLine {
-    line: u32,
+    no: u64,
     offset: u64,
     bytes: Vec<u8>,
-    unterminated: bool,
-}
-
-struct HeldSpan {
-    line: u32,
-    offset: u64,
-    start: usize,
-    len: usize,
-    unterminated: bool,
+    end: LineEnd,
 }
 
 /// A trajectory handed over before the end of the input (see [`Ingestor::take_settled`]).
@@ -97,27 +97,35 @@ pub struct Finished {
 
 /// Streaming ingest. Feed chunks with [`Ingestor::feed`], then call [`Ingestor::finish`].
 pub struct Ingestor {
+    source: Source,
+    router: Router,
+}
+
+/// The line and routing layers: lines in, parsed / blank / quarantined out.
+struct Router {
     opts: IngestOptions,
-    gzip: Option<flate2::write::MultiGzDecoder<Vec<u8>>>,
-    sniffed_gzip: bool,
-    gzip_error: Option<String>,
-    /// Compressed bytes short of a whole [`GZIP_STEP`] piece.
-    gzip_pending: Vec<u8>,
     splitter: LineSplitter,
     mode: Mode,
     stats: IngestStats,
     quarantine: Vec<QuarantineEntry>,
-    bytes_in: u64,
+    /// Bytes the quarantine holds, against [`Limits::max_quarantine_bytes`].
+    quarantine_held: u64,
     ingest_seq: u64,
-    /// The first input byte, held until the second arrives to tell a gzip magic.
-    magic_hold: Vec<u8>,
-    /// The first (decompressed) bytes, held until three are seen to tell a UTF-8 BOM.
-    bom_hold: Vec<u8>,
-    bom_checked: bool,
     /// Set once a would-be document failed to parse: its lines are replayed as JSONL.
     no_document: bool,
-    /// A ZIP archive (an Inspect `.eval` log) is kept whole and read at the end.
-    zip: formats::eval_zip::ZipSniffer,
+    /// Why and where a limit stopped the input.
+    stopped: Option<String>,
+    /// The decoded offset where the router's own limit stopped reading.
+    stop_offset: Option<u64>,
+    /// Notes for the trace's error (a document over its limit, an encoding hint).
+    notes: Vec<String>,
+    /// What the first line and the line endings suggest, for a hint when nothing parsed.
+    utf16: Option<&'static str>,
+    lone_cr: bool,
+    /// The input is compressed: [`Limits::max_compressed_records`] applies.
+    compressed: bool,
+    /// Whether the first line was seen (for the encoding hints).
+    first_seen: bool,
 }
 
 impl Ingestor {
@@ -128,144 +136,51 @@ impl Ingestor {
             }
             _ => Mode::Undecided { held: Vec::new() },
         };
+        let limits = opts.limits;
         Ingestor {
-            opts,
-            gzip: None,
-            sniffed_gzip: false,
-            gzip_error: None,
-            gzip_pending: Vec::new(),
-            splitter: LineSplitter::new(),
-            mode,
-            stats: IngestStats::default(),
-            quarantine: Vec::new(),
-            bytes_in: 0,
-            ingest_seq: 0,
-            magic_hold: Vec::new(),
-            bom_hold: Vec::new(),
-            bom_checked: false,
-            no_document: false,
-            zip: formats::eval_zip::ZipSniffer::default(),
+            source: Source::new(limits),
+            router: Router {
+                splitter: LineSplitter::resume(1, 0, limits.max_line),
+                opts,
+                mode,
+                stats: IngestStats::default(),
+                quarantine: Vec::new(),
+                quarantine_held: 0,
+                ingest_seq: 0,
+                no_document: false,
+                stopped: None,
+                stop_offset: None,
+                notes: Vec::new(),
+                utf16: None,
+                lone_cr: false,
+                compressed: false,
+                first_seen: false,
+            },
         }
     }
 
     /// Feeds the next chunk of the input. Chunks may split lines, UTF-8 sequences and gzip
     /// blocks anywhere.
     pub fn feed(&mut self, chunk: &[u8]) {
-        let chunk = match self.zip.push(chunk) {
-            formats::eval_zip::ZipPush::Kept => {
-                self.bytes_in += chunk.len() as u64;
-                return;
-            }
-            formats::eval_zip::ZipPush::Pass(bytes) => bytes,
-        };
-        self.bytes_in += chunk.len() as u64;
-        if self.sniffed_gzip {
-            self.feed_maybe_compressed(chunk);
+        if self.router.stopped.is_some() {
+            self.source.count(chunk.len());
             return;
         }
-        if chunk.is_empty() {
-            return;
-        }
-        if self.magic_hold.is_empty() && chunk.len() < 2 {
-            self.magic_hold.extend_from_slice(chunk);
-            return;
-        }
-        self.sniffed_gzip = true;
-        let first = std::mem::take(&mut self.magic_hold);
-        let mut magic = first.clone();
-        magic.extend(chunk.iter().take(2 - first.len()));
-        if magic == [0x1f, 0x8b] {
-            self.gzip = Some(flate2::write::MultiGzDecoder::new(Vec::new()));
-        }
-        self.feed_maybe_compressed(&first);
-        self.feed_maybe_compressed(chunk);
-    }
-
-    /// Compressed input goes to the decoder in pieces of exactly [`GZIP_STEP`] bytes at fixed
-    /// stream offsets (the last one shorter), whatever the caller's chunking: the decoder then
-    /// sees the same calls for the same file, so even a damaged stream gives the same text
-    /// before its damage however it was sliced.
-    fn feed_maybe_compressed(&mut self, mut chunk: &[u8]) {
-        if self.gzip.is_none() {
-            self.feed_plain(chunk);
-            return;
-        }
-        if !self.gzip_pending.is_empty() {
-            let take = (GZIP_STEP - self.gzip_pending.len()).min(chunk.len());
-            self.gzip_pending.extend_from_slice(&chunk[..take]);
-            chunk = &chunk[take..];
-            if self.gzip_pending.len() < GZIP_STEP {
-                return;
-            }
-            let piece = std::mem::take(&mut self.gzip_pending);
-            self.inflate(&piece);
-            self.gzip_pending = piece;
-            self.gzip_pending.clear();
-        }
-        while chunk.len() >= GZIP_STEP {
-            self.inflate(&chunk[..GZIP_STEP]);
-            chunk = &chunk[GZIP_STEP..];
-        }
-        self.gzip_pending.extend_from_slice(chunk);
-    }
-
-    fn inflate(&mut self, piece: &[u8]) {
-        let Some(dec) = self.gzip.as_mut() else { return };
-        if self.gzip_error.is_some() {
-            return;
-        }
-        let result = dec.write_all(piece);
-        let out = std::mem::take(dec.get_mut());
-        if let Err(e) = result {
-            self.gzip_error = Some(format!(
-                "the gzip stream is damaged ({e}); the text before the damage was read"
-            ));
-        }
-        self.feed_plain(&out);
-    }
-
-    /// Decompressed bytes: a leading UTF-8 BOM is skipped (it belongs to no line; line 1 then
-    /// starts at offset 3), everything else goes to the line splitter.
-    fn feed_plain(&mut self, mut bytes: &[u8]) {
-        self.stats.bytes += bytes.len() as u64;
-        if !self.bom_checked {
-            let take = (BOM.len() - self.bom_hold.len()).min(bytes.len());
-            self.bom_hold.extend_from_slice(&bytes[..take]);
-            bytes = &bytes[take..];
-            if self.bom_hold.len() < BOM.len() && BOM.starts_with(&self.bom_hold) {
-                return; // all of `bytes` is held
-            }
-            self.end_bom_check();
-        }
-        self.split(bytes, false);
-    }
-
-    fn end_bom_check(&mut self) {
-        self.bom_checked = true;
-        let held = std::mem::take(&mut self.bom_hold);
-        if held == BOM {
-            self.splitter = LineSplitter::starting_at(BOM.len() as u64);
-        } else {
-            self.split(&held, false);
-        }
-    }
-
-    fn split(&mut self, bytes: &[u8], finish: bool) {
-        let mut splitter = std::mem::take(&mut self.splitter);
-        splitter.push(bytes, |line, no, offset| self.on_line(line, no, offset, false));
-        if finish {
-            splitter.finish(|line, no, offset| self.on_line(line, no, offset, true));
-        }
-        self.splitter = splitter;
+        self.source.push(chunk, &mut self.router);
     }
 
     /// Progress so far.
     pub fn progress(&self) -> Progress {
         Progress {
-            bytes_in: self.bytes_in,
-            lines: self.stats.lines_total,
-            quarantined: self.stats.lines_quarantined,
+            bytes_in: self.source.bytes_in(),
+            lines: self.router.stats.lines_total,
+            quarantined: self.router.stats.lines_quarantined,
         }
+    }
+
+    /// What the input's container turned out to be (final once the first bytes decided it).
+    pub fn container(&self) -> Container {
+        self.source.container()
     }
 
     /// Trajectories complete before the end of the input (AWTL: a run whose `run_end` was
@@ -273,7 +188,7 @@ impl Ingestor {
     /// on another core) while the rest is read, and must give every one back to
     /// [`Ingestor::finish_with`]. Formats without an end marker settle nothing.
     pub fn take_settled(&mut self) -> Vec<Settled> {
-        match &mut self.mode {
+        match &mut self.router.mode {
             Mode::Jsonl { adapter, .. } => adapter.take_settled(),
             _ => Vec::new(),
         }
@@ -286,55 +201,151 @@ impl Ingestor {
 
     /// Ends the input, with the trajectories [`Ingestor::take_settled`] handed over given back.
     pub fn finish_with(mut self, returned: Vec<Settled>) -> Finished {
-        if !self.sniffed_gzip {
-            let held = std::mem::take(&mut self.magic_hold);
-            self.sniffed_gzip = true;
-            self.feed_plain(&held);
+        let archive =
+            if self.router.stopped.is_none() { self.source.finish(&mut self.router) } else { None };
+        let mut r = self.router;
+        if r.stopped.is_none() {
+            let mut splitter = std::mem::take(&mut r.splitter);
+            splitter.finish(|line| r.on_line(line));
         }
-        let rest = std::mem::take(&mut self.gzip_pending);
-        self.inflate(&rest);
-        if let Some(mut dec) = self.gzip.take() {
-            if self.gzip_error.is_none() {
-                let result = dec.try_finish();
-                let out = std::mem::take(dec.get_mut());
-                self.feed_plain(&out);
-                if let Err(e) = result {
-                    self.gzip_error = Some(format!(
-                        "the gzip stream is damaged or cut short ({e}); the text before that was read"
-                    ));
-                }
-            }
+        if let Some(zip) = archive {
+            // An Inspect `.eval` zip: no lines (the text path saw none), one trace.
+            debug_assert!(returned.is_empty());
+            let limits = r.opts.limits;
+            let (trajectories, error) = formats::eval_zip::from_eval_archive(&zip, &limits);
+            let stats = IngestStats { bytes: zip.len() as u64, ..IngestStats::default() };
+            let error = error.map(|e| format!("the file is a zip archive, but {e}"));
+            let mut trajectories = trajectories;
+            unique_ids(&mut trajectories);
+            let trace = Trace {
+                format: Format::Inspect,
+                stats,
+                quarantine: Vec::new(),
+                trajectories,
+                error,
+            };
+            return Finished { trace, changed: Vec::new() };
         }
-        if !self.bom_checked {
-            self.end_bom_check();
-        }
-        self.split(&[], true);
-
-        let mut error = self.gzip_error.take();
-        if let Some(archive) = formats::eval_zip::finish(&mut self.zip) {
-            // An Inspect `.eval` zip: the text path's view is dropped (it settled nothing).
-            return Finished { trace: archive, changed: Vec::new() };
-        }
-        let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
-        let (format, trajectories, changed) = match mode {
+        // Decoded bytes read: up to where a limit of the router stopped reading, if one did.
+        r.stats.bytes = r.stop_offset.unwrap_or_else(|| self.source.decoded());
+        let mut error = self.source.take_error();
+        let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
+        let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
                 let (trajectories, changed) = adapter.finish_with(returned);
                 (format, trajectories, changed)
             }
             other => {
                 debug_assert!(returned.is_empty(), "only line-oriented formats settle");
-                let (format, trajectories) = self.finish_mode(other, &mut error);
+                let (format, trajectories) = r.finish_mode(other, &mut error);
                 (format, trajectories, Vec::new())
             }
         };
-        self.quarantine.sort_by_key(|q| q.line);
+        compact::compact_all(&mut trajectories);
+        unique_ids(&mut trajectories);
+        r.quarantine.sort_by_key(|q| q.line);
         debug_assert_eq!(
-            self.stats.lines_total,
-            self.stats.lines_parsed + self.stats.lines_blank + self.stats.lines_quarantined
+            r.stats.lines_total,
+            r.stats.lines_parsed + r.stats.lines_blank + r.stats.lines_quarantined
         );
-        let trace =
-            Trace { format, stats: self.stats, quarantine: self.quarantine, trajectories, error };
+        let mut messages: Vec<String> = error.into_iter().collect();
+        messages.append(&mut r.notes);
+        if r.stats.lines_parsed == 0 {
+            if let Some(hint) = r.hint() {
+                messages.push(hint);
+            }
+        }
+        messages.extend(r.stopped.take());
+        let error = (!messages.is_empty()).then(|| messages.join("; "));
+        let trace = Trace { format, stats: r.stats, quarantine: r.quarantine, trajectories, error };
         Finished { trace, changed }
+    }
+}
+
+/// Two trajectories with the same id stay addressable: a later one gets `#2`, `#3`, … after
+/// the original id (which stays visible), never an id another trajectory has.
+fn unique_ids(trajectories: &mut [Trajectory]) {
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let originals: std::collections::HashSet<String> =
+        trajectories.iter().map(|t| t.id.clone()).collect();
+    if originals.len() == trajectories.len() {
+        return;
+    }
+    for t in trajectories.iter_mut() {
+        if taken.insert(t.id.clone()) {
+            continue;
+        }
+        let mut n = 2u64;
+        let id = loop {
+            let candidate = format!("{}#{n}", t.id);
+            if !originals.contains(&candidate) && !taken.contains(&candidate) {
+                break candidate;
+            }
+            n += 1;
+        };
+        taken.insert(id.clone());
+        t.id = id;
+    }
+}
+
+impl Sink for Router {
+    fn container(&mut self, c: Container) {
+        self.compressed = c != Container::Plain;
+    }
+
+    fn bom(&mut self) {
+        self.splitter = LineSplitter::resume(1, 3, self.opts.limits.max_line);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let mut splitter = std::mem::take(&mut self.splitter);
+        splitter.push(bytes, |line| self.on_line(line));
+        self.splitter = splitter;
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.is_some()
+    }
+
+    fn stop(&mut self, why: String) {
+        if self.stopped.is_none() {
+            let (no, offset) = self.splitter.position();
+            self.splitter.abandon();
+            self.halt(why, no, offset);
+            // The source's own limit: it decoded exactly up to it, and `bytes` says so.
+            self.stop_offset = None;
+        }
+    }
+}
+
+impl Router {
+    /// A limit stopped the input before line `no` (at `offset`): the lines before it are
+    /// accounted, nothing after it is read.
+    fn halt(&mut self, why: String, no: u64, offset: u64) {
+        self.stop_offset = Some(offset);
+        self.stopped = Some(format!(
+            "{why}: reading stopped at line {no} (byte {offset} of the decoded input); the lines \
+             before it are accounted"
+        ));
+    }
+
+    /// A hint for a file none of whose lines parsed: an encoding or line ending trajscope
+    /// does not read.
+    fn hint(&self) -> Option<String> {
+        if let Some(enc) = self.utf16 {
+            return Some(format!(
+                "the file looks like {enc} text; trajscope reads UTF-8 (convert it, e.g. with \
+                 `iconv -f {enc} -t UTF-8`)"
+            ));
+        }
+        self.lone_cr.then(|| {
+            "the file's lines end with a lone carriage return (\\r, old Mac style); trajscope \
+             splits lines at \\n (convert them, e.g. with `tr '\\r' '\\n'`)"
+                .to_string()
+        })
     }
 
     fn finish_mode(&mut self, mode: Mode, error: &mut Option<String>) -> (Format, Vec<Trajectory>) {
@@ -344,23 +355,28 @@ impl Ingestor {
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.
                 for h in held {
-                    self.quarantine_line(h.line, h.offset, &h.bytes, h.unterminated);
+                    self.quarantine_line(h.no, h.offset, &h.bytes, h.end);
                 }
                 (self.opts.format.unwrap_or(Format::Generic), Vec::new())
             }
-            Mode::Document { buf, lines, .. } => {
-                let failure = match serde_json::from_slice::<serde_json::Value>(&buf) {
+            Mode::Document { buf, first_line, first_offset, .. } => {
+                let failure = match formats::parse_document(&buf) {
                     Ok(value) => {
                         let format = self.opts.format.or_else(|| sniff_document(&value));
                         match format.map(|f| (f, formats::from_document(f, value))) {
                             Some((f, Ok(trajectories))) => {
                                 // The document's lines are accounted as parsed or blank.
-                                for h in &lines {
-                                    match is_blank(&buf[h.start..h.start + h.len]) {
-                                        true => self.stats.lines_blank += 1,
-                                        false => self.stats.lines_parsed += 1,
+                                let mut splitter = LineSplitter::resume(first_line, 0, usize::MAX);
+                                let stats = &mut self.stats;
+                                let mut count = |line: Line<'_>| {
+                                    stats.lines_total += 1;
+                                    match is_blank(line.bytes) {
+                                        true => stats.lines_blank += 1,
+                                        false => stats.lines_parsed += 1,
                                     }
-                                }
+                                };
+                                splitter.push(&buf, &mut count);
+                                splitter.finish(&mut count);
                                 return (f, trajectories);
                             }
                             Some((f, Err(e))) => format!("the document looks like {f} but {e}"),
@@ -373,13 +389,14 @@ impl Ingestor {
                     Err(e) => format!(
                         "the file is not valid JSON: {} (line {}, column {})",
                         describe_json_error(&e),
-                        e.line(),
+                        // serde counts from the held bytes' first line.
+                        e.line() as u64 + first_line - 1,
                         e.column()
                     ),
                 };
                 // Not a document after all (or a broken one): take the lines one by one, so a
                 // JSONL whose first line is damaged still yields its good lines.
-                self.replay_as_lines(&buf, lines);
+                self.replay_as_lines(&buf, first_line, first_offset);
                 drop(buf);
                 let mode = std::mem::replace(&mut self.mode, Mode::Undecided { held: Vec::new() });
                 if self.stats.lines_parsed == 0 {
@@ -393,40 +410,91 @@ impl Ingestor {
         }
     }
 
-    /// Gives up a would-be document: its lines are taken again one by one, as JSONL.
-    fn replay_as_lines(&mut self, buf: &[u8], lines: Vec<HeldSpan>) {
+    /// Gives up a would-be document: its lines (not counted yet) are routed again one by one,
+    /// as JSONL. They are its exact bytes, so they split into the same lines again.
+    fn replay_as_lines(&mut self, buf: &[u8], first_line: u64, first_offset: u64) {
         self.no_document = true;
         self.mode = Mode::Undecided { held: Vec::new() };
-        for h in lines {
-            self.stats.lines_total -= 1; // on_line counts it again
-            self.on_line(&buf[h.start..h.start + h.len], h.line, h.offset, h.unterminated);
-        }
+        let mut splitter = LineSplitter::resume(first_line, first_offset, usize::MAX);
+        splitter.push(buf, |line| self.route(line));
+        splitter.finish(|line| self.route(line));
     }
 
-    fn on_line(&mut self, line: &[u8], no: u32, offset: u64, unterminated: bool) {
-        self.stats.lines_total += 1;
+    /// A line from the splitter, routed. It is counted once, when its fate is decided (parsed,
+    /// blank or quarantined): a line held for a would-be document is counted when the document
+    /// is parsed or given up, so a limit that stops the input leaves no line half-counted.
+    fn on_line(&mut self, line: Line<'_>) {
+        if self.stopped.is_some() {
+            return;
+        }
+        if self.compressed && self.stats.lines_parsed >= self.opts.limits.max_compressed_records {
+            let why = format!(
+                "the compressed input holds more than the limit of {} records",
+                self.opts.limits.max_compressed_records
+            );
+            self.halt(why, line.no, line.offset);
+            return;
+        }
+        if !self.first_seen {
+            self.first_seen = true;
+            self.utf16 = utf16_guess(line.bytes);
+            self.lone_cr = line.end == LineEnd::Eof
+                && memchr::memchr(b'\r', line.bytes).is_some_and(|i| i + 1 < line.bytes.len());
+        }
+        self.route(line);
+    }
+
+    /// Decides a line's fate (or holds it while the format is undecided).
+    fn route(&mut self, line: Line<'_>) {
+        if self.stopped.is_some() {
+            return;
+        }
+        if self.quarantine_held >= self.opts.limits.max_quarantine_bytes {
+            let why = format!(
+                "the quarantine holds more than the limit of {} of lines that could not be read",
+                limits::size_text(self.opts.limits.max_quarantine_bytes)
+            );
+            self.halt(why, line.no, line.offset);
+            return;
+        }
+        let Line { bytes, no, offset, end, .. } = line;
+        if line.is_cut() {
+            self.cut_line(line);
+            return;
+        }
         match &mut self.mode {
-            Mode::Document { buf, lines, jsonl_evidence } => {
-                let start = buf.len();
-                buf.extend_from_slice(line);
-                buf.push(b'\n');
-                lines.push(HeldSpan { line: no, offset, start, len: line.len(), unterminated });
-                if is_complete_object_line(line) {
+            Mode::Document { buf, jsonl_evidence, first_line, first_offset } => {
+                if buf.len() as u64 + line.len + 2 > self.opts.limits.max_document {
+                    let (buf, first_line, first_offset) =
+                        (std::mem::take(buf), *first_line, *first_offset);
+                    self.notes.push(format!(
+                        "the file is one JSON document larger than the limit of {} held for \
+                         parsing; its lines were read one by one",
+                        limits::size_text(self.opts.limits.max_document)
+                    ));
+                    self.replay_as_lines(&buf, first_line, first_offset);
+                    self.route(line);
+                    return;
+                }
+                buf.extend_from_slice(bytes);
+                buf.extend_from_slice(end.bytes());
+                if is_complete_object_line(bytes) {
                     *jsonl_evidence += 1;
                     if *jsonl_evidence >= JSONL_EVIDENCE_LINES {
-                        let buf = std::mem::take(buf);
-                        let lines = std::mem::take(lines);
-                        self.replay_as_lines(&buf, lines);
+                        let (buf, first_line, first_offset) =
+                            (std::mem::take(buf), *first_line, *first_offset);
+                        self.replay_as_lines(&buf, first_line, first_offset);
                     }
                 }
                 return;
             }
-            Mode::Undecided { .. } if is_blank(line) => {
+            Mode::Undecided { .. } if is_blank(bytes) => {
+                self.stats.lines_total += 1;
                 self.stats.lines_blank += 1;
                 return;
             }
             Mode::Undecided { .. } => {
-                let decision = self.decide(line);
+                let decision = self.decide(bytes);
                 let Mode::Undecided { held } = &mut self.mode else { unreachable!() };
                 if let Some((format, record)) = decision {
                     let held = std::mem::take(held);
@@ -435,45 +503,42 @@ impl Ingestor {
                         false => Mode::Jsonl { format, adapter: formats::jsonl_adapter(format) },
                     };
                     for h in held {
-                        self.quarantine_line(h.line, h.offset, &h.bytes, h.unterminated);
+                        self.quarantine_line(h.no, h.offset, &h.bytes, h.end);
                     }
+                } else if self.no_document {
+                    // Held lines are only kept to tell a document; a line that does not
+                    // decide the format is quarantined whatever comes later.
+                    self.quarantine_line(no, offset, bytes, end);
+                    return;
                 } else {
-                    let looks_like_document =
-                        !self.no_document && held.is_empty() && starts_document(line);
-                    held.push(HeldLine { line: no, offset, bytes: line.to_vec(), unterminated });
-                    if !self.no_document
-                        && (looks_like_document || held.len() > UNDECIDED_MAX_LINES)
-                    {
+                    let looks_like_document = held.is_empty() && starts_document(bytes);
+                    held.push(HeldLine { no, offset, bytes: bytes.to_vec(), end });
+                    if looks_like_document || held.len() > UNDECIDED_MAX_LINES {
                         let held = std::mem::take(held);
                         let mut buf = Vec::new();
-                        let mut lines = Vec::with_capacity(held.len());
                         let mut jsonl_evidence = 0;
+                        let (first_line, first_offset) = (held[0].no, held[0].offset);
                         for h in held {
-                            lines.push(HeldSpan {
-                                line: h.line,
-                                offset: h.offset,
-                                start: buf.len(),
-                                len: h.bytes.len(),
-                                unterminated: h.unterminated,
-                            });
                             jsonl_evidence += u32::from(is_complete_object_line(&h.bytes));
                             buf.extend_from_slice(&h.bytes);
-                            buf.push(b'\n');
+                            buf.extend_from_slice(h.end.bytes());
                         }
-                        self.mode = Mode::Document { buf, lines, jsonl_evidence };
+                        self.mode =
+                            Mode::Document { buf, first_line, first_offset, jsonl_evidence };
                     }
                     return;
                 }
             }
             _ => {}
         }
-        if is_blank(line) {
+        if is_blank(bytes) {
+            self.stats.lines_total += 1;
             self.stats.lines_blank += 1;
             return;
         }
-        let loc = SourceLoc { line: no, offset, path: String::new() };
+        let loc = SourceLoc { line: line_u32(no), offset, path: String::new() };
         let seq = self.ingest_seq;
-        let result = match line_text(line) {
+        let result = match line_text(bytes) {
             Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
@@ -482,7 +547,7 @@ impl Ingestor {
                         let mut ts = formats::from_document(*format, v)?;
                         for t in &mut ts {
                             for s in &mut t.steps {
-                                s.loc.line = no;
+                                s.loc.line = line_u32(no);
                                 s.loc.offset = offset;
                             }
                         }
@@ -495,122 +560,115 @@ impl Ingestor {
         };
         match result {
             Ok(()) => {
+                self.stats.lines_total += 1;
                 self.stats.lines_parsed += 1;
                 self.ingest_seq += 1;
             }
-            Err(reason) => {
-                self.stats.lines_total -= 1; // quarantine_with_reason counts the line again
-                self.quarantine_with_reason(no, offset, line, reason, unterminated);
-            }
+            Err(reason) => self.quarantine_with_reason(no, offset, bytes, reason, end),
         }
+    }
+
+    /// A line longer than the longest line kept whole: quarantined with its first bytes.
+    fn cut_line(&mut self, line: Line<'_>) {
+        let limit = self.opts.limits.max_line;
+        // A would-be document cannot hold it whole: its lines go back to being lines.
+        if let Mode::Document { buf, first_line, first_offset, .. } = &mut self.mode {
+            let (buf, first_line, first_offset) = (std::mem::take(buf), *first_line, *first_offset);
+            self.replay_as_lines(&buf, first_line, first_offset);
+        }
+        let keep = &line.bytes[..line.bytes.len().min(limits::QUARANTINE_KEEP)];
+        let reason = format!(
+            "the line is {} bytes long, over the limit of {} kept whole; its first {} bytes are kept",
+            line.len,
+            limits::size_text(limit as u64),
+            keep.len()
+        );
+        self.quarantine_with_reason(line.no, line.offset, keep, reason, LineEnd::Lf);
     }
 
     /// For a line while undecided: `Some((format, is_record_per_line))` if it parses as a JSON
     /// object (or array of a known document shape) and fixes the format.
     fn decide(&self, line: &[u8]) -> Option<(Format, bool)> {
         let text = std::str::from_utf8(line).ok()?;
-        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let value = formats::parse_value(text).ok()?;
         if let Some(f) = self.opts.format {
             return Some((f, !f.is_jsonl()));
+        }
+        // A line format's own marks first: an AWTL `run_start` may carry a `history` list
+        // without being a Who&When document.
+        let line_format = sniff_jsonl_line(&value);
+        if line_format != Format::Generic {
+            return Some((line_format, false));
         }
         if let Some(doc) = sniff_document(&value) {
             return Some((doc, true));
         }
-        if value.is_object() {
-            return Some((sniff_jsonl_line(&value), false));
-        }
-        None
+        value.is_object().then_some((Format::Generic, false))
     }
 
-    fn quarantine_line(&mut self, no: u32, offset: u64, line: &[u8], unterminated: bool) {
-        self.stats.lines_total -= 1;
+    fn quarantine_line(&mut self, no: u64, offset: u64, line: &[u8], end: LineEnd) {
         if is_blank(line) {
             self.stats.lines_total += 1;
             self.stats.lines_blank += 1;
             return;
         }
         let reason = line_failure_reason(line);
-        self.quarantine_with_reason(no, offset, line, reason, unterminated);
+        self.quarantine_with_reason(no, offset, line, reason, end);
     }
 
     fn quarantine_with_reason(
         &mut self,
-        no: u32,
+        no: u64,
         offset: u64,
         line: &[u8],
         reason: String,
-        unterminated: bool,
+        end: LineEnd,
     ) {
         self.stats.lines_total += 1;
         self.stats.lines_quarantined += 1;
+        self.quarantine_held +=
+            line.len() as u64 + reason.len() as u64 + limits::QUARANTINE_ENTRY_COST;
         self.quarantine.push(QuarantineEntry {
             line: no,
             offset,
             reason,
-            truncated_tail: unterminated && looks_interrupted(line),
+            truncated_tail: end == LineEnd::Eof && looks_interrupted(line),
             raw: line.to_vec(),
         });
     }
 }
 
-/// A text longer than this is kept as a head and a tail (see [`compact_text`]).
-pub const TEXT_COMPACT_ABOVE: usize = 12 * 1024;
-/// Bytes kept at the start and at the end of a compacted text: more than the most detailed view
-/// shows (the high view: 3000 characters, docs/detector.md), with room for the error lines at the end of a log.
-pub const TEXT_KEEP_HEAD: usize = 4 * 1024;
-pub const TEXT_KEEP_TAIL: usize = 4 * 1024;
-
-/// Keeps memory growing with what the views need, not with every payload: a step's `text` or
-/// `args` longer than [`TEXT_COMPACT_ABOVE`] becomes its head and tail around a visible marker
-/// line, with a [`TextElision`] saying what was left out and where the full text is (the record
-/// at `step.loc.offset`, `source_len` bytes long; 0 if unknown). Adapters call this as they
-/// build each step.
-pub fn compact_text(step: &mut Step, source_len: u64) {
-    let offset = step.loc.offset;
-    if let Some(e) = elide(&mut step.text, offset, source_len) {
-        step.text_elided = Some(e);
-    }
-    if let Some(args) = step.args.as_mut() {
-        if let Some(e) = elide(args, offset, source_len) {
-            step.args_elided = Some(e);
-        }
-    }
+/// A step's line number: 32 bits in the model; a step past line 4,294,967,295 keeps that
+/// number (its offset stays exact). Quarantine entries carry the full 64-bit number.
+fn line_u32(no: u64) -> u32 {
+    u32::try_from(no).unwrap_or(u32::MAX)
 }
 
-fn elide(s: &mut String, source_offset: u64, source_len: u64) -> Option<TextElision> {
-    if s.len() <= TEXT_COMPACT_ABOVE {
+/// The encoding a first line suggests when it is UTF-16 rather than UTF-8: a UTF-16
+/// byte-order mark, or ASCII interleaved with NUL bytes.
+fn utf16_guess(line: &[u8]) -> Option<&'static str> {
+    match line {
+        [0xFF, 0xFE, ..] => return Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => return Some("UTF-16BE"),
+        _ => {}
+    }
+    let head = &line[..line.len().min(64) & !1];
+    if head.len() < 4 {
         return None;
     }
-    let mut head = TEXT_KEEP_HEAD;
-    while !s.is_char_boundary(head) {
-        head -= 1;
+    let (mut even_nul, mut odd_nul) = (0, 0);
+    for pair in head.chunks_exact(2) {
+        even_nul += usize::from(pair[0] == 0 && pair[1] != 0);
+        odd_nul += usize::from(pair[1] == 0 && pair[0] != 0);
     }
-    // End the head at a line end when one is near, so the marker stands on its own line.
-    if let Some(nl) = s[..head].rfind('\n').filter(|&nl| nl >= head * 3 / 4) {
-        head = nl + 1;
+    let pairs = head.len() / 2;
+    if odd_nul * 4 >= pairs * 3 {
+        Some("UTF-16LE")
+    } else if even_nul * 4 >= pairs * 3 {
+        Some("UTF-16BE")
+    } else {
+        None
     }
-    let mut tail = s.len() - TEXT_KEEP_TAIL;
-    while !s.is_char_boundary(tail) {
-        tail += 1;
-    }
-    if let Some(nl) = s[tail..].find('\n').filter(|&nl| nl < TEXT_KEEP_TAIL / 4) {
-        tail += nl + 1;
-    }
-    let full_len = s.len();
-    let sep = if s[..head].ends_with('\n') { "" } else { "\n" };
-    let marker = format!("{sep}[… {} bytes elided …]\n", tail - head);
-    let mut out = String::with_capacity(head + marker.len() + (full_len - tail));
-    out.push_str(&s[..head]);
-    out.push_str(&marker);
-    out.push_str(&s[tail..]);
-    *s = out;
-    Some(TextElision {
-        full_len: full_len as u64,
-        head_len: head as u64,
-        tail_len: (full_len - tail) as u64,
-        source_offset,
-        source_len,
-    })
 }
 
 /// Ingests a whole input at once (the CLI and tests; the app feeds chunks).

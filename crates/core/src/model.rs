@@ -189,8 +189,15 @@ pub struct ArtifactRef {
     pub raw: String,
     /// Normalised form (`./a/../b` → `b`); equals `raw` when it escapes.
     pub normalized: String,
-    /// True when the reference is absolute, uses `..` to leave the root, or is a `file://` URL.
+    /// True when the reference escapes the trace root (see `crate::artifact`): flagged, never
+    /// followed, never in a valid case or a brief.
     pub escapes_root: bool,
+    /// What the reference is (a path inside the root, a label, a URL, or escaping).
+    #[serde(default)]
+    pub kind: crate::artifact::RefKind,
+    /// Why an escaping reference was flagged (`absolute path outside the trace root ...`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One message or event.
@@ -297,7 +304,7 @@ pub struct Trajectory {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuarantineEntry {
     /// 1-based line number.
-    pub line: u32,
+    pub line: u64,
     /// Byte offset of the line's first byte in the (decompressed) input.
     pub offset: u64,
     pub reason: String,

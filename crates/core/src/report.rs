@@ -19,7 +19,7 @@ use crate::session::text::elide;
 /// One quarantined line as exported (`trajscope quarantine`, the app's quarantine export).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuarantineRecord {
-    pub line: u32,
+    pub line: u64,
     pub offset: u64,
     pub reason: String,
     pub truncated_tail: bool,
@@ -84,8 +84,38 @@ pub struct Overview {
     pub signals: Signals,
     /// Every trigger found, with its verbatim quotes.
     pub triggers: Vec<Trigger>,
-    /// The attribution record (empty fields when the run did not fail).
+    /// The attribution record (empty fields when the run did not fail). Its
+    /// `failed_artifact_refs` never hold a ref that escapes the trace root.
     pub record: AttributionRecord,
+    /// Every artifact ref of the trajectory that escapes the trace root, with the reason it was
+    /// flagged (never followed, never in a case or a brief).
+    #[serde(default)]
+    pub flagged_artifact_refs: Vec<FlaggedRef>,
+}
+
+/// An artifact ref flagged because it escapes the trace root.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlaggedRef {
+    /// The ref as written in the trace.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub reason: String,
+    /// The step that names it.
+    pub step: u32,
+}
+
+/// The flagged refs of a trajectory, in step order.
+pub fn flagged_refs(t: &Trajectory) -> Vec<FlaggedRef> {
+    t.steps
+        .iter()
+        .flat_map(|s| {
+            s.artifact_refs.iter().filter(|a| a.escapes_root).map(|a| FlaggedRef {
+                reference: a.raw.clone(),
+                reason: a.reason.clone().unwrap_or_else(|| "escapes the trace root".into()),
+                step: s.index,
+            })
+        })
+        .collect()
 }
 
 fn yes() -> bool {
@@ -165,6 +195,7 @@ impl Overview {
             signals: Signals::default(),
             triggers: Vec::new(),
             record: AttributionRecord::default(),
+            flagged_artifact_refs: flagged_refs(t),
         };
         if let Some(a) = a {
             o.critical = a.critical;
@@ -174,6 +205,9 @@ impl Overview {
             o.signals = a.signals;
             o.triggers = a.triggers;
             o.record = a.record;
+            // Refs that escape the trace root are flagged in `flagged_artifact_refs`, never
+            // reported as failed artifacts.
+            o.record.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
         }
         o
     }

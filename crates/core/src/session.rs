@@ -171,16 +171,18 @@ impl Session {
             .collect()
     }
 
-    /// The failed turn cases: one per trajectory whose analysis names a critical step, valid or
-    /// not (`docs/learning-loop.md` gives the rule, also for runs of unknown outcome). Analyses
+    /// The failed turn cases: one per failing trajectory (outcome failed, or a critical step),
+    /// valid or not (`docs/learning-loop.md` gives the rule, also for runs of unknown outcome). Analyses
     /// the rest first. `None` until the identity is known (it fixes the case ids).
     pub fn cases(&mut self) -> Option<Cases> {
         self.analyse_all();
         let identity = self.identity.as_deref()?;
-        // `from_trace_with` asks once per trajectory, in order (ids are not unique in every
-        // source, so the analyses are paired by position).
-        let mut records = self.analyses.iter().map(|a| a.as_ref().map(|a| a.record.clone()));
-        let built = cases::from_trace_with(&self.trace, identity, |_| records.next().flatten());
+        // The analyses are paired with the trajectories by position (ids are not unique in
+        // every source).
+        let analyses = &self.analyses;
+        let built = cases::from_trace_analyses(&self.trace, identity, |i, _| {
+            analyses.get(i).and_then(Option::as_ref).cloned()
+        });
         Some(Cases { built })
     }
 

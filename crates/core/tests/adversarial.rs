@@ -72,3 +72,340 @@ fn fifty_thousand_langsmith_patches_find_their_runs() {
     assert_eq!(trace.trajectories.len(), n);
     assert!(trace.trajectories.iter().all(|t| t.steps.iter().any(|s| s.text.contains('y'))));
 }
+
+// ---- 1. Memory is bounded ----------------------------------------------------------------
+
+use std::io::Write as _;
+
+use trajscope_core::ingest::{Limits, LineSplitter};
+use trajscope_core::model::{Format, Outcome};
+use trajscope_core::Ingestor;
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(bytes).expect("in-memory write");
+    enc.finish().expect("in-memory write")
+}
+
+/// Streams `member` (one gzip member) `times` times into an ingestor: a multi-member gzip of
+/// `times` × the member's inflated size, never held whole.
+fn stream_members(member: &[u8], times: usize, opts: IngestOptions) -> trajscope_core::Trace {
+    let mut ingestor = Ingestor::new(opts);
+    for _ in 0..times {
+        ingestor.feed(member);
+    }
+    ingestor.finish()
+}
+
+#[test]
+fn ten_gib_of_gzipped_zeros_stop_at_the_inflate_limit() {
+    // The issue's bomb: 10 GiB of zeros (640 members of 16 MiB), one endless line.
+    let member = gzip(&vec![0u8; 16 << 20]);
+    let t = stream_members(&member, 640, IngestOptions::default());
+    let limit = Limits::default().max_inflated;
+    assert_eq!(t.stats.bytes, limit, "inflated exactly up to the cap");
+    assert_eq!(t.stats.lines_total, 0, "the cut line is not counted");
+    let error = t.error.expect("a message");
+    assert!(
+        error.contains("the gzip stream inflates to more than the limit of 512 MiB"),
+        "{error}"
+    );
+    assert!(error.contains("line 1 (byte 0"), "{error}");
+    assert!(!error.contains('\n'), "one line: {error}");
+}
+
+#[test]
+fn a_gzip_of_valid_jsonl_stops_at_the_record_limit_with_exact_accounting() {
+    let line = "{\"type\":\"action\",\"run_id\":\"r1\",\"command\":\"ls -la /tmp\"}\n";
+    let member = gzip(line.repeat(1000).as_bytes());
+    let limits = Limits { max_compressed_records: 2500, ..Limits::default() };
+    let t = stream_members(&member, 10, IngestOptions { limits, ..IngestOptions::default() });
+    assert_eq!(t.format, Format::Awtl);
+    let s = &t.stats;
+    assert_eq!((s.lines_total, s.lines_parsed, s.lines_quarantined), (2500, 2500, 0));
+    assert_eq!(t.trajectories[0].steps.len(), 2500);
+    let error = t.error.expect("a message");
+    assert!(error.contains("more than the limit of 2500 records"), "{error}");
+    assert!(error.contains(&format!("line 2501 (byte {}", 2500 * (line.len()))), "{error}");
+    // The same file read plainly (not compressed) has no such limit.
+    let plain =
+        ingest(line.repeat(3000).as_bytes(), IngestOptions { limits, ..Default::default() });
+    assert_eq!(plain.stats.lines_parsed, 3000);
+    assert!(plain.error.is_none());
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_quarantined_with_its_head_and_the_rest_is_read() {
+    // 100 MiB without a newline, fed in 1 MiB chunks: never held whole.
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let chunk = vec![b'a'; 1 << 20];
+    for _ in 0..100 {
+        ingestor.feed(&chunk);
+    }
+    ingestor.feed(b"\n{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n");
+    let t = ingestor.finish();
+    let s = &t.stats;
+    assert_eq!((s.lines_total, s.lines_parsed, s.lines_quarantined), (2, 1, 1));
+    let q = &t.quarantine[0];
+    assert_eq!((q.line, q.offset, q.raw.len()), (1, 0, 4096));
+    assert!(q.raw.iter().all(|&b| b == b'a'), "the kept bytes are the line's first bytes");
+    assert!(q.reason.contains("104857600 bytes long, over the limit of 64 MiB"), "{}", q.reason);
+    assert_eq!(t.trajectories[0].steps[0].loc.line, 2);
+}
+
+#[test]
+fn a_file_of_garbage_lines_stops_at_the_quarantine_limit() {
+    let limits = Limits { max_quarantine_bytes: 10_000, ..Limits::default() };
+    let input = "not json\n".repeat(1000);
+    let t = ingest(input.as_bytes(), IngestOptions { limits, ..IngestOptions::default() });
+    let s = &t.stats;
+    assert!(s.lines_quarantined > 0 && s.lines_quarantined < 1000, "{s:?}");
+    assert_eq!(s.lines_total, s.lines_quarantined);
+    let error = t.error.expect("a message");
+    let next = s.lines_total + 1;
+    assert!(error.contains(&format!("reading stopped at line {next} ")), "{error}");
+    assert!(error.contains("the quarantine holds more than the limit"), "{error}");
+}
+
+// ---- 5. An overlapping-entry zip is inflated against one budget ----------------------------
+
+/// A zip whose `entries` directory entries all point at one deflated stream of `inflated`
+/// bytes (declared as `declared` bytes each).
+fn overlapping_zip(entries: usize, inflated: &[u8], declared: u32) -> Vec<u8> {
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(inflated).expect("in-memory write");
+    let data = enc.finish().expect("in-memory write");
+    let le16 = |v: u16| v.to_le_bytes();
+    let le32 = |v: u32| v.to_le_bytes();
+    let name = b"samples/0.json";
+    let mut zip = Vec::new();
+    zip.extend_from_slice(b"PK\x03\x04");
+    for v in [20u16, 0, 8, 0, 0] {
+        zip.extend_from_slice(&le16(v));
+    }
+    zip.extend_from_slice(&le32(0));
+    zip.extend_from_slice(&le32(data.len() as u32));
+    zip.extend_from_slice(&le32(declared));
+    zip.extend_from_slice(&le16(name.len() as u16));
+    zip.extend_from_slice(&le16(0));
+    zip.extend_from_slice(name);
+    zip.extend_from_slice(&data);
+    let cd_start = zip.len();
+    for i in 0..entries {
+        let name = format!("samples/{i}.json");
+        zip.extend_from_slice(b"PK\x01\x02");
+        for v in [20u16, 20, 0, 8, 0, 0] {
+            zip.extend_from_slice(&le16(v));
+        }
+        zip.extend_from_slice(&le32(0));
+        zip.extend_from_slice(&le32(data.len() as u32));
+        zip.extend_from_slice(&le32(declared));
+        zip.extend_from_slice(&le16(name.len() as u16));
+        for v in [0u16, 0, 0, 0] {
+            zip.extend_from_slice(&le16(v));
+        }
+        zip.extend_from_slice(&le32(0));
+        zip.extend_from_slice(&le32(0)); // every entry's data is the one stream at offset 0
+        zip.extend_from_slice(name.as_bytes());
+    }
+    let cd_len = zip.len() - cd_start;
+    zip.extend_from_slice(b"PK\x05\x06");
+    for v in [0u16, 0, entries as u16, entries as u16] {
+        zip.extend_from_slice(&le16(v));
+    }
+    zip.extend_from_slice(&le32(cd_len as u32));
+    zip.extend_from_slice(&le32(cd_start as u32));
+    zip.extend_from_slice(&le16(0));
+    zip
+}
+
+#[test]
+fn three_thousand_entries_over_one_gib_stream_are_refused_before_inflating() {
+    // The issue's shape: 3,001 entries declaring 1 GiB each, all at one stream.
+    let zip = overlapping_zip(3001, &[b' '; 1024], 1 << 30);
+    let t = read(&zip);
+    assert_eq!(t.format, Format::Inspect);
+    let error = t.error.expect("a message");
+    assert!(error.contains("inflates to more than the limit of 512 MiB"), "{error}");
+    assert!(error.contains("samples/0.json"), "{error}");
+}
+
+#[test]
+fn overlapping_entries_share_one_inflate_budget_per_archive() {
+    let mut sample = br#"{"id":"s","messages":[{"role":"user","content":"hi"}]}"#.to_vec();
+    sample.resize(64 * 1024, b' ');
+    let zip = overlapping_zip(3001, &sample, sample.len() as u32);
+    let limits = Limits { max_inflated: 1 << 20, ..Limits::default() };
+    let t = ingest(&zip, IngestOptions { limits, ..IngestOptions::default() });
+    assert_eq!(t.trajectories.len(), 16, "16 entries of 64 KiB fit in 1 MiB");
+    let error = t.error.expect("a message");
+    assert!(error.contains("limit of 1 MiB") && error.contains("samples/16.json"), "{error}");
+    let limits = Limits { max_archive_entries: 3000, ..Limits::default() };
+    let t = ingest(&zip, IngestOptions { limits, ..IngestOptions::default() });
+    assert!(t.error.is_some_and(|e| e.contains("3001 entries, more than the limit of 3000")));
+}
+
+// ---- 6, 7. AWTL is recognised whatever its first event carries, in either key case ---------
+
+#[test]
+fn an_awtl_run_start_carrying_a_history_list_is_still_awtl() {
+    let input = concat!(
+        "{\"type\":\"run_start\",\"run_id\":\"r\",\"history\":[],\"task\":\"t\"}\n",
+        "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"make\"}\n",
+        "{\"type\":\"judge_result\",\"run_id\":\"r\",\"passed\":false,\"status\":\"failed\"}\n",
+    );
+    for key in ["history", "trajectory", "patch", "post", "simulations"] {
+        let input = input.replace("history", key);
+        let t = ingest(input.as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Awtl, "{key}");
+        assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (3, 0), "{key}");
+        assert_eq!(t.trajectories.len(), 1, "{key}");
+        assert_eq!(t.trajectories[0].steps.len(), 3, "{key}");
+    }
+}
+
+#[test]
+fn camel_case_awtl_is_detected() {
+    let input = concat!(
+        "{\"type\":\"runStart\",\"runId\":\"r\",\"task\":\"t\"}\n",
+        "{\"type\":\"action\",\"runId\":\"r\",\"command\":\"make\"}\n",
+        "{\"type\":\"judgeResult\",\"runId\":\"r\",\"passed\":false}\n",
+        "{\"type\":\"runEnd\",\"runId\":\"r\",\"status\":\"failed\"}\n",
+    );
+    let t = ingest(input.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Awtl);
+    assert_eq!(t.trajectories[0].outcome, Outcome::Failed);
+}
+
+// ---- 8. Container magic at the start of a text file loses no line --------------------------
+
+#[test]
+fn a_text_file_starting_with_zip_or_gzip_magic_keeps_every_line() {
+    let rest = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n".repeat(3);
+    for magic in [&b"PK\x03\x04"[..], b"\x1f\x8b", b"\x1f\x8b\x08\x00"] {
+        let mut input = magic.to_vec();
+        input.extend_from_slice(b"{\"type\":\"action\",\"run_id\":\"r\"}\n");
+        input.extend_from_slice(rest.as_bytes());
+        let t = ingest(&input, IngestOptions::default());
+        let s = &t.stats;
+        assert_eq!(s.lines_total, 4, "{magic:?}: {t:?}");
+        assert_eq!((s.lines_parsed, s.lines_quarantined), (3, 1), "{magic:?}");
+        assert_eq!(t.quarantine[0].raw, &input[..input.iter().position(|&b| b == b'\n').unwrap()]);
+        assert!(t.error.is_none(), "{magic:?}: {:?}", t.error);
+        for size in [1, 3, 5] {
+            let mut ingestor = Ingestor::new(IngestOptions::default());
+            input.chunks(size).for_each(|c| ingestor.feed(c));
+            assert_eq!(ingestor.finish(), t, "{magic:?} in chunks of {size}");
+        }
+    }
+}
+
+// ---- 9. Line numbers do not saturate ---------------------------------------------------------
+
+#[test]
+fn line_numbers_past_four_billion_stay_distinct() {
+    // A splitter resumed just before line 2^32 (reaching it by feeding 4 GiB of newlines would
+    // take minutes); the ingest's quarantine carries the same 64-bit number.
+    let mut s = LineSplitter::resume(u64::from(u32::MAX) - 1, 100, usize::MAX);
+    let mut got = Vec::new();
+    s.push(b"x\n\ny\nz", |l| got.push((l.no, l.offset, l.bytes.to_vec())));
+    s.finish(|l| got.push((l.no, l.offset, l.bytes.to_vec())));
+    let numbers: Vec<u64> = got.iter().map(|g| g.0).collect();
+    assert_eq!(numbers, [4_294_967_294, 4_294_967_295, 4_294_967_296, 4_294_967_297]);
+    let t = ingest(b"garbage\n", IngestOptions::default());
+    let line: u64 = t.quarantine[0].line; // 64-bit in the model and the report
+    assert_eq!(line, 1);
+}
+
+// ---- 10. A broken document reports its true position ----------------------------------------
+
+#[test]
+fn a_cut_document_reports_the_position_in_the_file() {
+    let doc = "{\n  \"history\": [\n    {\"role\": \"user\",\n     \"content\": \"hello\"},\n    \
+               {\"role\": \"assistant\",\n     \"content\": \"hi\"}\n  ],\n  \"question\": \"q\",\n  \
+               \"ground_truth\": \"a\",\n  \"mistake_step\": \"1\",\n  \"mistake_agent\": \"x\",\n  \
+               \"mistake_reason\": \"cut her";
+    assert_eq!(doc.lines().count(), 12);
+    let t = ingest(doc.as_bytes(), IngestOptions::default());
+    let error = t.error.expect("an error");
+    assert!(error.contains("(line 12, column "), "{error}");
+    assert!(!error.contains("column 0"), "{error}");
+    assert_eq!(t.stats.lines_total, 12);
+
+    let t = ingest(br#"{"a":"b"#, IngestOptions::default());
+    let q = &t.quarantine[0];
+    assert!(q.truncated_tail);
+    assert!(!q.reason.contains("control character"), "{}", q.reason);
+    assert!(!q.reason.contains("line 2"), "{}", q.reason);
+}
+
+// ---- 11. Huge numbers are valid JSON ----------------------------------------------------------
+
+#[test]
+fn numbers_beyond_a_float_are_kept_as_their_text() {
+    let big = "9".repeat(5000);
+    for format in ["awtl", "generic"] {
+        let lines: Vec<String> = ["1e400", "-1e400", big.as_str()]
+            .iter()
+            .map(|n| match format {
+                "awtl" => {
+                    format!("{{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\",\"n\":{n}}}")
+                }
+                _ => format!("{{\"role\":\"user\",\"content\":\"c\",\"n\":{n}}}"),
+            })
+            .collect();
+        let t = ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+        assert_eq!(t.format.name(), format);
+        assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (3, 0), "{format}");
+    }
+    let v = trajscope_core::ingest::formats::parse_value(&format!("[1e400, -1e400, {big}, 2]"))
+        .expect("valid JSON");
+    assert_eq!(v, serde_json::json!(["1e400", "-1e400", big, 2]));
+}
+
+// ---- Also: one nesting verdict, encoding hints, duplicate ids ---------------------------------
+
+#[test]
+fn every_adapter_gives_nesting_one_verdict() {
+    let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    for (depth, ok) in [(126, true), (5000, false)] {
+        let inner = nested(depth);
+        let awtl = format!("{{\"type\":\"action\",\"run_id\":\"r\",\"x\":{inner}}}");
+        let generic = format!("{{\"role\":\"user\",\"content\":\"c\",\"x\":{inner}}}");
+        for line in [awtl, generic] {
+            let good = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}";
+            let first =
+                if line.contains("role") { "{\"role\":\"user\",\"content\":\"c\"}" } else { good };
+            let t = ingest(format!("{first}\n{line}\n").as_bytes(), IngestOptions::default());
+            assert_eq!(t.stats.lines_quarantined == 0, ok, "depth {depth}: {:?}", t.quarantine);
+            if !ok {
+                assert!(
+                    t.quarantine[0].reason.contains("nested deeper"),
+                    "{}",
+                    t.quarantine[0].reason
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn utf16_and_lone_cr_files_get_a_hint() {
+    let line = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n";
+    let utf16: Vec<u8> = line.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let t = ingest(&utf16, IngestOptions::default());
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("UTF-16LE")), "{:?}", t.error);
+    let lone_cr = line.replace('\n', "\r").repeat(3);
+    let t = ingest(lone_cr.as_bytes(), IngestOptions::default());
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("carriage return")), "{:?}", t.error);
+    let t = ingest(line.repeat(2).as_bytes(), IngestOptions::default());
+    assert!(t.error.is_none());
+}
+
+#[test]
+fn two_trajectories_sharing_an_id_stay_addressable() {
+    let record = r#"{"history":[{"role":"user","content":"a"}],"question_ID":"q1"}"#;
+    let t = ingest(format!("{record}\n{record}\n{record}\n").as_bytes(), IngestOptions::default());
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["q1", "q1#2", "q1#3"]);
+}

@@ -271,8 +271,10 @@ fn a_document_of_an_unexpected_shape_is_a_clear_error() {
     let bad = br#"{"history": [1, 2], "question": "q"}"#;
     let t = ingest(bad, IngestOptions::default());
     assert!(t.trajectories.is_empty());
-    let hinted =
-        ingest(b"{\n \"messages\": 3\n}\n", IngestOptions { format: Some(Format::Trajerrbench) });
+    let hinted = ingest(
+        b"{\n \"messages\": 3\n}\n",
+        IngestOptions { format: Some(Format::Trajerrbench), ..IngestOptions::default() },
+    );
     let err = hinted.error.expect("an error");
     assert!(err.contains("`messages` is a number"), "{err}");
 }

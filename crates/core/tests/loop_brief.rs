@@ -256,7 +256,7 @@ fn a_transient_failure_says_retry_after_a_wait_not_change_approach() {
     assert_eq!(
         line.text,
         "Transient failure (staging contract check timed out after 120s (HTTP 504 from the \
-         gateway)): retry `shell: npm run contract:staging` after a wait; do not change approach."
+         gateway)): Retry `shell: npm run contract:staging` after a wait; keep the same approach."
     );
 }
 
@@ -307,7 +307,7 @@ fn an_environment_blocker_trace_gives_a_brief_that_leaves_the_code_alone() {
         b.lines[0].text,
         "Environment blocker, not a code fault (e2e suite did not run: chromium executable missing \
          in the runner image): \
-         make sure the environment provides what the check needs, then run it again; keep the \
+         the operator must make sure the environment provides what the check needs, then run it again; keep the \
          code and the approach as they are."
     );
 }

@@ -318,13 +318,17 @@ fn missing_record_fields_fall_back_to_the_trajectory_and_nothing_is_invented() {
     assert_eq!(case.evidence_refs, ["event:judge-17"]);
     assert!(cases::check_case(&case).valid);
 
-    // A failing step without artifacts gives an invalid case, which is never exported.
+    // A failing action that names no file: the tool it called is what it acted on.
     let action = t.steps.iter().find(|s| s.ids.action_id.as_deref() == Some("act-4")).unwrap();
     let no_refs = AttributionRecord {
         failure_event_step: Some(action.index),
         ..AttributionRecord::default()
     };
     let case = cases::from_attribution(&no_refs, &t, "h");
+    assert_eq!(case.artifact_refs, [format!("tool:{}", action.tool.as_deref().unwrap())]);
+    assert!(cases::check_case(&case).valid);
+    // A case without artifacts is invalid, and never exported.
+    let case = FailedTurnCase { artifact_refs: Vec::new(), ..case };
     let check = cases::check_case(&case);
     assert!(!check.valid);
     assert_eq!(check.errors, ["artifact_refs must be a non-empty array of strings"]);

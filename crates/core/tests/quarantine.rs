@@ -23,7 +23,7 @@ fn truncated_tail_is_told_apart_from_damage_in_the_middle() {
     let trace = run(input.as_bytes());
     assert_accounting(&trace);
     assert_eq!(trace.stats.lines_parsed, 2);
-    let q: Vec<(u32, bool)> = trace.quarantine.iter().map(|q| (q.line, q.truncated_tail)).collect();
+    let q: Vec<(u64, bool)> = trace.quarantine.iter().map(|q| (q.line, q.truncated_tail)).collect();
     assert_eq!(q, vec![(2, false), (4, true)]);
 }
 
@@ -159,5 +159,58 @@ proptest! {
         }
         ingestor.feed(&gz[last..]);
         prop_assert_eq!(ingestor.finish(), expected);
+    }
+
+    #[test]
+    fn container_magic_then_random_bytes_add_up_in_any_chunking(
+        magic in prop_oneof![
+            Just(&b"\x1f\x8b\x08\x00"[..]),
+            Just(&b"\x1f\x8b"[..]),
+            Just(&b"PK\x03\x04"[..]),
+            Just(&b"PK\x03\x04\x14\x00\x00\x00\x08\x00"[..]),
+        ],
+        rest in proptest::collection::vec(any::<u8>(), 0..300),
+        size in 1usize..17,
+    ) {
+        let mut input = magic.to_vec();
+        input.extend_from_slice(&rest);
+        let whole = run(&input);
+        assert_accounting(&whole);
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        input.chunks(size).for_each(|c| ingestor.feed(c));
+        prop_assert_eq!(ingestor.finish(), whole);
+    }
+
+    #[test]
+    fn under_small_caps_accounting_and_chunking_still_hold(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                Just(GOOD.to_string()),
+                Just(String::new()),
+                "[ -~]{0,40}",
+                "\\{\"a\":\"[a-z]{0,60}\"\\}",
+            ],
+            0..30,
+        ),
+        max_line in 4usize..64,
+        max_quarantine in 0u64..2000,
+        size in 1usize..23,
+    ) {
+        let limits = trajscope_core::ingest::Limits {
+            max_line,
+            max_quarantine_bytes: max_quarantine,
+            ..trajscope_core::ingest::Limits::default()
+        };
+        let opts = || IngestOptions { limits, ..IngestOptions::default() };
+        let input = lines.join("\n");
+        let whole = ingest(input.as_bytes(), opts());
+        assert_accounting(&whole);
+        for q in &whole.quarantine {
+            let start = q.offset as usize;
+            prop_assert_eq!(&input.as_bytes()[start..start + q.raw.len()], &q.raw[..]);
+        }
+        let mut ingestor = Ingestor::new(opts());
+        input.as_bytes().chunks(size).for_each(|c| ingestor.feed(c));
+        prop_assert_eq!(ingestor.finish(), whole);
     }
 }

@@ -49,7 +49,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let paint = crate::term::Paint { on: colour };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut unreadable = 0;
-    for (n, file) in files.iter().enumerate() {
+    let mut n = 0;
+    for file in &files {
+        // An archive of traces: each member reported as a file of its own (`FILE!MEMBER`).
+        match crate::io::load_archive(file, args.format) {
+            Ok(Some((members, error))) => {
+                if let Some(e) = error {
+                    out.flush()?;
+                    let msg = format!("{}: {e}", file.display());
+                    eprintln!("trajscope: {}", crate::term::escape(&msg));
+                }
+                for (name, mut session) in members {
+                    session.analyse_all();
+                    if args.jsonl {
+                        write_jsonl(&mut out, Path::new(&name), &session)?;
+                    } else {
+                        if n > 0 {
+                            writeln!(out)?;
+                        }
+                        human::write(&mut out, &name, &mut session, paint)?;
+                    }
+                    n += 1;
+                }
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                unreadable += 1;
+                out.flush()?;
+                eprintln!("trajscope: {}", crate::term::escape(&format!("{e:#}")));
+                continue;
+            }
+        }
         // The identity fixes the case ids the diagnosis's brief line names.
         let mut session = match load_analysed(file, args.format, !args.jsonl) {
             Ok(s) => s,
@@ -68,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             human::write(&mut out, &file.display().to_string(), &mut session, paint)?;
         }
+        n += 1;
         // Freeing a large trace step by step would only give back memory the OS reclaims at
         // exit anyway (a tenth of the run on a 200 MB trace).
         std::mem::forget(session);
@@ -164,7 +196,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 /// instead of after it. The others, and any that a later line changed, are analysed at the end
 /// on all cores. The core stays single-threaded and pure; threads live here at the edge.
 fn load_analysed(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
-    let mut loader = Loader::new(IngestOptions { format }, hash);
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     let (read, early) = std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Vec<Settled>>();
         let worker = scope.spawn(move || {

@@ -21,6 +21,17 @@ pub fn from_attribution(
     trajectory: &Trajectory,
     content_hash: &str,
 ) -> FailedTurnCase {
+    build(record, trajectory, content_hash, None)
+}
+
+/// [`from_attribution`] with the evidence refs given (the analysis' triggers as `step:<n>`,
+/// `judge:<name>`, `tool_error:<signature>`) instead of the record's.
+pub(super) fn build(
+    record: &AttributionRecord,
+    trajectory: &Trajectory,
+    content_hash: &str,
+    evidence: Option<Vec<String>>,
+) -> FailedTurnCase {
     let failing = record
         .failure_event_step
         .and_then(|i| trajectory.steps.iter().find(|s| s.index == i))
@@ -48,7 +59,8 @@ pub fn from_attribution(
         .unwrap_or_default();
 
     let artifact_refs = artifact_refs(record, trajectory, failing);
-    let mut evidence_refs = dedup(record.evidence_refs.iter().cloned());
+    let mut evidence_refs =
+        dedup(evidence.unwrap_or_else(|| record.evidence_refs.clone()).into_iter());
     if evidence_refs.is_empty() && !failure_event_id.is_empty() {
         evidence_refs.push(format!("event:{failure_event_id}"));
     }
@@ -57,15 +69,40 @@ pub fn from_attribution(
     let failed_action = failed_action(record, trajectory, failing);
     let command = failed_command(record, trajectory, failing);
     let failure_reason = failure_reason(record, failing);
-    let artifacts_text = join_short(&artifact_refs);
     let class = record.classification;
+    let tool = failed_tool(record, trajectory, failing);
+    // The tool is named on its own; the artifacts are what it acted on.
+    let shown: Vec<String> = artifact_refs
+        .iter()
+        .filter(|a| tool.as_deref().is_none_or(|t| a.strip_prefix("tool:") != Some(t)))
+        .cloned()
+        .collect();
+    let artifacts_text = if shown.is_empty() && !artifact_refs.is_empty() {
+        String::new()
+    } else {
+        join_short(&shown, trajectory)
+    };
+    // The reason is quoted only when the trace shows an error (an error result, a verdict).
+    let reason_words = failure_reason
+        .as_deref()
+        .filter(|_| error_seen(trajectory, failing))
+        .map(|r| shorten(&r.replace('`', "'"), 100));
+    let claim_label = match failing {
+        Some(s) if failure_turn_id.chars().all(|c| c.is_ascii_digit()) => {
+            format!("message {}", s.index)
+        }
+        _ => failure_turn_id.clone(),
+    };
     let hint_facts = HintFacts {
         verifier: verifier.as_deref(),
         command: command.as_deref(),
+        tool: tool.as_deref(),
+        reason: reason_words.as_deref(),
         artifacts: &artifacts_text,
+        errored: error_seen(trajectory, failing),
         claim_turn: failing
             .filter(|s| matches!(s.kind, StepKind::Message | StepKind::RunEnd))
-            .map(|_| failure_turn_id.as_str()),
+            .map(|_| claim_label.as_str()),
     };
     let prevention_hint = prevention_hint(record, &hint_facts);
     let constraint = constraint(record, &hint_facts);
@@ -76,7 +113,13 @@ pub fn from_attribution(
         turn_id: failure_turn_id.clone(),
         failure_turn_id,
         failure_event_id,
-        applicability: applicability(class, verifier.as_deref(), &artifact_refs, failing),
+        applicability: applicability(
+            class,
+            verifier.as_deref(),
+            tool.as_deref(),
+            &artifact_refs,
+            failing.map(phase_of),
+        ),
         artifact_refs,
         memory_read_node_ids: dedup(record.memory_read_node_ids.iter().cloned()),
         prevention_hint,
@@ -129,42 +172,87 @@ pub fn from_trace_with(
 }
 
 /// The artifacts of the failure, first found of: the record's failed artifact refs; the failing
-/// step's refs; the source actions' refs; the refs of the actions the agent took up to the
-/// failure (what the verifier judged); the file paths named in the source action's command.
-/// All are in the trace; references that escape the trace root are left out.
+/// step's refs; the refs of the action a failing observation answers; the source actions' refs;
+/// the refs of the actions the agent took up to the failure (what the verifier judged); the
+/// file paths named in the source action's command; else the tool the failing action called
+/// (`tool:<name>`) or the failing message (`message:<step>`). All are in the trace; a reference
+/// that escapes the trace root is never taken.
 fn artifact_refs(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Vec<String> {
     let refs_of = |s: &Step| -> Vec<String> {
         s.artifact_refs.iter().filter(|a| !a.escapes_root).map(|a| a.normalized.clone()).collect()
     };
-    let found = dedup(r.failed_artifact_refs.iter().cloned());
+    let safe = |v: Vec<String>| -> Vec<String> {
+        dedup(v.into_iter().filter(|a| !crate::artifact::escapes(a)))
+    };
+    let found = safe(r.failed_artifact_refs.clone());
     if !found.is_empty() {
         return found;
     }
     if let Some(s) = failing {
-        let found = dedup(refs_of(s).into_iter());
+        let found = safe(refs_of(s));
         if !found.is_empty() {
             return found;
+        }
+        if let Some(a) = answered_action(t, s) {
+            let found = safe(refs_of(a));
+            if !found.is_empty() {
+                return found;
+            }
         }
     }
     let sources: Vec<&Step> =
         r.source_action_ids.iter().filter_map(|id| step_by_action_id(t, id)).collect();
-    let found = dedup(sources.iter().flat_map(|s| refs_of(s)));
+    let found = safe(sources.iter().flat_map(|s| refs_of(s)).collect());
     if !found.is_empty() {
         return found;
     }
     let upto = failing.map_or(u32::MAX, |f| f.index);
-    let found = dedup(
+    let found = safe(
         r.touched_action_ids
             .iter()
             .filter_map(|id| step_by_action_id(t, id))
             .filter(|s| s.index <= upto)
-            .flat_map(refs_of),
+            .flat_map(refs_of)
+            .collect(),
     );
     if !found.is_empty() {
         return found;
     }
     let commands = sources.iter().copied().chain(failing).filter_map(|s| s.args.as_deref());
-    dedup(commands.flat_map(paths_in).map(str::to_string))
+    let found = safe(commands.flat_map(paths_in).map(str::to_string).collect());
+    if !found.is_empty() {
+        return found;
+    }
+    // Nothing named a file: the tool that failed, else the message that carries the error.
+    let acting = failing.and_then(|s| answered_action(t, s)).or(failing);
+    if let Some(tool) = acting.and_then(|s| s.tool.as_deref()).and_then(first_tool) {
+        return safe(vec![format!("tool:{tool}")]);
+    }
+    match failing {
+        Some(s) if matches!(s.kind, StepKind::Message | StepKind::RunEnd) => {
+            vec![format!("message:{}", s.index)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The first of several tool names (`a,b` for parallel calls), when it is a plain name.
+fn first_tool(tools: &str) -> Option<&str> {
+    let t = tools.split(',').next()?.trim();
+    (!t.is_empty() && !t.contains(char::is_whitespace)).then_some(t)
+}
+
+/// The action an observation answers: by `source_action_id`, else the agent action just
+/// before it.
+pub(super) fn answered_action<'t>(t: &'t Trajectory, s: &Step) -> Option<&'t Step> {
+    if s.kind != StepKind::Observation {
+        return None;
+    }
+    if let Some(a) = s.ids.source_action_id.as_deref().and_then(|id| step_by_action_id(t, id)) {
+        return Some(a);
+    }
+    let at = t.steps.iter().position(|x| x.index == s.index)?;
+    t.steps[..at].iter().rev().take(8).find(|x| x.kind == StepKind::Action)
 }
 
 /// Relative file paths named in a command line (`e2e/settings.spec.ts`, `src/app.py`): tokens
@@ -213,14 +301,15 @@ fn step_by_action_id<'t>(t: &'t Trajectory, id: &str) -> Option<&'t Step> {
 }
 
 /// The verifier that saw the failure: the verifier action's tool or actor, else the failing
-/// judge's name.
+/// judge's name. Only names that are text of the trace (a command is cut at a word, never
+/// shortened with a mark, so it stays an exact substring).
 fn verifier_name(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
     if let Some(s) = r.verifier_action_id.as_deref().and_then(|id| step_by_action_id(t, id)) {
         if s.kind == StepKind::JudgeResult && !s.actor.is_empty() {
             return Some(s.actor.clone());
         }
-        if let Some(cmd) = s.args.as_deref().filter(|a| !a.trim().is_empty()) {
-            return Some(shorten(cmd, 80));
+        if let Some(cmd) = s.args.as_deref().and_then(command_name) {
+            return Some(cmd);
         }
         if let Some(tool) = &s.tool {
             return Some(tool.clone());
@@ -233,25 +322,113 @@ fn verifier_name(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) 
     None
 }
 
-/// What was tried: the source action's command, else the failing step's own command.
+/// What was tried: the source action's command, else the action a failing observation answers,
+/// else the failing step's own command.
 fn failed_action(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
     let from_source = r.source_action_ids.iter().find_map(|id| {
         let s = step_by_action_id(t, id)?;
         describe_action(s)
     });
-    from_source.or_else(|| failing.and_then(describe_action))
+    from_source
+        .or_else(|| failing.and_then(|s| answered_action(t, s)).and_then(describe_action))
+        .or_else(|| failing.and_then(describe_action))
 }
 
-/// The command line that failed (source action first), for hints that say what to run.
+/// The command line that failed (source action first), for hints that say what to run: only a
+/// command of a shell-like step (not a JSON input), as an exact piece of the trace.
 fn failed_command(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
-    let command = |s: &Step| {
-        s.args.as_deref().map(str::trim).filter(|a| !a.is_empty()).map(|a| shorten(a, 80))
-    };
+    let command =
+        |s: &Step| s.args.as_deref().filter(|_| is_command_step(s)).and_then(command_name);
     r.source_action_ids
         .iter()
         .filter_map(|id| step_by_action_id(t, id))
         .find_map(command)
+        .or_else(|| failing.and_then(|s| answered_action(t, s)).and_then(command))
         .or_else(|| failing.and_then(command))
+}
+
+/// The tool the failing action called (source action first).
+fn failed_tool(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) -> Option<String> {
+    let tool = |s: &Step| s.tool.as_deref().and_then(first_tool).map(str::to_string);
+    r.source_action_ids
+        .iter()
+        .filter_map(|id| step_by_action_id(t, id))
+        .find_map(tool)
+        .or_else(|| failing.and_then(|s| answered_action(t, s)).and_then(tool))
+        .or_else(|| failing.and_then(tool))
+}
+
+/// A step whose args are a command line: not the code of a code-running tool (Who&When's
+/// `python` blocks, Inspect's `python` tool) — JSON inputs are refused by [`command_name`].
+fn is_command_step(s: &Step) -> bool {
+    const CODE_TOOLS: [&str; 8] =
+        ["python", "py", "ipython", "javascript", "js", "code", "sql", "r"];
+    const FILE_TOOLS: [&str; 12] = [
+        "Edit",
+        "MultiEdit",
+        "Write",
+        "Read",
+        "NotebookEdit",
+        "str_replace_editor",
+        "edit_file",
+        "read_file",
+        "write_file",
+        "create_file",
+        "view",
+        "text_editor",
+    ];
+    let tool = s.tool.as_deref().unwrap_or_default();
+    let path_only = s.args.as_deref().is_some_and(|a| {
+        let a = a.trim();
+        a.starts_with(['/', '.', '~']) && !a.contains(char::is_whitespace)
+    });
+    !(CODE_TOOLS.contains(&tool.to_ascii_lowercase().as_str())
+        || FILE_TOOLS.contains(&tool)
+        || path_only)
+}
+
+/// Whether the trace shows an error at the failure: the failing step (or the result just
+/// after a failing action) is an error, a non-zero exit or a verdict.
+fn error_seen(t: &Trajectory, failing: Option<&Step>) -> bool {
+    let bad = |s: &Step| {
+        s.is_error || s.exit_code.is_some_and(|c| c != 0) || s.kind == StepKind::JudgeResult
+    };
+    let Some(f) = failing else { return false };
+    if bad(f) {
+        return true;
+    }
+    f.kind == StepKind::Action
+        && t.steps
+            .iter()
+            .skip_while(|s| s.index <= f.index)
+            .take(2)
+            .any(|s| s.kind == StepKind::Observation && bad(s))
+}
+
+/// A command as it may be quoted in a hint: its first line, cut at a word to at most 80
+/// characters — an exact substring of the trace. Not a JSON input, not a multi-line script
+/// (first line only), not a line with a backtick.
+fn command_name(args: &str) -> Option<String> {
+    let line = args.trim().lines().next()?.trim();
+    // A heredoc or a command substitution ends the quotable part (`cat > a.py << 'EOF'`).
+    let line = ["<<", "$("].iter().filter_map(|m| line.find(m)).min().map_or(line, |i| &line[..i]);
+    let line = line.trim_end_matches([' ', '"', '\'']).trim_end();
+    if line.is_empty() || line.starts_with(['{', '[']) || line.contains('`') {
+        return None;
+    }
+    if line.chars().count() <= 80 {
+        return Some(line.to_string());
+    }
+    let mut cut = 0;
+    for (i, c) in line.char_indices() {
+        if i > 80 {
+            break;
+        }
+        if c.is_whitespace() {
+            cut = i;
+        }
+    }
+    (cut > 0).then(|| line[..cut].trim_end().to_string())
 }
 
 fn describe_action(s: &Step) -> Option<String> {
@@ -294,45 +471,75 @@ fn is_error_line(line: &str) -> bool {
     WORDS.iter().any(|w| l.contains(w))
 }
 
-/// What the hint and the constraint are made of.
+/// What the hint and the constraint are made of. Every name is text of the trace.
 struct HintFacts<'a> {
     verifier: Option<&'a str>,
     command: Option<&'a str>,
-    /// The artifacts, as text (`` `a` and `b` ``).
+    /// The tool the failing action called.
+    tool: Option<&'a str>,
+    /// Why it failed, in a few words (no backticks).
+    reason: Option<&'a str>,
+    /// The artifacts, as text (`` `a` and `b` ``); empty when the tool is all there is.
     artifacts: &'a str,
+    /// The trace shows an error at the failure (an error result, a failed verdict).
+    errored: bool,
     /// The failing step is a message (a claim or an answer), not a command or a verdict.
     claim_turn: Option<&'a str>,
 }
 
-/// The actionable hint, by class and mode. Blockers never ask for a code change; a transient
-/// failure is retried as it was; a deterministic failure of a command is not repeated unchanged.
+impl HintFacts<'_> {
+    /// ` on <artifacts>`, or nothing when the tool is all there is.
+    fn on(&self) -> String {
+        if self.artifacts.is_empty() {
+            String::new()
+        } else {
+            format!(" on {}", self.artifacts)
+        }
+    }
+
+    /// The check that failed, named: the verifier, else the command, else the tool.
+    fn check(&self) -> String {
+        match (self.verifier, self.command, self.tool) {
+            (Some(v), _, _) => format!("`{v}`"),
+            (None, Some(c), _) => format!("`{c}`"),
+            (None, None, Some(t)) => format!("the `{t}` call"),
+            (None, None, None) => "the failed check".into(),
+        }
+    }
+}
+
+/// The actionable hint, by class and mode. Blockers tell the operator what to fix and never
+/// ask for a code change; a transient failure is retried as it was; a deterministic failure of
+/// a command is not repeated unchanged; otherwise the named verifier, command or tool call must
+/// pass on the named artifacts.
 fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
     let (verifier, artifacts) = (f.verifier, f.artifacts);
     let class = r.classification;
-    let check = verifier.map(|v| format!("`{v}`")).unwrap_or_else(|| "the failed check".into());
+    let check = f.check();
+    let why = f.reason.map(|w| format!(" ({w})")).unwrap_or_default();
     match class {
         Some(FailureClass::EnvironmentBlocker) => {
             return format!(
-                "Before the next attempt, make sure the environment provides what {check} needs, \
-                 then run it again; the failure is not in the agent's code."
+                "Operator: before the next attempt, make sure the environment provides what \
+                 {check} needs{why}, then run it again; the failure is not in the agent's code."
             )
         }
         Some(FailureClass::FlakyBlocker) => {
             return format!(
-                "Run {check} once more before acting on its result: it failed intermittently, \
+                "Run {check} once more before acting on its result: it failed intermittently{why}, \
                  not because of the agent's work."
             )
         }
         Some(FailureClass::HarnessBlocker) => {
             return format!(
-                "Report the harness fault seen by {check} to the harness owner; the agent's \
-                 work is not at fault."
+                "Operator: report the harness fault seen by {check}{why} to the harness owner; \
+                 the agent's work is not at fault."
             )
         }
         _ => {}
     }
     if r.failure_mode == Some(FailureMode::Transient) {
-        let what = f.command.map(|a| format!("`{a}`")).unwrap_or(check);
+        let what = f.command.map(|c| format!("`{c}`")).unwrap_or(check);
         return format!("Retry {what} after a wait; keep the same approach.");
     }
     if let (Some(FailureMode::Deterministic), None, Some(cmd)) =
@@ -346,25 +553,47 @@ fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
     // A probe is either a command (`npm run test:contract`) or a sentence that already says what
     // to run ("re-run the verifier `x` on the changed artifact").
     let probe = r.verification_probe_candidate.as_deref().map(str::trim).filter(|p| !p.is_empty());
-    if let Some(cmd) = probe.filter(|p| !is_prose(p)) {
-        return format!("Before closeout, run `{}` again on {artifacts}.", shorten(cmd, 80));
+    let on = f.on();
+    if let Some(cmd) = probe.filter(|p| !is_prose(p)).and_then(command_name) {
+        return format!("Before closeout, run `{cmd}` again{on}.");
     }
     if verifier.is_some() {
-        return format!("Before closeout, run {check} again on {artifacts}.");
+        return format!("Before closeout, run {check} again{on}.");
     }
-    if let Some(prose) = probe {
-        return format!("Before closeout, {}.", shorten(prose.trim_end_matches('.'), 120));
+    // A prose probe is quoted only when it names the verifier or the command of this failure.
+    let named = |n: &str| Some(n) == verifier || Some(n) == f.command;
+    let plain_probe =
+        probe.filter(|p| only_trace_names(p) && p.split('`').skip(1).step_by(2).all(named));
+    if let Some(prose) = plain_probe {
+        return format!("Before closeout, {}.", prose.trim_end_matches('.'));
     }
-    match (f.command, f.claim_turn) {
-        (Some(a), _) => {
-            format!("Before closeout, run `{a}` again and check that {artifacts} passes.")
+    let _ = artifacts;
+    match (f.command, f.tool, f.claim_turn) {
+        (Some(a), _, _) if on.is_empty() => {
+            format!("Before closeout, run `{a}` again and check that it succeeds.")
         }
-        (None, Some(turn)) => format!(
+        (Some(a), _, _) => format!("Before closeout, run `{a}` again and check it{on}."),
+        (None, Some(t), _) if f.errored => format!(
+            "Before calling `{t}` again{on}, fix its input against the error it returned{why}."
+        ),
+        (None, Some(t), _) => format!(
+            "Before relying on the `{t}` call{on}, check its arguments and its result against \
+             the task: the run failed from this step."
+        ),
+        (None, None, Some(turn)) => format!(
             "Before answering, check the claim made at {turn} against the task and the tool \
              results it relies on."
         ),
-        (None, None) => format!("Before closeout, verify {artifacts} again."),
+        (None, None, None) if on.is_empty() => "Before closeout, verify the result again.".into(),
+        (None, None, None) => format!("Before closeout, verify{on} again."),
     }
+}
+
+/// A prose probe may be quoted when it backticks nothing, or only short names (the analysis
+/// quotes a judge's name or a command's first line).
+fn only_trace_names(prose: &str) -> bool {
+    prose.split('`').skip(1).step_by(2).all(|name| !name.contains('…') && name.len() <= 80)
+        && prose.matches('`').count() % 2 == 0
 }
 
 /// True when a probe is a sentence (it quotes a command, or starts with a verb of checking)
@@ -386,34 +615,62 @@ fn constraint(r: &AttributionRecord, f: &HintFacts) -> Option<String> {
     if let (Some(FailureMode::Deterministic), None, Some(cmd)) = (mode, verifier, f.command) {
         return Some(format!("do not repeat `{cmd}` unchanged"));
     }
-    Some(match verifier {
-        Some(v) => format!("`{v}` must pass on {artifacts} before closeout"),
-        None => format!("{artifacts} must pass verification before closeout"),
+    let on = f.on();
+    if let (None, None, None, Some(turn)) = (verifier, f.command, f.tool, f.claim_turn) {
+        return Some(format!(
+            "the claim at {turn} must agree with the task and the tool results before answering"
+        ));
+    }
+    Some(match (verifier, f.command, f.tool) {
+        (Some(v), _, _) => format!("`{v}` must pass{on} before closeout"),
+        (None, Some(c), _) => format!("`{c}` must succeed{on} before closeout"),
+        (None, None, Some(t)) => format!("the `{t}` call{on} must succeed before closeout"),
+        (None, None, None) if on.is_empty() => {
+            "the result must pass verification before closeout".into()
+        }
+        (None, None, None) => format!("{} must pass verification before closeout", artifacts),
     })
 }
 
-/// Scope tags: `verifier:NAME`, `tool:NAME`, `artifact:REF`, the failure class, and the
+/// Scope tags (the applicability vocabulary, documented in `docs/learning-loop.md`):
+/// `verifier:NAME`, `tool:NAME`, `artifact:REF`, `lang:LANGUAGE` (from the file extension),
+/// `area:DIR` (the first directory of a path), `phase:PHASE`, the failure class, and the
 /// meaningful words of the artifact paths and the verifier name (`src/api/orders.ts` → `api`,
-/// `orders`), so a next attempt can be matched with `--scope api`.
+/// `orders`), so a next attempt can be matched with `--scope api` or `--scope python`.
 fn applicability(
     class: Option<FailureClass>,
     verifier: Option<&str>,
+    tool: Option<&str>,
     artifacts: &[String],
-    failing: Option<&Step>,
+    phase: Option<Phase>,
 ) -> Vec<String> {
     let mut tags = Vec::new();
     if let Some(v) = verifier {
         tags.push(format!("verifier:{v}"));
     }
-    if let Some(tool) = failing.and_then(|s| s.tool.as_deref()) {
-        tags.push(format!("tool:{tool}"));
+    if let Some(t) = tool {
+        tags.push(format!("tool:{t}"));
     }
     for a in artifacts {
-        if a.starts_with("artifact:") {
+        if a.starts_with("artifact:") || a.starts_with("tool:") {
             tags.push(a.clone());
         } else {
             tags.push(format!("artifact:{a}"));
         }
+    }
+    for a in artifacts
+        .iter()
+        .filter(|a| crate::artifact::classify(a).kind == crate::artifact::RefKind::Path)
+    {
+        if let Some(lang) = language_of(a) {
+            tags.push(format!("lang:{lang}"));
+        }
+        if let Some((dir, _)) = a.split_once('/') {
+            tags.push(format!("area:{dir}"));
+        }
+    }
+    if let Some(p) = phase {
+        tags.push(format!("phase:{}", p.name()));
     }
     if let Some(c) = class {
         tags.push(class_name(c).to_string());
@@ -424,6 +681,32 @@ fn applicability(
     }
     tags.extend(words);
     dedup(tags.into_iter())
+}
+
+/// The language of a file, from its extension.
+fn language_of(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit('/').next()?.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "py" | "pyi" | "ipynb" => "python",
+        "rs" => "rust",
+        "ts" | "tsx" | "mts" => "typescript",
+        "js" | "jsx" | "mjs" | "cjs" => "javascript",
+        "go" => "go",
+        "java" => "java",
+        "kt" => "kotlin",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "hpp" | "cxx" => "cpp",
+        "cs" => "csharp",
+        "rb" => "ruby",
+        "php" => "php",
+        "swift" => "swift",
+        "sh" | "bash" | "zsh" => "shell",
+        "md" | "rst" | "txt" => "docs",
+        "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" => "config",
+        "html" | "css" | "scss" => "web",
+        "sql" => "sql",
+        _ => return None,
+    })
 }
 
 const GENERIC_WORDS: [&str; 17] = [
@@ -451,11 +734,24 @@ fn dedup(items: impl Iterator<Item = String>) -> Vec<String> {
     items.filter(|s| !s.trim().is_empty() && seen.insert(s.clone())).collect()
 }
 
-fn join_short(refs: &[String]) -> String {
+/// The artifacts as they read in a hint: each through [`crate::artifact::display`], a path in
+/// backticks only when that exact text is in the trace (a ref normalised from `./a//b` is not).
+fn join_short(refs: &[String], t: &Trajectory) -> String {
+    let show = |r: &String| -> String {
+        let d = crate::artifact::display(r);
+        let is_path = crate::artifact::classify(r).kind == crate::artifact::RefKind::Path;
+        let in_trace =
+            t.steps.iter().any(|s| s.artifact_refs.iter().any(|a| a.raw.contains(r.as_str())));
+        if is_path && !in_trace {
+            r.clone()
+        } else {
+            d
+        }
+    };
     match refs {
         [] => "the changed artifact".into(),
-        [one] => format!("`{one}`"),
-        [a, b] => format!("`{a}` and `{b}`"),
-        [a, rest @ ..] => format!("`{a}` and {} more", rest.len()),
+        [one] => show(one),
+        [a, b] => format!("{} and {}", show(a), show(b)),
+        [a, rest @ ..] => format!("{} and {} more", show(a), rest.len()),
     }
 }

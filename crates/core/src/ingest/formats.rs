@@ -173,9 +173,113 @@ pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
     SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]") }
 }
 
-/// Parses a line as JSON, with a reason fit for the quarantine on failure.
+/// Parses a line as JSON, with a reason fit for the quarantine on failure. A number too large
+/// for a 64-bit float (`1e400`, a 5,000-digit integer) is valid JSON: it is kept as its text
+/// (a JSON string of its digits), not refused.
 pub fn parse_value(text: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| json_reason(&e))
+    match serde_json::from_str(text) {
+        Ok(v) => Ok(v),
+        Err(e) if is_out_of_range(&e) => quote_huge_numbers(text)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .ok_or_else(|| json_reason(&e)),
+        Err(e) => Err(json_reason(&e)),
+    }
+}
+
+/// A whole document, with [`parse_value`]'s treatment of huge numbers; the error is the
+/// original one (its position is the file's).
+pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    match serde_json::from_slice(bytes) {
+        Err(e) if is_out_of_range(&e) => std::str::from_utf8(bytes)
+            .ok()
+            .and_then(quote_huge_numbers)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .ok_or(e),
+        other => other,
+    }
+}
+
+fn is_out_of_range(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("number out of range")
+}
+
+/// The JSON text with every number that overflows a 64-bit float written as a string of its
+/// text; `None` when there is none.
+fn quote_huge_numbers(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut i, mut copied, mut changed) = (0, 0, false);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                if token.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    out.push_str(&text[copied..start]);
+                    out.push('"');
+                    out.push_str(token);
+                    out.push('"');
+                    copied = i;
+                    changed = true;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&text[copied.min(text.len())..]);
+    Some(out)
+}
+
+/// Arrays and objects nested deeper than this are refused, by every adapter alike (the JSON
+/// parser's own recursion limit: 127 levels parse, 128 do not).
+pub const MAX_NESTING: usize = 127;
+
+/// The quarantine reason for a line nested deeper than [`MAX_NESTING`].
+pub const TOO_DEEP: &str = "JSON nested deeper than the parser allows (128 levels)";
+
+/// Whether a JSON text nests arrays and objects deeper than [`MAX_NESTING`] (outside strings).
+/// Cheap for ordinary lines: fewer opening brackets than the limit cannot nest that deep.
+pub fn too_deep(text: &str) -> bool {
+    let b = text.as_bytes();
+    if memchr::memchr2_iter(b'{', b'[', b).nth(MAX_NESTING).is_none() {
+        return false;
+    }
+    let (mut depth, mut i) = (0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Parses a line that must be a JSON object.
@@ -190,7 +294,7 @@ pub fn parse_object(text: &str) -> Result<serde_json::Map<String, Value>, String
 pub fn json_reason(e: &serde_json::Error) -> String {
     let msg = super::describe_json_error(e);
     if msg.contains("recursion limit") {
-        return "JSON nested deeper than the parser allows (128 levels)".to_string();
+        return TOO_DEEP.to_string();
     }
     if e.is_eof() {
         return format!("invalid JSON: the line ends inside a value ({msg})");
@@ -249,45 +353,10 @@ pub fn value_strings(v: &Value) -> Vec<String> {
     }
 }
 
-/// Normalises an artifact reference; flags one that escapes the trace root (never resolved).
+/// Normalises an artifact reference with no known trace root; flags one that escapes it (never
+/// resolved). See [`crate::artifact`].
 pub fn artifact_ref(raw: &str) -> ArtifactRef {
-    let lower = raw.to_ascii_lowercase();
-    let (scheme_path, had_file_scheme) = match lower.strip_prefix("file://") {
-        Some(_) => (&raw[7..], true),
-        None => (raw, false),
-    };
-    let is_windows_abs = scheme_path.len() >= 3
-        && scheme_path.as_bytes()[1] == b':'
-        && matches!(scheme_path.as_bytes()[2], b'\\' | b'/');
-    let absolute = scheme_path.starts_with('/') || scheme_path.starts_with('\\') || is_windows_abs;
-    // `artifact:build-output`, `judge:x`, `https://...`: a label or URI, not a path.
-    let is_label = !had_file_scheme
-        && !absolute
-        && scheme_path.split_once(':').is_some_and(|(s, _)| {
-            !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-        });
-    if is_label {
-        return ArtifactRef {
-            raw: raw.to_string(),
-            normalized: raw.to_string(),
-            escapes_root: false,
-        };
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    let mut escapes = absolute || had_file_scheme;
-    for part in scheme_path.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() {
-                    escapes = true;
-                }
-            }
-            p => parts.push(p),
-        }
-    }
-    let normalized = if escapes { raw.to_string() } else { parts.join("/") };
-    ArtifactRef { raw: raw.to_string(), normalized, escapes_root: escapes }
+    crate::artifact::classify(raw)
 }
 
 #[cfg(test)]

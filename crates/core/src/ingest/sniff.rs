@@ -1,5 +1,7 @@
 //! Format detection from content (never from a file name).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::model::{Format, StepKind};
@@ -43,7 +45,8 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     }
     // `message` alone is too common a type word: an AWTL message line also carries AWTL ids.
     // AWTL's event types are the canonical step kinds' names.
-    if StepKind::NAMES.contains(&ty)
+    let ty = snake_case(ty);
+    if StepKind::NAMES.contains(&ty.as_ref())
         && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
     {
         return Format::Awtl;
@@ -109,4 +112,22 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
 
 fn is_openhands_event(o: &serde_json::Map<String, Value>) -> bool {
     o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
+}
+
+/// A camelCase type word in snake_case (`judgeResult` → `judge_result`), as the AWTL adapter
+/// accepts both.
+fn snake_case(ty: &str) -> Cow<'_, str> {
+    if !ty.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Cow::Borrowed(ty);
+    }
+    let mut out = String::with_capacity(ty.len() + 4);
+    for c in ty.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }

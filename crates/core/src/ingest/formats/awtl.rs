@@ -49,6 +49,9 @@ impl JsonlAdapter for Awtl {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let value;
         let f = match serde_json::from_str::<Fields>(line) {
+            // Skipped values are not depth-checked by the parser: the one verdict on nesting
+            // every adapter gives (see `super::too_deep`).
+            Ok(_) if super::too_deep(line) => return Err(super::TOO_DEEP.to_string()),
             Ok(f) => f,
             Err(_) => {
                 // The reason comes from the general parser; a valid object reads the same way.

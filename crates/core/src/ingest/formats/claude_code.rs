@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::artifact::extract;
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
 #[derive(Default)]
@@ -38,6 +39,8 @@ pub struct ClaudeCode {
     seen_blocks: HashSet<u64>,
     /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
     last_key: Option<String>,
+    /// The session's working directory (`cwd`): the trace root artifact refs are relative to.
+    cwd: Option<String>,
 }
 
 #[derive(Default)]
@@ -79,6 +82,9 @@ impl JsonlAdapter for ClaudeCode {
         };
         if get(&o, &["sessionId"]).is_some() {
             self.last_key = Some(key.clone());
+        }
+        if let Some(cwd) = get_text(&o, &["cwd"]) {
+            self.cwd = Some(cwd);
         }
         let actor = agent.as_ref().map(|a| format!("agent-{a}")).unwrap_or_default();
         let base = Step {
@@ -227,9 +233,11 @@ impl ClaudeCode {
                     (Some(d), None) => d.clone(),
                     (None, None) => String::new(),
                 };
+                let raw_refs = input.map(|i| extract::claude_code(&name, i)).unwrap_or_default();
                 Step {
                     role: Role::Assistant,
                     kind: StepKind::Action,
+                    artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
                     tool: Some(name),
                     args,
                     text,

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_i64, value_text, JsonlAdapter};
+use crate::artifact::extract;
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
 /// How many recent steps are searched for the mirror of a UI message.
@@ -41,6 +42,8 @@ pub struct Codex {
     results: HashMap<String, usize>,
     /// Exit status reported by an `*_end` event before the call's output item arrived.
     pending_exit: HashMap<String, (Option<i64>, bool)>,
+    /// The session's working directory (`session_meta` / `turn_context` `cwd`): the trace root.
+    cwd: Option<String>,
 }
 
 impl JsonlAdapter for Codex {
@@ -54,6 +57,11 @@ impl JsonlAdapter for Codex {
             Some(_) => return Err("a Codex record whose `payload` is not an object".to_string()),
         };
         let pty = get(p, &["type"]).and_then(Value::as_str).unwrap_or("").to_string();
+        if let (true, Some(cwd)) =
+            (ty == "session_meta" || ty == "turn_context", get_text(p, &["cwd"]))
+        {
+            self.cwd = Some(cwd);
+        }
         if let Some(turn) = get_text(p, &["turn_id"]) {
             if ty == "turn_context" || pty == "task_started" {
                 self.turn_id = Some(turn);
@@ -175,9 +183,11 @@ impl Codex {
                 if let Some(id) = &call_id {
                     self.calls.insert(id.clone(), name.clone());
                 }
+                let raw_refs = call_refs(p, &name, args.as_deref());
                 let mut s = Step {
                     role: Role::Assistant,
                     kind: StepKind::Action,
+                    artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
                     tool: Some(name),
                     text: args.clone().unwrap_or_default(),
                     args,
@@ -256,6 +266,26 @@ impl Codex {
             _ => {} // token counts, task start, reasoning deltas: bookkeeping
         }
     }
+}
+
+/// What a call acts on: the files of an `apply_patch` patch, the files a shell command writes,
+/// else the file arguments.
+fn call_refs(p: &Map<String, Value>, name: &str, command: Option<&str>) -> Vec<String> {
+    let input = get(p, &["arguments", "input", "action"]).map(extract::parse_args);
+    if name == "apply_patch" {
+        let patch = match (get(p, &["input"]), &input) {
+            (Some(Value::String(s)), _) => Some(s.clone()),
+            (_, Some(v)) => v.as_object().and_then(|o| get_text(o, &["input", "patch"])),
+            _ => None,
+        };
+        return patch.map(|t| extract::patch_files(&t)).unwrap_or_default();
+    }
+    if extract::is_shell_tool(name)
+        || p.get("type").and_then(Value::as_str) == Some("local_shell_call")
+    {
+        return command.map(extract::shell_writes).unwrap_or_default();
+    }
+    input.map(|i| extract::file_args(&i)).unwrap_or_default()
 }
 
 /// The command or arguments of a call: the `cmd` / `command` of a shell call, else the text.

@@ -15,6 +15,7 @@
 use serde_json::{Map, Value};
 
 use super::{as_object, content_text, get, get_text, value_text, SourceLoc};
+use crate::artifact::extract;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -79,6 +80,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                     })
                     .collect();
                 step.args = Some(args.join("\n"));
+                step.artifact_refs = extract::refs(calls.iter().flat_map(|c| call_refs(c)), None);
                 step.ids.action_id = get_text(first, &["id"]);
                 if step.text.is_empty() {
                     step.text = args.join("\n");
@@ -166,6 +168,22 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         .map(content_text)
         .map(&resolve);
     Ok(Trajectory { id, outcome, task, final_answer, steps, ..Trajectory::default() })
+}
+
+/// What a tool call acts on: its file arguments (`text_editor`'s `path`, ...), the page a
+/// `web_browser_go` opens (`url`), the files a `bash` command writes. Inspect logs name no working directory: absolute paths are flagged.
+fn call_refs(call: &Map<String, Value>) -> Vec<String> {
+    let Some(args) = get(call, &["arguments"]) else { return Vec::new() };
+    let function = get_text(call, &["function"]).unwrap_or_default();
+    let mut out = extract::file_args(args);
+    if let Some(Value::String(url)) = args.get("url") {
+        out.push(url.clone());
+    }
+    if let (true, Some(cmd)) = (extract::is_shell_tool(&function), get_text(call, &["arguments"])) {
+        let cmd = args.get("cmd").or_else(|| args.get("command")).map(value_text).unwrap_or(cmd);
+        out.extend(extract::shell_writes(&cmd));
+    }
+    out
 }
 
 /// Inspect score values: `C` correct, `I` incorrect, `P` partial, `N` no answer; numbers and

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, value_text, SourceLoc};
+use crate::artifact::extract;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -199,6 +200,13 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
                     |c: &Value, k: &str| c.get("function").and_then(|f| f.get(k)).map(value_text);
                 let names: Vec<String> = calls.iter().filter_map(|c| f(c, "name")).collect();
                 let args: Vec<String> = calls.iter().filter_map(|c| f(c, "arguments")).collect();
+                let raw_refs = calls.iter().flat_map(|c| {
+                    let func = c.get("function");
+                    let a = func.and_then(|f| f.get("arguments")).map(extract::parse_args);
+                    let n = func.and_then(|f| f.get("name")).and_then(Value::as_str);
+                    extract::tool_call(n.unwrap_or_default(), a.as_ref().unwrap_or(&Value::Null))
+                });
+                step.artifact_refs = extract::refs(raw_refs, None);
                 step.tool = Some(names.join(","));
                 step.args = Some(args.join("\n"));
             }
@@ -207,6 +215,8 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
             // The call itself is the llm run's action; the tool run is its execution and result.
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
+            let inputs = get(run, &["inputs"]).cloned().unwrap_or(Value::Null);
+            step.artifact_refs = extract::refs(extract::tool_call(&name, &inputs), None);
             step.tool = Some(name);
             step.args = get(run, &["inputs"]).map(|i| match i.as_object() {
                 Some(o) => {

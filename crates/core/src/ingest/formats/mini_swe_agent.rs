@@ -10,7 +10,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_object, content_text, get, get_text, value_i64, SourceLoc};
+use super::{as_object, content_text, get, get_text, value_i64, value_text, SourceLoc};
+use crate::artifact::extract;
 use crate::model::{Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -30,9 +31,19 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let base = if meta.is_some() { "$.messages" } else { "$" };
     let mut steps = Vec::with_capacity(messages.len());
     let mut exit_status = None;
+    // The repository root: the first absolute directory a command changes into (`cd /testbed`).
+    let mut root: Option<String> = None;
     for (i, m) in messages.iter().enumerate() {
         let m = as_object(m, &format!("messages[{i}]"))?;
-        let step = message_step(m, format!("{base}[{i}]"), i);
+        let mut step = message_step(m, format!("{base}[{i}]"), i);
+        if let (StepKind::Action, Some(cmd)) = (step.kind, step.args.as_deref()) {
+            root = root.or_else(|| first_cd(cmd));
+            step.artifact_refs = extract::refs(extract::shell_writes(cmd), root.as_deref());
+        } else if step.kind == StepKind::RunEnd {
+            let patch = get(m, &["extra"]).and_then(|e| e.get("submission")).map(value_text);
+            let files = extract::patch_files(patch.as_deref().unwrap_or(&step.text));
+            step.artifact_refs = extract::refs(files, root.as_deref());
+        }
         if step.kind == StepKind::RunEnd {
             exit_status = step.status.clone();
         }
@@ -52,6 +63,13 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         gold: None,
         steps,
     }])
+}
+
+/// The absolute directory of a leading `cd DIR` in a command.
+fn first_cd(cmd: &str) -> Option<String> {
+    let rest = cmd.trim_start().strip_prefix("cd ")?;
+    let dir = rest.split(|c: char| c.is_whitespace() || c == '&' || c == ';').next()?;
+    dir.starts_with('/').then(|| dir.trim_end_matches('/').to_string()).filter(|d| !d.is_empty())
 }
 
 /// `<returncode>N</returncode>` at the start of an environment reply.

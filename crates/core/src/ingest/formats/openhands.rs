@@ -16,7 +16,11 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{as_object, content_text, get, get_text, value_i64, value_text, SourceLoc};
+use crate::artifact::extract;
 use crate::model::{Role, Step, StepKind, Trajectory};
+
+/// The sandbox directory OpenHands mounts the task's workspace at: the trace root.
+const WORKSPACE_ROOT: &str = "/workspace";
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let (events, meta, base) = match &value {
@@ -119,6 +123,15 @@ fn event_step(
                 if let Some(id) = &step.ids.event_id {
                     tools.insert(id.clone(), tool.clone());
                 }
+                let raw_refs = match action.as_str() {
+                    "run" | "run_ipython" => {
+                        get_text(args, &["command"]).map(|c| extract::shell_writes(&c))
+                    }
+                    "edit" | "write" | "read" => get_text(args, &["path"]).map(|p| vec![p]),
+                    _ => None,
+                };
+                step.artifact_refs =
+                    extract::refs(raw_refs.unwrap_or_default(), Some(WORKSPACE_ROOT));
                 step.tool = Some(tool);
             }
         }

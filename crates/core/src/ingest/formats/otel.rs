@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::artifact::extract;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
 
 #[derive(Default)]
@@ -269,6 +270,11 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                 let args: Vec<String> =
                     calls.iter().filter_map(|c| get_text(c, &["arguments"])).collect();
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
+                let raw_refs = calls.iter().flat_map(|c| {
+                    let a = c.get("arguments").map(extract::parse_args).unwrap_or(Value::Null);
+                    extract::tool_call(&get_text(c, &["name"]).unwrap_or_default(), &a)
+                });
+                step.artifact_refs = extract::refs(raw_refs, None);
                 step.tool = Some(names.join(","));
                 step.args = Some(args.join("\n"));
                 step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
@@ -290,6 +296,12 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
             step.args = text_attr("gen_ai.tool.call.arguments");
             step.text = text_attr("gen_ai.tool.call.result").unwrap_or_default();
             step.ids.source_action_id = text_attr("gen_ai.tool.call.id");
+            let a = attrs.get("gen_ai.tool.call.arguments").map(extract::parse_args);
+            let raw_refs = extract::tool_call(
+                step.tool.as_deref().unwrap_or_default(),
+                a.as_ref().unwrap_or(&Value::Null),
+            );
+            step.artifact_refs = extract::refs(raw_refs, None);
         }
         _ => {
             // An agent or workflow span opens a stretch of work: its step marks the start (the

@@ -11,12 +11,14 @@
 use serde_json::{Map, Value};
 
 use super::{array_field, as_object, get, get_text, SourceLoc};
+use crate::artifact::extract;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let o = as_object(&value, "the SWE-agent trajectory")?;
     let entries = array_field(o, "trajectory", "the SWE-agent trajectory")?;
     let mut steps = Vec::with_capacity(entries.len() * 2);
+    let submission = get(o, &["info"]).and_then(|i| i.get("submission")).and_then(Value::as_str);
     for (i, e) in entries.iter().enumerate() {
         let e = as_object(e, &format!("trajectory[{i}]"))?;
         let path = format!("$.trajectory[{i}]");
@@ -24,8 +26,16 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         let tool = action.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string);
         let thought = get_text(e, &["thought", "response"]).unwrap_or_default();
         let ts = get_text(e, &["timestamp"]);
+        // `state` (a JSON string) holds the open file and the working directory: the root.
+        let state = get_text(e, &["state"]).map(|s| extract::parse_args(&Value::String(s)));
+        let state_text = |k: &str| state.as_ref().and_then(|s| s.get(k)).and_then(Value::as_str);
+        let raw_refs = action
+            .as_deref()
+            .map(|a| extract::swe_agent(a, state_text("open_file"), submission))
+            .unwrap_or_default();
         steps.push(Step {
             loc: SourceLoc { path: format!("{path}.action"), ..SourceLoc::default() },
+            artifact_refs: extract::refs(raw_refs, state_text("working_dir")),
             role: Role::Assistant,
             kind: StepKind::Action,
             text: thought,

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, reward_outcome, role_word};
+use crate::artifact::extract;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -81,6 +82,10 @@ fn simulation(
                 let call_lines: Vec<String> =
                     names.iter().zip(&args).map(|(n, a)| format!("{n}({a})")).collect();
                 step.kind = StepKind::Action;
+                let raw_refs = calls.iter().zip(&names).flat_map(|(c, n)| {
+                    extract::tool_call(n, c.get("arguments").unwrap_or(&Value::Null))
+                });
+                step.artifact_refs = extract::refs(raw_refs, None);
                 step.tool = Some(names.join(","));
                 step.args = Some(args.join("\n"));
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();

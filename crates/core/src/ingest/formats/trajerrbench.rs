@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, reward_outcome, value_index};
+use crate::artifact::extract;
 use crate::model::{GoldLabel, Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -102,6 +103,7 @@ fn step(m: &Map<String, Value>, i: usize) -> Step {
         let lower = text.trim_start().to_ascii_lowercase();
         step.is_error = lower.starts_with("error") || lower.starts_with("{\"error\"");
     }
+    step.artifact_refs = extract::refs(extract::message(step.index, &text), None);
     step.text = text;
     step
 }

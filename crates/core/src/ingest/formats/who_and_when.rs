@@ -17,6 +17,7 @@
 use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, path_at, value_index};
+use crate::artifact::extract;
 use crate::model::{GoldLabel, Outcome, Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -28,6 +29,9 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         steps.push(step(e, i));
     }
     mark_executed_code(&mut steps);
+    for s in &mut steps {
+        s.artifact_refs = extract::refs(extract::message(s.index, &s.text), None);
+    }
     let gold = gold_label(o);
     let outcome = match o.get("is_correct") {
         Some(Value::Bool(true)) => Outcome::Passed,

@@ -1,0 +1,393 @@
+//! What a step acted on, per source format: the raw artifact refs an adapter records (file
+//! arguments of edit/read/write tools, the files a shell command writes, the files of a patch,
+//! `tool:<name>` and the records a tool call names, `message:<step>` and the files and URLs a
+//! message names). The mapping table is in `docs/learning-loop.md`, "Artifact refs".
+//!
+//! Everything returned is raw text of the trace; [`super::classify_in`] normalises it against
+//! the trace root and flags what escapes. Nothing here touches a file.
+
+use serde_json::{Map, Value};
+
+use crate::model::ArtifactRef;
+
+/// Most refs kept per step (a command over hundreds of files names the first ones).
+pub const MAX_PER_STEP: usize = 16;
+
+/// Classifies raw refs against `root`, dropping duplicates and the root itself, at most
+/// [`MAX_PER_STEP`].
+pub fn refs(raw: impl IntoIterator<Item = String>, root: Option<&str>) -> Vec<ArtifactRef> {
+    let mut out: Vec<ArtifactRef> = Vec::new();
+    for r in raw {
+        if out.len() >= MAX_PER_STEP {
+            break;
+        }
+        if r.is_empty() || out.iter().any(|a| a.raw == r) {
+            continue;
+        }
+        let a = super::classify_in(&r, root);
+        // The root directory itself names no artifact.
+        if a.normalized != "." || a.escapes_root {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Keys that name one file in a tool's input, in every format seen.
+const FILE_KEYS: [&str; 7] =
+    ["file_path", "notebook_path", "path", "file", "filename", "filepath", "target_file"];
+
+/// The file arguments of a tool input object (`file_path`, `path`, `files: [...]`, ...).
+pub fn file_args(input: &Value) -> Vec<String> {
+    let Some(o) = input.as_object() else { return Vec::new() };
+    let mut out = Vec::new();
+    for k in FILE_KEYS {
+        if let Some(Value::String(s)) = o.get(k) {
+            out.push(s.clone());
+        }
+    }
+    if let Some(Value::Array(files)) = o.get("files").or_else(|| o.get("paths")) {
+        out.extend(files.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    out
+}
+
+/// The input object of a call whose arguments may be a JSON string.
+pub fn parse_args(args: &Value) -> Value {
+    match args {
+        Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+        other => other.clone(),
+    }
+}
+
+/// Claude Code: `file_path` / `notebook_path` of Edit, MultiEdit, Write, NotebookEdit and Read;
+/// the files a Bash command writes.
+pub fn claude_code(tool: &str, input: &Value) -> Vec<String> {
+    match tool {
+        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" | "Read" => file_args(input),
+        "Bash" => {
+            input.get("command").and_then(Value::as_str).map(shell_writes).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A shell-like tool's command (`Bash`, `bash`, `shell`, `exec_command`, `execute_bash`, ...).
+pub fn is_shell_tool(tool: &str) -> bool {
+    let t = tool.to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "bash"
+            | "sh"
+            | "shell"
+            | "exec_command"
+            | "execute_bash"
+            | "local_shell"
+            | "run"
+            | "cmd"
+            | "terminal"
+            | "container.exec"
+    )
+}
+
+/// The files of a patch: `*** Update File:` / `*** Add File:` / `*** Delete File:` / `*** Move
+/// to:` (Codex `apply_patch`), `diff --git a/x b/x`, `+++ b/x` and `--- a/x` (unified diffs).
+pub fn patch_files(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |p: &str| {
+        let p = p.trim();
+        if !p.is_empty() && p != "/dev/null" && !out.iter().any(|o| o == p) {
+            out.push(p.to_string());
+        }
+    };
+    for line in text.lines() {
+        let l = line.trim_start();
+        for marker in ["*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"] {
+            if let Some(p) = l.strip_prefix(marker) {
+                push(p);
+            }
+        }
+        if let Some(rest) = l.strip_prefix("diff --git ") {
+            if let Some((_, b)) = rest.split_once(" b/") {
+                push(b);
+            }
+        } else if let Some(p) = l.strip_prefix("+++ ").or_else(|| l.strip_prefix("--- ")) {
+            let p = p.split('\t').next().unwrap_or(p);
+            if let Some(p) = p.strip_prefix("b/").or_else(|| p.strip_prefix("a/")) {
+                push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The files a shell command writes: redirections (`> f`, `>> f`), `tee`, `sed -i` / `perl -pi`
+/// targets, `touch`, `rm`, `mv` / `cp` destinations, `git apply` / `apply_patch` patch bodies.
+/// A leading `cd DIR &&` makes the relative paths after it relative to DIR.
+pub fn shell_writes(command: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if command.contains("*** Begin Patch") || command.contains("diff --git ") {
+        out.extend(patch_files(command));
+    }
+    // Only the first line of a heredoc'd command is the command.
+    let mut dir: Option<String> = None;
+    for line in command.lines().take(64) {
+        if line.trim_start().starts_with("*** ") {
+            continue;
+        }
+        for part in line.split("&&").flat_map(|p| p.split(';')).flat_map(|p| p.split('|')) {
+            let words = words(part);
+            let Some(first) = words.first() else { continue };
+            let mut add = |w: &str| {
+                let w = w.trim_matches(['\'', '"']);
+                if w.is_empty()
+                    || w.starts_with('-')
+                    || w.starts_with('&')
+                    || w.starts_with("/dev/")
+                {
+                    return;
+                }
+                if w.contains(['*', '?', '$', '`', '(', ')', '{', '}', '<', '>', '|']) {
+                    return;
+                }
+                let p = match &dir {
+                    Some(d) if !w.starts_with(['/', '~']) => format!("{d}/{w}"),
+                    _ => w.to_string(),
+                };
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            };
+            // Redirections anywhere in the part.
+            for (i, w) in words.iter().enumerate() {
+                let target = match *w {
+                    ">" | ">>" | "1>" | "2>" | "&>" => words.get(i + 1).copied(),
+                    w if w.starts_with(">>") && w.len() > 2 => Some(&w[2..]),
+                    w if w.starts_with('>') && w.len() > 1 && !w.starts_with(">&") => Some(&w[1..]),
+                    _ => None,
+                };
+                if let Some(t) = target {
+                    add(t);
+                }
+            }
+            let args: Vec<&str> = words[1..]
+                .iter()
+                .copied()
+                .take_while(|w| !w.starts_with('>') && *w != "|" && *w != "<<")
+                .collect();
+            match *first {
+                "cd" => {
+                    if let Some(d) = args.first().filter(|d| d.starts_with('/')) {
+                        dir = Some(d.trim_end_matches('/').to_string());
+                    }
+                }
+                "tee" | "touch" | "rm" => args.iter().for_each(|a| add(a)),
+                "mv" | "cp" => {
+                    let files: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
+                    if first == &"mv" {
+                        files.iter().for_each(|a| add(a));
+                    } else if let Some(last) = files.last() {
+                        add(last);
+                    }
+                }
+                "sed" | "perl"
+                    if args.iter().any(|a| a.starts_with("-i") || a.starts_with("-pi")) =>
+                {
+                    // The script is the first non-option argument (or follows -e); files follow.
+                    let mut rest = args.iter().filter(|a| !a.starts_with('-'));
+                    if !args.contains(&"-e") {
+                        rest.next();
+                    }
+                    rest.for_each(|a| add(a));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Words of a shell command part, quotes kept on the word (good enough to find file names).
+fn words(part: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = part.as_bytes();
+    let (mut i, mut start, mut quote) = (0, None::<usize>, None::<u8>);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => {
+                quote = Some(c);
+                start.get_or_insert(i);
+            }
+            None if c.is_ascii_whitespace() => {
+                if let Some(s) = start.take() {
+                    out.push(&part[s..i]);
+                }
+            }
+            None => {
+                start.get_or_insert(i);
+            }
+        }
+        i += 1;
+    }
+    if let Some(s) = start {
+        out.push(&part[s..]);
+    }
+    out
+}
+
+/// SWE-agent: the file of `create`, `open` and `str_replace_editor <command> <path>`; `edit`
+/// acts on the open file (`state.open_file`); `submit` on the files of the submitted patch.
+pub fn swe_agent(action: &str, open_file: Option<&str>, submission: Option<&str>) -> Vec<String> {
+    let mut w = action.split_whitespace();
+    match w.next() {
+        Some("create" | "open") => w.next().map(|p| vec![p.trim_matches('"').to_string()]),
+        Some("str_replace_editor") => w.nth(1).map(|p| vec![p.to_string()]),
+        Some("edit" | "insert" | "append") => open_file.map(|f| vec![f.to_string()]),
+        Some("submit") => submission.map(patch_files),
+        Some(_) => Some(shell_writes(action)),
+        None => None,
+    }
+    .unwrap_or_default()
+    .into_iter()
+    .filter(|p| !p.is_empty() && p != "n/a")
+    .collect()
+}
+
+/// tau2, OTel, LangSmith: `tool:<name>` and the records its arguments name (`reservation_id`
+/// → `reservation:<id>`, `user_id` → `user:<id>`), plus file and URL arguments.
+pub fn tool_call(name: &str, args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = name.trim();
+    if !name.is_empty() && !name.contains(char::is_whitespace) {
+        out.push(format!("tool:{name}"));
+    }
+    if let Some(o) = args.as_object() {
+        out.extend(records(o));
+        out.extend(file_args(args));
+        if let Some(Value::String(u)) = o.get("url") {
+            out.push(u.clone());
+        }
+    }
+    out
+}
+
+fn records(o: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in o {
+        let Some(kind) = k.strip_suffix("_id").filter(|k| !k.is_empty()) else { continue };
+        let id = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            _ => continue,
+        };
+        if !id.is_empty() && !id.contains(char::is_whitespace) {
+            out.push(format!("{kind}:{id}"));
+        }
+    }
+    out
+}
+
+/// Who&When, TRAJERRBENCH: `message:<step>` for the message itself, then the file names and
+/// URLs its text names.
+pub fn message(step: u32, text: &str) -> Vec<String> {
+    let mut out = vec![format!("message:{step}")];
+    out.extend(named_in(text).into_iter().take(MAX_PER_STEP - 1));
+    out
+}
+
+/// URLs (`https://...`) and file names with an extension (`data/sales.xlsx`) named in a text.
+pub fn named_in(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for raw in text.split(|c: char| c.is_whitespace() || "\"'`<>()[]{},;|".contains(c)) {
+        let w = raw.trim_end_matches(['.', ':', '!', '?']);
+        let lower = w.to_ascii_lowercase();
+        let keep = if lower.starts_with("http://") || lower.starts_with("https://") {
+            w.len() > 8
+        } else {
+            is_file_name(w)
+        };
+        if keep && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+        if out.len() >= MAX_PER_STEP {
+            break;
+        }
+    }
+    out
+}
+
+/// A relative file name: path characters only, a last segment with a stem and an extension
+/// of 1–5 characters with a letter (`a.py`, `src/App.tsx`), not a number (`3.14`), not a
+/// dotted identifier chain (`os.path.join`).
+fn is_file_name(w: &str) -> bool {
+    if w.is_empty()
+        || w.starts_with(['-', '.', '/'])
+        || !w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+    {
+        return false;
+    }
+    let last = w.rsplit('/').next().unwrap_or(w);
+    let Some((stem, ext)) = last.rsplit_once('.') else { return false };
+    !stem.is_empty()
+        && !stem.contains('.')
+        && (1..=5).contains(&ext.len())
+        && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        && ext.chars().any(|c| c.is_ascii_alphabetic())
+        && KNOWN_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+}
+
+/// File extensions taken as file names in message text (prose is full of `e.g.` and `U.S.`).
+const KNOWN_EXTENSIONS: [&str; 48] = [
+    "py", "rs", "js", "ts", "tsx", "jsx", "mjs", "go", "java", "kt", "c", "h", "cpp", "hpp", "cs",
+    "rb", "php", "swift", "sh", "md", "txt", "json", "jsonl", "yaml", "yml", "toml", "xml", "html",
+    "css", "csv", "tsv", "xlsx", "xls", "docx", "pdf", "pptx", "png", "jpg", "jpeg", "gif", "svg",
+    "mp3", "mp4", "wav", "zip", "sql", "ipynb", "cfg",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_writes_finds_redirections_and_editing_commands() {
+        assert_eq!(shell_writes("echo hi > out.txt && cat a.txt"), ["out.txt"]);
+        assert_eq!(shell_writes("sed -i 's/a/b/' src/x.py src/y.py"), ["src/x.py", "src/y.py"]);
+        assert_eq!(shell_writes("cd /testbed && sed -i 's/a/b/' x.py"), ["/testbed/x.py"]);
+        assert_eq!(shell_writes("rm hello.js"), ["hello.js"]);
+        assert_eq!(shell_writes("mv a.py b.py"), ["a.py", "b.py"]);
+        assert_eq!(shell_writes("cp -r a.py b.py"), ["b.py"]);
+        assert_eq!(shell_writes("ls -la 2>&1 | tee log.txt"), ["log.txt"]);
+        assert_eq!(
+            shell_writes("cat <<'EOF' > notes.md\nhello > there\nEOF"),
+            ["notes.md", "there"]
+        );
+        assert!(shell_writes("python -m pytest tests/test_a.py -v").is_empty());
+        assert!(shell_writes("grep -r x . > /dev/null").is_empty());
+    }
+
+    #[test]
+    fn patch_files_reads_both_patch_forms() {
+        let codex = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.md\n*** End Patch";
+        assert_eq!(patch_files(codex), ["src/a.rs", "b.md"]);
+        let git = "diff --git a/x/y.py b/x/y.py\nindex 1..2\n--- a/x/y.py\n+++ b/x/y.py\n";
+        assert_eq!(patch_files(git), ["x/y.py"]);
+    }
+
+    #[test]
+    fn tool_calls_name_the_tool_and_its_records() {
+        let args = serde_json::json!({"reservation_id": "EHGLP3", "cabin": "economy"});
+        assert_eq!(
+            tool_call("cancel_reservation", &args),
+            ["tool:cancel_reservation", "reservation:EHGLP3"]
+        );
+    }
+
+    #[test]
+    fn messages_name_files_and_urls_not_prose() {
+        let t = "Open data/sales.xlsx, see https://example.org/a.html. E.g. the U.S. uses os.path.join and 3.14.";
+        assert_eq!(message(4, t), ["message:4", "data/sales.xlsx", "https://example.org/a.html"]);
+    }
+}

@@ -1,0 +1,172 @@
+//! Archives of traces (`.tar`, `.tar.gz`, `.zip`): every member is ingested as its own trace,
+//! named by its member path, under the same caps as a single file. Archives are built here in
+//! memory from the real fixtures.
+#![cfg(not(target_arch = "wasm32"))]
+// Reading the fixture files is the test's I/O, not the core's.
+#![allow(clippy::disallowed_methods)]
+
+use std::io::Write as _;
+use std::path::Path;
+
+use trajscope_core::ingest::{archive_kind, ingest_archive, ArchiveKind, Limits};
+use trajscope_core::IngestOptions;
+
+fn fixture(rel: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn three_formats() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("runs/fixed_at_once.awtl.jsonl", fixture("awtl/fixed_at_once.awtl.jsonl")),
+        (
+            "sessions/session.jsonl",
+            fixture(&format!("claude_code/{}", first("claude_code", ".jsonl"))),
+        ),
+        ("who/ag_1.json", fixture("who_and_when/ag_1.json")),
+    ]
+}
+
+fn first(dir: &str, ext: &str) -> String {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(dir);
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .expect("fixture folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(ext))
+        .collect();
+    names.sort();
+    names.remove(0)
+}
+
+fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, data) in files {
+        let mut h = [0u8; 512];
+        h[..name.len()].copy_from_slice(name.as_bytes());
+        h[100..108].copy_from_slice(b"0000644\0");
+        h[124..136].copy_from_slice(format!("{:011o}\0", data.len()).as_bytes());
+        h[148..156].copy_from_slice(b"        ");
+        h[156] = b'0';
+        h[257..263].copy_from_slice(b"ustar\0");
+        h[263..265].copy_from_slice(b"00");
+        out.extend_from_slice(&h);
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.extend_from_slice(&[0; 1024]);
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(bytes).expect("in-memory write");
+    enc.finish().expect("in-memory write")
+}
+
+/// A zip of stored members.
+fn zip(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in files {
+        let offset = out.len() as u32;
+        let size = (data.len() as u32).to_le_bytes();
+        out.extend_from_slice(
+            b"PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+        );
+        out.extend_from_slice(&size);
+        out.extend_from_slice(&size);
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(data);
+        central.extend_from_slice(b"PK\x01\x02\x14\x00\x14\x00\x00\x00\x00\x00");
+        central.extend_from_slice(&[0; 8]);
+        central.extend_from_slice(&size);
+        central.extend_from_slice(&size);
+        central.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        central.extend_from_slice(&[0; 12]);
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let cd_offset = out.len() as u32;
+    let n = (files.len() as u16).to_le_bytes();
+    out.extend_from_slice(&central);
+    out.extend_from_slice(b"PK\x05\x06\x00\x00\x00\x00");
+    out.extend_from_slice(&n);
+    out.extend_from_slice(&n);
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&cd_offset.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+#[test]
+fn a_tar_gz_tar_or_zip_of_three_formats_gives_three_traces_with_their_paths() {
+    let files = three_formats();
+    let plain = tar(&files);
+    for (bytes, kind) in [
+        (gzip(&plain), ArchiveKind::TarGz),
+        (plain.clone(), ArchiveKind::Tar),
+        (zip(&files), ArchiveKind::Zip),
+    ] {
+        let opts = IngestOptions::default();
+        assert_eq!(archive_kind(&bytes, &opts.limits), Some(kind));
+        let archive = ingest_archive(&bytes, &opts).expect("an archive");
+        assert_eq!(archive.kind, kind);
+        assert!(archive.error.is_none(), "{kind:?}: {:?}", archive.error);
+        let got: Vec<(&str, &str)> =
+            archive.members.iter().map(|m| (m.path.as_str(), m.trace.format.name())).collect();
+        assert_eq!(
+            got,
+            [
+                ("runs/fixed_at_once.awtl.jsonl", "awtl"),
+                ("sessions/session.jsonl", "claude-code"),
+                ("who/ag_1.json", "who-and-when")
+            ],
+            "{kind:?}"
+        );
+        for (m, (_, data)) in archive.members.iter().zip(&files) {
+            // Each member reads exactly as the same file read on its own.
+            assert_eq!(
+                m.trace,
+                trajscope_core::ingest(data, IngestOptions::default()),
+                "{}",
+                m.path
+            );
+        }
+    }
+}
+
+#[test]
+fn archives_obey_the_caps() {
+    let files: Vec<(String, Vec<u8>)> = (0..20)
+        .map(|i| (format!("t{i}.jsonl"), b"{\"role\":\"user\",\"content\":\"x\"}\n".to_vec()))
+        .collect();
+    let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, d)| (n.as_str(), d.clone())).collect();
+    let limits = Limits { max_archive_entries: 5, ..Limits::default() };
+    let opts = IngestOptions { limits, ..IngestOptions::default() };
+    let a = ingest_archive(&tar(&files), &opts).expect("an archive");
+    assert_eq!(a.members.len(), 5);
+    assert!(a.error.is_some_and(|e| e.contains("limit of 5 entries")));
+    // A zip directory over the limit is not read at all: the ingest says which limit.
+    assert!(ingest_archive(&zip(&files), &opts).is_none());
+    let t = trajscope_core::ingest(&zip(&files), opts.clone());
+    assert!(t.error.is_some_and(|e| e.contains("20 entries, more than the limit of 5")));
+
+    let limits = Limits { max_inflated: 4096, ..Limits::default() };
+    let opts = IngestOptions { limits, ..IngestOptions::default() };
+    let a = ingest_archive(&gzip(&tar(&files)), &opts).expect("an archive");
+    assert!(a.members.len() < 20, "cut at 4 KiB of tar");
+    assert!(a.error.is_some_and(|e| e.contains("limit of 4 KiB")));
+}
+
+#[test]
+fn a_single_trace_is_not_an_archive_of_traces() {
+    let opts = IngestOptions::default();
+    assert!(ingest_archive(&fixture("awtl/fixed_at_once.awtl.jsonl"), &opts).is_none());
+    assert!(ingest_archive(&gzip(&fixture("awtl/fixed_at_once.awtl.jsonl")), &opts).is_none());
+    assert!(
+        ingest_archive(&fixture("inspect/browser.eval"), &opts).is_none(),
+        "an .eval is one trace"
+    );
+}
