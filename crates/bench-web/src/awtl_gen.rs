@@ -1,4 +1,4 @@
-//! A deterministic generator of realistic AWTL traces (SPEC §2.2) for benchmarks: many runs of
+//! A deterministic generator of realistic AWTL traces (docs/formats.md) for benchmarks: many runs of
 //! actions, observations (mostly short, some long build logs, some errors), judge results,
 //! memory reads, artifacts and assistant messages, with snake_case and camelCase keys mixed,
 //! JSON escapes and non-ASCII text. Same seed, same bytes. No I/O: it writes into any

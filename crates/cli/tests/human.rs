@@ -1,5 +1,5 @@
 //! The human output of `trajscope analyze`, run as a user runs it (NO_COLOR, not a terminal):
-//! the diagnosis of every failed trajectory compared with `tests/expect/analyze/<name>.txt`
+//! the diagnosis of every failed trajectory compared with `tests/expect/analyze/<file>.txt`
 //! (bless with UPDATE_EXPECT=1, then read the diff), several files and folders, `--jsonl`, and
 //! escaped control characters.
 
@@ -24,7 +24,7 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-/// Every AWTL fixture and the bundled sample: one expect file each.
+/// Every AWTL fixture, the bundled sample and two document formats: one expect file each.
 #[test]
 fn analyze_prints_the_diagnosis_of_every_failed_trajectory() {
     let mut files: Vec<String> = std::fs::read_dir(repo("tests/fixtures/awtl"))
@@ -35,11 +35,14 @@ fn analyze_prints_the_diagnosis_of_every_failed_trajectory() {
         .collect();
     files.sort();
     files.push("web/samples/sample.awtl.jsonl".into());
+    // Document formats: steps have a JSON path instead of a line.
+    files.push("tests/fixtures/who_and_when/ag_1.json".into());
+    files.push("tests/fixtures/tau2/airline_3_simulations.json".into());
     assert!(files.len() > 3, "fixtures found: {files:?}");
     for f in &files {
         let got = stdout(&trajscope(&["analyze", f]));
-        let name =
-            PathBuf::from(f).file_name().unwrap().to_string_lossy().replace(".awtl.jsonl", "");
+        // Named after the whole input file name, as every expected file is.
+        let name = PathBuf::from(f).file_name().unwrap().to_string_lossy().into_owned();
         let expected = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join(format!("tests/expect/analyze/{name}.txt"));
         expect_test::expect_file![expected].assert_eq(&got);

@@ -1,4 +1,4 @@
-//! Speed of the analysis (SPEC: a 1,000,000-step trace natively in under 2 s): the whole
+//! Speed of the analysis (the target: a 1,000,000-step trace natively in under 2 s): the whole
 //! pipeline — triggers, instances, ranking, classification, record — on a synthetic trajectory
 //! of actions, observations (some failing, some repeated), claims, memory reads and verdicts.
 

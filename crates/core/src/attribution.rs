@@ -1,4 +1,4 @@
-//! Attribution without an LLM (SPEC §2.5): triggers → error instances → state → ranked candidates.
+//! Attribution without an LLM (docs/detector.md): triggers → error instances → state → ranked candidates.
 //!
 //! The TRAJDEBUG pipeline, with rules in place of the model:
 //! 1. [`triggers`]: per step, the detected error signals, each with a verbatim `wrong_quote` of
@@ -33,7 +33,7 @@ use crate::model::{Outcome, Step, Trajectory};
 use crate::record::{AttributionRecord, Category, FailureClass, FailureMode, Phase};
 use crate::views::ViewOptions;
 
-/// Tunable thresholds. The defaults follow the sources (TRAJDEBUG's k = 50%, seed 004's 5
+/// Tunable thresholds. The defaults follow the sources (TRAJDEBUG's k = 50%, the reflect form's 5
 /// attempts and 2 repetitions), not any benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnalysisOptions {
@@ -283,7 +283,7 @@ fn step_ref(s: &Step) -> String {
 /// The most touched action ids a record lists (the record is compact metadata).
 pub const MAX_TOUCHED: usize = 64;
 
-/// Fills the seed-001 attribution record from the analysis.
+/// Fills the attribution record from the analysis.
 fn fill_record(
     traj: &Trajectory,
     found: &triggers::Found,

@@ -1,4 +1,4 @@
-//! The Failure Prevention Brief (SPEC §2.8): the few cases that match the next attempt, as short
+//! The Failure Prevention Brief (docs/learning-loop.md): the few cases that match the next attempt, as short
 //! tagged lines to paste before it.
 //!
 //! Selection: a case is used when it is valid, its phase is the next attempt's phase (or it has

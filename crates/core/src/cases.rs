@@ -1,10 +1,10 @@
-//! Failed turn cases (SPEC §2.7): building, strict validation, loading and merging.
+//! Failed turn cases (docs/learning-loop.md): building, strict validation, loading and merging.
 //!
 //! A case is the compact metadata of one failed turn, built from an [`crate::record::AttributionRecord`] and
-//! its trajectory: schema v1 of seed 001 (`schema_version`, `case_id`, `turn_id`,
+//! its trajectory: schema v1 (`schema_version`, `case_id`, `turn_id`,
 //! `failure_turn_id`, `failure_event_id`, `artifact_refs`, `memory_read_node_ids`,
 //! `prevention_hint`, `applicability`, `evidence_refs`) plus the classification, the failure mode,
-//! the phase, and the reflect parts of seed 004 (`failed_action`, `failure_reason`, `constraint`).
+//! the phase, and the reflect parts (`failed_action`, `failure_reason`, `constraint`).
 //!
 //! Invariant: validation runs on the raw JSON (a case read from a file is checked field by field,
 //! unknown fields included) and every error is reported; an invalid case is never exported.
@@ -40,7 +40,7 @@ pub struct FailedTurnCase {
     pub artifact_refs: Vec<String>,
     #[serde(default)]
     pub memory_read_node_ids: Vec<String>,
-    /// One actionable sentence for the next attempt (seed 004's "what to try next").
+    /// One actionable sentence for the next attempt ("what to try next").
     pub prevention_hint: String,
     /// Scope tags: which next attempts the case is about (`verifier:contract-verifier`, `api`).
     pub applicability: Vec<String>,
@@ -52,7 +52,7 @@ pub struct FailedTurnCase {
     /// Phase of the failing step; a brief for another phase leaves the case out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Phase>,
-    /// Reflect form (seed 004): what was tried.
+    /// Reflect form: what was tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_action: Option<String>,
     /// Reflect form: why it failed.
@@ -171,7 +171,7 @@ pub fn check_value(value: &Value, line: u32) -> CaseCheck {
     CaseCheck { line, case_id, valid: errors.is_empty(), errors, case }
 }
 
-/// Every rule of SPEC §2.7, on raw JSON. Returns all errors (empty when the case is valid).
+/// Every rule of docs/learning-loop.md, on raw JSON. Returns all errors (empty when the case is valid).
 pub fn validate_value(value: &Value) -> Vec<String> {
     let Some(obj) = value.as_object() else {
         return vec!["case must be a JSON object".into()];

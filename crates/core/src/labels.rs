@@ -1,4 +1,4 @@
-//! Annotation labels (SPEC §2.9): the label model, benchmark exports, imports, agreement.
+//! Annotation labels (docs/learning-loop.md): the label model, benchmark exports, imports, agreement.
 //!
 //! A [`Label`] names the critical step of one trajectory of one trace file, as one annotator
 //! judged it. The trace is identified by the SHA-256 of its bytes ([`ContentHasher`], fed the

@@ -152,7 +152,7 @@ pub struct SourceLoc {
     pub path: String,
 }
 
-/// The identifiers a step may carry (SPEC §2.1). All optional.
+/// The identifiers a step may carry (docs/formats.md). All optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepIds {
     #[serde(default, skip_serializing_if = "Option::is_none")]

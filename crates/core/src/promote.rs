@@ -1,4 +1,4 @@
-//! Verified-only memory promotion (SPEC §2.8): one decision per case, with every reason.
+//! Verified-only memory promotion (docs/learning-loop.md): one decision per case, with every reason.
 //!
 //! A case may become a memory candidate only when it is a valid case of an agent or verification
 //! failure, and its replay passed (latest scorecard record, not excluded) or a human approved it.

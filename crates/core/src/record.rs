@@ -1,4 +1,4 @@
-//! Shared vocabularies and the attribution record (SPEC §2.5–2.6): the contract between the
+//! Shared vocabularies and the attribution record (docs/detector.md): the contract between the
 //! analysis (which fills them), the learning loop (cases, brief, promotion) and the app
 //! (annotation pick lists). Field names follow the source articles.
 
@@ -56,7 +56,7 @@ impl Phase {
     }
 }
 
-/// Failure class (SPEC §2.6). Environment, flaky and harness failures never become memory.
+/// Failure class (docs/detector.md). Environment, flaky and harness failures never become memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureClass {
@@ -79,7 +79,7 @@ impl FailureClass {
     }
 }
 
-/// Failure mode (SPEC §2.6): what the next attempt should do about it.
+/// Failure mode (docs/detector.md): what the next attempt should do about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureMode {
@@ -90,7 +90,7 @@ pub enum FailureMode {
     Reasoning,
 }
 
-/// The seed-001 attribution record for one failed trajectory.
+/// The attribution record (docs/detector.md) for one failed trajectory.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AttributionRecord {
     /// Id of the failure event (a failed judge result's id, else the failing step's id).

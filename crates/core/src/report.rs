@@ -147,12 +147,17 @@ impl Overview {
     }
 
     pub fn with_options(t: &Trajectory, opts: &AnalysisOptions) -> Overview {
-        Overview::of(t, Some(&attribution::analyze_trajectory(t, opts)))
+        Overview::owning(t, Some(attribution::analyze_trajectory(t, opts)))
     }
 
     /// The overview of `t` with its analysis, or with empty analysis fields (`analysed`
     /// false) when there is none yet.
     pub fn of(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> Overview {
+        Overview::owning(t, a.cloned())
+    }
+
+    /// [`Overview::of`], taking the analysis (no copy of its triggers and record).
+    pub fn owning(t: &Trajectory, a: Option<TrajectoryAnalysis>) -> Overview {
         let mut agents: Vec<String> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::new();
         let mut roles: Vec<(String, u32)> = Vec::new();
@@ -182,7 +187,7 @@ impl Overview {
                 let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
                 (elide(&what, ACTION_CHARS), n)
             });
-        Overview {
+        let mut o = Overview {
             id: t.id.clone(),
             steps: t.steps.len(),
             outcome: t.outcome,
@@ -194,21 +199,28 @@ impl Overview {
             roles,
             repeated_action,
             analysed: a.is_some(),
-            critical: a.and_then(|a| a.critical.clone()),
-            candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
-            classification: a.and_then(|a| a.classification),
-            failure_mode: a.and_then(|a| a.failure_mode),
-            signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
-            triggers: a.map(|a| a.triggers.clone()).unwrap_or_default(),
-            record: a
-                .map(|a| {
-                    let mut r = a.record.clone();
-                    r.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
-                    r
-                })
-                .unwrap_or_default(),
+            critical: None,
+            candidates: Vec::new(),
+            classification: None,
+            failure_mode: None,
+            signals: Signals::default(),
+            triggers: Vec::new(),
+            record: AttributionRecord::default(),
             flagged_artifact_refs: flagged_refs(t),
+        };
+        if let Some(a) = a {
+            o.critical = a.critical;
+            o.candidates = a.candidates;
+            o.classification = a.classification;
+            o.failure_mode = a.failure_mode;
+            o.signals = a.signals;
+            o.triggers = a.triggers;
+            o.record = a.record;
+            // Refs that escape the trace root are flagged in `flagged_artifact_refs`, never
+            // reported as failed artifacts.
+            o.record.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
         }
+        o
     }
 }
 

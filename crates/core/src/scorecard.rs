@@ -1,6 +1,6 @@
-//! Replay scorecard records and the exclusion rules (SPEC §2.8).
+//! Replay scorecard records and the exclusion rules (docs/learning-loop.md).
 //!
-//! A record says how a case fared when replayed (seed 001: `schema_version`, `record_id`,
+//! A record says how a case fared when replayed (`schema_version`, `record_id`,
 //! `status`, `decision`, `candidate_id`, `case_id`, `validated_by`, `last_validated_at`,
 //! `memory_graph_status`, `replay_status`, `risk_level`, `applies_to`, `does_not_apply_to`,
 //! `evidence_refs`). A case whose record is stale or risky, or whose status is blocked, skipped,

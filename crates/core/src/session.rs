@@ -179,6 +179,16 @@ impl Session {
         Report::with_summaries(&self.trace, self.overviews())
     }
 
+    /// The report, consuming the session (no copy of the analyses: what `analyze --json`
+    /// prints of a large trace).
+    pub fn into_report(mut self) -> Report {
+        self.analyse_all();
+        let Session { trace, analyses, .. } = self;
+        let overviews =
+            trace.trajectories.iter().zip(analyses).map(|(t, a)| Overview::owning(t, a)).collect();
+        Report::with_summaries(&trace, overviews)
+    }
+
     /// Per-step columns of trajectory `i`.
     pub fn columns(&self, i: usize) -> Option<StepColumns> {
         Some(steps::columns(self.trajectory(i)?))

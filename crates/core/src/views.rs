@@ -1,4 +1,4 @@
-//! Multi-grain views of a step (SPEC §2.4): high / medium / low detail, deterministic.
+//! Multi-grain views of a step (docs/detector.md): high / medium / low detail, deterministic.
 //!
 //! A view is plain text: a header line (who acted, role and kind, tool, exit code, error flag,
 //! status, identifiers, source line), then the command and the step's text. When it does not fit

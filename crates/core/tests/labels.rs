@@ -1,4 +1,4 @@
-//! Labels (SPEC §2.9): content hash, the three exports (golden files), import of our exports and
+//! Labels (docs/learning-loop.md): content hash, the three exports (golden files), import of our exports and
 //! of real benchmark item files, bad lines reported, and agreement figures checked against
 //! textbook and hand-computed examples.
 #![cfg(not(target_arch = "wasm32"))]

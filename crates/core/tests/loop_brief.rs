@@ -1,4 +1,4 @@
-//! Replay scorecard exclusions and the Failure Prevention Brief (SPEC §2.8) through the public
+//! Replay scorecard exclusions and the Failure Prevention Brief (docs/learning-loop.md) through the public
 //! API, on fixture cases and scorecards shaped like real runs.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,4 +1,4 @@
-//! Failed turn cases (SPEC §2.7) through the public API: built from attribution records over
+//! Failed turn cases (docs/learning-loop.md) through the public API: built from attribution records over
 //! real-looking AWTL runs, validated strictly on raw JSON, loaded from JSONL and merged.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,4 +1,4 @@
-//! Verified-only memory promotion (SPEC §2.8) through the public API: one decision per case with
+//! Verified-only memory promotion (docs/learning-loop.md) through the public API: one decision per case with
 //! its reasons, and nothing to write without the explicit write flag.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -95,6 +95,7 @@ fn the_session_projects_what_the_report_says_for_every_awtl_fixture() {
         }
         assert_eq!(s.overviews(), report.trajectories, "{f:?}");
         assert_eq!(s.report(), report, "{f:?}");
+        assert_eq!(s.clone().into_report(), report, "{f:?}");
         // One case per trajectory with a critical step, in order.
         let cases = s.cases().expect("the identity is known");
         let with_critical: Vec<&str> = report

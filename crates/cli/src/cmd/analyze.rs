@@ -127,14 +127,13 @@ fn json(
     format: Option<Format>,
     reviewer: Option<&ReviewerOutcome>,
 ) -> anyhow::Result<()> {
-    let mut session = load_analysed(file, format, false, reviewer)?;
-    let report = session.report();
+    let report = load_analysed(file, format, false, reviewer)?.into_report();
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer(&mut out, &report)?;
     writeln!(out)?;
     out.flush()?;
-    std::mem::forget((session, report));
+    std::mem::forget(report);
     Ok(())
 }
 

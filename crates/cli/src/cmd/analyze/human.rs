@@ -24,6 +24,8 @@ const QUARANTINE_LISTED: usize = 10;
 const BEFORE: usize = 40;
 const AFTER: usize = 30;
 const QUOTE: usize = 100;
+/// The most of the root-cause summary shown.
+const CAUSE: usize = 240;
 
 /// Writes the whole human report of one file.
 pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std::io::Result<()> {
@@ -102,13 +104,17 @@ fn diagnosis(
     )?;
     let gutter = gutter_width(t, &c.evidence);
     let pad = " ".repeat(gutter);
-    let at =
-        if c.line > 0 { format!("{file}:{}", c.line) } else { format!("{file} (step {})", c.step) };
+    let path = t.steps.get(c.step as usize).map_or("", |s| s.loc.path.as_str());
+    let at = match (c.line, path) {
+        (0, "") => format!("{file} (step {})", c.step),
+        (0, path) => format!("{file} ({}, step {})", escape_line(path), c.step),
+        (line, _) => format!("{file}:{line}"),
+    };
     writeln!(out, "{pad}{} {at}", p.note("-->"))?;
     writeln!(out, "{pad} {} class: {class}, failure mode: {mode}", p.note("="))?;
     let summary = o.record.root_cause_summary.trim();
     if !summary.is_empty() {
-        writeln!(out, "{pad} {} cause: {}", p.note("="), escape_line(summary))?;
+        writeln!(out, "{pad} {} cause: {}", p.note("="), clip(&escape_line(summary), CAUSE))?;
     }
     // The same quote backed by several rules is shown once, naming them all.
     let mut shown: Vec<(&Evidence, Vec<&str>)> = Vec::new();

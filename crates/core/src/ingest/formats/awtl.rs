@@ -1,4 +1,4 @@
-//! AWTL, the native event format (SPEC §2.2): one JSON object per line with `type` one of
+//! AWTL, the native event format (docs/formats.md): one JSON object per line with `type` one of
 //! `action`, `observation`, `judge_result`, `memory_read`, `artifact`, `run_start`, `run_end`,
 //! `message`. snake_case and camelCase keys are both accepted.
 //!
