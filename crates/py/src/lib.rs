@@ -13,8 +13,10 @@ use pyo3::types::{PyByteArray, PyBytes};
 use trajscope_core::brief::{self, BriefContext, ExcludedCase, Reason};
 use trajscope_core::cases;
 use trajscope_core::eval::{evaluate, EvalInput};
-use trajscope_core::model::{Format, Trace};
+use trajscope_core::model::{Format, Outcome, Trace};
+use trajscope_core::outcome::{parse_outcome, ReviewerOutcome};
 use trajscope_core::record::Phase;
+use trajscope_core::redact;
 use trajscope_core::{IngestOptions, Loader, Session};
 
 pyo3::create_exception!(
@@ -70,11 +72,46 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
     }
 }
 
+/// The CLI's `--outcome failed|passed [--trajectory ID]`, with its messages.
+fn parse_reviewer(
+    outcome: Option<&str>,
+    trajectory: Option<String>,
+) -> PyResult<Option<ReviewerOutcome>> {
+    match outcome {
+        None if trajectory.is_some() => Err(TrajscopeError::new_err(
+            "trajectory= needs outcome= (failed or passed)".to_string(),
+        )),
+        None => Ok(None),
+        Some(word) => match parse_outcome(word) {
+            Some(o @ (Outcome::Failed | Outcome::Passed)) => {
+                Ok(Some(ReviewerOutcome::new(o, trajectory)))
+            }
+            _ => Err(TrajscopeError::new_err(format!(
+                "unknown outcome `{word}`; known: failed, passed"
+            ))),
+        },
+    }
+}
+
+/// Loads `input` and sets the reviewer's outcome, if any (an id the trace lacks is an error).
+fn load_reviewed(
+    input: &Input,
+    format: Option<Format>,
+    hash: bool,
+    reviewer: Option<&ReviewerOutcome>,
+) -> Result<Session, String> {
+    let mut session = load(input, format, hash)?;
+    if let Some(r) = reviewer {
+        session.set_outcome(r)?;
+    }
+    Ok(session)
+}
+
 const CHUNK: usize = 1 << 20;
 
 /// Streams the input into a loader (1 MiB chunks for a file), as the CLI does.
 fn load(input: &Input, format: Option<Format>, hash: bool) -> Result<Session, String> {
-    let mut loader = Loader::new(IngestOptions { format }, hash);
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     match input {
         Input::Bytes(b) => {
             for chunk in b.chunks(CHUNK) {
@@ -112,18 +149,21 @@ fn detached<T: Send>(
 
 /// `trajscope analyze --json`: the report of one trace, as a JSON string.
 #[pyfunction]
-#[pyo3(signature = (source, format=None))]
+#[pyo3(signature = (source, format=None, outcome=None, trajectory=None))]
 fn analyze_json(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
+    outcome: Option<&str>,
+    trajectory: Option<String>,
 ) -> PyResult<String> {
     let input = Input::from_py(source)?;
     let format = parse_format(format)?;
+    let reviewer = parse_reviewer(outcome, trajectory)?;
     detached(py, move || {
-        let mut session = load(&input, format, false)?;
+        let mut session = load_reviewed(&input, format, false, reviewer.as_ref())?;
         session.analyse_all();
-        to_json(&session.report())
+        to_json(&session.into_report())
     })
 }
 
@@ -141,16 +181,19 @@ struct Record<'a> {
 /// `trajscope analyze --jsonl`: one JSON record per trajectory (a file whose trace has an error
 /// also gets a record with the error and no trajectory fields).
 #[pyfunction]
-#[pyo3(signature = (source, format=None))]
+#[pyo3(signature = (source, format=None, outcome=None, trajectory=None))]
 fn trajectories_jsonl(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
+    outcome: Option<&str>,
+    trajectory: Option<String>,
 ) -> PyResult<Vec<String>> {
     let input = Input::from_py(source)?;
     let format = parse_format(format)?;
+    let reviewer = parse_reviewer(outcome, trajectory)?;
     detached(py, move || {
-        let mut session = load(&input, format, false)?;
+        let mut session = load_reviewed(&input, format, false, reviewer.as_ref())?;
         session.analyse_all();
         let file = input.name();
         let trace = session.trace();
@@ -175,12 +218,19 @@ fn trajectories_jsonl(
 
 /// `trajscope cases FILE --json`: every failed turn case built from the trace, valid or not.
 #[pyfunction]
-#[pyo3(signature = (source, format=None))]
-fn cases_json(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (source, format=None, outcome=None, trajectory=None))]
+fn cases_json(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    outcome: Option<&str>,
+    trajectory: Option<String>,
+) -> PyResult<String> {
     let input = Input::from_py(source)?;
     let format = parse_format(format)?;
+    let reviewer = parse_reviewer(outcome, trajectory)?;
     detached(py, move || {
-        let mut session = load(&input, format, true)?;
+        let mut session = load_reviewed(&input, format, true, reviewer.as_ref())?;
         let built = session.cases().map(|c| c.built).unwrap_or_default();
         to_json(&serde_json::json!({ "cases": built }))
     })
@@ -199,7 +249,8 @@ fn parse_phase(name: Option<&str>) -> PyResult<Option<Phase>> {
 /// `trajscope brief FILE --json` (the trace's own cases; no scorecard): status, lines, the
 /// cases left out and why, and the Markdown section.
 #[pyfunction]
-#[pyo3(signature = (source, format=None, phase=None, scope=Vec::new(), max_lines=brief::DEFAULT_MAX_LINES))]
+#[pyo3(signature = (source, format=None, phase=None, scope=Vec::new(), max_lines=brief::DEFAULT_MAX_LINES, outcome=None, trajectory=None))]
+#[allow(clippy::too_many_arguments)]
 fn brief_json(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -207,12 +258,15 @@ fn brief_json(
     phase: Option<&str>,
     scope: Vec<String>,
     max_lines: usize,
+    outcome: Option<&str>,
+    trajectory: Option<String>,
 ) -> PyResult<String> {
     let input = Input::from_py(source)?;
     let format = parse_format(format)?;
     let phase = parse_phase(phase)?;
+    let reviewer = parse_reviewer(outcome, trajectory)?;
     detached(py, move || {
-        let mut session = load(&input, format, true)?;
+        let mut session = load_reviewed(&input, format, true, reviewer.as_ref())?;
         let built = session.cases().map(|c| c.built).unwrap_or_default();
         let mut valid = Vec::new();
         let mut invalid = Vec::new();
@@ -315,6 +369,27 @@ fn eval_json(
     })
 }
 
+/// `trajscope redact FILE -o OUT --json`: the redacted copy's bytes (same lines, every JSON line
+/// still JSON) and the findings (`line`, `column`, `kind`).
+#[pyfunction]
+fn redact_json<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyBytes>, String)> {
+    let input = Input::from_py(source)?;
+    let (bytes, findings) = detached(py, move || {
+        let bytes = match &input {
+            Input::Bytes(b) => std::borrow::Cow::Borrowed(b.as_slice()),
+            Input::Path(p) => std::borrow::Cow::Owned(
+                std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+            ),
+        };
+        let r = redact::redact_file(&bytes);
+        Ok((r.bytes, to_json(&r.findings)?))
+    })?;
+    Ok((PyBytes::new(py, &bytes), findings))
+}
+
 #[pymodule]
 fn _trajscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TrajscopeError", m.py().get_type::<TrajscopeError>())?;
@@ -324,5 +399,6 @@ fn _trajscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cases_json, m)?)?;
     m.add_function(wrap_pyfunction!(brief_json, m)?)?;
     m.add_function(wrap_pyfunction!(eval_json, m)?)?;
+    m.add_function(wrap_pyfunction!(redact_json, m)?)?;
     Ok(())
 }

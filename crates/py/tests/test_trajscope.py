@@ -120,3 +120,51 @@ def test_threads_analyse_at_once_and_agree():
     for t in threads:
         t.join()
     assert got == expected
+
+
+UNKNOWN_OUTCOME = [FIXTURES / "codex" / "rollout-trimmed.jsonl", FIXTURES / "inspect" / "browser.no_events.json"]
+
+
+@pytest.mark.parametrize("path", UNKNOWN_OUTCOME, ids=lambda p: p.name)
+def test_the_reviewers_outcome_equals_the_cli(cli, path):
+    for word in ("failed", "passed"):
+        code, out, err = cli("analyze", path, "--json", "--outcome", word)
+        assert code == 0, err
+        got = trajscope.analyze(path, outcome=word)
+        assert got == json.loads(out)
+        assert {t["outcome"] for t in got["trajectories"]} == {word}
+        code, out, err = cli("cases", path, "--json", "--outcome", word)
+        assert code == 0, err
+        assert trajscope.cases(path, outcome=word) == json.loads(out)["cases"]
+    first = trajscope.analyze(path)["trajectories"][0]["id"]
+    one = trajscope.analyze(path, outcome="failed", trajectory=first)
+    code, out, _ = cli("analyze", path, "--json", "--outcome", "failed", "--trajectory", first)
+    assert one == json.loads(out)
+
+
+def test_a_wrong_outcome_or_trajectory_raises():
+    path = FIXTURES / "codex" / "rollout-trimmed.jsonl"
+    with pytest.raises(trajscope.TrajscopeError, match="unknown outcome `maybe`"):
+        trajscope.analyze(path, outcome="maybe")
+    with pytest.raises(trajscope.TrajscopeError, match="no trajectory `nope`"):
+        trajscope.analyze(path, outcome="failed", trajectory="nope")
+    with pytest.raises(trajscope.TrajscopeError, match="needs outcome"):
+        trajscope.analyze(path, trajectory="x")
+
+
+def test_redact_equals_the_cli(cli, tmp_path):
+    path = FIXTURES / "redact" / "planted-secrets.awtl.jsonl"
+    out_cli = tmp_path / "cli.jsonl"
+    code, out, err = cli("redact", path, "-o", out_cli, "--json")
+    assert code == 0, err
+    expected = json.loads(out)
+    got = trajscope.redact(path, output=tmp_path / "py.jsonl")
+    assert got["secrets"] == expected["secrets"] > 0
+    assert got["findings"] == expected["findings"]
+    assert got["data"] == out_cli.read_bytes() == (tmp_path / "py.jsonl").read_bytes()
+    lines = got["data"].decode().splitlines()
+    assert len(lines) == len(path.read_bytes().decode().splitlines())
+    for line in lines:
+        if line.strip():
+            json.loads(line)
+    assert trajscope.redact(path.read_bytes())["data"] == got["data"]
