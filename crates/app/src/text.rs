@@ -31,86 +31,8 @@ pub fn find_ci(hay: &str, needle: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// Whether `hay` contains `needle`, ignoring ASCII case (see [`find_ci`]).
-pub fn contains_ci(hay: &str, needle: &str) -> bool {
-    if needle.is_empty() || needle.len() > hay.len() {
-        return false;
-    }
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    if !needle.is_ascii() {
-        return memchr_contains(h, n);
-    }
-    let first = n[0].to_ascii_lowercase();
-    let upper = n[0].to_ascii_uppercase();
-    let mut i = 0;
-    while i + n.len() <= h.len() {
-        let b = h[i];
-        if (b == first || b == upper) && h[i..i + n.len()].eq_ignore_ascii_case(n) {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-fn memchr_contains(h: &[u8], n: &[u8]) -> bool {
-    h.windows(n.len()).any(|w| w == n)
-}
-
-/// Everything searchable in a step: actor, tool, arguments, status and text.
-pub fn step_matches(step: &Step, query: &str) -> bool {
-    contains_ci(&step.text, query)
-        || contains_ci(&step.actor, query)
-        || step.tool.as_deref().is_some_and(|t| contains_ci(t, query))
-        || step.args.as_deref().is_some_and(|a| contains_ci(a, query))
-        || step.status.as_deref().is_some_and(|s| contains_ci(s, query))
-}
-
-/// The full readable text of a step: a header line for a tool call (tool, arguments, exit
-/// code, status) followed by the step's text.
-pub fn full_text(step: &Step) -> String {
-    let mut head = Vec::new();
-    if let Some(tool) = &step.tool {
-        head.push(format!("[{tool}]"));
-    }
-    if let Some(args) = &step.args {
-        head.push(format!("$ {args}"));
-    }
-    if let Some(code) = step.exit_code {
-        head.push(format!("exit {code}"));
-    }
-    if let Some(status) = &step.status {
-        head.push(format!("status: {status}"));
-    }
-    if head.is_empty() {
-        return step.text.clone();
-    }
-    let mut out = head.join("  ");
-    if !step.text.is_empty() {
-        out.push('\n');
-        out.push_str(&step.text);
-    }
-    out
-}
-
-/// `text` cut to at most `limit` characters, keeping its start and its end, with a visible
-/// marker saying how much was left out.
-pub fn elide(text: &str, limit: usize) -> String {
-    let total = text.chars().count();
-    if total <= limit {
-        return text.to_string();
-    }
-    let marker = |n: usize| format!("\n… [{n} characters elided] …\n");
-    // Reserve room for the marker (its length depends on the number it shows).
-    let room = limit.saturating_sub(marker(total).chars().count());
-    let head = room * 2 / 3;
-    let tail = room - head;
-    let elided = total - head - tail;
-    let mut out: String = text.chars().take(head).collect();
-    out.push_str(&marker(elided));
-    out.extend(text.chars().skip(total - tail));
-    out
-}
+// Search and elision are the core session's, so the app and the CLI match and cut text alike.
+pub use trajscope_core::session::text::{contains_ci, elide, full_text, step_matches};
 
 /// A step's text at a grain: never more than [`Grain::limit`] characters.
 pub fn at_grain(step: &Step, grain: Grain) -> String {
