@@ -2,7 +2,9 @@
 //! trace) holding several trace files. Every member is ingested as its own trace, named by its
 //! member path, under the same caps as a single file (`docs/limits.md`): the archive's entry
 //! count, the bytes a `.tar.gz` inflates to, and the bytes all zip members inflate to together.
-//! The archive is given whole (the CLI reads the file; the app, the dropped `File`).
+//! The archive is given whole (the CLI reads the file; the app, the dropped `File`). Member
+//! paths lose a leading `./` (`tar -C dir .`); macOS and Windows metadata files
+//! ([`is_os_metadata`]) are not members.
 
 use std::io::Read as _;
 
@@ -89,9 +91,24 @@ pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
     };
     let members = files
         .into_iter()
-        .map(|(path, data)| Member { trace: ingest(&data, opts.clone()), path })
+        .filter(|(path, _)| !is_os_metadata(path))
+        .map(|(path, data)| {
+            let path = path.trim_start_matches("./").to_string();
+            Member { trace: ingest(&data, opts.clone()), path }
+        })
         .collect();
     Some(Archive { kind, members, error })
+}
+
+/// Files an archiver or file manager adds beside the traces, never a trace: macOS's
+/// `__MACOSX/` folder and `._name` AppleDouble files, `.DS_Store`, Windows' `Thumbs.db`.
+pub fn is_os_metadata(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.starts_with("__MACOSX/")
+        || path.contains("/__MACOSX/")
+        || name.starts_with("._")
+        || name == ".DS_Store"
+        || name == "Thumbs.db"
 }
 
 fn octal(field: &[u8]) -> Option<u64> {
