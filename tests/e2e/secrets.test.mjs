@@ -82,7 +82,7 @@ test('a trace with a planted secret of every kind: no download shows one', async
   assert.match(secrets, /github-token at step 2/);
 
   // Labels in every style, the rationale quoting secrets as a reviewer pasting the step would.
-  await label(page, 4, `${SECRETS[6]} and ${SECRETS[1]} and ${SECRETS[0]}`);
+  await label(page, 4, `${SECRETS[6]} and ${SECRETS[1]} against postgres://payments:${SECRETS[0]}@db.internal`);
   for (const id of ['export-labels', 'export-who-and-when', 'export-trajerrbench']) {
     const { text } = await download(page, id);
     assertClean(id, text, SECRETS);

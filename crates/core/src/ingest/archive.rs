@@ -63,10 +63,21 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
     None
 }
 
-/// Reads an archive of traces: every file member ingested with `opts` as its own trace.
-/// `None` when `bytes` is not an archive of traces (see [`archive_kind`]).
-pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
-    let limits = opts.limits;
+/// The file members of an archive of traces, not yet ingested: what the app queues one by one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveFiles {
+    pub kind: ArchiveKind,
+    /// Each member's path (without a leading `./`) and bytes, in archive order, OS metadata
+    /// files left out ([`is_os_metadata`]).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The limit or damage that stopped the reading (the members before it are kept).
+    pub error: Option<String>,
+}
+
+/// Reads an archive of traces into its members' bytes, under the caps of `limits`. `None`
+/// when `bytes` is not an archive of traces (see [`archive_kind`]).
+pub fn archive_files(bytes: &[u8], limits: &Limits) -> Option<ArchiveFiles> {
+    let limits = *limits;
     let kind = archive_kind(bytes, &limits)?;
     let (files, error) = match kind {
         ArchiveKind::Tar => tar_members(bytes, &limits),
@@ -89,13 +100,21 @@ pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
         }
         ArchiveKind::Zip => eval_zip::members(bytes, &limits),
     };
-    let members = files
+    let files = files
         .into_iter()
         .filter(|(path, _)| !is_os_metadata(path))
-        .map(|(path, data)| {
-            let path = path.trim_start_matches("./").to_string();
-            Member { trace: ingest(&data, opts.clone()), path }
-        })
+        .map(|(path, data)| (path.trim_start_matches("./").to_string(), data))
+        .collect();
+    Some(ArchiveFiles { kind, files, error })
+}
+
+/// Reads an archive of traces: every file member ingested with `opts` as its own trace.
+/// `None` when `bytes` is not an archive of traces (see [`archive_kind`]).
+pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
+    let ArchiveFiles { kind, files, error } = archive_files(bytes, &opts.limits)?;
+    let members = files
+        .into_iter()
+        .map(|(path, data)| Member { trace: ingest(&data, opts.clone()), path })
         .collect();
     Some(Archive { kind, members, error })
 }
