@@ -147,16 +147,20 @@ pub fn rank(
     }
     let first: Vec<f64> = pool.iter().map(|p| score::score(&p.features, weights)).collect();
     let at_steps: Vec<u32> = pool.iter().map(|p| p.step).collect();
-    let agents: Vec<String> = pool
-        .iter()
-        .map(|p| {
-            if p.blocked {
-                "environment".to_string()
-            } else {
-                eval::normalize_agent(&responsible_agent(steps, p.step as usize))
-            }
-        })
-        .collect();
+    // Agents are looked up only when the agent stage is on (it is off in the shipped weights).
+    let agents: Vec<String> = if weights.agent_support == 0.0 {
+        Vec::new()
+    } else {
+        pool.iter()
+            .map(|p| {
+                if p.blocked {
+                    "environment".to_string()
+                } else {
+                    eval::normalize_agent(&responsible_agent(steps, p.step as usize))
+                }
+            })
+            .collect()
+    };
     let (order, support) = two_stage(&first, &at_steps, &agents, weights);
     if weights.agent_support != 0.0 {
         for (p, s) in pool.iter_mut().zip(&support) {
@@ -313,7 +317,7 @@ fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
 /// Both ranking stages: the first orders candidates by [`score::score`]; the second adds
 /// `agent_support` × the support of each candidate's agent among the first stage's top
 /// `support_depth` ([`score::agent_support`]). Returns (score, index) best first and each
-/// candidate's support.
+/// candidate's support (all 0 while the stage is off).
 fn two_stage(
     first: &[f64],
     at_steps: &[u32],
@@ -322,14 +326,16 @@ fn two_stage(
 ) -> (Vec<(f64, usize)>, Vec<f64>) {
     let mut order: Vec<(f64, usize)> = first.iter().copied().zip(0..).collect();
     sort_order(&mut order, at_steps);
+    // Off: the first stage's order, no support (and `agents` may be empty).
+    if w.agent_support == 0.0 || agents.len() != first.len() {
+        return (order, vec![0.0; first.len()]);
+    }
     let ranked: Vec<usize> = order.iter().map(|o| o.1).collect();
     let support = score::agent_support(&ranked, agents, depth(w));
-    if w.agent_support != 0.0 {
-        for o in &mut order {
-            o.0 += w.agent_support * support[o.1];
-        }
-        sort_order(&mut order, at_steps);
+    for o in &mut order {
+        o.0 += w.agent_support * support[o.1];
     }
+    sort_order(&mut order, at_steps);
     (order, support)
 }
 
@@ -350,11 +356,12 @@ mod tests {
         let mut w = Weights { agent_support: 0.0, support_depth: 4.0, ..Weights::default() };
         let (order, support) = two_stage(&first, &at_steps, &agents, &w);
         assert_eq!(order[0].1, 0, "off: the first stage's order stands");
+        assert!(support.iter().all(|&s| s == 0.0));
+        w.agent_support = 1.0;
+        let (order, support) = two_stage(&first, &at_steps, &agents, &w);
         // Votes 1 / rank: a gets 1, b gets 1/2 + 1/3 + 1/4.
         assert!((support[0] - 1.0).abs() < 1e-9);
         assert!((support[1] - (0.5 + 1.0 / 3.0 + 0.25)).abs() < 1e-9);
-        w.agent_support = 1.0;
-        let (order, _) = two_stage(&first, &at_steps, &agents, &w);
         // a: 3 + 1; b: 2.95 + 1.083, 2.9 + 1.083, 2.85 + 1.083.
         let ks: Vec<usize> = order.iter().map(|o| o.1).collect();
         assert_eq!(ks, vec![1, 0, 2, 3], "on: b's best step goes first");
