@@ -1,11 +1,8 @@
-//! Plain-text helpers shared by the worker and the page: case-insensitive matching (search and
-//! highlighting) and the step text shown at a grain. Pure functions, tested natively.
+//! Plain-text helpers for the page: the byte ranges of case-insensitive matches, for
+//! highlighting search hits. Search itself, elision and a step's text at a grain are the core
+//! session's (`trajscope_core::session::text`), run in the worker. Pure functions, tested natively.
 
 use std::ops::Range;
-
-use trajscope_core::model::Step;
-
-use crate::protocol::Grain;
 
 /// Byte ranges of the non-overlapping matches of `needle` in `hay`, ignoring case. An ASCII
 /// needle matches ASCII-case-insensitively (ranges are always on char boundaries); any other
@@ -31,17 +28,12 @@ pub fn find_ci(hay: &str, needle: &str) -> Vec<Range<usize>> {
     out
 }
 
-// Search and elision are the core session's, so the app and the CLI match and cut text alike.
-pub use trajscope_core::session::text::{contains_ci, elide, full_text, step_matches};
-
-/// A step's text at a grain: never more than [`Grain::limit`] characters.
-pub fn at_grain(step: &Step, grain: Grain) -> String {
-    elide(&full_text(step), grain.limit())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trajscope_core::model::Step;
+    // The core's search and elision, which the worker uses: the page's highlighting must agree.
+    use trajscope_core::session::text::{contains_ci, elide, full_text, step_matches};
 
     #[test]
     fn find_ci_finds_every_match_ignoring_ascii_case() {

@@ -268,12 +268,15 @@ impl Ingestor {
 /// Two trajectories with the same id stay addressable: a later one gets `#2`, `#3`, … after
 /// the original id (which stays visible), never an id another trajectory has.
 fn unique_ids(trajectories: &mut [Trajectory]) {
+    // The common case, every id distinct, is checked on borrowed ids: no copy per trajectory.
+    let distinct =
+        trajectories.iter().map(|t| t.id.as_str()).collect::<std::collections::HashSet<_>>();
+    if distinct.len() == trajectories.len() {
+        return;
+    }
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     let originals: std::collections::HashSet<String> =
         trajectories.iter().map(|t| t.id.clone()).collect();
-    if originals.len() == trajectories.len() {
-        return;
-    }
     for t in trajectories.iter_mut() {
         if taken.insert(t.id.clone()) {
             continue;

@@ -111,11 +111,11 @@ impl JsonlAdapter for Awtl {
                 let run = &mut self.runs[position];
                 run.handed_over = true;
                 let steps = std::mem::take(&mut run.steps);
-                let trajectory = finished(position, run, steps);
-                // What a later line may update starts again from nothing; the trajectory keeps
-                // the values read so far (merged back in `finish_with`).
-                run.task = None;
-                run.final_answer = None;
+                // What a later line may update starts again from nothing (`finished` takes the
+                // task and answer); the trajectory keeps the values read so far (merged back in
+                // `finish_with`). The id stays: later lines of the run are matched by it.
+                let id = run.id.clone();
+                let trajectory = finished(position, run, id, steps);
                 Settled { position, trajectory }
             })
             .collect()
@@ -137,7 +137,8 @@ impl JsonlAdapter for Awtl {
                 None => {
                     debug_assert!(!run.handed_over, "a handed-over run must be given back");
                     let steps = std::mem::take(&mut run.steps);
-                    finished(i, &run, steps)
+                    let id = std::mem::take(&mut run.id);
+                    finished(i, &mut run, id, steps)
                 }
                 Some(t) if run.steps.is_empty() => t,
                 Some(t) => {
@@ -148,7 +149,8 @@ impl JsonlAdapter for Awtl {
                     steps.append(&mut run.steps);
                     run.task = run.task.or(t.task);
                     run.final_answer = run.final_answer.or(t.final_answer);
-                    finished(i, &run, steps)
+                    let id = std::mem::take(&mut run.id);
+                    finished(i, &mut run, id, steps)
                 }
             })
             .collect();
@@ -156,8 +158,9 @@ impl JsonlAdapter for Awtl {
     }
 }
 
-/// A run as a trajectory: steps in canonical order and indexed, outcome and id settled.
-fn finished(position: usize, run: &Run, mut steps: Vec<Step>) -> Trajectory {
+/// A run as a trajectory: steps in canonical order and indexed, outcome and id settled. The
+/// run's task and final answer move into it (no copy per trajectory).
+fn finished(position: usize, run: &mut Run, id: String, mut steps: Vec<Step>) -> Trajectory {
     // Steps arrive in ingest_seq order. Mixed or absent writer_seq: arrival order is the only
     // total order; else writer_seq (skipping the sort, and its buffer of half the steps, when
     // the writer's order is the arrival order).
@@ -173,12 +176,12 @@ fn finished(position: usize, run: &Run, mut steps: Vec<Step>) -> Trajectory {
         Outcome::Unknown => inferred_outcome(&steps),
         known => known,
     };
-    let id = if run.id.is_empty() { format!("run-{}", position + 1) } else { run.id.clone() };
+    let id = if id.is_empty() { format!("run-{}", position + 1) } else { id };
     Trajectory {
         id,
         outcome,
-        task: run.task.clone(),
-        final_answer: run.final_answer.clone(),
+        task: run.task.take(),
+        final_answer: run.final_answer.take(),
         gold: None,
         steps,
         usage: None,
