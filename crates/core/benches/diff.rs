@@ -83,7 +83,7 @@ fn shapes() -> Vec<(&'static str, Trajectory, Trajectory)> {
     let mutated = (traj("a", base.clone()), traj("b", edited));
 
     let vocab = ["ls", "cargo test", "cargo build", "git status", "cat a.rs", "vim b.rs"];
-    let mut draw = |rng: &mut Rng| -> Vec<Step> {
+    let draw = |rng: &mut Rng| -> Vec<Step> {
         (0..N).map(|i| step(i, vocab[rng.below(vocab.len() as u64) as usize].to_string())).collect()
     };
     let mut r1 = Rng(1);
