@@ -177,7 +177,7 @@ pub fn align_keys(l: &[u32], r: &[u32]) -> Vec<Pair> {
 }
 
 /// The most steps a side aligned as one piece (see [`align_keys`]).
-const PIECE: usize = 2048;
+const PIECE: usize = 512;
 
 /// Aligns `l` against `r` (offsets `lo`, `ro` in the runs) with `similar`'s Myers, appending
 /// the rows to `out`.
