@@ -1,10 +1,11 @@
 //! Speed of the step alignment (the target: two 100,000-step trajectories in under 1 s), keys
 //! included, on four shapes: identical runs; a shared half then nothing in common; a run and a
 //! copy with one step in ten edited, inserted or deleted; and two unrelated runs drawn from a
-//! small vocabulary of commands (the hard case for a diff: many matches, none of them useful).
+//! small vocabulary of commands (the hard case for a diff: many matches, none of them useful),
+//! that last one also on interned keys alone (the alignment without the keys' cost).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use trajscope_core::diff::compare;
+use trajscope_core::diff::{align_keys, compare};
 use trajscope_core::model::{Role, Step, StepKind, Trajectory};
 
 const N: usize = 100_000;
@@ -104,6 +105,12 @@ fn bench(c: &mut Criterion) {
     for (name, a, b) in shapes() {
         g.bench_function(name, |bench| bench.iter(|| compare(&a, None, &b, None)));
     }
+    // The alignment alone, on keys already interned (six distinct ones, drawn at random).
+    let mut r1 = Rng(3);
+    let mut r2 = Rng(4);
+    let l: Vec<u32> = (0..N).map(|_| r1.below(6) as u32).collect();
+    let r: Vec<u32> = (0..N).map(|_| r2.below(6) as u32).collect();
+    g.bench_function("keys only, unrelated", |bench| bench.iter(|| align_keys(&l, &r)));
     g.finish();
 }
 

@@ -4,11 +4,11 @@
 //! JSON are documented in `docs/diff.md`.
 //!
 //! The alignment is `similar`'s Myers diff over interned keys (one `u32` per distinct key), after
-//! the shared prefix and suffix are trimmed. `similar`'s Myers bounds its own work on hard
-//! inputs (it takes the best split reached once a size-dependent limit is hit) without a clock,
-//! so two 100,000-step runs align in well under a second whatever they hold
-//! (`cargo bench -p trajscope-core --bench diff`); such a split may be longer than the shortest
-//! edit script, never wrong: every step of both runs is in the alignment exactly once, in order.
+//! the shared prefix and suffix are trimmed; a long middle is aligned in bounded pieces. No
+//! clock is needed: `similar`'s Myers bounds its own work on hard inputs, and the pieces keep the
+//! whole linear in the length, so two 100,000-step runs align in under a second whatever they
+//! hold (`cargo bench -p trajscope-core --bench diff`). The result may be longer than the
+//! shortest edit script, never wrong: every step of both runs is in exactly one row, in order.
 
 use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
@@ -158,10 +158,13 @@ pub fn align_keys(l: &[u32], r: &[u32]) -> Vec<Pair> {
     } else if rm.is_empty() {
         pairs.extend((0..lm.len()).map(|i| left_only(prefix + i)));
     } else {
-        // A long middle is cut into pieces of at most PIECE steps a side, at proportional
-        // points, each aligned on its own: the work stays linear in the length whatever the
+        // A middle of more than WHOLE steps is cut into pieces of at most PIECE steps a side,
+        // at proportional points, each aligned on its own: the work stays linear in the length whatever the
         // runs hold (a shift longer than a piece shows as steps on one side only, never lost).
-        let pieces = lm.len().max(rm.len()).div_ceil(PIECE);
+        let pieces = match lm.len() + rm.len() {
+            n if n <= WHOLE => 1,
+            _ => lm.len().max(rm.len()).div_ceil(PIECE),
+        };
         for p in 0..pieces {
             let cut = |len: usize, k: usize| len * k / pieces;
             let (l0, l1) = (cut(lm.len(), p), cut(lm.len(), p + 1));
@@ -176,8 +179,11 @@ pub fn align_keys(l: &[u32], r: &[u32]) -> Vec<Pair> {
     pairs
 }
 
-/// The most steps a side aligned as one piece (see [`align_keys`]).
-const PIECE: usize = 512;
+/// A middle of at most this many steps (both sides together) is aligned whole; a longer one
+/// in pieces of at most [`PIECE`] steps a side (see [`align_keys`]). Myers' work grows with the
+/// length times the differences, so this keeps it linear in the length.
+const WHOLE: usize = 4096;
+const PIECE: usize = 256;
 
 /// Aligns `l` against `r` (offsets `lo`, `ro` in the runs) with `similar`'s Myers, appending
 /// the rows to `out`.
