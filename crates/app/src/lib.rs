@@ -1,4 +1,4 @@
-//! The trajscope web app: drop or pick traces, review them (overview, quarantine, a virtualised
+//! The trajscope web app: drop or pick traces (files, folders, archives: [`gather`]), review them (overview, quarantine, a virtualised
 //! step list at three grains, search, timeline) and export. Ingest runs in a web worker
 //! ([`worker`]) that keeps the traces; the page asks it for what it shows ([`protocol`]).
 //! All trace content is rendered as text (Yew escapes it); nothing leaves the page.
@@ -6,6 +6,7 @@
 pub mod annotate;
 mod bridge;
 pub mod download;
+mod gather;
 pub mod hash_helper;
 pub mod load;
 pub mod protocol;
