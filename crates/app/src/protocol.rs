@@ -48,6 +48,9 @@ pub enum Request {
     /// (`Unknown`: back to what the file says), analyses the trajectory again and answers
     /// `Analysed`, then `CasesReady` once every trajectory is analysed.
     SetOutcome { file: u32, trajectory_id: String, outcome: Outcome },
+    /// Two trajectories (of one file or of two) aligned step by step by the core's `diff`
+    /// (`docs/diff.md`): both are analysed first, for their critical steps.
+    Compare { req: u32, left: (u32, u32), right: (u32, u32) },
 }
 
 /// Worker → page.
@@ -105,6 +108,14 @@ pub enum Response {
         text: String,
         #[serde(default)]
         redacted: bool,
+    },
+    /// The answer to `Compare`: the alignment, the first divergence, both outcomes and critical
+    /// steps (`docs/diff.md`); the page then asks each side's steps with `Steps`.
+    Compared {
+        req: u32,
+        left: (u32, u32),
+        right: (u32, u32),
+        comparison: Box<trajscope_core::diff::Comparison>,
     },
     /// More trajectories analysed (after `Loaded`: in the background in batches, or one on
     /// demand, or again after a reviewer's outcome): their overviews, by index.

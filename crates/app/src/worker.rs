@@ -154,6 +154,10 @@ impl Store {
         if let Request::Steps { file, traj, .. } | Request::Columns { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj));
         }
+        if let Request::Compare { left, right, .. } = &req {
+            out.extend(self.ensure_analysed(left.0, left.1));
+            out.extend(self.ensure_analysed(right.0, right.1));
+        }
         out.extend(self.answer(req));
         out
     }
@@ -187,6 +191,17 @@ impl Store {
                 s.trajectory(traj as usize)?;
                 let hits = s.search(traj as usize, &query);
                 Some(Response::SearchHits { req, file, traj, query, hits })
+            }
+            Request::Compare { req, left, right } => {
+                let (ls, rs) = (self.sessions.get(&left.0)?, self.sessions.get(&right.0)?);
+                let (li, ri) = (left.1 as usize, right.1 as usize);
+                let comparison = trajscope_core::diff::compare(
+                    ls.trajectory(li)?,
+                    ls.analysis(li),
+                    rs.trajectory(ri)?,
+                    rs.analysis(ri),
+                );
+                Some(Response::Compared { req, left, right, comparison: Box::new(comparison) })
             }
             Request::QuarantineJsonl { req, file, redacted } => {
                 let s = self.sessions.get(&file)?;
@@ -585,6 +600,33 @@ mod tests {
         assert!(exact.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
         assert!(!masked.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
         assert!(masked.contains("\"redacted\":true") && !exact.contains("\"redacted\""));
+    }
+
+    #[test]
+    fn compare_aligns_two_trajectories_of_one_file_or_of_two() {
+        let tau2 = include_bytes!("../../../tests/fixtures/tau2/airline_3_simulations.json");
+        let mut store = store_with(tau2);
+        let out = store.answer_all(Request::Compare { req: 9, left: (1, 0), right: (1, 1) });
+        // Both sides analysed on demand (an `Analysed` each), then the answer.
+        assert!(out.iter().any(|r| matches!(r, Response::Analysed { .. })), "{out:?}");
+        let Some(Response::Compared { req: 9, comparison: c, .. }) = out.last() else {
+            panic!("no comparison: {out:?}")
+        };
+        let d = c.first_divergence.expect("two different simulations");
+        assert_eq!((d.left_step, d.right_step), (Some(2), Some(2)));
+        assert_eq!(c.left.critical_step, Some(5));
+        assert_eq!(c.counts.equal + c.counts.changed + c.counts.left_only, c.left.steps);
+        // Two files: the same trajectory in each agrees on every step.
+        store.insert(2, session(tau2, None));
+        let Some(Response::Compared { comparison: c, .. }) =
+            store.answer(Request::Compare { req: 1, left: (1, 2), right: (2, 2) })
+        else {
+            panic!("no comparison")
+        };
+        assert!(c.first_divergence.is_none());
+        // An unknown file or trajectory gets no answer, never a panic.
+        assert!(store.answer(Request::Compare { req: 1, left: (1, 0), right: (7, 0) }).is_none());
+        assert!(store.answer(Request::Compare { req: 1, left: (1, 9), right: (1, 0) }).is_none());
     }
 
     #[test]

@@ -38,6 +38,8 @@ enum Command {
     /// Verified-only memory promotion: a decision per case; writes only with --write.
     Promote(cmd::promote::Args),
     Redact(cmd::redact::Args),
+    /// Two trajectories aligned step by step, side by side, with the first divergence.
+    Diff(cmd::diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Brief(args) => cmd::brief::run(args),
         Command::Promote(args) => cmd::promote::run(args),
         Command::Redact(args) => cmd::redact::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

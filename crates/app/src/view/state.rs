@@ -324,6 +324,8 @@ impl State {
                 });
             }
             Response::QuarantineJsonl { .. } => {}
+            // The compare view is not built yet: nothing on the page asks for one.
+            Response::Compared { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
                     if matches!(f.status, FileStatus::Loading { .. }) {
