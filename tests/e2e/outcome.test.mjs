@@ -20,6 +20,8 @@ after(async () => { await browser?.close(); await srv?.close(); });
 async function loadRun(page) {
   await page.setInputFiles('[data-testid="file-input"]', RUN);
   await waitReady(page);
+  // How the run ended is said in the label form, the Annotate mode's.
+  await page.click('[data-testid="mode-annotate"]');
   await page.waitForSelector('[data-testid="annotate"]');
 }
 

@@ -263,4 +263,8 @@ pub struct StepView {
     /// The usage the step records (tokens, cost, call time).
     #[serde(default)]
     pub usage: Option<trajscope_core::model::Usage>,
+    /// The same step in parts for the transcript: tool, arguments, text and identifiers apart
+    /// (together within the grain's bound).
+    #[serde(default)]
+    pub parts: Option<trajscope_core::views::StepParts>,
 }

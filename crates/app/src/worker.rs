@@ -199,6 +199,12 @@ impl Store {
                             full_chars: text::full_text(s).chars().count() as u32,
                             timestamp: s.timestamp.clone(),
                             usage: s.usage.as_deref().cloned(),
+                            parts: Some(views::step_parts_with_quotes(
+                                s,
+                                grain.core(),
+                                &opts,
+                                &quotes,
+                            )),
                         }
                     })
                     .collect();
