@@ -245,8 +245,12 @@ pub fn app() -> Html {
         let dispatch = state.dispatcher();
         let search_ref = search_ref.clone();
         use_effect_with((), move |_| {
+            // Not passive: a handled key's default (typing `/` into the search field) is
+            // prevented.
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let doc = gloo::utils::document();
             let listener =
-                gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                gloo::events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                     let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if e.ctrl_key() || e.meta_key() || e.alt_key() {
                         return;

@@ -224,7 +224,7 @@ fn brief(s: &TraceSummary) -> Html {
     html! {
         <details class="dbrief" open=true>
             <summary>{"Failure Prevention Brief"}</summary>
-            <pre data-testid="diagnosis-brief">{ md }</pre>
+            <pre data-testid="diagnosis-brief" tabindex="0" aria-label="Failure Prevention Brief">{ md }</pre>
             <button class="button" data-testid="diagnosis-copy-brief" onclick={copy}>{"Copy brief"}</button>
         </details>
     }

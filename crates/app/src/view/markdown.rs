@@ -39,6 +39,7 @@ struct Frame {
 
 /// `text` as Markdown, every text run through [`highlight`] (search hits and evidence marked).
 pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
+    let quotes = &rendered_quotes(quotes)[..];
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut stack: Vec<Frame> = vec![Frame { open: Open::Plain, children: Vec::new() }];
     // Start tags not pushed because of the depth cap: their ends are skipped as well.
@@ -155,10 +156,33 @@ fn close(frame: Frame) -> Html {
     }
 }
 
+/// The quotes as rendered Markdown shows them: a quote of a whole line loses the block marker
+/// it starts with (`# Plan` is shown as the heading `Plan`).
+pub fn rendered_quotes(quotes: &[String]) -> Vec<String> {
+    quotes
+        .iter()
+        .map(|q| {
+            let t = q.trim_start_matches(['#', '>', ' ']);
+            let t = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).unwrap_or(t);
+            if t.chars().count() >= 3 {
+                t.to_string()
+            } else {
+                q.clone()
+            }
+        })
+        .collect()
+}
+
 /// Whether every quote found in `text` lies inside one text run of its Markdown (so rendering
 /// it keeps each quote whole and marked); a quote across emphasis or a code span does not.
 pub fn keeps_quotes(text: &str, quotes: &[String]) -> bool {
-    let inside: Vec<&String> = quotes.iter().filter(|q| text.contains(q.as_str())).collect();
+    let shown = rendered_quotes(quotes);
+    let inside: Vec<&String> = quotes
+        .iter()
+        .zip(&shown)
+        .filter(|(q, _)| text.contains(q.as_str()))
+        .map(|(_, s)| s)
+        .collect();
     if inside.is_empty() {
         return true;
     }
