@@ -6,6 +6,7 @@
 pub mod annotate;
 mod bridge;
 pub mod download;
+pub mod hash_helper;
 pub mod load;
 pub mod protocol;
 pub mod storage;

@@ -1,58 +1,24 @@
-//! The messages between the page and the ingest worker. The worker keeps each loaded trace; the
-//! page asks for what it shows (a summary, per-step columns, the text of the visible steps at a
-//! grain, search hits, export text), so no trace is copied across whole.
+//! The messages between the page and the ingest worker. The worker keeps each loaded trace as a
+//! core `Session`; the page asks for what it shows (a summary, per-step columns, the text of the
+//! visible steps at a grain, search hits, export text), so no trace is copied across whole. The
+//! types of what is shown are the core's, only the envelopes are
+//! defined here. Every answer to a request carries the request's `req` id, so the page can drop
+//! an answer it no longer waits for. (The hash helper's messages are its own, in
+//! `hash_helper.rs`.)
 
 use serde::{Deserialize, Serialize};
-use trajscope_core::attribution::{Candidate, Critical};
-use trajscope_core::classify::Signals;
-use trajscope_core::model::{GoldLabel, IngestStats, Outcome};
-use trajscope_core::record::{FailureClass, FailureMode};
+use trajscope_core::model::{IngestStats, Outcome};
 use trajscope_core::redact::TraceFinding;
 use trajscope_core::report::QuarantineRecord;
-use trajscope_core::usage::{AgentUsage, UsageSummary};
 
-/// Detail level of a step's text (SPEC §2.4): high 3000, medium 1200, low 600 characters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Grain {
-    High,
-    #[default]
-    Medium,
-    Low,
-}
+/// Detail level of a step's text: the core's (`docs/detector.md`), bounds included.
+pub use trajscope_core::views::Grain;
 
-impl Grain {
-    pub const ALL: [Grain; 3] = [Grain::High, Grain::Medium, Grain::Low];
+/// One trajectory's overview: the core's one type, the same the CLI reports.
+pub use trajscope_core::report::Overview;
 
-    /// The most characters a step's text may have at this grain.
-    pub fn limit(self) -> usize {
-        match self {
-            Grain::High => 3000,
-            Grain::Medium => 1200,
-            Grain::Low => 600,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Grain::High => "high",
-            Grain::Medium => "medium",
-            Grain::Low => "low",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Grain> {
-        Grain::ALL.into_iter().find(|g| g.name() == s)
-    }
-
-    pub fn core(self) -> trajscope_core::views::Grain {
-        match self {
-            Grain::High => trajscope_core::views::Grain::High,
-            Grain::Medium => trajscope_core::views::Grain::Medium,
-            Grain::Low => trajscope_core::views::Grain::Low,
-        }
-    }
-}
+/// Per-step columns and a step's text at a grain, as the core's session projects them.
+pub use trajscope_core::session::{StepColumns, StepView};
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,7 +31,7 @@ pub enum Request {
     /// Forget a loaded file.
     Forget { file: u32 },
     /// The per-step columns of one trajectory.
-    Columns { file: u32, traj: u32 },
+    Columns { req: u32, file: u32, traj: u32 },
     /// The text of some steps, each at its grain.
     Steps { req: u32, file: u32, traj: u32, items: Vec<(u32, Grain)> },
     /// Step indices whose content contains `query` (case-insensitive).
@@ -73,6 +39,7 @@ pub enum Request {
     /// The whole quarantine as JSONL (one `QuarantineRecord` per line): the exact bytes, or
     /// with secrets masked when `redacted`.
     QuarantineJsonl {
+        req: u32,
         file: u32,
         #[serde(default)]
         redacted: bool,
@@ -81,10 +48,6 @@ pub enum Request {
     /// (`Unknown`: back to what the file says), analyses the trajectory again and answers
     /// `Analysed`, then `CasesReady` once every trajectory is analysed.
     SetOutcome { file: u32, trajectory_id: String, outcome: Outcome },
-    /// Hash the blob sent beside this request (the trace identity, SHA-256) and answer
-    /// `Hashed`. The ingest worker sends it to a second instance of itself for a large file, so
-    /// the hash is computed beside the parse instead of after it.
-    Hash { file: u32 },
 }
 
 /// Worker → page.
@@ -111,12 +74,14 @@ pub enum Response {
     Cancelled {
         file: u32,
     },
-    /// The answer to `Hash`: `sha256:<hex>` of the blob.
-    Hashed {
+    /// The file's identity (`sha256:<hex>`), after `Loaded` for a large file: its hash is
+    /// computed beside the parse and never delays `Loaded`. Labels are restored when it arrives.
+    Identity {
         file: u32,
         content_hash: String,
     },
     Columns {
+        req: u32,
         file: u32,
         traj: u32,
         columns: StepColumns,
@@ -135,18 +100,20 @@ pub enum Response {
         hits: Vec<u32>,
     },
     QuarantineJsonl {
+        req: u32,
         file: u32,
         text: String,
         #[serde(default)]
         redacted: bool,
     },
-    /// One more trajectory analysed (after `Loaded`, in the background or on demand).
+    /// More trajectories analysed (after `Loaded`: in the background in batches, or one on
+    /// demand, or again after a reviewer's outcome): their overviews, by index.
     Analysed {
         file: u32,
-        traj: u32,
-        info: Box<TrajectoryInfo>,
+        overviews: Vec<(u32, Overview)>,
     },
-    /// Every trajectory analysed: the cases and the brief of the file.
+    /// Every trajectory analysed and the identity known: the cases and the brief of the file
+    /// (again after a reviewer's outcome changed an analysis).
     CasesReady {
         file: u32,
         cases: Vec<CaseView>,
@@ -158,7 +125,8 @@ pub enum Response {
 /// What the page keeps about a loaded file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
-    /// `sha256:<hex>` of the file's bytes: the identity of its labels.
+    /// `sha256:<hex>` of the file's bytes: the identity of its labels. Empty until known
+    /// (`Response::Identity`).
     pub content_hash: String,
     pub format: String,
     pub stats: IngestStats,
@@ -167,7 +135,10 @@ pub struct TraceSummary {
     /// [`QUARANTINE_SHOWN`] entries (the export has them all).
     pub quarantine: Vec<QuarantineRecord>,
     pub quarantine_total: u64,
-    pub trajectories: Vec<TrajectoryInfo>,
+    pub trajectories: Vec<Overview>,
+    /// How many of `trajectories` are analysed (the progress shown until `analysis_done`).
+    #[serde(default)]
+    pub analysed: u32,
     /// One failed turn case per attributed failure, valid or not.
     pub cases: Vec<CaseView>,
     /// The valid cases as JSONL (what the cases export writes).
@@ -197,74 +168,5 @@ pub struct CaseView {
 pub const RAW_PREVIEW_CHARS: usize = 400;
 pub const QUARANTINE_SHOWN: usize = 5000;
 
-/// One trajectory's overview.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrajectoryInfo {
-    pub id: String,
-    pub steps: u32,
-    pub outcome: Outcome,
-    pub task: Option<String>,
-    pub gold: Option<GoldLabel>,
-    pub errors: u32,
-    /// Distinct actors, in order of first appearance.
-    pub agents: Vec<String>,
-    /// Steps per role name.
-    pub roles: Vec<(String, u32)>,
-    /// Loop signals: the most repeated identical action and its count (2 or more).
-    pub repeated_action: Option<(String, u32)>,
-    /// The analysis fields below are filled (trajectories are analysed one by one after load).
-    pub analysed: bool,
-    /// The ranked candidate critical steps (core attribution).
-    pub candidates: Vec<Candidate>,
-    pub critical: Option<Critical>,
-    pub classification: Option<FailureClass>,
-    pub failure_mode: Option<FailureMode>,
-    pub signals: Signals,
-    /// Tokens, cost and duration as recorded (`docs/usage.md`).
-    #[serde(default)]
-    pub usage: UsageSummary,
-    /// The same per agent (actor), in order of first appearance.
-    #[serde(default)]
-    pub agent_usage: Vec<AgentUsage>,
-}
-
-/// Per-step facts of one trajectory, column-wise (compact for 100,000 steps).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StepColumns {
-    pub line: Vec<u32>,
-    pub is_error: Vec<bool>,
-    /// Index into [`role_names`](crate::protocol::ROLE_NAMES).
-    pub role: Vec<u8>,
-    /// Index into `actors` (`u16::MAX` when the step has no actor).
-    pub actor: Vec<u16>,
-    pub actors: Vec<String>,
-    pub kind: Vec<u8>,
-    /// Tokens each step records (input + output + cache), 0 where none; empty when no step
-    /// of the trajectory records usage.
-    #[serde(default)]
-    pub tokens: Vec<u64>,
-    /// Steps followed by a gap of at least `usage::STALL_MS` before the next step.
-    #[serde(default)]
-    pub stalls: Vec<u32>,
-}
-
 pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;
 pub const KIND_NAMES: [&str; 8] = trajscope_core::model::StepKind::NAMES;
-
-/// One step's text at a grain, as shown in the step list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StepView {
-    pub index: u32,
-    pub grain: Grain,
-    pub text: String,
-    /// Characters of the full text (before elision).
-    pub full_chars: u32,
-    pub timestamp: Option<String>,
-    /// The usage the step records (tokens, cost, call time).
-    #[serde(default)]
-    pub usage: Option<trajscope_core::model::Usage>,
-    /// The same step in parts for the transcript: tool, arguments, text and identifiers apart
-    /// (together within the grain's bound).
-    #[serde(default)]
-    pub parts: Option<trajscope_core::views::StepParts>,
-}

@@ -12,7 +12,7 @@ mod timeline;
 mod transcript;
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast as _;
@@ -37,6 +37,28 @@ pub struct Ctx {
     next_file: Rc<RefCell<u32>>,
     next_req: Rc<RefCell<u32>>,
     requested: Rc<RefCell<HashSet<StepKey>>>,
+    /// The id of the last request of each kind whose answer replaces the one before (columns,
+    /// search): an answer with another id is stale and dropped. (Each quarantine export and
+    /// each window of step texts is wanted, so those are not matched this way.)
+    latest: Rc<RefCell<HashMap<Asked, u32>>>,
+}
+
+/// Requests of which only the last one's answer counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Asked {
+    Columns,
+    Search,
+}
+
+impl Asked {
+    /// The kind of request `resp` answers and its id, for those answers only the last counts.
+    fn of(resp: &Response) -> Option<(Asked, u32)> {
+        match resp {
+            Response::Columns { req, .. } => Some((Asked::Columns, *req)),
+            Response::SearchHits { req, .. } => Some((Asked::Search, *req)),
+            _ => None,
+        }
+    }
 }
 
 impl PartialEq for Ctx {
@@ -56,6 +78,18 @@ impl Ctx {
         let mut n = self.next_req.borrow_mut();
         *n += 1;
         *n
+    }
+
+    /// A new request id for a request of kind `kind`, now the only one whose answer counts.
+    fn ask(&self, kind: Asked) -> u32 {
+        let req = self.req_id();
+        self.latest.borrow_mut().insert(kind, req);
+        req
+    }
+
+    /// False for an answer to a request of a kind asked again since.
+    fn fresh(&self, resp: &Response) -> bool {
+        Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
     }
 
     /// Queues a blob for ingest under a new file id.
@@ -81,11 +115,34 @@ impl Ctx {
     }
 }
 
+/// Restores what the saved labels of `file` say once its identity `hash` is known (with
+/// `Loaded`, or with `Identity` for a large file): the queue marks labelled trajectories, and a
+/// saved "this run failed" / "passed" holds for the reloaded file too.
+fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
+    if hash.is_empty() {
+        return;
+    }
+    let saved = crate::storage::labels_of_trace(hash).unwrap_or_default();
+    for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
+        if l.outcome != trajscope_core::model::Outcome::Unknown {
+            let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
+            ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
+        }
+        d.dispatch(Action::Label {
+            file,
+            trajectory_id: l.trajectory_id,
+            critical: l.critical_step,
+        });
+    }
+}
+
 fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
     let d1 = dispatch.clone();
     let ctx1 = ctx.clone();
     let bridge = Bridge::new(
         move |resp| match resp {
+            // An answer to a request asked again since (another trajectory, another query).
+            resp if !ctx1.fresh(&resp) => {}
             Response::QuarantineJsonl { text, redacted, .. } => {
                 // The name says which: the exact bytes, or secrets masked.
                 let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
@@ -94,22 +151,14 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                 }
             }
             Response::Loaded { file, summary } => {
-                // The queue shows which trajectories already carry a saved label.
-                let saved =
-                    crate::storage::labels_of_trace(&summary.content_hash).unwrap_or_default();
+                let hash = summary.content_hash.clone();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
-                for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
-                    // A saved "this run failed" / "passed" holds for the reloaded file too.
-                    if l.outcome != trajscope_core::model::Outcome::Unknown {
-                        let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
-                        ctx1.send(&Request::SetOutcome { file, trajectory_id, outcome });
-                    }
-                    d1.dispatch(Action::Label {
-                        file,
-                        trajectory_id: l.trajectory_id,
-                        critical: l.critical_step,
-                    });
-                }
+                restore_labels(&ctx1, &d1, file, &hash);
+            }
+            Response::Identity { file, content_hash } => {
+                let hash = content_hash.clone();
+                d1.dispatch(Action::Worker(Box::new(Response::Identity { file, content_hash })));
+                restore_labels(&ctx1, &d1, file, &hash);
             }
             other => d1.dispatch(Action::Worker(Box::new(other))),
         },
@@ -159,6 +208,7 @@ pub fn app() -> Html {
         next_file: Rc::new(RefCell::new(0)),
         next_req: Rc::new(RefCell::new(0)),
         requested: Rc::new(RefCell::new(HashSet::new())),
+        latest: Rc::new(RefCell::new(HashMap::new())),
     });
     let ctx: Ctx = (*ctx).clone();
     let search_ref = use_node_ref();
@@ -205,7 +255,8 @@ pub fn app() -> Html {
         use_effect_with(need, move |need| {
             if let Some((file, traj)) = *need {
                 ctx.requested.borrow_mut().clear();
-                ctx.send(&Request::Columns { file, traj });
+                let req = ctx.ask(Asked::Columns);
+                ctx.send(&Request::Columns { req, file, traj });
             }
         });
     }
@@ -216,7 +267,7 @@ pub fn app() -> Html {
         let key = (state.sel, state.search.query.clone());
         use_effect_with(key, move |(sel, query)| {
             if let (Some((file, traj)), false) = (sel, query.is_empty()) {
-                let req = ctx.req_id();
+                let req = ctx.ask(Asked::Search);
                 ctx.send(&Request::Search { req, file: *file, traj: *traj, query: query.clone() });
             }
         });
@@ -554,6 +605,14 @@ fn annotate_mount(
         let d = state.dispatcher();
         Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
     };
+    if summary.content_hash.is_empty() {
+        // Labels belong to the file's identity: until its hash arrives, they wait.
+        return html! {
+            <section class="annotate-mount" aria-label="Annotate">
+                <p class="muted" data-testid="identity-pending" aria-busy="true">{"Computing the file's identity (SHA-256)… labels follow."}</p>
+            </section>
+        };
+    }
     html! {
         <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}

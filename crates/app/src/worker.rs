@@ -1,137 +1,138 @@
-//! The ingest worker: reads a `File` in slices into the core's [`Ingestor`], reports progress,
-//! keeps the loaded traces and answers the page's requests (see [`crate::protocol`]).
+//! The ingest worker: dispatch plus the load loop over the core's session. It moves a `File`'s
+//! slices into the core's [`Loader`](trajscope_core::Loader), keeps each loaded [`Session`] and
+//! answers the page's requests with the session's projections (see [`crate::protocol`]). The
+//! SHA-256 identity of a large file comes from a helper worker ([`crate::hash_helper`]) and never
+//! delays `Loaded`.
 //!
-//! [`Store`] is the plain-Rust part (tested natively); [`run`] wires it to the worker's
+//! [`Store`] is the plain-Rust part (tested natively); `glue::run` wires it to the worker's
 //! `onmessage` / `postMessage`.
 
 use std::collections::{HashMap, HashSet};
 
-use trajscope_core::attribution::{self, AnalysisOptions, TrajectoryAnalysis};
-use trajscope_core::model::{Outcome, Role, StepKind, Trace, Trajectory};
+use trajscope_core::model::Outcome;
 use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
-use trajscope_core::{brief, cases, views};
+use trajscope_core::Session;
 
 use crate::protocol::{
-    CaseView, Request, Response, StepColumns, StepView, TraceSummary, TrajectoryInfo,
-    QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
+    CaseView, Request, Response, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS, SECRETS_SHOWN,
 };
-use crate::text;
 
-/// The traces this worker holds, by file id.
+/// The sessions this worker holds, by file id.
 #[derive(Default)]
 pub struct Store {
-    traces: HashMap<u32, Loaded>,
+    sessions: HashMap<u32, Session>,
     cancelled: HashSet<u32>,
-}
-
-/// A loaded trace with the analysis of its trajectories (filled one by one: the first at load,
-/// the others in the background or when the page asks for them).
-struct Loaded {
-    trace: Trace,
-    analyses: Vec<Option<TrajectoryAnalysis>>,
-    content_hash: String,
-    done: bool,
-    /// Each trajectory's outcome as the file says (a reviewer's outcome replaces it in `trace`).
-    file_outcomes: Vec<Outcome>,
-}
-
-impl Loaded {
-    /// Analyses trajectory `i` if not done yet; true if it did.
-    fn analyse(&mut self, i: usize) -> bool {
-        match (self.analyses.get(i), self.trace.trajectories.get(i)) {
-            (Some(None), Some(t)) => {
-                let a = attribution::analyze_trajectory(t, &AnalysisOptions::default());
-                self.analyses[i] = Some(a);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    fn info(&self, i: usize) -> Option<TrajectoryInfo> {
-        let t = self.trace.trajectories.get(i)?;
-        Some(trajectory_info(t, self.analyses.get(i).and_then(Option::as_ref)))
-    }
+    /// Files whose cases and brief were sent (sent again when a reviewer's outcome changes an
+    /// analysis).
+    cases_sent: HashSet<u32>,
 }
 
 impl Store {
-    /// Keeps `trace` and analyses its first trajectory; answers with the summary. The other
-    /// trajectories follow through [`Store::analyse_next`].
-    pub fn insert(&mut self, file: u32, trace: Trace, content_hash: String) -> Response {
-        let n = trace.trajectories.len();
-        let file_outcomes = trace.trajectories.iter().map(|t| t.outcome).collect();
-        let mut loaded =
-            Loaded { trace, analyses: vec![None; n], content_hash, done: false, file_outcomes };
-        loaded.analyse(0);
-        let summary = summarize(&loaded.trace, &loaded.analyses, loaded.content_hash.clone());
-        self.traces.insert(file, loaded);
+    /// Keeps `session` and analyses its first trajectory, so the first trajectory can be read
+    /// at once; answers with the summary. The others follow through [`Store::analyse_batch`].
+    pub fn insert(&mut self, file: u32, mut session: Session) -> Response {
+        session.analyse(0);
+        let summary = summarize(&session);
+        self.sessions.insert(file, session);
+        self.cases_sent.remove(&file);
         Response::Loaded { file, summary: Box::new(summary) }
     }
 
-    /// Analyses the next trajectory of `file` not analysed yet and answers with its info; once
-    /// all are, answers once with the cases and the brief; then `None`.
-    pub fn analyse_next(&mut self, file: u32) -> Option<Response> {
-        let l = self.traces.get_mut(&file)?;
-        if l.done {
+    /// The session of `file` (what the worker answers from).
+    pub fn session(&self, file: u32) -> Option<&Session> {
+        self.sessions.get(&file)
+    }
+
+    /// Analyses trajectories of `file` not analysed yet while `more()` says so (at least one)
+    /// and answers with their overviews in one message. Once all are analysed and the identity
+    /// is known, answers once with the cases and the brief; then `None`. (The session keeps
+    /// where it stopped: a batch never rescans the trajectories before it.)
+    pub fn analyse_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        let s = self.sessions.get_mut(&file)?;
+        let mut overviews = Vec::new();
+        while let Some(i) = s.analyse_next() {
+            overviews.extend(s.overview(i).map(|o| (i as u32, o)));
+            if !more() {
+                break;
+            }
+        }
+        if !overviews.is_empty() {
+            return Some(Response::Analysed { file, overviews });
+        }
+        self.cases_ready(file)
+    }
+
+    /// The cases and the brief, once, when every trajectory is analysed and the identity known.
+    fn cases_ready(&mut self, file: u32) -> Option<Response> {
+        let s = self.sessions.get_mut(&file)?;
+        if self.cases_sent.contains(&file) || s.identity().is_none() || !s.all_analysed() {
             return None;
         }
-        match l.analyses.iter().position(Option::is_none) {
-            Some(i) => {
-                l.analyse(i);
-                let info = Box::new(l.info(i)?);
-                Some(Response::Analysed { file, traj: i as u32, info })
-            }
-            None => {
-                l.done = true;
-                let analyses: Vec<TrajectoryAnalysis> =
-                    l.analyses.iter().flatten().cloned().collect();
-                let (cases, cases_jsonl, brief_markdown) =
-                    cases_and_brief(&l.trace, &analyses, &l.content_hash);
-                Some(Response::CasesReady { file, cases, cases_jsonl, brief_markdown })
-            }
+        let cases = s.cases()?;
+        self.cases_sent.insert(file);
+        let views = cases
+            .built
+            .iter()
+            .map(|c| CaseView {
+                trajectory_id: c.trajectory_id.clone(),
+                case_id: c.case_id.clone(),
+                valid: c.valid,
+                errors: c.errors.clone(),
+            })
+            .collect();
+        Some(Response::CasesReady {
+            file,
+            cases: views,
+            cases_jsonl: cases.jsonl(),
+            brief_markdown: trajscope_core::brief::to_markdown(&cases.brief()),
+        })
+    }
+
+    /// The identity arrived: the page gets it (to restore labels), then the cases if the
+    /// analysis was already done.
+    pub fn set_identity(&mut self, file: u32, content_hash: String) -> Vec<Response> {
+        let Some(s) = self.sessions.get_mut(&file) else { return Vec::new() };
+        s.set_identity(content_hash.clone());
+        let mut out = vec![Response::Identity { file, content_hash }];
+        out.extend(self.cases_ready(file));
+        out
+    }
+
+    /// Sets the reviewer's outcome on a trajectory (`Unknown`: the file's own again) through
+    /// the session, and analyses the trajectories it changed again: their new overviews, and
+    /// the cases and brief again if they were already sent.
+    pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
+        let Some(s) = self.sessions.get_mut(&file) else { return Vec::new() };
+        let Ok(changed) = s.set_outcome(&ReviewerOutcome::new(outcome, Some(id.to_string())))
+        else {
+            return Vec::new();
+        };
+        if changed.is_empty() {
+            return Vec::new();
         }
+        let overviews = changed
+            .into_iter()
+            .filter_map(|i| {
+                s.analyse(i);
+                s.overview(i).map(|o| (i as u32, o))
+            })
+            .collect();
+        let mut out = vec![Response::Analysed { file, overviews }];
+        if self.cases_sent.remove(&file) {
+            out.extend(self.cases_ready(file));
+        }
+        out
     }
 
     /// Analyses `traj` now if the page needs it before the background got there.
     fn ensure_analysed(&mut self, file: u32, traj: u32) -> Option<Response> {
-        let l = self.traces.get_mut(&file)?;
-        if l.analyse(traj as usize) {
-            let info = Box::new(l.info(traj as usize)?);
-            return Some(Response::Analysed { file, traj, info });
+        let s = self.sessions.get_mut(&file)?;
+        if s.analyse(traj as usize) {
+            let o = s.overview(traj as usize)?;
+            return Some(Response::Analysed { file, overviews: vec![(traj, o)] });
         }
         None
-    }
-
-    /// Sets the reviewer's outcome on a trajectory (`Unknown`: the file's own again) with the
-    /// core's [`ReviewerOutcome`], and analyses it again when that changed its outcome: its new
-    /// info, and the cases and brief again if they were already made.
-    pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
-        let Some(l) = self.traces.get_mut(&file) else { return Vec::new() };
-        let Some(i) = l.trace.trajectories.iter().position(|t| t.id == id) else {
-            return Vec::new();
-        };
-        let t = &mut l.trace.trajectories[i];
-        let before = t.outcome;
-        t.outcome = l.file_outcomes[i];
-        ReviewerOutcome::new(outcome, None).apply(t);
-        if t.outcome == before {
-            return Vec::new();
-        }
-        l.analyses[i] = None;
-        l.analyse(i);
-        let mut out: Vec<Response> = l
-            .info(i)
-            .map(|info| Response::Analysed { file, traj: i as u32, info: Box::new(info) })
-            .into_iter()
-            .collect();
-        if l.done {
-            let analyses: Vec<TrajectoryAnalysis> = l.analyses.iter().flatten().cloned().collect();
-            let (cases, cases_jsonl, brief_markdown) =
-                cases_and_brief(&l.trace, &analyses, &l.content_hash);
-            out.push(Response::CasesReady { file, cases, cases_jsonl, brief_markdown });
-        }
-        out
     }
 
     pub fn cancel(&mut self, file: u32) {
@@ -143,10 +144,6 @@ impl Store {
         self.cancelled.remove(&file)
     }
 
-    fn trajectory(&self, file: u32, traj: u32) -> Option<&Trajectory> {
-        self.traces.get(&file)?.trace.trajectories.get(traj as usize)
-    }
-
     /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
     /// the request made the worker analyse a trajectory, then the answer.
     pub fn answer_all(&mut self, req: Request) -> Vec<Response> {
@@ -154,169 +151,60 @@ impl Store {
             return self.set_outcome(*file, trajectory_id, *outcome);
         }
         let mut out = Vec::new();
-        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj } = &req {
+        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj));
         }
         out.extend(self.answer(req));
         out
     }
 
-    /// Answers a request that needs no I/O (everything but `Load`).
+    /// Answers a request that needs no I/O (everything but `Load` and `SetOutcome`), with the
+    /// request's id.
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } | Request::Hash { .. } | Request::SetOutcome { .. } => None,
+            Request::Load { .. } | Request::SetOutcome { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None
             }
             Request::Forget { file } => {
-                self.traces.remove(&file);
+                self.sessions.remove(&file);
+                self.cases_sent.remove(&file);
                 None
             }
-            Request::Columns { file, traj } => {
-                let t = self.trajectory(file, traj)?;
-                Some(Response::Columns { file, traj, columns: columns(t) })
+            Request::Columns { req, file, traj } => {
+                let columns = self.sessions.get(&file)?.columns(traj as usize)?;
+                Some(Response::Columns { req, file, traj, columns })
             }
             Request::Steps { req, file, traj, items } => {
-                let loaded = self.traces.get(&file)?;
-                let t = loaded.trace.trajectories.get(traj as usize)?;
-                let triggers = loaded
-                    .analyses
-                    .get(traj as usize)
-                    .and_then(Option::as_ref)
-                    .map(|a| a.triggers.as_slice());
-                let opts = views::ViewOptions::default();
-                let steps = items
-                    .into_iter()
-                    .filter_map(|(i, g)| t.steps.get(i as usize).map(|s| (i, s, g)))
-                    .map(|(i, s, grain)| {
-                        let quotes =
-                            triggers.map(|tr| attribution::quotes_on(tr, i)).unwrap_or_default();
-                        StepView {
-                            index: i,
-                            grain,
-                            text: views::step_view_with_quotes(s, grain.core(), &opts, &quotes),
-                            full_chars: text::full_text(s).chars().count() as u32,
-                            timestamp: s.timestamp.clone(),
-                            usage: s.usage.as_deref().cloned(),
-                            parts: Some(views::step_parts_with_quotes(
-                                s,
-                                grain.core(),
-                                &opts,
-                                &quotes,
-                            )),
-                        }
-                    })
-                    .collect();
+                let s = self.sessions.get(&file)?;
+                s.trajectory(traj as usize)?;
+                let steps = s.steps(traj as usize, &items);
                 Some(Response::Steps { req, file, traj, steps })
             }
             Request::Search { req, file, traj, query } => {
-                let t = self.trajectory(file, traj)?;
-                let hits = t
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| text::step_matches(s, &query))
-                    .map(|(i, _)| i as u32)
-                    .collect();
+                let s = self.sessions.get(&file)?;
+                s.trajectory(traj as usize)?;
+                let hits = s.search(traj as usize, &query);
                 Some(Response::SearchHits { req, file, traj, query, hits })
             }
-            Request::QuarantineJsonl { file, redacted } => {
-                let loaded = self.traces.get(&file)?;
+            Request::QuarantineJsonl { req, file, redacted } => {
+                let s = self.sessions.get(&file)?;
                 let text = match redacted {
-                    true => quarantine_jsonl_redacted(&loaded.trace),
-                    false => quarantine_jsonl(&loaded.trace),
+                    true => s.quarantine_jsonl_redacted(),
+                    false => s.quarantine_jsonl(),
                 };
-                Some(Response::QuarantineJsonl { file, text, redacted })
+                Some(Response::QuarantineJsonl { req, file, text, redacted })
             }
         }
     }
 }
 
-/// The quarantine as JSONL: one [`QuarantineRecord`] per line (the CLI's `quarantine` shape).
-pub fn quarantine_jsonl(trace: &Trace) -> String {
-    let mut out = String::new();
-    for q in &trace.quarantine {
-        if let Ok(line) = serde_json::to_string(&QuarantineRecord::from_entry(q)) {
-            out.push_str(&line);
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// The quarantine as JSONL with secrets masked (each record `"redacted": true`).
-pub fn quarantine_jsonl_redacted(trace: &Trace) -> String {
-    let mut out = String::new();
-    for q in &trace.quarantine {
-        if let Ok(line) = serde_json::to_string(&trajscope_core::redact::quarantine_record(q)) {
-            out.push_str(&line);
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// Index into [`crate::protocol::ROLE_NAMES`] (the enum's declaration order).
-fn role_code(r: Role) -> u8 {
-    r as u8
-}
-
-/// Index into [`crate::protocol::KIND_NAMES`] (the enum's declaration order).
-fn kind_code(k: StepKind) -> u8 {
-    k as u8
-}
-
-pub fn columns(t: &Trajectory) -> StepColumns {
-    let mut c = StepColumns::default();
-    let mut actor_ids: HashMap<&str, u16> = HashMap::new();
-    for s in &t.steps {
-        c.line.push(s.loc.line);
-        c.is_error.push(s.is_error);
-        c.role.push(role_code(s.role));
-        c.kind.push(kind_code(s.kind));
-        let actor = if s.actor.is_empty() {
-            u16::MAX
-        } else if let Some(&id) = actor_ids.get(s.actor.as_str()) {
-            id
-        } else if c.actors.len() < usize::from(u16::MAX) {
-            let id = c.actors.len() as u16;
-            c.actors.push(s.actor.clone());
-            actor_ids.insert(&s.actor, id);
-            id
-        } else {
-            u16::MAX
-        };
-        c.actor.push(actor);
-    }
-    if t.steps.iter().any(|s| s.usage.is_some()) {
-        c.tokens = t
-            .steps
-            .iter()
-            .map(|s| {
-                s.usage.as_ref().map_or(0, |u| {
-                    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
-                        .iter()
-                        .flatten()
-                        .sum()
-                })
-            })
-            .collect();
-    }
-    c.stalls = trajscope_core::usage::step_timings(t)
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.stall)
-        .map(|(i, _)| i as u32)
-        .collect();
-    c
-}
-
-pub fn summarize(
-    trace: &Trace,
-    analyses: &[Option<TrajectoryAnalysis>],
-    content_hash: String,
-) -> TraceSummary {
+/// What the page keeps about a loaded file: the overviews as far as analysed, the quarantine
+/// preview (at most [`QUARANTINE_SHOWN`] lines, each cut to [`RAW_PREVIEW_CHARS`]; the export
+/// has them all, exactly) and the secrets found.
+pub fn summarize(s: &Session) -> TraceSummary {
+    let trace = s.trace();
     let quarantine = trace
         .quarantine
         .iter()
@@ -331,102 +219,23 @@ pub fn summarize(
             r
         })
         .collect();
-    let secrets = trajscope_core::redact::scan_trace(trace);
+    let secrets = s.secrets();
+    let trajectories = s.overviews();
     TraceSummary {
-        content_hash,
+        content_hash: s.identity().unwrap_or_default().to_string(),
         format: trace.format.name().to_string(),
         stats: trace.stats.clone(),
         error: trace.error.clone(),
         quarantine,
         quarantine_total: trace.quarantine.len() as u64,
-        trajectories: trace
-            .trajectories
-            .iter()
-            .enumerate()
-            .map(|(i, t)| trajectory_info(t, analyses.get(i).and_then(Option::as_ref)))
-            .collect(),
+        analysed: trajectories.iter().filter(|o| o.analysed).count() as u32,
+        trajectories,
         cases: Vec::new(),
         cases_jsonl: String::new(),
         brief_markdown: String::new(),
         analysis_done: false,
         secrets_total: secrets.len() as u64,
-        secrets: secrets.into_iter().take(crate::protocol::SECRETS_SHOWN).collect(),
-    }
-}
-
-/// The failed turn cases of a fully analysed trace (valid or not), the valid ones as JSONL,
-/// and the brief built from them as Markdown.
-pub fn cases_and_brief(
-    trace: &Trace,
-    analyses: &[TrajectoryAnalysis],
-    content_hash: &str,
-) -> (Vec<CaseView>, String, String) {
-    // The CLI's rule: one case per failing trajectory (outcome failed, or a critical step).
-    let built = cases::from_trace_analyses(trace, content_hash, |i, _| analyses.get(i).cloned());
-    let valid: Vec<cases::FailedTurnCase> =
-        built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
-    let (cases_jsonl, _) = cases::export_jsonl(&valid);
-    let brief = brief::build(&valid, &[], &brief::BriefContext::default());
-    let views = built
-        .iter()
-        .map(|c| CaseView {
-            trajectory_id: c.trajectory_id.clone(),
-            case_id: c.case_id.clone(),
-            valid: c.valid,
-            errors: c.errors.clone(),
-        })
-        .collect();
-    (views, cases_jsonl, brief::to_markdown(&brief))
-}
-
-fn trajectory_info(t: &Trajectory, a: Option<&TrajectoryAnalysis>) -> TrajectoryInfo {
-    let mut agents: Vec<String> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut roles: Vec<(String, u32)> = Vec::new();
-    let mut actions: HashMap<(Option<&str>, Option<&str>), u32> = HashMap::new();
-    let mut errors = 0;
-    for s in &t.steps {
-        if !s.actor.is_empty() && seen.insert(&s.actor) {
-            agents.push(s.actor.clone());
-        }
-        let role = crate::protocol::ROLE_NAMES[usize::from(role_code(s.role))];
-        match roles.iter_mut().find(|(r, _)| r == role) {
-            Some((_, n)) => *n += 1,
-            None => roles.push((role.to_string(), 1)),
-        }
-        if s.is_error {
-            errors += 1;
-        }
-        if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
-            *actions.entry((s.tool.as_deref(), s.args.as_deref())).or_default() += 1;
-        }
-    }
-    let repeated_action = actions
-        .into_iter()
-        .filter(|(_, n)| *n >= 2)
-        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
-        .map(|((tool, args), n)| {
-            let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
-            (text::elide(&what, 120), n)
-        });
-    TrajectoryInfo {
-        id: t.id.clone(),
-        steps: t.steps.len() as u32,
-        outcome: t.outcome,
-        task: t.task.as_ref().map(|x| text::elide(x, 600)),
-        gold: t.gold.clone(),
-        errors,
-        agents,
-        roles,
-        repeated_action,
-        analysed: a.is_some(),
-        candidates: a.map(|a| a.candidates.clone()).unwrap_or_default(),
-        critical: a.and_then(|a| a.critical.clone()),
-        classification: a.and_then(|a| a.classification),
-        failure_mode: a.and_then(|a| a.failure_mode),
-        signals: a.map(|a| a.signals.clone()).unwrap_or_default(),
-        usage: trajscope_core::usage::trajectory_usage(t),
-        agent_usage: trajscope_core::usage::by_agent(t),
+        secrets: secrets.into_iter().take(SECRETS_SHOWN).collect(),
     }
 }
 
@@ -437,28 +246,36 @@ pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 #[cfg(target_arch = "wasm32")]
 pub use glue::run;
 
+/// Posts a message from this worker (to the page, or a helper's reply to its ingest worker).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn post_to(scope: &web_sys::DedicatedWorkerGlobalScope, msg: &impl serde::Serialize) {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    if let Ok(v) = msg.serialize(&ser) {
+        scope.post_message(&v).ok();
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod glue {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use trajscope_core::{IngestOptions, Ingestor};
+    use trajscope_core::{IngestOptions, Loader};
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen_futures::JsFuture;
     use web_sys::DedicatedWorkerGlobalScope;
 
     use super::Store;
+    use crate::hash_helper::{self, HashHelper};
     use crate::load::Slices;
     use crate::protocol::{Request, Response};
 
-    fn post(scope: &DedicatedWorkerGlobalScope, resp: &Response) {
-        let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        if let Ok(v) = serde::Serialize::serialize(resp, &ser) {
-            scope.post_message(&v).ok();
-        }
+    use super::post_to as post;
+
+    fn blob_of(data: &JsValue) -> Option<web_sys::Blob> {
+        js_sys::Reflect::get(data, &JsValue::from_str("blob")).ok()?.dyn_into().ok()
     }
 
-    /// Starts listening for the page's requests.
+    /// Starts listening: the page's requests, or (in a helper instance) a hash job.
     pub fn run() {
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let store = Rc::new(RefCell::new(Store::default()));
@@ -466,47 +283,27 @@ mod glue {
         let onmessage =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let data = e.data();
+                if hash_helper::serve(&s2, &data) {
+                    return;
+                }
                 let req = js_sys::Reflect::get(&data, &JsValue::from_str("req")).ok();
                 let Some(req) = req.and_then(|r| serde_wasm_bindgen::from_value::<Request>(r).ok())
                 else {
                     return;
                 };
                 match req {
-                    Request::Load { file } => {
-                        let blob = js_sys::Reflect::get(&data, &JsValue::from_str("blob"))
-                            .ok()
-                            .and_then(|b| b.dyn_into::<web_sys::Blob>().ok());
-                        match blob {
-                            Some(blob) => {
-                                let (scope, store) = (s2.clone(), store.clone());
-                                wasm_bindgen_futures::spawn_local(load(scope, store, file, blob));
-                            }
-                            None => post(
-                                &s2,
-                                &Response::Failed { file, error: "no file was sent".into() },
-                            ),
+                    Request::Load { file } => match blob_of(&data) {
+                        Some(blob) => {
+                            let (scope, store) = (s2.clone(), store.clone());
+                            wasm_bindgen_futures::spawn_local(load(scope, store, file, blob));
                         }
-                    }
-                    Request::Hash { file } => {
-                        let blob = js_sys::Reflect::get(&data, &JsValue::from_str("blob"))
-                            .ok()
-                            .and_then(|b| b.dyn_into::<web_sys::Blob>().ok());
-                        let scope = s2.clone();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            let resp = match blob {
-                                Some(blob) => match hash_blob(&blob).await {
-                                    Some(content_hash) => Response::Hashed { file, content_hash },
-                                    None => Response::Failed { file, error: "unreadable".into() },
-                                },
-                                None => Response::Failed { file, error: "no file was sent".into() },
-                            };
-                            post(&scope, &resp);
-                        });
-                    }
+                        None => {
+                            post(&s2, &Response::Failed { file, error: "no file was sent".into() })
+                        }
+                    },
                     other => {
-                        let resps = store.borrow_mut().answer_all(other);
-                        for resp in &resps {
-                            post(&s2, resp);
+                        for resp in store.borrow_mut().answer_all(other) {
+                            post(&s2, &resp);
                         }
                     }
                 }
@@ -516,105 +313,9 @@ mod glue {
         post(&scope, &Response::Ready);
     }
 
-    /// A file at least this large is hashed by a helper worker beside the parse; a smaller one
-    /// inline (starting a second wasm instance costs more than hashing it).
-    const HELPER_MIN_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
-
-    /// A helper that has not said `Ready` by then is given up (the hash is then computed here).
-    const HELPER_START_MS: u32 = 10_000;
-
-    /// Reads a blob in slices into the trace identity hasher; `None` if the browser cannot read
-    /// it.
-    async fn hash_blob(blob: &web_sys::Blob) -> Option<String> {
-        let mut slices = Slices::new(blob);
-        let mut hasher = trajscope_core::labels::ContentHasher::new();
-        while let Some(bytes) = slices.next().await {
-            hasher.update(&bytes.ok()?);
-        }
-        Some(hasher.finish())
-    }
-
-    /// A second instance of this worker hashing the same blob while this one parses it: the
-    /// SHA-256 of a large file takes about as long as its parse. Its result is `None` when it
-    /// could not start or failed; the caller then hashes the file itself.
-    struct HashHelper {
-        worker: web_sys::Worker,
-        result: JsFuture,
-        _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
-        _onerror: Closure<dyn FnMut(web_sys::Event)>,
-        _give_up: gloo::timers::callback::Timeout,
-    }
-
-    impl HashHelper {
-        fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
-            // This worker's own script: the same loader the page started.
-            let worker = web_sys::Worker::new(&crate::worker_url::own()).ok()?;
-            let mut resolve = None;
-            let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
-            let resolve = Rc::new(resolve?);
-            let done = {
-                let resolve = resolve.clone();
-                move |v: &JsValue| {
-                    resolve.call1(&JsValue::NULL, v).ok();
-                }
-            };
-            let ready = Rc::new(std::cell::Cell::new(false));
-            let onmessage = {
-                let (worker, blob, done, ready) =
-                    (worker.clone(), blob.clone(), done.clone(), ready.clone());
-                Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-                    match serde_wasm_bindgen::from_value::<Response>(e.data()) {
-                        Ok(Response::Ready) => {
-                            ready.set(true);
-                            if send_hash(&worker, &blob).is_none() {
-                                done(&JsValue::NULL);
-                            }
-                        }
-                        Ok(Response::Hashed { content_hash, .. }) => {
-                            done(&JsValue::from_str(&content_hash))
-                        }
-                        Ok(Response::Failed { .. }) => done(&JsValue::NULL),
-                        _ => {}
-                    }
-                })
-            };
-            let onerror = {
-                let done = done.clone();
-                Closure::<dyn FnMut(_)>::new(move |_: web_sys::Event| done(&JsValue::NULL))
-            };
-            let give_up = gloo::timers::callback::Timeout::new(HELPER_START_MS, move || {
-                if !ready.get() {
-                    done(&JsValue::NULL);
-                }
-            });
-            worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-            worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-            Some(HashHelper {
-                worker,
-                result: JsFuture::from(promise),
-                _onmessage: onmessage,
-                _onerror: onerror,
-                _give_up: give_up,
-            })
-        }
-
-        /// The helper's hash (resolving a promise twice keeps the first value).
-        async fn hash(&mut self) -> Option<String> {
-            (&mut self.result).await.ok()?.as_string()
-        }
-    }
-
-    impl Drop for HashHelper {
-        fn drop(&mut self) {
-            self.worker.terminate();
-        }
-    }
-
-    /// Posts `Hash` with the blob beside it, as the page posts `Load`.
-    fn send_hash(worker: &web_sys::Worker, blob: &web_sys::Blob) -> Option<()> {
-        let env = crate::bridge::envelope(&Request::Hash { file: 0 }, Some(blob))?;
-        worker.post_message(&env).ok()
-    }
+    /// How long one background batch of analysis may run before its overviews are posted (and
+    /// the page's requests get their turn): one message per batch, not per trajectory.
+    const BATCH_MS: f64 = 50.0;
 
     async fn load(
         scope: DedicatedWorkerGlobalScope,
@@ -632,12 +333,13 @@ mod glue {
             );
             return post(&scope, &Response::Failed { file, error });
         }
-        let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut helper = (total >= HELPER_MIN_BYTES).then(|| HashHelper::start(&blob)).flatten();
-        let mut hasher = helper.is_none().then(trajscope_core::labels::ContentHasher::new);
+        // A large file is hashed by a helper beside the parse; a small one here, as it is fed.
+        let helper = (total >= hash_helper::HELPER_MIN_BYTES).then(|| HashHelper::start(&blob));
+        let helper = helper.flatten();
+        let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
         let now = js_sys::Date::now;
-        let (t_start, mut t_read, mut t_feed, mut t_hash) = (now(), 0.0, 0.0, 0.0);
-        // Reading the next slice overlaps with parsing and hashing this one.
+        let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
+        // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
         loop {
             if store.borrow_mut().take_cancelled(file) {
@@ -652,14 +354,9 @@ mod glue {
                 }
             };
             let t1 = now();
-            ingestor.feed(&bytes);
-            let t2 = now();
-            if let Some(h) = hasher.as_mut() {
-                h.update(&bytes);
-            }
-            let t3 = now();
-            (t_read, t_feed, t_hash) = (t_read + t1 - t0, t_feed + t2 - t1, t_hash + t3 - t2);
-            let p = ingestor.progress();
+            loader.feed(&bytes);
+            (t_read, t_feed) = (t_read + t1 - t0, t_feed + now() - t1);
+            let p = loader.progress();
             post(
                 &scope,
                 &Response::Progress {
@@ -675,43 +372,51 @@ mod glue {
             return post(&scope, &Response::Cancelled { file });
         }
         let t0 = now();
-        let trace = ingestor.finish();
+        let session = loader.finish();
         let t_finished = now();
-        // The helper's hash (awaited: it usually finishes with the parse), else this worker's.
-        let content_hash = match (hasher, helper.as_mut()) {
-            (Some(h), _) => Some(h.finish()),
-            (None, Some(helper)) => match helper.hash().await {
-                Some(h) => Some(h),
-                None => hash_blob(&blob).await,
-            },
-            (None, None) => hash_blob(&blob).await,
-        };
-        drop(helper);
-        let Some(content_hash) = content_hash else {
-            let error = "the browser could not read the file (was it moved or deleted?)";
-            return post(&scope, &Response::Failed { file, error: error.into() });
-        };
-        if store.borrow_mut().take_cancelled(file) {
-            return post(&scope, &Response::Cancelled { file });
-        }
-        t_hash += now() - t_finished;
-        let t1 = now();
-        let resp = store.borrow_mut().insert(file, trace, content_hash);
-        let t2 = now();
+        let resp = store.borrow_mut().insert(file, session);
+        let t_inserted = now();
+        // `ready`: the first trajectory can be read now, whether or not the hash has arrived.
         post(&scope, &resp);
-        // Where the time went (the app benchmark reads this line from the console).
         let t_posted = now();
+        // Where the time went (the app benchmark reads this line from the console).
         gloo::console::log!(format!(
-            "trajscope-timing read={t_read:.0} feed={t_feed:.0} hash={t_hash:.0} finish={:.0} analyse={:.0} post={:.0} total={:.0}",
+            "trajscope-timing read={t_read:.0} feed={t_feed:.0} hash=0 finish={:.0} analyse={:.0} post={:.0} total={:.0}",
             t_finished - t0,
-            t2 - t1,
-            t_posted - t2,
+            t_inserted - t_finished,
+            t_posted - t_inserted,
             t_posted - t_start
         ));
-        // The other trajectories, one at a time, yielding so the page's requests are answered.
+        // The identity, when the helper has it (or, failing the helper, hashed here).
+        if let Some(mut helper) = helper {
+            let (scope, store, blob) = (scope.clone(), store.clone(), blob.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let hash = match helper.hash().await {
+                    Some(h) => Some(h),
+                    None => hash_helper::hash_blob(&blob).await,
+                };
+                drop(helper);
+                match hash {
+                    Some(h) => {
+                        for resp in store.borrow_mut().set_identity(file, h) {
+                            post(&scope, &resp);
+                        }
+                    }
+                    None => {
+                        let error =
+                            "the browser could not read the file (was it moved or deleted?)";
+                        post(&scope, &Response::Failed { file, error: error.into() });
+                    }
+                }
+            });
+        }
+        // (Hashed here, the identity was already in `Loaded`.)
+        // The other trajectories in batches, yielding between them so the page's requests are
+        // answered.
         loop {
             gloo::timers::future::TimeoutFuture::new(0).await;
-            let next = store.borrow_mut().analyse_next(file);
+            let until = now() + BATCH_MS;
+            let next = store.borrow_mut().analyse_batch(file, || now() < until);
             match next {
                 Some(resp) => post(&scope, &resp),
                 None => break,
@@ -726,10 +431,37 @@ mod tests {
     use crate::protocol::Grain;
     use trajscope_core::{ingest, IngestOptions};
 
+    fn session(bytes: &[u8], hash: Option<&str>) -> Session {
+        Session::new(ingest(bytes, IngestOptions::default()), hash.map(String::from))
+    }
+
     fn store_with(bytes: &[u8]) -> Store {
         let mut store = Store::default();
-        store.insert(1, ingest(bytes, IngestOptions::default()), "sha256:test".into());
+        store.insert(1, session(bytes, Some("sha256:test")));
         store
+    }
+
+    /// Every batch until the cases: the overviews as the page ends up holding them, and the
+    /// cases message.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn drain(
+        store: &mut Store,
+        file: u32,
+        mut overviews: Vec<crate::protocol::Overview>,
+    ) -> (Vec<crate::protocol::Overview>, Option<Response>) {
+        let mut cases = None;
+        loop {
+            match store.analyse_batch(file, || true) {
+                Some(Response::Analysed { overviews: batch, .. }) => {
+                    for (i, o) in batch {
+                        overviews[i as usize] = o;
+                    }
+                }
+                Some(c @ Response::CasesReady { .. }) => cases = Some(c),
+                None => return (overviews, cases),
+                Some(other) => panic!("unexpected {other:?}"),
+            }
+        }
     }
 
     const SAMPLE: &[u8] = include_bytes!("../../../web/samples/sample.awtl.jsonl");
@@ -742,21 +474,23 @@ mod tests {
     fn the_reviewers_outcome_turns_the_diagnosis_on_and_back_off() {
         let mut store = store_with(UNKNOWN_RUN);
         let id = "django__django-10914";
-        assert_eq!(store.traces[&1].trace.trajectories[0].outcome, Outcome::Unknown);
-        assert!(store.traces[&1].analyses[0].as_ref().unwrap().critical.is_none());
-        let Some(Response::CasesReady { cases, .. }) = store.analyse_next(1) else {
+        let s = store.session(1).unwrap();
+        assert_eq!(s.trajectory(0).unwrap().outcome, Outcome::Unknown);
+        assert!(s.analysis(0).unwrap().critical.is_none());
+        let Some(Response::CasesReady { cases, .. }) = store.analyse_batch(1, || true) else {
             panic!("no cases")
         };
         assert!(cases.is_empty(), "no failure, no case");
 
         let out = store.set_outcome(1, id, Outcome::Failed);
-        let [Response::Analysed { traj: 0, info, .. }, Response::CasesReady { cases, .. }] =
+        let [Response::Analysed { overviews, .. }, Response::CasesReady { cases, .. }] =
             out.as_slice()
         else {
             panic!("{out:?}")
         };
-        assert_eq!(info.outcome, Outcome::Failed);
-        assert!(info.critical.is_some() && info.classification.is_some());
+        let (0, o) = &overviews[0] else { panic!("{overviews:?}") };
+        assert_eq!(o.outcome, Outcome::Failed);
+        assert!(o.critical.is_some() && o.classification.is_some());
         assert_eq!(cases.len(), 1);
         // The same word again changes nothing; an unknown trajectory or file is ignored.
         assert!(store.set_outcome(1, id, Outcome::Failed).is_empty());
@@ -769,37 +503,41 @@ mod tests {
             trajectory_id: id.into(),
             outcome: Outcome::Unknown,
         });
-        let [Response::Analysed { info, .. }, Response::CasesReady { cases, .. }] = out.as_slice()
+        let [Response::Analysed { overviews, .. }, Response::CasesReady { cases, .. }] =
+            out.as_slice()
         else {
             panic!("{out:?}")
         };
-        assert_eq!(info.outcome, Outcome::Unknown);
-        assert!(info.critical.is_none());
+        assert_eq!(overviews[0].1.outcome, Outcome::Unknown);
+        assert!(overviews[0].1.critical.is_none());
         assert!(cases.is_empty());
 
         // "This run passed" on a run the file says failed: no critical step.
         let mut store = store_with(SAMPLE);
-        let id = store.traces[&1].trace.trajectories[0].id.clone();
+        let id = store.session(1).unwrap().trajectory(0).unwrap().id.clone();
         let out = store.set_outcome(1, &id, Outcome::Passed);
-        let [Response::Analysed { info, .. }] = out.as_slice() else { panic!("{out:?}") };
-        assert_eq!((info.outcome, info.critical.is_none()), (Outcome::Passed, true));
+        let [Response::Analysed { overviews, .. }] = out.as_slice() else { panic!("{out:?}") };
+        let o = &overviews[0].1;
+        assert_eq!((o.outcome, o.critical.is_none()), (Outcome::Passed, true));
     }
 
     #[test]
     fn summary_counts_steps_errors_and_quarantine() {
         let mut store = Store::default();
         let Response::Loaded { summary: s, .. } =
-            store.insert(3, ingest(SAMPLE, IngestOptions::default()), "sha256:x".into())
+            store.insert(3, session(SAMPLE, Some("sha256:x")))
         else {
             panic!("not loaded");
         };
         // The sample run failed: the first trajectory is analysed at once, with candidates.
         assert!(s.trajectories[0].analysed);
+        assert_eq!(s.analysed, 1);
         assert!(!s.trajectories[0].candidates.is_empty());
         assert!(!s.analysis_done);
+        assert_eq!(s.content_hash, "sha256:x");
         // Then the cases and the brief, once; then nothing.
         let Some(Response::CasesReady { cases, cases_jsonl, brief_markdown, .. }) =
-            store.analyse_next(3)
+            store.analyse_batch(3, || true)
         else {
             panic!("no cases");
         };
@@ -810,10 +548,10 @@ mod tests {
         } else {
             assert!(!cases[0].errors.is_empty());
         }
-        assert!(store.analyse_next(3).is_none());
-        let trace = ingest(SAMPLE, IngestOptions::default());
-        let s = summarize(&trace, &[None], "sha256:x".into());
+        assert!(store.analyse_batch(3, || true).is_none());
+        let s = summarize(&session(SAMPLE, None));
         assert_eq!(s.format, "awtl");
+        assert_eq!(s.content_hash, "", "no identity yet");
         assert_eq!(s.quarantine_total, 1);
         assert_eq!(s.quarantine[0].line, 10);
         assert!(s.quarantine[0].raw_base64.is_empty(), "the page preview does not carry the bytes");
@@ -825,16 +563,17 @@ mod tests {
     #[test]
     fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
         let planted = include_bytes!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
-        let trace = ingest(planted, IngestOptions::default());
-        let s = summarize(&trace, &[None], "sha256:x".into());
+        let s = summarize(&session(planted, None));
         assert!(s.secrets_total >= 12, "{}", s.secrets_total);
         assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
         let corrupt = include_bytes!("../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
         let mut store = store_with(corrupt);
-        let ask = |store: &mut Store, redacted| match store
-            .answer(Request::QuarantineJsonl { file: 1, redacted })
-        {
-            Some(Response::QuarantineJsonl { text, redacted: r, .. }) => {
+        let ask = |store: &mut Store, redacted| match store.answer(Request::QuarantineJsonl {
+            req: 4,
+            file: 1,
+            redacted,
+        }) {
+            Some(Response::QuarantineJsonl { req: 4, text, redacted: r, .. }) => {
                 assert_eq!(r, redacted);
                 text
             }
@@ -849,23 +588,37 @@ mod tests {
     }
 
     #[test]
-    fn usage_reaches_the_overview_and_the_steps() {
+    fn usage_reaches_the_overview_the_steps_and_the_columns() {
         let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
-        let trace = ingest(cc, IngestOptions::default());
-        let s = summarize(&trace, &[None], "sha256:x".into());
+        let s = summarize(&session(cc, None));
         let t = &s.trajectories[0];
         assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
-        assert_eq!(t.agent_usage.iter().map(|a| a.steps as u32).sum::<u32>(), t.steps);
+        assert_eq!(t.agent_usage.iter().map(|a| a.steps).sum::<usize>(), t.steps);
         let mut store = store_with(cc);
         let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
             req: 1,
             file: 1,
             traj: 0,
-            items: (0..t.steps).map(|i| (i, Grain::High)).collect(),
+            items: (0..t.steps as u32).map(|i| (i, Grain::High)).collect(),
         }) else {
             panic!("no steps");
         };
         assert_eq!(steps.iter().filter(|v| v.usage.is_some()).count(), t.usage.steps_with_usage);
+        let Some(Response::Columns { req: 2, columns: c, .. }) =
+            store.answer(Request::Columns { req: 2, file: 1, traj: 0 })
+        else {
+            panic!("no columns");
+        };
+        assert_eq!(c.tokens.len(), t.steps);
+        let u = &t.usage;
+        let want: u64 =
+            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                .iter()
+                .flatten()
+                .sum();
+        assert_eq!(c.tokens.iter().sum::<u64>(), want);
+        let none = summarize(&session(SAMPLE, None));
+        assert!(none.trajectories[0].agent_usage.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]
@@ -874,7 +627,7 @@ mod tests {
         let jsonl = format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":\"{long}\"}}\n");
         let mut store = store_with(jsonl.as_bytes());
         for g in Grain::ALL {
-            let Some(Response::Steps { steps, .. }) =
+            let Some(Response::Steps { req: 7, steps, .. }) =
                 store.answer(Request::Steps { req: 7, file: 1, traj: 0, items: vec![(0, g)] })
             else {
                 panic!("no steps answer");
@@ -888,27 +641,32 @@ mod tests {
     #[test]
     fn search_finds_steps_anywhere_and_unknown_ids_get_no_answer() {
         let mut store = store_with(SAMPLE);
-        let Some(Response::SearchHits { hits, .. }) =
-            store.answer(Request::Search { req: 1, file: 1, traj: 0, query: "NPM TEST".into() })
+        let Some(Response::SearchHits { req: 3, hits, .. }) =
+            store.answer(Request::Search { req: 3, file: 1, traj: 0, query: "NPM TEST".into() })
         else {
             panic!("no search answer");
         };
         assert!(!hits.is_empty());
-        assert!(store.answer(Request::Columns { file: 9, traj: 0 }).is_none());
-        assert!(store.answer(Request::Columns { file: 1, traj: 5 }).is_none());
+        assert!(store.answer(Request::Columns { req: 1, file: 9, traj: 0 }).is_none());
+        assert!(store.answer(Request::Columns { req: 1, file: 1, traj: 5 }).is_none());
+        assert!(store
+            .answer(Request::Search { req: 1, file: 1, traj: 5, query: "x".into() })
+            .is_none());
     }
 
+    const THREE: &str = "{\"type\":\"run_start\",\"run_id\":\"a\"}\n{\"type\":\"run_end\",\"run_id\":\"a\",\"status\":\"failed\"}\n\
+                         {\"type\":\"run_start\",\"run_id\":\"b\"}\n{\"type\":\"run_end\",\"run_id\":\"b\",\"status\":\"failed\"}\n\
+                         {\"type\":\"run_start\",\"run_id\":\"c\"}\n{\"type\":\"run_end\",\"run_id\":\"c\",\"status\":\"failed\"}\n";
+
     #[test]
-    fn later_trajectories_are_analysed_in_the_background_or_on_demand() {
-        let two = "{\"type\":\"run_start\",\"run_id\":\"a\"}\n{\"type\":\"run_end\",\"run_id\":\"a\",\"status\":\"failed\"}\n\
-                   {\"type\":\"run_start\",\"run_id\":\"b\"}\n{\"type\":\"run_end\",\"run_id\":\"b\",\"status\":\"failed\"}\n";
+    fn later_trajectories_are_analysed_in_batches_or_on_demand() {
         let mut store = Store::default();
         let Response::Loaded { summary, .. } =
-            store.insert(1, ingest(two.as_bytes(), IngestOptions::default()), "h".into())
+            store.insert(1, session(THREE.as_bytes(), Some("h")))
         else {
             panic!("not loaded");
         };
-        assert_eq!(summary.trajectories.len(), 2);
+        assert_eq!(summary.trajectories.len(), 3);
         assert!(summary.trajectories[0].analysed && !summary.trajectories[1].analysed);
         // Asking for the second trajectory's steps analyses it first.
         let out = store.answer_all(Request::Steps {
@@ -917,45 +675,102 @@ mod tests {
             traj: 1,
             items: vec![(0, Grain::Low)],
         });
-        assert!(matches!(&out[0], Response::Analysed { traj: 1, info, .. } if info.analysed));
+        assert!(
+            matches!(&out[0], Response::Analysed { overviews, .. } if overviews.len() == 1 && overviews[0].0 == 1 && overviews[0].1.analysed)
+        );
         assert!(matches!(&out[1], Response::Steps { .. }));
+        // The rest in one batch, not one message each.
+        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || true) else {
+            panic!("no batch");
+        };
+        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [2]);
         // Nothing left but the cases.
-        assert!(matches!(store.analyse_next(1), Some(Response::CasesReady { .. })));
-        assert!(store.analyse_next(1).is_none());
+        assert!(matches!(store.analyse_batch(1, || true), Some(Response::CasesReady { .. })));
+        assert!(store.analyse_batch(1, || true).is_none());
     }
 
     #[test]
-    fn quarantine_export_has_the_exact_bytes() {
-        let trace = ingest(b"{\"type\":\"message\"}\n{broken\xff\n", IngestOptions::default());
-        let text = quarantine_jsonl(&trace);
-        let rec: QuarantineRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(rec.line, 2);
-        assert_eq!(rec.raw_base64, "e2Jyb2tlbv8=");
+    fn a_batch_stops_when_its_budget_runs_out_but_makes_progress() {
+        let mut store = Store::default();
+        store.insert(1, session(THREE.as_bytes(), Some("h")));
+        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || false) else {
+            panic!("no batch");
+        };
+        assert_eq!(overviews.len(), 1, "at least one per batch, however short the budget");
     }
 
     #[test]
-    fn columns_carry_tokens_per_step_only_where_recorded() {
-        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
-        let t = &ingest(cc, IngestOptions::default()).trajectories[0];
-        let c = columns(t);
-        assert_eq!(c.tokens.len(), t.steps.len());
-        let u = trajscope_core::usage::trajectory_usage(t);
-        let want: u64 =
-            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
-                .iter()
-                .flatten()
-                .sum();
-        assert_eq!(c.tokens.iter().sum::<u64>(), want);
-        let none = columns(&ingest(SAMPLE, IngestOptions::default()).trajectories[0]);
-        assert!(none.tokens.is_empty(), "the AWTL sample records no usage");
+    fn the_cases_wait_for_the_identity_and_it_never_delays_loading() {
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } = store.insert(1, session(SAMPLE, None)) else {
+            panic!("not loaded");
+        };
+        assert!(summary.trajectories[0].analysed, "readable before the hash");
+        assert!(store.analyse_batch(1, || true).is_none(), "no cases without an identity");
+        let out = store.set_identity(1, "sha256:late".into());
+        assert!(
+            matches!(&out[0], Response::Identity { content_hash, .. } if content_hash == "sha256:late")
+        );
+        assert!(matches!(&out[1], Response::CasesReady { cases, .. } if !cases.is_empty()));
+        assert!(store.analyse_batch(1, || true).is_none(), "the cases come once");
     }
 
+    /// Every fixture file under `tests/fixtures` (any format, corrupt ones included).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fixtures() -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_none_or(|x| x != "md") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures"),
+            &mut out,
+        );
+        out.sort();
+        out
+    }
+
+    /// The worker answers with exactly the session's projections (what the CLI prints), for
+    /// every fixture: the overviews, the cases and the brief. (Natively: it lists the fixture
+    /// folder.)
     #[test]
-    fn columns_intern_actors() {
-        let trace = ingest(SAMPLE, IngestOptions::default());
-        let c = columns(&trace.trajectories[0]);
-        assert_eq!(c.line.len(), 12);
-        assert!(c.actors.len() < 12);
-        assert!(c.actor.contains(&u16::MAX));
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_worker_answers_what_the_session_projects_for_every_fixture() {
+        let mut n = 0;
+        let mut with_cases = 0;
+        for p in fixtures() {
+            let bytes = std::fs::read(&p).unwrap();
+            let hash = trajscope_core::labels::content_hash(&bytes);
+            let mut expected = session(&bytes, Some(&hash));
+            let report = expected.report();
+            let cases = expected.cases().unwrap();
+            let mut store = Store::default();
+            let Response::Loaded { summary, .. } = store.insert(1, session(&bytes, Some(&hash)))
+            else {
+                panic!("not loaded");
+            };
+            let (overviews, got) = drain(&mut store, 1, summary.trajectories.clone());
+            assert_eq!(overviews, report.trajectories, "{p:?}");
+            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) = got
+            else {
+                panic!("no cases for {p:?}");
+            };
+            let ids: Vec<&str> = got.iter().map(|c| c.case_id.as_str()).collect();
+            let want: Vec<&str> = cases.built.iter().map(|c| c.case_id.as_str()).collect();
+            assert_eq!(ids, want, "{p:?}");
+            assert_eq!(cases_jsonl, cases.jsonl(), "{p:?}");
+            assert_eq!(brief_markdown, trajscope_core::brief::to_markdown(&cases.brief()), "{p:?}");
+            n += 1;
+            with_cases += usize::from(!got.is_empty());
+        }
+        assert!(n > 20 && with_cases > 5, "{n} fixtures, {with_cases} with cases");
     }
 }

@@ -97,6 +97,10 @@ pub struct Overview {
     /// (`docs/usage.md`).
     #[serde(default)]
     pub usage: UsageSummary,
+    /// The same per agent (actor), in order of first appearance; empty when no step records
+    /// usage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent_usage: Vec<usage::AgentUsage>,
     /// Every artifact ref of the trajectory that escapes the trace root, with the reason it was
     /// flagged (never followed, never in a case or a brief).
     #[serde(default)]
@@ -187,11 +191,14 @@ impl Overview {
                 let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
                 (elide(&what, ACTION_CHARS), n)
             });
+        let usage = usage::trajectory_usage(t);
+        let agent_usage = if usage.steps_with_usage > 0 { usage::by_agent(t) } else { Vec::new() };
         let mut o = Overview {
             id: t.id.clone(),
             steps: t.steps.len(),
             outcome: t.outcome,
-            usage: usage::trajectory_usage(t),
+            usage,
+            agent_usage,
             task: t.task.as_ref().map(|x| elide(x, TASK_CHARS)),
             gold: t.gold.clone(),
             errors,

@@ -229,6 +229,11 @@ impl Session {
         Some(Cases { built })
     }
 
+    /// The secrets found in the trace (`crate::redact::scan_trace`, `docs/redaction.md`).
+    pub fn secrets(&self) -> Vec<crate::redact::TraceFinding> {
+        crate::redact::scan_trace(&self.trace)
+    }
+
     /// The quarantine export: one [`QuarantineRecord`] JSON object per line (exact bytes in
     /// base64), what `trajscope quarantine` writes and the app's export downloads.
     pub fn quarantine_jsonl(&self) -> String {

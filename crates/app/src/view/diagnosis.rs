@@ -8,7 +8,7 @@
 use yew::prelude::*;
 
 use super::{Action, State};
-use crate::protocol::{TraceSummary, TrajectoryInfo, ROLE_NAMES};
+use crate::protocol::{Overview, TraceSummary, ROLE_NAMES};
 use trajscope_core::model::Outcome;
 use trajscope_core::record::{FailureClass, FailureMode};
 
@@ -110,7 +110,7 @@ pub fn card(state: &UseReducerHandle<State>, summary: &TraceSummary) -> Html {
     }
 }
 
-fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &TrajectoryInfo) -> Html {
+fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview) -> Html {
     if !info.analysed {
         return html! { <p class="muted" aria-busy="true" data-testid="diagnosis-pending">{"Analysing this trajectory…"}</p> };
     }

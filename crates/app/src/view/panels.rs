@@ -387,7 +387,10 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     const SHOWN: usize = 200;
     let export = |redacted: bool| {
         let ctx = ctx.clone();
-        Callback::from(move |_| ctx.send(&Request::QuarantineJsonl { file, redacted }))
+        Callback::from(move |_| {
+            let req = ctx.req_id();
+            ctx.send(&Request::QuarantineJsonl { req, file, redacted })
+        })
     };
     html! {
         <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
@@ -512,7 +515,7 @@ fn enum_name<T: serde::Serialize>(v: &Option<T>) -> String {
     }
 }
 
-fn loop_signals(t: &crate::protocol::TrajectoryInfo) -> String {
+fn loop_signals(t: &crate::protocol::Overview) -> String {
     let s = &t.signals;
     let mut parts = Vec::new();
     if s.repeated_actions > 1 {

@@ -177,13 +177,24 @@ pub fn trajectories(props: &Props) -> Html {
             if len == 0 && !s.trajectories.is_empty() { <li class="muted" data-testid="queue-filtered">{ format!("{} hidden by the filter", s.trajectories.len()) }</li> }
         </ul>
     };
+    // The trajectories after the first are analysed in the background, in batches.
+    let progress = ((s.analysed as usize) < len).then(|| {
+        html! {
+            <p class="muted small" data-testid="analysis-progress" aria-busy="true" role="status">{
+                format!("analysing… {} of {len}", s.analysed)
+            }</p>
+        }
+    });
     if !virtual_list {
-        return list;
+        return html! { <>{ for progress }{ list }</> };
     }
     html! {
+        <>
+        { for progress }
         <div class="queue-scroller" ref={scroller} {onscroll} data-testid="queue-scroller"
              aria-label={format!("{len} trajectories")}>
             { list }
         </div>
+        </>
     }
 }

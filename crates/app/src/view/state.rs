@@ -208,7 +208,7 @@ pub enum Action {
 const CACHE_MAX: usize = 3000;
 
 /// The candidates of a trajectory as the page shows them.
-fn candidates_of(t: &crate::protocol::TrajectoryInfo) -> Vec<Candidate> {
+fn candidates_of(t: &crate::protocol::Overview) -> Vec<Candidate> {
     t.candidates
         .iter()
         .map(|c| Candidate {
@@ -340,15 +340,24 @@ impl State {
     fn on_worker(&mut self, resp: Response) {
         match resp {
             Response::Ready => self.worker_up = true,
-            Response::Analysed { file, traj, info } => {
-                if self.sel == Some((file, traj)) {
-                    self.candidates = Rc::new(candidates_of(&info));
+            Response::Analysed { file, overviews } => {
+                if let Some((_, o)) = overviews.iter().find(|(t, _)| self.sel == Some((file, *t))) {
+                    self.candidates = Rc::new(candidates_of(o));
                 }
+                // One update (one re-render) per batch.
                 self.update_summary(file, |s| {
-                    if let Some(t) = s.trajectories.get_mut(traj as usize) {
-                        *t = *info;
+                    for (traj, o) in overviews {
+                        if let Some(t) = s.trajectories.get_mut(traj as usize) {
+                            if !t.analysed && o.analysed {
+                                s.analysed += 1;
+                            }
+                            *t = o;
+                        }
                     }
                 });
+            }
+            Response::Identity { file, content_hash } => {
+                self.update_summary(file, |s| s.content_hash = content_hash);
             }
             Response::CasesReady { file, cases, cases_jsonl, brief_markdown } => {
                 self.update_summary(file, |s| {
@@ -358,8 +367,7 @@ impl State {
                     s.analysis_done = true;
                 });
             }
-            // Hashed only passes between the ingest worker and its hashing helper.
-            Response::QuarantineJsonl { .. } | Response::Hashed { .. } => {}
+            Response::QuarantineJsonl { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
                     if matches!(f.status, FileStatus::Loading { .. }) {
@@ -388,7 +396,7 @@ impl State {
                     f.status = FileStatus::Cancelled;
                 }
             }
-            Response::Columns { file, traj, columns } => {
+            Response::Columns { file, traj, columns, .. } => {
                 if self.sel == Some((file, traj)) {
                     self.columns = Some(Rc::new(columns));
                     self.compute_visible();
@@ -497,12 +505,7 @@ impl State {
     }
 
     /// Whether the queue lists trajectory `t` of `file` under its filter.
-    pub fn queue_shows(
-        &self,
-        file: u32,
-        format: &str,
-        t: &crate::protocol::TrajectoryInfo,
-    ) -> bool {
+    pub fn queue_shows(&self, file: u32, format: &str, t: &crate::protocol::Overview) -> bool {
         let f = &self.queue_filter;
         f.format.as_deref().is_none_or(|want| want == format)
             && (!f.failed_only || t.outcome == trajscope_core::model::Outcome::Failed)
@@ -693,7 +696,7 @@ mod tests {
             kind: vec![0; n as usize],
             ..StepColumns::default()
         };
-        s.on_worker(Response::Columns { file: 1, traj: 0, columns: c });
+        s.on_worker(Response::Columns { req: 1, file: 1, traj: 0, columns: c });
         s
     }
 
@@ -785,12 +788,13 @@ mod tests {
     }
 
     fn summary(ids: &[(&str, Outcome)]) -> Box<TraceSummary> {
-        let t = |id: &str, outcome: Outcome| -> crate::protocol::TrajectoryInfo {
+        let t = |id: &str, outcome: Outcome| -> crate::protocol::Overview {
             serde_json::from_value(serde_json::json!({
                 "id": id, "steps": 1, "outcome": outcome, "task": null, "gold": null, "errors": 0,
                 "agents": [], "roles": [], "repeated_action": null, "analysed": true,
                 "candidates": [], "critical": null, "classification": null, "failure_mode": null,
-                "signals": Signals::default(),
+                "signals": Signals::default(), "triggers": [],
+                "record": trajscope_core::record::AttributionRecord::default(),
             }))
             .unwrap()
         };
@@ -802,6 +806,7 @@ mod tests {
             quarantine: vec![],
             quarantine_total: 0,
             trajectories: ids.iter().map(|(id, o)| t(id, *o)).collect(),
+            analysed: ids.len() as u32,
             cases: vec![],
             cases_jsonl: String::new(),
             brief_markdown: String::new(),

@@ -23,6 +23,13 @@ pub struct StepColumns {
     pub actors: Vec<String>,
     /// Index into [`crate::model::StepKind::NAMES`].
     pub kind: Vec<u8>,
+    /// Tokens each step records (input + output + cache), 0 where none; empty when no step
+    /// of the trajectory records usage.
+    #[serde(default)]
+    pub tokens: Vec<u64>,
+    /// Steps followed by a gap of at least `usage::STALL_MS` before the next step.
+    #[serde(default)]
+    pub stalls: Vec<u32>,
 }
 
 /// One step's text at a grain.
@@ -35,6 +42,13 @@ pub struct StepView {
     /// Characters of the full text (before elision).
     pub full_chars: u32,
     pub timestamp: Option<String>,
+    /// The usage the step records (tokens, cost, call time).
+    #[serde(default)]
+    pub usage: Option<crate::model::Usage>,
+    /// The same step in parts for a transcript (`views::step_parts_with_quotes`): tool,
+    /// arguments, text and identifiers apart, together within the grain's bound.
+    #[serde(default)]
+    pub parts: Option<views::StepParts>,
 }
 
 pub fn columns(t: &Trajectory) -> StepColumns {
@@ -59,6 +73,26 @@ pub fn columns(t: &Trajectory) -> StepColumns {
         };
         c.actor.push(actor);
     }
+    if t.steps.iter().any(|s| s.usage.is_some()) {
+        c.tokens = t
+            .steps
+            .iter()
+            .map(|s| {
+                s.usage.as_ref().map_or(0, |u| {
+                    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                        .iter()
+                        .flatten()
+                        .sum()
+                })
+            })
+            .collect();
+    }
+    c.stalls = crate::usage::step_timings(t)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.stall)
+        .map(|(i, _)| i as u32)
+        .collect();
     c
 }
 
@@ -80,6 +114,8 @@ pub fn step_views(
                 text: views::step_view_with_quotes(s, grain, opts, &quotes),
                 full_chars: full_text(s).chars().count() as u32,
                 timestamp: s.timestamp.clone(),
+                usage: s.usage.as_deref().cloned(),
+                parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
             }
         })
         .collect()

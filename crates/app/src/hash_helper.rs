@@ -1,0 +1,192 @@
+//! The hash helper: a second instance of the ingest worker that computes a large file's SHA-256
+//! identity beside the parse (hashing takes about as long as parsing). Its messages are its own
+//! ([`HashJob`] in, [`HashReply`] out), not the page's protocol. If it cannot start or fails,
+//! the ingest worker hashes the file itself — after `Loaded`, never delaying it.
+
+use serde::{Deserialize, Serialize};
+
+/// Ingest worker → helper: hash the blob sent beside this job (envelope `{hash_job, blob}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HashJob {
+    pub job: u32,
+}
+
+/// Helper → ingest worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "hash_reply", rename_all = "snake_case")]
+pub enum HashReply {
+    /// `sha256:<hex>` of the blob.
+    Hashed {
+        job: u32,
+        content_hash: String,
+    },
+    Failed {
+        job: u32,
+        error: String,
+    },
+}
+
+/// A file at least this large is hashed by a helper worker beside the parse; a smaller one by
+/// the ingest worker as it is fed (starting a second wasm instance costs more than hashing it).
+pub const HELPER_MIN_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+
+#[cfg(target_arch = "wasm32")]
+pub use glue::{hash_blob, serve, HashHelper};
+
+#[cfg(target_arch = "wasm32")]
+mod glue {
+    use std::rc::Rc;
+
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::DedicatedWorkerGlobalScope;
+
+    use super::{HashJob, HashReply};
+    use crate::load::Slices;
+    use crate::protocol::Response;
+
+    /// A helper that has not said `Ready` by then is given up (the hash is then computed by the
+    /// ingest worker).
+    const HELPER_START_MS: u32 = 10_000;
+
+    /// Reads a blob in slices into the trace identity hasher; `None` if the browser cannot read
+    /// it.
+    pub async fn hash_blob(blob: &web_sys::Blob) -> Option<String> {
+        let mut slices = Slices::new(blob);
+        let mut hasher = trajscope_core::labels::ContentHasher::new();
+        while let Some(bytes) = slices.next().await {
+            hasher.update(&bytes.ok()?);
+        }
+        Some(hasher.finish())
+    }
+
+    /// The helper side: if `data` is a hash job, hashes its blob, answers and returns true.
+    pub fn serve(scope: &DedicatedWorkerGlobalScope, data: &JsValue) -> bool {
+        let Some(job) = js_sys::Reflect::get(data, &JsValue::from_str("hash_job"))
+            .ok()
+            .filter(|v| !v.is_undefined())
+            .and_then(|v| serde_wasm_bindgen::from_value::<HashJob>(v).ok())
+        else {
+            return false;
+        };
+        let blob = js_sys::Reflect::get(data, &JsValue::from_str("blob"))
+            .ok()
+            .and_then(|b| b.dyn_into::<web_sys::Blob>().ok());
+        let scope = scope.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let reply = match blob {
+                Some(blob) => match hash_blob(&blob).await {
+                    Some(content_hash) => HashReply::Hashed { job: job.job, content_hash },
+                    None => HashReply::Failed { job: job.job, error: "unreadable".into() },
+                },
+                None => HashReply::Failed { job: job.job, error: "no file was sent".into() },
+            };
+            crate::worker::post_to(&scope, &reply);
+        });
+        true
+    }
+
+    /// The ingest worker's handle on its helper. Its result is `None` when the helper could not
+    /// start or failed.
+    pub struct HashHelper {
+        worker: web_sys::Worker,
+        result: JsFuture,
+        _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+        _onerror: Closure<dyn FnMut(web_sys::Event)>,
+        _give_up: gloo::timers::callback::Timeout,
+    }
+
+    impl HashHelper {
+        pub fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
+            // This worker's own script: the same (content-hashed) loader the page started.
+            let worker = web_sys::Worker::new(&crate::worker_url::own()).ok()?;
+            let mut resolve = None;
+            let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
+            let resolve = Rc::new(resolve?);
+            let done = {
+                let resolve = resolve.clone();
+                move |v: &JsValue| {
+                    resolve.call1(&JsValue::NULL, v).ok();
+                }
+            };
+            let ready = Rc::new(std::cell::Cell::new(false));
+            let onmessage = {
+                let (worker, blob, done, ready) =
+                    (worker.clone(), blob.clone(), done.clone(), ready.clone());
+                Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+                    let data = e.data();
+                    // Every instance of the worker says `Ready` when it starts listening.
+                    if let Ok(Response::Ready) =
+                        serde_wasm_bindgen::from_value::<Response>(data.clone())
+                    {
+                        ready.set(true);
+                        if send_job(&worker, &blob).is_none() {
+                            done(&JsValue::NULL);
+                        }
+                        return;
+                    }
+                    match serde_wasm_bindgen::from_value::<HashReply>(data) {
+                        Ok(HashReply::Hashed { content_hash, .. }) => {
+                            done(&JsValue::from_str(&content_hash))
+                        }
+                        Ok(HashReply::Failed { .. }) => done(&JsValue::NULL),
+                        Err(_) => {}
+                    }
+                })
+            };
+            let onerror = {
+                let done = done.clone();
+                Closure::<dyn FnMut(_)>::new(move |_: web_sys::Event| done(&JsValue::NULL))
+            };
+            let give_up = gloo::timers::callback::Timeout::new(HELPER_START_MS, move || {
+                if !ready.get() {
+                    done(&JsValue::NULL);
+                }
+            });
+            worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+            Some(HashHelper {
+                worker,
+                result: JsFuture::from(promise),
+                _onmessage: onmessage,
+                _onerror: onerror,
+                _give_up: give_up,
+            })
+        }
+
+        /// The helper's hash (resolving a promise twice keeps the first value).
+        pub async fn hash(&mut self) -> Option<String> {
+            (&mut self.result).await.ok()?.as_string()
+        }
+    }
+
+    impl Drop for HashHelper {
+        fn drop(&mut self) {
+            self.worker.terminate();
+        }
+    }
+
+    /// Posts the job with the blob beside it.
+    fn send_job(worker: &web_sys::Worker, blob: &web_sys::Blob) -> Option<()> {
+        let env = js_sys::Object::new();
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        let job = serde::Serialize::serialize(&HashJob { job: 0 }, &ser).ok()?;
+        js_sys::Reflect::set(&env, &JsValue::from_str("hash_job"), &job).ok()?;
+        js_sys::Reflect::set(&env, &JsValue::from_str("blob"), blob).ok()?;
+        worker.post_message(&env).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_not_page_messages() {
+        let reply = HashReply::Hashed { job: 1, content_hash: "sha256:x".into() };
+        let v = serde_json::to_value(&reply).unwrap();
+        assert_eq!(v["hash_reply"], "hashed");
+        assert!(serde_json::from_value::<crate::protocol::Response>(v.clone()).is_err());
+        assert_eq!(serde_json::from_value::<HashReply>(v).unwrap(), reply);
+    }
+}
