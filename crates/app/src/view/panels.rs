@@ -1,5 +1,6 @@
-//! The panels around the step list: the work queue, load progress, overview, toolbar (grain,
-//! filters, search), candidates, quarantine, brief and the shortcut help.
+//! The panels around the transcript: the work queue (progress, filters), load progress,
+//! overview, toolbar (grain, filters, search), candidates, quarantine, brief and the shortcut
+//! help.
 
 use std::rc::Rc;
 
@@ -371,7 +372,7 @@ pub fn candidates(
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
                             </button>
                             if !c.why.is_empty() {
-                                <p class="why muted" data-testid="candidate-why">{ c.why.join("; ") }</p>
+                                <p class="why muted" data-testid="candidate-why" title={c.why.join("; ")}>{ c.why.join("; ") }</p>
                             }
                             { for c.quotes.iter().take(2).map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
                         </li>
@@ -610,7 +611,9 @@ pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
         ("n / p", "next / previous candidate"),
         ("1 / 2 / 3", "grain high / medium / low"),
         ("/", "search (Enter: next match, Shift+Enter: previous)"),
-        ("c", "mark the selected step critical"),
+        ("r / a", "Review / Annotate"),
+        ("u", "next unlabelled trajectory"),
+        ("c", "mark the selected step critical (opens Annotate)"),
         ("?", "this help"),
         ("Esc", "close / leave a field"),
     ];
