@@ -92,6 +92,37 @@ impl Ctx {
         Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
     }
 
+    /// Queues what a drop or a picker gave, archives opened into their members, in order.
+    fn load_items(&self, dispatch: &UseReducerDispatcher<State>, items: Vec<crate::gather::Item>) {
+        let (ctx, dispatch) = (self.clone(), dispatch.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let limits = trajscope_core::ingest::Limits::default();
+            for item in items {
+                for one in crate::gather::expand(item, &limits).await {
+                    match one {
+                        crate::gather::Item::Trace { name, blob } => {
+                            ctx.load(&dispatch, name, blob)
+                        }
+                        crate::gather::Item::Failed { name, error } => {
+                            ctx.fail(&dispatch, name, error)
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// A queue entry for something that could not be read, and why.
+    fn fail(&self, dispatch: &UseReducerDispatcher<State>, name: String, error: String) {
+        let id = {
+            let mut n = self.next_file.borrow_mut();
+            *n += 1;
+            *n
+        };
+        dispatch.dispatch(Action::AddFile { id, name, size: 0.0 });
+        dispatch.dispatch(Action::FileFailed { id, error });
+    }
+
     /// Queues a blob for ingest under a new file id.
     fn load(&self, dispatch: &UseReducerDispatcher<State>, name: String, blob: web_sys::Blob) {
         let id = {
@@ -193,11 +224,6 @@ fn same_origin(url: &str) -> Result<String, String> {
         return Err(format!("only traces from this site can be loaded by URL, not {}", u.origin()));
     }
     Ok(u.href())
-}
-
-fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
-    let Some(list) = list else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
 #[function_component(App)]
@@ -393,9 +419,7 @@ pub fn app() -> Html {
         let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            for f in files_of(input.files()) {
-                ctx.load(&dispatch, f.name(), f.into());
-            }
+            ctx.load_items(&dispatch, crate::gather::files_of_picker(input.files()));
             input.set_value("");
         })
     };
@@ -408,9 +432,14 @@ pub fn app() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dispatch.dispatch(Action::DragOver(false));
-            for f in files_of(e.data_transfer().and_then(|d| d.files())) {
-                ctx.load(&dispatch, f.name(), f.into());
-            }
+            let Some(dt) = e.data_transfer() else { return };
+            // The entries now: the drop's items are gone once this handler returns.
+            let dropped = crate::gather::dropped(&dt);
+            let (ctx, dispatch) = (ctx.clone(), dispatch.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let items = crate::gather::files_of_drop(dropped).await;
+                ctx.load_items(&dispatch, items);
+            });
         })
     };
     let on_dragover = {
@@ -462,8 +491,13 @@ pub fn app() -> Html {
                 <h1>{"trajscope"}</h1>
                 <label class="button">
                     {"Open traces…"}
-                    <input type="file" multiple=true data-testid="file-input" onchange={on_files}
+                    <input type="file" multiple=true data-testid="file-input" onchange={on_files.clone()}
                            aria-label="Open trace files" />
+                </label>
+                <label class="button" title="Every trace in a folder and its subfolders">
+                    {"Open folder…"}
+                    <input type="file" multiple=true webkitdirectory=true data-testid="folder-input"
+                           onchange={on_files} aria-label="Open a folder of traces" />
                 </label>
                 <button class="button" data-testid="load-sample" onclick={on_sample}>{"Load sample trace"}</button>
                 <button class="button" data-testid="paste-toggle" onclick={toggle_paste}

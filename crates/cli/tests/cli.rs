@@ -255,6 +255,69 @@ fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
 }
 
 #[test]
+fn analyze_jsonl_of_a_tar_gz_of_three_formats_gives_every_trajectory_with_its_member_and_format() {
+    // Built here from the fixtures with the system's tar and gzip, as a user makes one.
+    let dir = tmp("three-formats");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tau2")).unwrap();
+    let src = [
+        ("tests/fixtures/claude_code/hello-world-script.jsonl", "hello.jsonl"),
+        ("tests/fixtures/awtl/passed_run.awtl.jsonl", "passed_run.awtl.jsonl"),
+        ("tests/fixtures/tau2/airline_3_simulations.json", "tau2/airline.json"),
+    ];
+    for (from, to) in src {
+        std::fs::copy(repo(from), dir.join(to)).unwrap();
+    }
+    let archive = tmp("three-formats.tar.gz");
+    let status = std::process::Command::new("tar")
+        .arg("czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&dir)
+        .arg(".")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = trajscope().args(["analyze", "--jsonl"]).arg(&archive).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One record per trajectory: each member, read on its own, says how many it has.
+    let mut want = Vec::new();
+    for (from, to) in src {
+        let one = trajscope().args(["analyze", "--jsonl"]).arg(repo(from)).output().unwrap();
+        for l in String::from_utf8_lossy(&one.stdout).lines() {
+            let r: Value = serde_json::from_str(l).unwrap();
+            want.push((
+                format!("{}!{to}", archive.display()),
+                r["format"].as_str().unwrap().to_string(),
+                r["id"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    let mut got: Vec<(String, String, String)> = records
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (s("file"), s("format"), s("id"))
+        })
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    let formats: std::collections::BTreeSet<&str> = want.iter().map(|w| w.1.as_str()).collect();
+    assert_eq!(formats.into_iter().collect::<Vec<_>>(), ["awtl", "claude-code", "tau2"]);
+    assert_eq!(records.len(), 5, "tau2's file holds three simulations");
+    // --json reports one file, and says so of an archive instead of reading its bytes.
+    let json = trajscope().args(["analyze", "--json"]).arg(&archive).output().unwrap();
+    assert!(!json.status.success());
+    let err = String::from_utf8_lossy(&json.stderr);
+    assert!(err.contains("archive of 3 trace file(s)") && err.contains("--jsonl"), "{err}");
+}
+
+#[test]
 fn analyze_reads_every_member_of_an_archive_as_its_own_trace() {
     let files = [
         ("runs/sample.awtl.jsonl", std::fs::read(repo("web/samples/sample.awtl.jsonl")).unwrap()),

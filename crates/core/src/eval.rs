@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::attribution::ranking::rerank;
-use crate::attribution::score::GRID;
+use crate::attribution::ranking::rerank_with;
+use crate::attribution::score::grid;
 use crate::attribution::{analyze_trajectory, AnalysisOptions, Candidate, Weights};
 use crate::model::Trajectory;
 
@@ -89,7 +89,7 @@ pub fn evaluate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> EvalReport 
 /// One fold of a cross-validation: weights fitted on `train`, scored on `test`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fold {
-    /// `fit on odd, score on even` and the reverse.
+    /// `fit on odd, score on even` and the reverse (or the alternate halves).
     pub name: String,
     pub weights: Weights,
     /// The fitted weights on the items they were fitted on (optimistic; labelled as such).
@@ -101,6 +101,9 @@ pub struct Fold {
 /// Two-fold cross-validation of the scoring model's weights (the JSON of `eval --folds 2`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrossValidation {
+    pub split: Split,
+    /// Whether every fit also fitted the agent stage.
+    pub agent_stage: bool,
     pub folds: Vec<Fold>,
     /// Every item scored by the weights fitted on the fold that did not hold it.
     pub pooled_test: BTreeMap<String, SubsetScore>,
@@ -119,11 +122,14 @@ struct Scored {
     gold_step: Option<u32>,
     gold_agent: Option<String>,
     candidates: Vec<Candidate>,
+    /// Each candidate's step and normalised agent.
+    steps: Vec<u32>,
+    agents: Vec<String>,
 }
 
 impl Scored {
     fn item(&self, w: &Weights) -> EvalItem {
-        let order = rerank(&self.candidates, w);
+        let order = rerank_with(&self.candidates, &self.steps, &self.agents, w);
         let top = order.first().map(|&k| &self.candidates[k]);
         EvalItem {
             file: self.file.clone(),
@@ -145,9 +151,21 @@ pub fn item_number(file: &str) -> Option<u64> {
     stem.parse().ok()
 }
 
-/// The fitting objective: exact steps first, then recall@5, then agents (ties broken toward
-/// the candidate list and the agent).
-fn objective(items: &[EvalItem]) -> (usize, usize, usize) {
+/// The step objective: exact steps first, then recall@5, then agents.
+fn step_objective(items: &[EvalItem]) -> (usize, usize, usize) {
+    let (exact, r5, agent) = counts(items);
+    (exact, r5, agent)
+}
+
+/// The agent stage's objective: exact agents plus exact steps (the stage moves both), then
+/// recall@5.
+fn agent_objective(items: &[EvalItem]) -> (usize, usize, usize) {
+    let (exact, r5, agent) = counts(items);
+    (agent + exact, r5, 0)
+}
+
+/// Exact steps, gold steps among the top five, exact agents.
+fn counts(items: &[EvalItem]) -> (usize, usize, usize) {
     let mut exact = 0;
     let mut r5 = 0;
     let mut agent = 0;
@@ -163,26 +181,38 @@ fn objective(items: &[EvalItem]) -> (usize, usize, usize) {
     (exact, r5, agent)
 }
 
-/// Fits the weights by coordinate ascent over [`GRID`] from an uninformed start (deterministic:
-/// a change is kept only when it strictly improves the objective).
-fn fit(items: &[&Scored]) -> Weights {
-    let eval = |w: &Weights| objective(&items.iter().map(|s| s.item(w)).collect::<Vec<_>>());
-    // An uninformed start (every weight 0.5), so the fit owes nothing to the shipped defaults.
+/// The weights of the second ranking stage (the agent support), fitted apart from the rest.
+const AGENT_STAGE: [usize; 2] = [8, 9];
+
+/// Fits the weights in two stages, both on the given items only.
+///
+/// 1. The step features (every weight but the agent stage's, which is off meanwhile) by
+///    coordinate ascent over [`grid`] from an uninformed start (every weight 0.5), maximising
+///    exact steps, then recall@5, then agents; a change is kept only when it strictly improves.
+/// 2. With `agent_stage`, the agent stage (`agent_support` × `support_depth`): every grid
+///    pair, the steps' weights held, maximising exact agents plus exact steps, then recall@5
+///    (the first best pair wins, `agent_support` = 0 first: the stage stays off unless it helps
+///    on the fitted items). Without it the stage stays off (the shipped procedure).
+fn fit(items: &[&Scored], agent_stage: bool) -> Weights {
+    let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
+    // An uninformed start, so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
     for k in 0..Weights::LEN {
-        w.set(k, 0.5);
+        let g = grid(k);
+        w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
-    let mut best = eval(&w);
+    w.agent_support = 0.0;
+    let mut best = step_objective(&run(&w));
     for _pass in 0..4 {
         let mut changed = false;
-        for k in 0..Weights::LEN {
-            for &v in &GRID {
+        for k in (0..Weights::LEN).filter(|k| !AGENT_STAGE.contains(k)) {
+            for &v in grid(k) {
                 if v == w.get(k) {
                     continue;
                 }
                 let mut t = w.clone();
                 t.set(k, v);
-                let o = eval(&t);
+                let o = step_objective(&run(&t));
                 if o > best {
                     best = o;
                     w = t;
@@ -194,13 +224,68 @@ fn fit(items: &[&Scored]) -> Weights {
             break;
         }
     }
-    w
+    if !agent_stage {
+        return w;
+    }
+    let mut best: Option<((usize, usize, usize), Weights)> = None;
+    for &a in grid(AGENT_STAGE[0]) {
+        for &d in grid(AGENT_STAGE[1]) {
+            let mut t = w.clone();
+            t.set(AGENT_STAGE[0], a);
+            t.set(AGENT_STAGE[1], d);
+            let o = agent_objective(&run(&t));
+            if best.as_ref().is_none_or(|(b, _)| o > *b) {
+                best = Some((o, t));
+            }
+        }
+    }
+    best.map(|(_, w)| w).unwrap_or(w)
 }
 
-/// Two-fold cross-validation: fit on the odd item numbers and score the even ones, and the
-/// reverse (items without a number go by their position). Each item is analysed once; the
-/// weights only re-rank its candidates.
-pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> CrossValidation {
+/// How the items are split into the two folds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    /// Odd item numbers against even ones (items without a number go by their position).
+    #[default]
+    Parity,
+    /// Within each subset, the items in item-number order, alternately to one half and the
+    /// other: two halves of equal size whatever numbers the set holds (the Who&When
+    /// development half holds every odd item but only 8 even ones).
+    Alternate,
+}
+
+/// Which items (subset, file) form the first half under `split` (the second is the rest).
+pub fn first_half(items: &[(&str, &str)], split: Split) -> Vec<bool> {
+    let number = |i: usize| item_number(items[i].1).unwrap_or(i as u64 + 1);
+    match split {
+        Split::Parity => (0..items.len()).map(|i| number(i) % 2 == 1).collect(),
+        Split::Alternate => {
+            let mut order: Vec<usize> = (0..items.len()).collect();
+            order.sort_by(|&a, &b| items[a].0.cmp(items[b].0).then(number(a).cmp(&number(b))));
+            let mut first = vec![false; items.len()];
+            let mut pos = 0usize;
+            for (j, &i) in order.iter().enumerate() {
+                if j > 0 && items[order[j - 1]].0 != items[i].0 {
+                    pos = 0;
+                }
+                first[i] = pos % 2 == 0;
+                pos += 1;
+            }
+            first
+        }
+    }
+}
+
+/// Two-fold cross-validation: fit on one half and score the other, and the reverse (the
+/// halves as `split` says). Each item is analysed once; the weights only re-rank its
+/// candidates. `agent_stage` also fits the agent stage in every fit (see [`fit`]).
+pub fn cross_validate(
+    inputs: &[EvalInput<'_>],
+    opts: &AnalysisOptions,
+    split: Split,
+    agent_stage: bool,
+) -> CrossValidation {
     let opts = AnalysisOptions { assume_failed: true, max_candidates: usize::MAX, ..opts.clone() };
     let scored: Vec<Scored> = inputs
         .iter()
@@ -213,15 +298,15 @@ pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> Cross
                 subset: inp.subset.clone(),
                 gold_step: gold.step,
                 gold_agent: gold.agent,
+                steps: a.candidates.iter().map(|c| c.step).collect(),
+                agents: a.candidates.iter().map(|c| normalize_agent(&c.agent)).collect(),
                 candidates: a.candidates,
             }
         })
         .collect();
-    let odd: Vec<bool> = scored
-        .iter()
-        .enumerate()
-        .map(|(i, s)| item_number(&s.file).unwrap_or(i as u64 + 1) % 2 == 1)
-        .collect();
+    let keys: Vec<(&str, &str)> =
+        scored.iter().map(|s| (s.subset.as_str(), s.file.as_str())).collect();
+    let odd = first_half(&keys, split);
     let half = |want: bool| -> Vec<&Scored> {
         scored.iter().zip(&odd).filter(|(_, &o)| o == want).map(|(s, _)| s).collect()
     };
@@ -229,12 +314,17 @@ pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> Cross
         |set: &[&Scored], w: &Weights| -> Vec<EvalItem> { set.iter().map(|s| s.item(w)).collect() };
     let mut folds = Vec::new();
     let mut pooled = Vec::new();
-    for (name, train_odd) in
-        [("fit on odd, score on even", true), ("fit on even, score on odd", false)]
-    {
+    let names = match split {
+        Split::Parity => ["fit on odd, score on even", "fit on even, score on odd"],
+        Split::Alternate => [
+            "fit on the 1st, 3rd, 5th… item of each subset, score the others",
+            "fit on the 2nd, 4th, 6th… item of each subset, score the others",
+        ],
+    };
+    for (name, train_odd) in [(names[0], true), (names[1], false)] {
         let train = half(train_odd);
         let test = half(!train_odd);
-        let w = fit(&train);
+        let w = fit(&train, agent_stage);
         let test_items = items(&test, &w);
         folds.push(Fold {
             name: name.into(),
@@ -245,8 +335,10 @@ pub fn cross_validate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> Cross
         pooled.extend(test_items);
     }
     let all: Vec<&Scored> = scored.iter().collect();
-    let all_weights = fit(&all);
+    let all_weights = fit(&all, agent_stage);
     CrossValidation {
+        split,
+        agent_stage,
         folds,
         pooled_test: score(&pooled),
         all_train_fit: score(&items(&all, &all_weights)),
@@ -364,6 +456,33 @@ mod tests {
         assert!((ag.recall_at_5 - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!(s["HC"].n, 1);
         assert_eq!(s["HC"].step_acc, 0.0);
+    }
+
+    #[test]
+    fn parity_folds_split_odd_from_even_numbers() {
+        let items =
+            [("AG", "a/1.json"), ("AG", "a/2.json"), ("HC", "h/3.json"), ("HC", "h/7.json")];
+        assert_eq!(first_half(&items, Split::Parity), vec![true, false, true, true]);
+    }
+
+    #[test]
+    fn alternate_folds_halve_each_subset_in_number_order() {
+        // Mostly odd numbers (as in the Who&When development half): parity would put almost
+        // every item on one side; alternating by number order halves each subset.
+        let items = [
+            ("AG", "a/9.json"),
+            ("AG", "a/1.json"),
+            ("HC", "h/5.json"),
+            ("AG", "a/3.json"),
+            ("AG", "a/10.json"),
+            ("HC", "h/1.json"),
+            ("HC", "h/3.json"),
+        ];
+        // AG in number order: 1, 3, 9, 10 → first, second, first, second; HC: 1, 3, 5.
+        let first = first_half(&items, Split::Alternate);
+        assert_eq!(first, vec![true, true, true, false, false, true, false]);
+        let ag_first = items.iter().zip(&first).filter(|(i, &f)| i.0 == "AG" && f).count();
+        assert_eq!(ag_first, 2);
     }
 
     #[test]

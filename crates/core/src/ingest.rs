@@ -24,7 +24,10 @@ mod sniff;
 mod source;
 
 use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
-pub use archive::{archive_kind, ingest_archive, Archive, ArchiveKind, Member};
+pub use archive::{
+    archive_files, archive_kind, ingest_archive, is_os_metadata, Archive, ArchiveFiles,
+    ArchiveKind, Member,
+};
 pub use compact::{compact_text, TEXT_COMPACT_ABOVE, TEXT_KEEP_HEAD, TEXT_KEEP_TAIL};
 pub use limits::Limits;
 pub use lines::{Line, LineEnd, LineSplitter};

@@ -97,10 +97,6 @@ fn has_keyword(text: &[u8]) -> bool {
     compiled().keywords.is_match(text)
 }
 
-fn looks_random(secret: &[u8]) -> bool {
-    secret.iter().any(u8::is_ascii_digit) && secret.iter().any(u8::is_ascii_alphabetic)
-}
-
 /// Every secret in `text`, in order, none overlapping (the longer match wins, then the
 /// earlier rule).
 pub fn find(text: &[u8]) -> Vec<Finding> {
@@ -120,8 +116,13 @@ pub fn find(text: &[u8]) -> Vec<Finding> {
             continue;
         }
         for caps in c.regexes[i].captures_iter(text) {
-            let Some(m) = caps.get(rule.group) else { continue };
-            if m.is_empty() || (rule.random && !looks_random(m.as_bytes())) {
+            let m = if rule.group == 0 {
+                caps.get(0)
+            } else {
+                (rule.group..caps.len()).find_map(|g| caps.get(g))
+            };
+            let Some(m) = m else { continue };
+            if m.is_empty() || !rules::passes(rule.check, m.as_bytes()) {
                 continue;
             }
             found.push((m.start(), m.end(), i));
@@ -174,6 +175,8 @@ fn redact_line(line: &[u8], out: &mut Vec<u8>, cols: &mut Vec<(usize, &'static s
     }
     let mut text_from = 0;
     let mut i = 0;
+    // The end of the last string literal, when it was an object key naming a password.
+    let mut password_key: Option<usize> = None;
     while i < line.len() {
         if line[i] != b'"' {
             i += 1;
@@ -193,7 +196,16 @@ fn redact_line(line: &[u8], out: &mut Vec<u8>, cols: &mut Vec<(usize, &'static s
             break; // unterminated: the rest of the line is text
         }
         text_segment(&line[text_from..i], text_from, out, cols);
-        literal(&line[i..=j], i, escaped, out, cols);
+        let is_value_of_password_key = password_key
+            .is_some_and(|end| line[end..i].trim_ascii() == b":")
+            && password_literal(&line[i..=j], i, escaped, out, cols);
+        if !is_value_of_password_key {
+            literal(&line[i..=j], i, escaped, out, cols);
+        }
+        // A key: the next byte that is not a space is `:`.
+        let next = line[j + 1..].iter().find(|b| !b.is_ascii_whitespace());
+        password_key = (next == Some(&b':') && is_password_key_literal(&line[i..=j], escaped))
+            .then_some(j + 1);
         i = j + 1;
         text_from = i;
     }
@@ -208,6 +220,41 @@ fn text_segment(seg: &[u8], base: usize, out: &mut Vec<u8>, cols: &mut Vec<(usiz
     }
     cols.extend(found.iter().map(|f| (base + f.start, f.kind)));
     out.extend_from_slice(&apply(seg, &found));
+}
+
+/// The content of a JSON string literal (quotes included), decoded when it has escapes.
+fn literal_content(lit: &[u8], escaped: bool) -> Option<Cow<'_, [u8]>> {
+    if escaped {
+        serde_json::from_slice::<String>(lit).ok().map(|s| Cow::Owned(s.into_bytes()))
+    } else {
+        Some(Cow::Borrowed(&lit[1..lit.len() - 1]))
+    }
+}
+
+fn is_password_key_literal(lit: &[u8], escaped: bool) -> bool {
+    literal_content(lit, escaped).is_some_and(|k| rules::is_password_key(&k))
+}
+
+/// The string value of an object key naming a password (`"password": "…"`): masked whole when
+/// it reads as a password (4 to 200 characters, no space or quote, [`rules::is_value`]).
+/// `false` (nothing written) when it does not.
+fn password_literal(
+    lit: &[u8],
+    base: usize,
+    escaped: bool,
+    out: &mut Vec<u8>,
+    cols: &mut Vec<(usize, &'static str)>,
+) -> bool {
+    let Some(v) = literal_content(lit, escaped) else { return false };
+    let plain = !v.iter().any(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'\\'));
+    if !(4..=200).contains(&v.len()) || !plain || !rules::is_value(&v) {
+        return false;
+    }
+    cols.push((base + 1, "password"));
+    out.push(b'"');
+    out.extend_from_slice(mask("password").as_bytes());
+    out.push(b'"');
+    true
 }
 
 /// One JSON string literal, quotes included, starting at column `base`.
@@ -445,6 +492,101 @@ mod tests {
             "postgres://admin:[REDACTED:url-password]@db/x"
         );
         assert_eq!(redact_text("Bearer abcDEF0123456789ghiJKL"), "Bearer [REDACTED:bearer-token]");
+    }
+
+    #[test]
+    fn plain_text_passwords_are_found_in_their_usual_places() {
+        // (text, the password that must be masked)
+        let cases = [
+            ("password=hunter2", "hunter2"),
+            (r#"{"user": "bob", "password": "correct-horse"}"#, "correct-horse"),
+            (r#"config = {\"password\": \"s3cr3t-v4lue\"}"#, "s3cr3t-v4lue"),
+            ("db_password = 'Tr0ub4dor&3'", "Tr0ub4dor&3"),
+            ("export PGPASSWORD=changeme", "changeme"),
+            ("POSTGRES_PASSWORD=postgres\nPWD=/home/me", "postgres"),
+            ("  MYSQL_ROOT_PASSWORD: rootpw\n", "rootpw"),
+            ("spring.datasource.password=Sup3rS3cret", "Sup3rS3cret"),
+            ("database:\n  password: letmein\n  host: db\n", "letmein"),
+            ("passwd: 'opensesame'", "opensesame"),
+            ("smtp_pass := \"mailpass1\"", "mailpass1"),
+            ("docker login -u me --password hunter22 registry.io", "hunter22"),
+            ("sshpass -p 'letmein99' ssh root@host", "letmein99"),
+            ("mysql -u root -pRootPass db", "RootPass"),
+            (
+                "Server=db.local;Database=app;User Id=sa;Password=myPassw0rd;Encrypt=true",
+                "myPassw0rd",
+            ),
+            ("Driver={ODBC};Server=x;Uid=me;Pwd=odbcsecret;", "odbcsecret"),
+        ];
+        for (text, secret) in cases {
+            let masked = redact_text(text);
+            assert!(!masked.contains(secret), "{text} -> {masked}");
+            assert!(masked.contains("[REDACTED:password]"), "{text} -> {masked}");
+        }
+        // Only the value is masked; the name stays.
+        assert_eq!(redact_text("password=hunter2 next"), "password=[REDACTED:password] next");
+        assert_eq!(
+            redact_text("Server=x;Uid=me;Pwd=odbcsecret;"),
+            "Server=x;Uid=me;Pwd=[REDACTED:password];"
+        );
+    }
+
+    #[test]
+    fn code_types_placeholders_and_references_are_not_passwords() {
+        for text in [
+            // Code: references, calls, types.
+            "password = models.CharField(_('password'), max_length=128)",
+            "self.password = raw_password",
+            "user.set_password(password)",
+            "password=os.environ['DB_PASSWORD']",
+            "password = getpass.getpass()",
+            "password: str",
+            "password: Optional[str] = None",
+            "interface User { password: string; }",
+            "PASSWORD: String = \"\"",
+            "if password == '':",
+            "password=None, email=None",
+            "def check_password(self, raw_password):",
+            // Placeholders and templates.
+            "password: ${DB_PASSWORD}",
+            "password = \"{{ vault_password }}\"",
+            "DB_PASSWORD=$DB_PASSWORD",
+            "password: <your-password>",
+            "\"password\": \"********\"",
+            "password=%s",
+            "PASSWORD=[REDACTED:password]",
+            // Words and settings about passwords.
+            "Password: must be at least 8 characters",
+            "MYSQL_ALLOW_EMPTY_PASSWORD=yes",
+            "PasswordAuthentication no",
+            "PWD=/home/me/project",
+            "OLDPWD=/tmp",
+            "  --password PASSWORD   the password to log in with",
+            "docker login --password-stdin",
+            "mysql -u root -p mydb",
+            "saving passwords, or saving payment methods",
+            "password_reset_timeout: 3600",
+        ] {
+            assert_eq!(find(text.as_bytes()), [], "{text}: {}", redact_text(text));
+        }
+    }
+
+    #[test]
+    fn a_password_key_of_structural_json_masks_its_value() {
+        let line = r#"{"type":"tool_use","input":{"username":"admin","password":"hunter2x","db_password":"p4ss w0rd","note":"password"}}"#;
+        let r = redact_file(line.as_bytes());
+        let v: serde_json::Value = serde_json::from_slice(&r.bytes).unwrap();
+        assert_eq!(v["input"]["password"], "[REDACTED:password]");
+        // A value with a space is not read as a password; a value that is the word is not one.
+        assert_eq!(v["input"]["db_password"], "p4ss w0rd");
+        assert_eq!(v["input"]["note"], "password");
+        assert_eq!(v["input"]["username"], "admin");
+        assert_eq!(r.findings.len(), 1);
+        // Escaped keys and values too, and the copy still parses.
+        let line = r#"{"password": "huntér2"}"#;
+        let r = redact_file(line.as_bytes());
+        let v: serde_json::Value = serde_json::from_slice(&r.bytes).unwrap();
+        assert_eq!(v["password"], "[REDACTED:password]");
     }
 
     #[test]

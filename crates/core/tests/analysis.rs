@@ -359,3 +359,29 @@ fn history_keeps_the_quotes_of_every_step() {
     assert!(h.contains("e2e suite did not run: browser binary missing"));
     assert_eq!(quotes_on(&a.triggers, 6), by_step[&6]);
 }
+
+#[test]
+fn the_agent_stage_reranks_by_agent_votes_and_says_so_only_when_on() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let trace = load(&root.join("who_and_when/hc_6.json"));
+    let t = trace.trajectories.into_iter().next().unwrap();
+    let votes = |a: &TrajectoryAnalysis| {
+        a.candidates.iter().filter(|c| c.why.iter().any(|w| w.contains("of the votes"))).count()
+    };
+    let off = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(off.critical.as_ref().map(|c| c.agent.as_str()), Some("WebSurfer"));
+    assert_eq!(votes(&off), 0, "off in the shipped weights: no candidate claims votes");
+    let mut opts = AnalysisOptions::default();
+    opts.weights.agent_support = 1.5;
+    opts.weights.support_depth = 10.0;
+    let on = analyze_trajectory(&t, &opts);
+    // The orchestrator's steps fill the top ten: its best step goes first.
+    let c = on.candidates.first().unwrap();
+    assert_eq!(c.agent, "Orchestrator");
+    assert!(
+        c.why.iter().any(|w| w.contains("of the votes of the top 10 candidates")),
+        "{:?}",
+        c.why
+    );
+    assert_eq!(votes(&on), on.candidates.len(), "every candidate's agent got votes here");
+}

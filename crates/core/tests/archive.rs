@@ -138,6 +138,23 @@ fn a_tar_gz_tar_or_zip_of_three_formats_gives_three_traces_with_their_paths() {
 }
 
 #[test]
+fn member_paths_lose_a_leading_dot_slash_and_os_metadata_is_not_a_member() {
+    let awtl = fixture("awtl/fixed_at_once.awtl.jsonl");
+    let files = [
+        ("./runs/a.awtl.jsonl", awtl.clone()),
+        ("./.DS_Store", b"\0\0\0\x01Bud1".to_vec()),
+        ("__MACOSX/runs/._a.awtl.jsonl", b"\0\x05\x16\x07".to_vec()),
+        ("./runs/._a.awtl.jsonl", b"\0\x05\x16\x07".to_vec()),
+    ];
+    for bytes in [gzip(&tar(&files)), zip(&files)] {
+        let a = ingest_archive(&bytes, &IngestOptions::default()).expect("an archive");
+        let paths: Vec<&str> = a.members.iter().map(|m| m.path.as_str()).collect();
+        assert_eq!(paths, ["runs/a.awtl.jsonl"]);
+        assert_eq!(a.members[0].trace.format.name(), "awtl");
+    }
+}
+
+#[test]
 fn archives_obey_the_caps() {
     let files: Vec<(String, Vec<u8>)> = (0..20)
         .map(|i| (format!("t{i}.jsonl"), b"{\"role\":\"user\",\"content\":\"x\"}\n".to_vec()))

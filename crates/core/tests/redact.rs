@@ -206,6 +206,87 @@ fn the_quarantine_export_is_offered_exact_and_redacted() {
     assert!(session.quarantine_jsonl_redacted().contains(&masked.raw_base64));
 }
 
+/// The plain-text passwords planted in `planted-passwords.claude_code.jsonl` (its SOURCE.md).
+const PASSWORDS: &[&str] = &[
+    "Pl4ntedConnStr9",
+    "Pl4ntedQuoted7",
+    "Pl4ntedSshpass3",
+    "Pl4ntedInputKey2",
+    "Pl4ntedEnvDump5",
+    "Pl4ntedJsonStr1",
+];
+
+#[test]
+fn plain_text_passwords_in_a_real_session_are_masked_in_the_copy_and_every_export() {
+    let bytes = fixture("planted-passwords.claude_code.jsonl");
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    for p in PASSWORDS {
+        assert!(text.contains(p), "the fixture plants {p}");
+    }
+    // The copy: every planted password masked (the script one twice: the file and its echo),
+    // the same lines, every line JSON, and the working directory `PWD=` left alone.
+    let r = redact::redact_file(&bytes);
+    assert_eq!(r.findings.len(), PASSWORDS.len() + 2, "{:?}", r.findings);
+    assert!(r.findings.iter().all(|f| f.kind == "password"));
+    let copy = String::from_utf8(r.bytes).unwrap();
+    assert_eq!(copy.matches('\n').count(), text.matches('\n').count());
+    for (i, line) in copy.lines().enumerate() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+    }
+    assert!(!copy.contains("Pl4nted"), "{copy}");
+    assert_eq!(copy.matches("PWD=/tmp/tmp74wiyiny").count(), 2);
+    assert!(copy.contains("Password=[REDACTED:password];"));
+    // Apart from the masks the copy is the file: the same trace, step for step.
+    let a = ingest(&bytes, IngestOptions::default());
+    let b = ingest(copy.as_bytes(), IngestOptions::default());
+    assert_eq!(a.trajectories[0].steps.len(), b.trajectories[0].steps.len());
+    assert_eq!(a.format, b.format);
+
+    // The loaded trace lists them, and a step's Markdown and the labels mask them.
+    let found = redact::scan_trace(&a);
+    assert!(found.iter().filter(|f| f.kind == "password").count() >= PASSWORDS.len());
+    let t = &a.trajectories[0];
+    let md: String = t.steps.iter().map(redact::step_markdown).collect();
+    assert!(!md.contains("Pl4nted"), "{md}");
+    assert!(md.contains("[REDACTED:password]"));
+    let hash = labels::content_hash(&bytes);
+    let mut label = Label::new(&hash, &t.id);
+    label.rationale = t.steps.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(" / ");
+    assert!(label.rationale.contains("Pl4nted"), "the rationale quotes the steps");
+    for text in [
+        export::to_jsonl(std::slice::from_ref(&label)),
+        export::to_who_and_when_jsonl(std::slice::from_ref(&label)),
+        export::to_trajerrbench_jsonl(std::slice::from_ref(&label)),
+    ] {
+        assert!(!text.contains("Pl4nted"), "{text}");
+    }
+}
+
+#[test]
+fn the_real_fixtures_hold_no_password_or_secret() {
+    // Every file under tests/fixtures but the planted ones: nothing ordinary is masked.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if !p.ends_with("redact") {
+                    dirs.push(p);
+                }
+            } else if !p.to_string_lossy().ends_with(".expected") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 50, "{} files", files.len());
+    for p in files {
+        let found = redact::scan(&std::fs::read(&p).unwrap());
+        assert_eq!(found, [], "{}", p.display());
+    }
+}
+
 /// Text fragments random strings are made of: secrets, JSON-special characters, escapes,
 /// non-ASCII.
 fn fragment() -> impl Strategy<Value = String> {

@@ -134,6 +134,30 @@ fn codex_totals_are_the_last_cumulative_token_count() {
 }
 
 #[test]
+fn a_codex_rollout_that_repeats_its_cumulative_count_still_totals_the_last_one() {
+    // Codex writes `token_count` after each turn with the session's running totals, often the
+    // same totals again. The real rollout's one event, written three times as the session
+    // grows (the same, then larger): the totals are the last event's, not a sum.
+    let rel = "codex/examples-one-per-kind.jsonl";
+    let text = String::from_utf8(fixture(rel)).unwrap();
+    let event = text.lines().find(|l| l.contains("\"token_count\"")).unwrap();
+    let v: Value = serde_json::from_str(event).unwrap();
+    let total = v.pointer("/payload/info/total_token_usage").unwrap();
+    let mut grown = v.clone();
+    let g = grown.pointer_mut("/payload/info/total_token_usage").unwrap();
+    g["input_tokens"] = (n(total, "input_tokens") + 1000).into();
+    g["output_tokens"] = (n(total, "output_tokens") + 50).into();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.push(event.to_string());
+    lines.push(serde_json::to_string(&grown).unwrap());
+    let t = ingest((lines.join("\n") + "\n").as_bytes(), IngestOptions::default());
+    let u = trajectory_usage(&t.trajectories[0]);
+    assert_eq!(u.input_tokens, Some(n(total, "input_tokens") + 1000));
+    assert_eq!(u.output_tokens, Some(n(total, "output_tokens") + 50));
+    assert_eq!(u.cache_read_tokens, Some(n(total, "cached_input_tokens")));
+}
+
+#[test]
 fn otel_langsmith_inspect_and_tau2_keep_what_they_record() {
     // OTel: the span's gen_ai.usage.* attributes.
     let mut want = (0, 0);

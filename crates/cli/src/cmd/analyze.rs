@@ -127,6 +127,15 @@ fn json(
     format: Option<Format>,
     reviewer: Option<&ReviewerOutcome>,
 ) -> anyhow::Result<()> {
+    // An archive holds several traces: the one-file report would read its tar or zip bytes.
+    if let Some((members, _)) = crate::io::load_archive(file, format)? {
+        anyhow::bail!(
+            "{} is an archive of {} trace file(s); --json reports one file: use --jsonl (one \
+             record per trajectory, each named ARCHIVE!MEMBER)",
+            file.display(),
+            members.len()
+        );
+    }
     let report = load_analysed(file, format, false, reviewer)?.into_report();
     // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

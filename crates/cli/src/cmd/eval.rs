@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use trajscope_core::attribution::{AnalysisOptions, Weights};
 use trajscope_core::eval::{
-    cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, SubsetScore,
+    cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, Split, SubsetScore,
 };
 use trajscope_core::model::{Format, Trace};
 
@@ -25,10 +25,24 @@ pub struct Args {
     /// Print the JSON report instead of a table.
     #[arg(long)]
     json: bool,
-    /// Cross-validate the scoring model's weights: `2` fits them on the odd item numbers and
-    /// scores the even ones, and the reverse, and prints both folds.
+    /// Cross-validate the scoring model's weights: `2` fits them on one half of the items and
+    /// scores the other, and the reverse (the halves as `--split` says), and prints both folds.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=2))]
     folds: Option<u32>,
+    /// How `--folds 2` splits the items: `parity` (odd against even item numbers) or
+    /// `alternate` (within each subset, every other item in number order: equal halves).
+    #[arg(long, value_enum, default_value = "parity", requires = "folds")]
+    split: SplitArg,
+    /// With `--folds 2`, also fit the agent stage (`agent_support`, `support_depth`) in every
+    /// fit; it is off in the shipped weights (see docs/detector.md).
+    #[arg(long, requires = "folds")]
+    agent_stage: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SplitArg {
+    Parity,
+    Alternate,
 }
 
 const TRACE_EXTENSIONS: &[&str] = &["json", "jsonl", "gz", "traj"];
@@ -91,7 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = crate::term::human_or_json(args.json);
     if args.folds.is_some() {
-        let cv = cross_validate(&inputs, &AnalysisOptions::default());
+        let split = match args.split {
+            SplitArg::Parity => Split::Parity,
+            SplitArg::Alternate => Split::Alternate,
+        };
+        let cv = cross_validate(&inputs, &AnalysisOptions::default(), split, args.agent_stage);
         if args.json {
             serde_json::to_writer(&mut out, &cv)?;
             writeln!(out)?;

@@ -18,6 +18,7 @@ use super::score::{self, Features, Weights};
 use super::text;
 use super::triggers::{self, Found};
 use super::{agent_of, AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
+use crate::eval;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 use crate::record::{Category, Phase};
 
@@ -144,9 +145,30 @@ pub fn rank(
             pool.push(Pooled { step: i as u32, features, instances: Vec::new(), blocked: false });
         }
     }
-    let mut order: Vec<(f64, usize)> =
-        pool.iter().enumerate().map(|(k, p)| (score::score(&p.features, weights), k)).collect();
-    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(pool[a.1].step.cmp(&pool[b.1].step)));
+    let first: Vec<f64> = pool.iter().map(|p| score::score(&p.features, weights)).collect();
+    let at_steps: Vec<u32> = pool.iter().map(|p| p.step).collect();
+    // Agents are looked up only when the agent stage is on (it is off in the shipped weights).
+    let agents: Vec<String> = if weights.agent_support == 0.0 {
+        Vec::new()
+    } else {
+        pool.iter()
+            .map(|p| {
+                if p.blocked {
+                    "environment".to_string()
+                } else {
+                    eval::normalize_agent(&responsible_agent(steps, p.step as usize))
+                }
+            })
+            .collect()
+    };
+    let (order, support) = two_stage(&first, &at_steps, &agents, weights);
+    if weights.agent_support != 0.0 {
+        for (p, s) in pool.iter_mut().zip(&support) {
+            p.features.agent_support = *s;
+            p.features.support_depth = depth(weights) as u32;
+        }
+    }
+    let mut order = order;
     // The agent step the top candidate followed (the instruction or plan it acted on).
     if open {
         if let Some(&(_, top)) = order.first() {
@@ -264,14 +286,88 @@ fn push_evidence(out: &mut Vec<Evidence>, t: &super::Trigger) {
 }
 
 /// Re-ranks candidates under other weights (what `eval` fits): best first, ties to the earlier
-/// step, exactly as [`rank`] orders them.
+/// step, exactly as [`rank`] orders them (both stages).
 pub fn rerank(cands: &[Candidate], weights: &Weights) -> Vec<usize> {
-    let mut order: Vec<(f64, usize)> =
-        cands.iter().enumerate().map(|(k, c)| (score::score(&c.features, weights), k)).collect();
-    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(cands[a.1].step.cmp(&cands[b.1].step)));
-    order.into_iter().map(|(_, k)| k).collect()
+    let at_steps: Vec<u32> = cands.iter().map(|c| c.step).collect();
+    let agents: Vec<String> = cands.iter().map(|c| eval::normalize_agent(&c.agent)).collect();
+    rerank_with(cands, &at_steps, &agents, weights)
+}
+
+/// [`rerank`] with each candidate's step and normalised agent given (a fit re-ranks the same
+/// candidates many times).
+pub fn rerank_with(
+    cands: &[Candidate],
+    at_steps: &[u32],
+    agents: &[String],
+    weights: &Weights,
+) -> Vec<usize> {
+    let first: Vec<f64> = cands.iter().map(|c| score::score(&c.features, weights)).collect();
+    two_stage(&first, at_steps, agents, weights).0.into_iter().map(|(_, k)| k).collect()
+}
+
+fn depth(w: &Weights) -> usize {
+    w.support_depth.round().max(0.0) as usize
+}
+
+/// Best first; ties go to the earlier step.
+fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(at_steps[a.1].cmp(&at_steps[b.1])));
+}
+
+/// Both ranking stages: the first orders candidates by [`score::score`]; the second adds
+/// `agent_support` × the support of each candidate's agent among the first stage's top
+/// `support_depth` ([`score::agent_support`]). Returns (score, index) best first and each
+/// candidate's support (all 0 while the stage is off).
+fn two_stage(
+    first: &[f64],
+    at_steps: &[u32],
+    agents: &[String],
+    w: &Weights,
+) -> (Vec<(f64, usize)>, Vec<f64>) {
+    let mut order: Vec<(f64, usize)> = first.iter().copied().zip(0..).collect();
+    sort_order(&mut order, at_steps);
+    // Off: the first stage's order, no support (and `agents` may be empty).
+    if w.agent_support == 0.0 || agents.len() != first.len() {
+        return (order, vec![0.0; first.len()]);
+    }
+    let ranked: Vec<usize> = order.iter().map(|o| o.1).collect();
+    let support = score::agent_support(&ranked, agents, depth(w));
+    for o in &mut order {
+        o.0 += w.agent_support * support[o.1];
+    }
+    sort_order(&mut order, at_steps);
+    (order, support)
 }
 
 fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agent_stage_promotes_the_agent_most_top_candidates_name() {
+        // First stage: a (step 1) best, then b, b, b just below it.
+        let first = [3.0, 2.95, 2.9, 2.85];
+        let at_steps = [1, 2, 3, 4];
+        let agents: Vec<String> = ["a", "b", "b", "b"].iter().map(|s| s.to_string()).collect();
+        let mut w = Weights { agent_support: 0.0, support_depth: 4.0, ..Weights::default() };
+        let (order, support) = two_stage(&first, &at_steps, &agents, &w);
+        assert_eq!(order[0].1, 0, "off: the first stage's order stands");
+        assert!(support.iter().all(|&s| s == 0.0));
+        w.agent_support = 1.0;
+        let (order, support) = two_stage(&first, &at_steps, &agents, &w);
+        // Votes 1 / rank: a gets 1, b gets 1/2 + 1/3 + 1/4.
+        assert!((support[0] - 1.0).abs() < 1e-9);
+        assert!((support[1] - (0.5 + 1.0 / 3.0 + 0.25)).abs() < 1e-9);
+        // a: 3 + 1; b: 2.95 + 1.083, 2.9 + 1.083, 2.85 + 1.083.
+        let ks: Vec<usize> = order.iter().map(|o| o.1).collect();
+        assert_eq!(ks, vec![1, 0, 2, 3], "on: b's best step goes first");
+        // Depth 1: only the top candidate votes, so its agent keeps the lead.
+        w.support_depth = 1.0;
+        let (order, _) = two_stage(&first, &at_steps, &agents, &w);
+        assert_eq!(order[0].1, 0);
+    }
 }

@@ -2,7 +2,9 @@
 //! trace) holding several trace files. Every member is ingested as its own trace, named by its
 //! member path, under the same caps as a single file (`docs/limits.md`): the archive's entry
 //! count, the bytes a `.tar.gz` inflates to, and the bytes all zip members inflate to together.
-//! The archive is given whole (the CLI reads the file; the app, the dropped `File`).
+//! The archive is given whole (the CLI reads the file; the app, the dropped `File`). Member
+//! paths lose a leading `./` (`tar -C dir .`); macOS and Windows metadata files
+//! ([`is_os_metadata`]) are not members.
 
 use std::io::Read as _;
 
@@ -61,10 +63,21 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
     None
 }
 
-/// Reads an archive of traces: every file member ingested with `opts` as its own trace.
-/// `None` when `bytes` is not an archive of traces (see [`archive_kind`]).
-pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
-    let limits = opts.limits;
+/// The file members of an archive of traces, not yet ingested: what the app queues one by one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveFiles {
+    pub kind: ArchiveKind,
+    /// Each member's path (without a leading `./`) and bytes, in archive order, OS metadata
+    /// files left out ([`is_os_metadata`]).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The limit or damage that stopped the reading (the members before it are kept).
+    pub error: Option<String>,
+}
+
+/// Reads an archive of traces into its members' bytes, under the caps of `limits`. `None`
+/// when `bytes` is not an archive of traces (see [`archive_kind`]).
+pub fn archive_files(bytes: &[u8], limits: &Limits) -> Option<ArchiveFiles> {
+    let limits = *limits;
     let kind = archive_kind(bytes, &limits)?;
     let (files, error) = match kind {
         ArchiveKind::Tar => tar_members(bytes, &limits),
@@ -87,11 +100,34 @@ pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
         }
         ArchiveKind::Zip => eval_zip::members(bytes, &limits),
     };
+    let files = files
+        .into_iter()
+        .filter(|(path, _)| !is_os_metadata(path))
+        .map(|(path, data)| (path.trim_start_matches("./").to_string(), data))
+        .collect();
+    Some(ArchiveFiles { kind, files, error })
+}
+
+/// Reads an archive of traces: every file member ingested with `opts` as its own trace.
+/// `None` when `bytes` is not an archive of traces (see [`archive_kind`]).
+pub fn ingest_archive(bytes: &[u8], opts: &IngestOptions) -> Option<Archive> {
+    let ArchiveFiles { kind, files, error } = archive_files(bytes, &opts.limits)?;
     let members = files
         .into_iter()
         .map(|(path, data)| Member { trace: ingest(&data, opts.clone()), path })
         .collect();
     Some(Archive { kind, members, error })
+}
+
+/// Files an archiver or file manager adds beside the traces, never a trace: macOS's
+/// `__MACOSX/` folder and `._name` AppleDouble files, `.DS_Store`, Windows' `Thumbs.db`.
+pub fn is_os_metadata(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.starts_with("__MACOSX/")
+        || path.contains("/__MACOSX/")
+        || name.starts_with("._")
+        || name == ".DS_Store"
+        || name == "Thumbs.db"
 }
 
 fn octal(field: &[u8]) -> Option<u64> {

@@ -1,8 +1,11 @@
 //! The secret patterns: one [`Rule`] per kind of credential, documented in `docs/redaction.md`.
 //!
 //! The kinds and their shapes follow the default rule set of gitleaks (MIT; rule ids noted per
-//! rule) and the providers' published token formats, rewritten for the `regex` crate's byte
-//! API with ASCII classes only. Each rule has keywords: a rule's regex runs on a text only when
+//! rule) and the providers' published token formats; the plain-text password rules follow
+//! GitHub's `advanced-security/secret-scanning-custom-patterns` (MIT: "Generic Passwords",
+//! "Database Connection String", "Hardcoded Database Passwords") and the false-positive filters
+//! of Yelp's detect-secrets `KeywordDetector` (Apache-2.0). All are rewritten for the `regex`
+//! crate's byte API with ASCII classes only. Each rule has keywords: a rule's regex runs on a text only when
 //! one of its keywords occurs in it (ASCII case-insensitively), so a text without any keyword
 //! costs one multi-keyword scan.
 
@@ -17,11 +20,149 @@ pub struct Rule {
     pub keywords: &'static [&'static str],
     /// The pattern (`regex` syntax, bytes, ASCII classes).
     pub pattern: &'static str,
-    /// The capture group that is the secret (0: the whole match).
+    /// The capture group that is the secret: 0 the whole match, else the first group from
+    /// this one on that took part in the match (a pattern with quoted and bare alternatives).
     pub group: usize,
-    /// The secret must look random: at least one ASCII digit and one ASCII letter (keeps slugs
-    /// like `sk-learn-compatibility-notes` out).
-    pub random: bool,
+    /// What the secret must look like beside the pattern.
+    pub check: Check,
+}
+
+/// A test on the secret a pattern captured, beside the pattern itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Nothing more.
+    None,
+    /// It looks random: at least one ASCII digit and one ASCII letter (keeps slugs like
+    /// `sk-learn-compatibility-notes` out).
+    Random,
+    /// It is a literal value, not a placeholder, a reference or a type: see [`is_value`].
+    Value,
+    /// Both [`Check::Random`] and [`Check::Value`].
+    RandomValue,
+    /// [`Check::Value`], and not a help text's metavariable (`--password PASSWORD`, `TEXT`):
+    /// not all capitals.
+    Flag,
+}
+
+/// Words that stand where a password would but are not one: placeholders, types, keywords,
+/// masks (compared ASCII case-insensitively with the whole value). After the "Not Match" list
+/// of secret-scanning-custom-patterns' Generic Passwords and detect-secrets' filters.
+const NOT_VALUES: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "none",
+    "null",
+    "nil",
+    "true",
+    "false",
+    "yes",
+    "undefined",
+    "string",
+    "str",
+    "bool",
+    "boolean",
+    "int",
+    "integer",
+    "number",
+    "text",
+    "bytes",
+    "char",
+    "varchar",
+    "any",
+    "object",
+    "optional",
+    "required",
+    "secretstr",
+    "placeholder",
+    "dummy",
+    "example",
+    "redacted",
+    "hidden",
+    "masked",
+    "omitted",
+    "empty",
+    "read",
+    "write",
+    "on",
+    "off",
+    "your_password",
+    "your-password",
+    "yourpassword",
+    "mypassword",
+    "new_password",
+    "old_password",
+    "env",
+    "environ",
+    "getpass",
+    "prompt",
+    "stdin",
+];
+
+/// Whether a captured password is a literal value: it has a letter or digit, is not one
+/// character repeated (`xxxx`, `****`), is not a template or reference (`$VAR`, `${…}`,
+/// `{{…}}`, `<…>`, `%s`, `%(name)s`, `[…]`), not a word of [`NOT_VALUES`], and holds no mask.
+pub fn is_value(v: &[u8]) -> bool {
+    if !v.iter().any(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    if v.iter().all(|&b| b == v[0]) {
+        return false;
+    }
+    if matches!(v[0], b'$' | b'{' | b'<' | b'%' | b'[' | b'(' | b'`')
+        || matches!(v[v.len() - 1], b'}' | b'>' | b']' | b')')
+    {
+        return false;
+    }
+    let has = |needle: &[u8]| v.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle));
+    if has(b"${") || has(b"{{") || has(b"REDACTED") || has(b"%s") {
+        return false;
+    }
+    // A name ending like the key is a variable (`raw_password`, `self.password`).
+    let lower = v.to_ascii_lowercase();
+    if lower.ends_with(b"password") || lower.ends_with(b"passwd") {
+        return false;
+    }
+    !NOT_VALUES.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(v))
+}
+
+/// Whether a value is all capitals, digits and `_` (a help text's `PASSWORD`, `TEXT`).
+pub fn is_metavar(v: &[u8]) -> bool {
+    v.iter().all(|&b| b.is_ascii_uppercase() || b == b'_' || b == b'-')
+}
+
+/// Whether `v` passes `check`.
+pub fn passes(check: Check, v: &[u8]) -> bool {
+    let random = || v.iter().any(u8::is_ascii_digit) && v.iter().any(u8::is_ascii_alphabetic);
+    match check {
+        Check::None => true,
+        Check::Random => random(),
+        Check::Value => is_value(v),
+        Check::RandomValue => random() && is_value(v),
+        Check::Flag => is_value(v) && !is_metavar(v),
+    }
+}
+
+/// Whether a JSON object key names a password (`password`, `db_password`, `PGPASSWORD`,
+/// `passwd`, `passphrase`, `smtp_pass`): the value of such a key is masked whole when it is a
+/// string that [`is_value`] (the file copy's JSON-aware pass, `redact::redact_file`).
+pub fn is_password_key(key: &[u8]) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let name_chars =
+        lower.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    name_chars
+        && key.len() <= 60
+        && (lower.ends_with(b"password")
+            || lower.ends_with(b"passwd")
+            || lower.ends_with(b"passphrase")
+            || lower.ends_with(b"_pass")
+            || lower.ends_with(b"-pass")
+            || lower == b"pass"
+            || lower == b"pwd")
 }
 
 /// Every rule, most specific first: where two matches overlap, the longer wins, and at equal
@@ -33,7 +174,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["PRIVATE KEY"],
         pattern: r"(?-u)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "anthropic-api-key",
@@ -41,7 +182,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["sk-ant-"],
         pattern: r"(?-u)\bsk-ant-[A-Za-z0-9_-]{20,300}",
         group: 0,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "openai-api-key",
@@ -49,7 +190,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["sk-"],
         pattern: r"(?-u)\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}",
         group: 0,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "github-token",
@@ -57,7 +198,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         pattern: r"(?-u)\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})",
         group: 0,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "slack-token",
@@ -65,7 +206,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["xox"],
         pattern: r"(?-u)\bxox[abposre]-[A-Za-z0-9-]{10,250}",
         group: 0,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "slack-webhook",
@@ -73,7 +214,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["hooks.slack.com"],
         pattern: r"(?-u)https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "google-api-key",
@@ -81,7 +222,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["AIza"],
         pattern: r"(?-u)\bAIza[0-9A-Za-z_-]{35}",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "stripe-key",
@@ -89,7 +230,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
         pattern: r"(?-u)\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "aws-access-key-id",
@@ -97,7 +238,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["AKIA", "ASIA", "ABIA", "ACCA"],
         pattern: r"(?-u)\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "aws-secret-access-key",
@@ -105,7 +246,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["secret"],
         pattern: r#"(?-u)(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         group: 1,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "jwt",
@@ -113,7 +254,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["eyJ"],
         pattern: r"(?-u)\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
         group: 0,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "bearer-token",
@@ -121,7 +262,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["bearer"],
         pattern: r"(?-u)(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)",
         group: 1,
-        random: true,
+        check: Check::Random,
     },
     Rule {
         kind: "basic-auth",
@@ -129,7 +270,7 @@ pub const RULES: &[Rule] = &[
         keywords: &["basic"],
         pattern: r#"(?-u)(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?basic\s+([A-Za-z0-9+/]{12,}={0,2})"#,
         group: 1,
-        random: false,
+        check: Check::None,
     },
     Rule {
         kind: "huggingface-token",
@@ -137,7 +278,55 @@ pub const RULES: &[Rule] = &[
         keywords: &["hf_"],
         pattern: r"(?-u)\bhf_[A-Za-z0-9]{34,40}\b",
         group: 0,
-        random: true,
+        check: Check::Random,
+    },
+    Rule {
+        kind: "password",
+        what: "a quoted value assigned to a password name: `password = \"…\"`, `\"db_password\": \"…\"`, `PGPASSWORD='…'`, `passwd: '…'`, `passphrase => \"…\"` (secret-scanning-custom-patterns Generic Passwords; detect-secrets KeywordDetector, quoted forms)",
+        keywords: &["password", "passwd", "passphrase", "_pass"],
+        pattern: r#"(?-u)(?i)[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|_pass)\b\\?["']?[ \t]*(?::=|=>|===?|!==?|=|:)[ \t]*\\?(?:"([^"\s\\]{4,200})\\?"|'([^'\s\\]{4,200})\\?')"#,
+        group: 1,
+        check: Check::Value,
+    },
+    Rule {
+        kind: "password",
+        what: "a bare value assigned to a capitalised password variable, as in an environment dump or `.env` file: `DB_PASSWORD=…`, `MYSQL_ROOT_PASSWORD: …` (secret-scanning-custom-patterns Hardcoded Database Passwords, generalised to any `*_PASSWORD`)",
+        keywords: &["PASSWORD", "PASSWD", "PASSPHRASE", "_PASS"],
+        pattern: r"(?-u)\b[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|_PASS)\b[ \t]*(?::=|=|:)[ \t]*([A-Za-z0-9!#%*+./?@^_~-][A-Za-z0-9!#$%*+./:=?@^_~-]{3,127})(?:[^A-Za-z0-9!#$%*+./:=?@^_~(\[{-]|$)",
+        group: 1,
+        check: Check::Value,
+    },
+    Rule {
+        kind: "password",
+        what: "a bare value with a letter and a digit assigned to a password name in any case: `password=hunter2`, `db.password: s3cret`, `--password=…` (secret-scanning-custom-patterns Generic Passwords)",
+        keywords: &["password", "passwd", "passphrase", "_pass"],
+        pattern: r"(?-u)(?i)[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|_pass)\b[ \t]*(?::=|=|:)[ \t]*([A-Za-z0-9!#%*+./?@^_~-][A-Za-z0-9!#$%*+./:=?@^_~-]{3,127})(?:[^A-Za-z0-9!#$%*+./:=?@^_~(\[{-]|$)",
+        group: 1,
+        check: Check::RandomValue,
+    },
+    Rule {
+        kind: "password",
+        what: "a YAML or properties line whose key is a password name: `password: changeme` alone on its line (secret-scanning-custom-patterns YAML Static Password Fields)",
+        keywords: &["password", "passwd", "passphrase", "_pass"],
+        pattern: r"(?-u)(?im)^[ \t-]*[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase)[ \t]*:[ \t]*([A-Za-z0-9!#%*+./?@^_~-][^\s\x22'\\]{3,127})[ \t\r]*$",
+        group: 1,
+        check: Check::Value,
+    },
+    Rule {
+        kind: "password",
+        what: "the value of a command-line password option: `--password hunter2`, `--db-password='…'`, `sshpass -p …`, `mysql -p…` (no space)",
+        keywords: &["-pass", "sshpass", "mysql", "mariadb"],
+        pattern: r#"(?-u)(?i)(?:--[A-Za-z0-9-]{0,30}(?:password|passwd|passphrase|pass)(?:[ \t]+|=)|\bsshpass[ \t]+-p[ \t]*|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,100}?[ \t]-p)(?:\\?"([^"\s\\]{3,200})\\?"|\\?'([^'\s\\]{3,200})\\?'|([A-Za-z0-9!#%*+./?@^_~][^\s"'\\;|&<>()]{2,199}))"#,
+        group: 1,
+        check: Check::Flag,
+    },
+    Rule {
+        kind: "password",
+        what: "the password of a connection string, `Server=…;User Id=…;Password=…;` (ADO.NET, ODBC `PWD=`, JDBC properties) (secret-scanning-custom-patterns Database Connection String; Nosey Parker np.odbc.1)",
+        keywords: &["password", "pwd"],
+        pattern: r"(?-u)(?i)\b(?:server|data source|datasource|host|address|addr|uid|user id|userid|user|username|database|initial catalog|dsn|driver|provider)[ \t]*=[^;\n]{0,200};(?:[^;\n]{0,200};){0,10}?[ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;\s\x22'\\]{1,200})",
+        group: 1,
+        check: Check::Value,
     },
     Rule {
         kind: "url-password",
@@ -145,6 +334,6 @@ pub const RULES: &[Rule] = &[
         keywords: &["://"],
         pattern: r#"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@"'<>\\]{1,200}:([^\s/?#@"'<>\\]{1,200})@"#,
         group: 1,
-        random: false,
+        check: Check::None,
     },
 ];

@@ -1,0 +1,94 @@
+// Archives and folders of traces in Chromium: a dropped .tar.gz holding three formats and a
+// picked .zip queue every member as its own trace named ARCHIVE!MEMBER; a picked folder queues
+// each of its files by its path (hidden files left out). The archives are built here from
+// tests/fixtures files with the system's tar and zip, as a user makes them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, copyFile, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+
+// [fixture, path in the archive or folder, format, trajectories]
+const FILES = [
+  ['awtl/passed_run.awtl.jsonl', 'runs/passed_run.awtl.jsonl', 'awtl', 1],
+  ['claude_code/hello-world-script.jsonl', 'sessions/hello.jsonl', 'claude-code', 1],
+  ['tau2/airline_3_simulations.json', 'tau2/airline.json', 'tau2', 3],
+];
+
+let srv, browser, dir, tarGz, zipFile;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+  const tmp = await mkdtemp(join(tmpdir(), 'trajscope-e2e-archives-'));
+  dir = join(tmp, 'traces');
+  for (const [from, to] of FILES) {
+    await mkdir(join(dir, to, '..'), { recursive: true });
+    await copyFile(join(FIXTURES, from), join(dir, to));
+  }
+  await writeFile(join(dir, '.DS_Store'), Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]));
+  tarGz = join(tmp, 'three.tar.gz');
+  execFileSync('tar', ['czf', tarGz, '-C', dir, '.']);
+  zipFile = join(tmp, 'three.zip');
+  execFileSync('zip', ['-qr', zipFile, '.'], { cwd: dir });
+});
+after(async () => { await browser?.close(); await srv?.close(); });
+
+/** The queue's files (name) and trajectories (format), once `n` files are in and ready. */
+async function queue(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="queue-file"]').length === n, n);
+  await waitReady(page);
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="queue-file"]')]
+    .every((f) => f.querySelector('[data-testid="queue-item"]') || f.querySelector('[data-testid="load-error"]')));
+  return page.locator('[data-testid="queue-file"]').evaluateAll((els) => els.map((e) => ({
+    name: e.querySelector('.qname').textContent,
+    formats: [...e.querySelectorAll('[data-testid="queue-item"] .qmeta span:first-child')].map((s) => s.textContent),
+    error: e.querySelector('[data-testid="load-error"]')?.textContent ?? null,
+  })));
+}
+
+function expected(prefix) {
+  return FILES.map(([, to, format, n]) => ({ name: prefix + to, formats: Array(n).fill(format), error: null }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const byName = (xs) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
+
+test('a dropped .tar.gz holding three formats queues all three, each named ARCHIVE!MEMBER', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.waitForSelector('.app[data-state="empty"]');
+  const bytes = [...await readFile(tarGz)];
+  await page.evaluate((bytes) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'three.tar.gz'));
+    const target = document.querySelector('.app');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, bytes);
+  const got = await queue(page, 3);
+  assert.deepEqual(byName(got), expected('three.tar.gz!'));
+  await screenshot(page, 'archives-tar-gz');
+  await context.close();
+});
+
+test('a picked .zip queues its members the same way', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', zipFile);
+  const got = await queue(page, 3);
+  assert.deepEqual(byName(got), expected('three.zip!'));
+  await context.close();
+});
+
+test('a picked folder queues each of its files by its path, hidden files left out', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  assert.notEqual(await page.getAttribute('[data-testid="folder-input"]', 'webkitdirectory'), null);
+  await page.setInputFiles('[data-testid="folder-input"]', dir);
+  const got = await queue(page, 3);
+  assert.deepEqual(byName(got), expected('traces/'));
+  await context.close();
+});
