@@ -1,5 +1,5 @@
 // Accessibility: axe-core 4 on the loaded sample, in light and in dark (prefers-color-scheme),
-// on the first view and with a candidate and the help dialog shown; any serious or critical
+// on the first view, with a candidate and the help dialog shown, and in the Annotate mode; any serious or critical
 // violation fails, naming the rule and the nodes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,6 +40,14 @@ for (const scheme of ['light', 'dark']) {
     await page.click('[data-testid="help-toggle"]');
     await page.waitForSelector('[data-testid="help"]');
     assert.deepEqual(await serious(page), [], 'the help dialog open');
+
+    // The Annotate mode: the queue's progress and filters, the label form beside the transcript.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="help"]', { state: 'detached' });
+    await page.click('[data-testid="mode-annotate"]');
+    await page.waitForSelector('[data-testid="annotate"]', { state: 'visible' });
+    await screenshot(page, `a11y-${scheme}-annotate`);
+    assert.deepEqual(await serious(page), [], 'annotating');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -35,6 +35,8 @@ async function loadSample(page) {
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', SAMPLE);
   await waitReady(page);
+  // The label form is the Annotate mode's (the URL hash keeps the mode across a reload).
+  await page.click('[data-testid="mode-annotate"]');
   await page.waitForSelector('[data-testid="annotate"]');
 }
 
@@ -145,6 +147,7 @@ test('a large file hashed by the helper worker beside the parse has the SHA-256 
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', big.path);
   await waitReady(page, 60000);
+  await page.click('[data-testid="mode-annotate"]');
   await page.waitForSelector('[data-testid="annotate"]');
   await page.click('[data-testid="step"][data-step="1"]');
   await page.click('[data-testid="mark-critical"]');

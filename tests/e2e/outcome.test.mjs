@@ -20,6 +20,8 @@ after(async () => { await browser?.close(); await srv?.close(); });
 async function loadRun(page) {
   await page.setInputFiles('[data-testid="file-input"]', RUN);
   await waitReady(page);
+  // How the run ended is said in the label form, the Annotate mode's.
+  await page.click('[data-testid="mode-annotate"]');
   await page.waitForSelector('[data-testid="annotate"]');
 }
 
@@ -48,7 +50,11 @@ test('"this run failed" shows the diagnosis, survives a reload and is exported w
   await waitOutcome(page, 'failed');
   await page.waitForFunction(() => /^#\d+/.test(document.querySelector('[data-testid="critical"]')?.textContent ?? ''));
   assert.notEqual(await text(page, 'classification'), '—');
+  // The candidates sit beside the diagnosis, in the Review mode.
+  await page.click('[data-testid="mode-review"]');
+  await page.waitForSelector('[data-testid="diagnosis"][data-outcome="failed"] [data-testid="diagnosis-step"]');
   assert.ok(await page.locator('[data-testid="candidate"]').count() >= 1, 'candidates listed');
+  await page.click('[data-testid="mode-annotate"]');
   assert.match(await text(page, 'label-status'), /saved in this browser/);
   await page.locator('[data-testid="annotate"]').scrollIntoViewIfNeeded();
   await screenshot(page, 'outcome-failed');

@@ -1,5 +1,6 @@
-//! The trajscope web app: drop or pick traces (files, folders, archives: [`gather`]), review them (overview, quarantine, a virtualised
-//! step list at three grains, search, timeline) and export. Ingest runs in a web worker
+//! The trajscope web app: drop or pick traces (files, folders, archives: [`gather`]), review
+//! them (the diagnosis first, then a virtualised transcript at three grains, search, timeline,
+//! quarantine), label them in the Annotate mode and export. Ingest runs in a web worker
 //! ([`worker`]) that keeps the traces; the page asks it for what it shows ([`protocol`]).
 //! All trace content is rendered as text (Yew escapes it); nothing leaves the page.
 

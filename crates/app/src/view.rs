@@ -2,11 +2,14 @@
 //! selected trajectory, keyboard shortcuts and the URL hash. State lives in one reducer
 //! ([`State`]); the worker's answers arrive as [`Action::Worker`].
 
+mod diagnosis;
 mod list;
+mod markdown;
 mod panels;
 mod queue;
 mod state;
 mod timeline;
+mod transcript;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -19,7 +22,7 @@ use yew::prelude::*;
 use crate::bridge::Bridge;
 use crate::download::save_text;
 use crate::protocol::{Grain, Request, Response};
-pub use state::{Action, FileStatus, State};
+pub use state::{Action, FileStatus, Mode, State};
 
 /// The bundled sample trace, relative to the page so a sub-path deployment works.
 const SAMPLE_URL: &str = "samples/sample.awtl.jsonl";
@@ -319,8 +322,12 @@ pub fn app() -> Html {
         let dispatch = state.dispatcher();
         let search_ref = search_ref.clone();
         use_effect_with((), move |_| {
+            // Not passive: a handled key's default (typing `/` into the search field) is
+            // prevented.
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let doc = gloo::utils::document();
             let listener =
-                gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                gloo::events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                     let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if e.ctrl_key() || e.meta_key() || e.alt_key() {
                         return;
@@ -329,7 +336,14 @@ pub fn app() -> Html {
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                         .map(|el| {
-                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                            // A checkbox or a button keeps the shortcuts; a text field takes keys.
+                            let input = el.tag_name() == "INPUT"
+                                && !matches!(
+                                    el.get_attribute("type").as_deref(),
+                                    Some("checkbox" | "radio" | "button" | "submit" | "file")
+                                );
+                            input
+                                || matches!(el.tag_name().as_str(), "TEXTAREA" | "SELECT")
                                 || el.has_attribute("contenteditable")
                         })
                         .unwrap_or(false);
@@ -353,6 +367,9 @@ pub fn app() -> Html {
                         "2" => Some(Action::SetGrain(Grain::Medium)),
                         "3" => Some(Action::SetGrain(Grain::Low)),
                         "c" => Some(Action::MarkCritical),
+                        "r" => Some(Action::SetMode(Mode::Review)),
+                        "a" => Some(Action::SetMode(Mode::Annotate)),
+                        "u" => Some(Action::NextUnlabelled),
                         "?" => Some(Action::ToggleHelp),
                         "Escape" => Some(Action::CloseHelp),
                         "/" => {
@@ -485,6 +502,7 @@ pub fn app() -> Html {
                 <button class="button" data-testid="load-sample" onclick={on_sample}>{"Load sample trace"}</button>
                 <button class="button" data-testid="paste-toggle" onclick={toggle_paste}
                         aria-expanded={state.paste_open.to_string()}>{"Paste JSONL"}</button>
+                { mode_switch(&state) }
                 <span class="spacer" />
                 <button class="button" data-testid="help-toggle" onclick={toggle_help}
                         aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{"?"}</button>
@@ -527,24 +545,54 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
     };
     let Some(entry) = state.files.iter().find(|f| f.id == file) else { return html! {} };
     let FileStatus::Ready(summary) = &entry.status else { return html! {} };
+    let critical = state
+        .sel
+        .and_then(|(_, t)| summary.trajectories.get(t as usize))
+        .and_then(|t| t.critical.as_ref())
+        .map(|c| c.step);
+    let reviewing = state.mode == Mode::Review;
+    // One tree for both modes, so the label form (and what is typed in it) stays mounted.
     html! {
         <>
         { for state.files.iter().filter(|f| matches!(f.status, FileStatus::Loading { .. })).map(|f| panels::progress(f, ctx)) }
+        if reviewing { { diagnosis::card(state, summary) } }
         { panels::overview(state, entry, summary) }
         { timeline::strip(state) }
         { panels::toolbar(state, search_ref) }
-        <div class="columns">
-            <section class="trajectory" aria-label="Steps">
-                { list::view(state, ctx) }
+        <div class={classes!("columns", if reviewing { "reviewing" } else { "annotating" })}>
+            <section class="trajectory" aria-label="Transcript">
+                { list::view(state, ctx, critical) }
             </section>
-            <aside class="side">
-                { annotate_mount(state, ctx, file, summary) }
-                { panels::candidates(state) }
-                { panels::quarantine(summary, entry.id, ctx) }
-                { panels::brief(summary) }
+            <aside class="side" aria-label={if reviewing { "Quarantine and brief" } else { "Label" }}>
+                <div class="annotate-slot" hidden={reviewing}>
+                    { annotate_mount(state, ctx, file, summary) }
+                </div>
+                if reviewing {
+                    { panels::quarantine(summary, entry.id, ctx) }
+                    { panels::brief(summary) }
+                }
             </aside>
         </div>
         </>
+    }
+}
+
+/// Review / Annotate, in the top bar (`r` / `a`).
+fn mode_switch(state: &UseReducerHandle<State>) -> Html {
+    let button = |m: Mode, name: &str, key: &str, testid: &str| {
+        let d = state.dispatcher();
+        let on = state.mode == m;
+        html! {
+            <button class={classes!("button", "mode", on.then_some("active"))} data-testid={testid.to_string()}
+                    aria-pressed={on.to_string()} title={format!("{name} ({key})")}
+                    onclick={Callback::from(move |_| d.dispatch(Action::SetMode(m)))}>{ name.to_string() }</button>
+        }
+    };
+    html! {
+        <div class="group modes" role="group" aria-label="Mode">
+            { button(Mode::Review, "Review", "r", "mode-review") }
+            { button(Mode::Annotate, "Annotate", "a", "mode-annotate") }
+        </div>
     }
 }
 

@@ -95,9 +95,19 @@ pub fn step_timings(t: &Trajectory) -> Vec<StepTiming> {
     let instants: Vec<Option<i64>> =
         t.steps.iter().map(|s| s.timestamp.as_deref().and_then(parse_timestamp_ms)).collect();
     let first = instants.iter().flatten().min().copied();
+    // The next recorded instant after each step, in one backward pass (a scan per step would
+    // be quadratic on a long trajectory without timestamps).
+    let mut next_at: Vec<Option<i64>> = vec![None; instants.len()];
+    let mut seen = None;
+    for (i, at) in instants.iter().enumerate().rev() {
+        next_at[i] = seen;
+        if at.is_some() {
+            seen = *at;
+        }
+    }
     let mut out = Vec::with_capacity(instants.len());
     for (i, at) in instants.iter().enumerate() {
-        let next = instants[i + 1..].iter().flatten().next();
+        let next = next_at[i].as_ref();
         let gap = match (at, next) {
             (Some(a), Some(n)) => Some(n.saturating_sub(*a).max(0) as u64),
             (Some(_), None) => t.steps[i].usage.as_deref().and_then(|u| u.duration_ms),

@@ -127,6 +127,139 @@ pub fn step_view_with_quotes(
     render(&header, &lines, n_args, &quotes, bound)
 }
 
+/// A step in parts, for a transcript: the tool call's arguments and the step's text apart,
+/// each bounded, and the identifiers as one quiet details line. Together `args` and `text`
+/// never exceed the grain's bound (in `char`s), and protected quotes are kept as in
+/// [`step_view_with_quotes`].
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepParts {
+    /// The tool (or function) called, when the step names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The arguments: JSON pretty-printed (keys sorted) when they parse as an object or an
+    /// array, else the command as written; elided like a view when long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<String>,
+    /// The step's text without the arguments it repeats; elided like a view when long.
+    pub text: String,
+    /// The files, URLs or labels the step acted on, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Identifiers (`action toolu_01…`, `turn msg_…`, `event …`, …), `·`-separated.
+    pub details: String,
+}
+
+/// The parts of a step at a grain, keeping the given quotes intact when they fit.
+pub fn step_parts_with_quotes(
+    step: &Step,
+    grain: Grain,
+    opts: &ViewOptions,
+    quotes: &[&str],
+) -> StepParts {
+    let bound = opts.bound(grain);
+    let quotes: Vec<&str> = quotes
+        .iter()
+        .copied()
+        .filter(|q| !q.is_empty() && !q.contains('\n') && q.chars().count() <= MAX_PROTECTED_QUOTE)
+        .take(MAX_PROTECTED_QUOTES)
+        .collect();
+    let raw_args = step.args.as_deref().filter(|a| !a.trim().is_empty());
+    // The text without the arguments it repeats (a Claude Code tool call's text is its input).
+    let text: String = match raw_args {
+        Some(a) if step.text.contains(a) => step.text.replacen(a, "", 1).trim().to_string(),
+        _ => step.text.clone(),
+    };
+    let args: Option<String> = raw_args.map(|a| pretty_args(a, &quotes));
+    let args_len = args.as_deref().map_or(0, chars);
+    let text_len = chars(&text);
+    // Both whole when they fit; else the arguments take what the text leaves, at least a third.
+    let (args_bound, text_bound) = if args_len + text_len < bound {
+        (args_len, text_len)
+    } else if args.is_none() {
+        (0, bound)
+    } else if text_len == 0 {
+        (bound, 0)
+    } else {
+        let reserve = text_len.min(bound * 2 / 3);
+        let a = args_len.min(bound.saturating_sub(reserve + 1).max(bound / 3));
+        (a, bound.saturating_sub(a + 1))
+    };
+    let part = |s: &str, b: usize, is_args: bool| -> String {
+        let lines: Vec<&str> = s.lines().collect();
+        let n_args = if is_args { lines.len() } else { 0 };
+        // With an empty header every kept line starts with a newline: the first one is dropped.
+        let out = render("", &lines, n_args, &quotes, b + 1);
+        let out = out.strip_prefix('\n').map(str::to_string).unwrap_or(out);
+        if chars(&out) > b {
+            fit_middle(&out, b)
+        } else {
+            out
+        }
+    };
+    let args = args.map(|a| part(&a, args_bound, true));
+    let text = if text.is_empty() { text } else { part(&text, text_bound, false) };
+    StepParts {
+        tool: step.tool.clone(),
+        args,
+        text,
+        refs: step.artifact_refs.iter().map(|r| r.raw.clone()).collect(),
+        exit_code: step.exit_code,
+        status: step.status.clone(),
+        details: details(step),
+    }
+}
+
+/// Arguments as a reviewer reads them: an object or array pretty-printed, unless that would
+/// lose a quote the analysis points at (then as written).
+fn pretty_args(args: &str, quotes: &[&str]) -> String {
+    let t = args.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return args.to_string();
+    }
+    match serde_json::from_str::<serde_json::Value>(args) {
+        Ok(v) => match serde_json::to_string_pretty(&v) {
+            Ok(p) if quotes.iter().all(|q| !args.contains(q) || p.contains(q)) => p,
+            _ => args.to_string(),
+        },
+        Err(_) => args.to_string(),
+    }
+}
+
+/// The identifiers of a step as one line: `action toolu_… · turn msg_… · event … · line 3`.
+fn details(step: &Step) -> String {
+    let ids = &step.ids;
+    let mut parts: Vec<String> = [
+        ("run", &ids.run_id),
+        ("attempt", &ids.attempt_id),
+        ("turn", &ids.turn_id),
+        ("span", &ids.span_id),
+        ("action", &ids.action_id),
+        ("answers", &ids.source_action_id),
+        ("event", &ids.event_id),
+        ("parent", &ids.parent_id),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {}", fit_middle(v, 60))))
+    .collect();
+    if !step.memory_node_ids.is_empty() {
+        parts.push(format!("memory {}", fit_middle(&step.memory_node_ids.join(","), 80)));
+    }
+    if !step.loc.path.is_empty() {
+        parts.push(fit_middle(&step.loc.path, 80));
+    }
+    if step.loc.line > 0 {
+        parts.push(format!("line {}", step.loc.line));
+    }
+    if let Some(t) = &step.timestamp {
+        parts.push(fit_middle(t, 40));
+    }
+    parts.join(" · ")
+}
+
 /// A step's header line: index, actor, role/kind, tool, exit code, error flag, status, ids.
 fn header(step: &Step) -> String {
     use std::fmt::Write as _;
@@ -417,6 +550,59 @@ pub fn history_with_quotes<'q>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tool_step(args: &str, text: &str) -> Step {
+        serde_json::from_value(serde_json::json!({
+            "index": 1, "loc": {"line": 3, "offset": 0}, "role": "assistant", "kind": "action",
+            "text": text, "tool": "Write", "args": args, "ingest_seq": 1,
+            "ids": {"action_id": "toolu_1", "turn_id": "msg_1"},
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn parts_pretty_print_json_args_and_drop_the_text_that_repeats_them() {
+        let args = r#"{"file_path":"/tmp/x/hello.sh","content":"echo hi"}"#;
+        let p = step_parts_with_quotes(
+            &tool_step(args, args),
+            Grain::High,
+            &ViewOptions::default(),
+            &[],
+        );
+        assert_eq!(p.tool.as_deref(), Some("Write"));
+        let a = p.args.unwrap();
+        assert!(a.contains("\n  \"file_path\": \"/tmp/x/hello.sh\""), "{a}");
+        assert_eq!(p.text, "");
+        assert_eq!(p.details, "turn msg_1 · action toolu_1 · line 3");
+    }
+
+    #[test]
+    fn parts_stay_within_the_bound_and_keep_quotes() {
+        let args = format!(r#"{{"command":"{}"}}"#, "a".repeat(5000));
+        let text: String = (0..300).map(|i| format!("line {i} of output\n")).collect::<String>()
+            + "Error: QUOTE-HERE failed\n";
+        let step = tool_step(&args, &text);
+        for g in Grain::ALL {
+            let p =
+                step_parts_with_quotes(&step, g, &ViewOptions::default(), &["QUOTE-HERE failed"]);
+            let n = chars(p.args.as_deref().unwrap_or("")) + chars(&p.text);
+            assert!(n <= g.limit(), "{g:?}: {n}");
+            assert!(p.text.contains("QUOTE-HERE failed"), "{g:?}");
+            assert!(p.text.contains("elided"), "{g:?}");
+        }
+    }
+
+    #[test]
+    fn a_command_that_is_not_json_stays_as_written() {
+        let p = step_parts_with_quotes(
+            &tool_step("ls -la {x}", "list it\nls -la {x}"),
+            Grain::Low,
+            &ViewOptions::default(),
+            &[],
+        );
+        assert_eq!(p.args.as_deref(), Some("ls -la {x}"));
+        assert_eq!(p.text, "list it");
+    }
 
     #[test]
     fn marker_groups_thousands() {

@@ -1,104 +1,121 @@
-//! The virtualised step list: only the rows in (and just around) the viewport exist in the DOM,
-//! so a 100,000-step trajectory keeps the page small. Row heights are fixed per grain, so any
-//! row's position is computed, never measured. Texts come from the worker on demand.
+//! The virtualised transcript: only the cards in (and just around) the viewport exist in the
+//! DOM, so a 100,000-step trajectory keeps the page small. Cards vary in height: a card not yet
+//! seen counts at an estimate ([`transcript::estimate`]), a rendered one at its measured height,
+//! and the space of the cards above and below the window is padding on the list. When a card
+//! above the viewport turns out taller or shorter than counted, the scroll position moves by
+//! the difference, so what is on screen stays put. Texts come from the worker on demand.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
+use super::transcript::{self, Card};
 use super::{Action, Ctx, State};
 use crate::protocol::{Grain, Request, KIND_NAMES, ROLE_NAMES};
 use crate::text::find_ci;
 
-/// Rows rendered beyond each edge of the viewport.
-const OVERSCAN: usize = 6;
+/// Cards rendered beyond each edge of the viewport.
+const OVERSCAN: usize = 4;
 /// A trajectory this short is rendered whole (no need to virtualise).
 const RENDER_ALL_BELOW: usize = 150;
 
-/// Height of a row shown at a grain, in CSS pixels (the step text scrolls inside its row).
-pub fn row_height(g: Grain) -> f64 {
-    match g {
-        Grain::High => 300.0,
-        Grain::Medium => 150.0,
-        Grain::Low => 86.0,
-    }
+/// (step, grain, expanded): what a measured height belongs to.
+type HeightKey = (u32, Grain, bool);
+
+/// Measured card heights and the prefix sums of the current layout.
+#[derive(Default)]
+struct Heights {
+    measured: HashMap<HeightKey, f64>,
+    /// Bumped whenever `measured` changes (the layout is recomputed then).
+    version: u64,
+    /// The layout `prefix` was computed for.
+    key: Option<LayoutKey>,
+    /// prefix[p] = top of the card at position p; prefix[len] = the total height.
+    prefix: Rc<Vec<f64>>,
 }
 
-/// Positions and heights of the rows of `visible` as `state` shows them.
-struct Layout {
-    len: usize,
-    base: f64,
-    /// (position, height) of the rows whose height is not `base`, ascending by position.
-    special: Vec<(usize, f64)>,
+#[derive(Clone, PartialEq)]
+struct LayoutKey {
+    visible: *const Vec<u32>,
+    version: u64,
+    grain: Grain,
+    focus: Option<Option<u32>>,
+    expanded: u64,
+    /// Loaded texts change estimates; counted by the cache's size.
+    cached: usize,
 }
 
-impl Layout {
-    fn new(state: &State) -> Layout {
-        let visible = &state.visible;
-        let (base, special) = match (state.focus, state.selected_step) {
-            (true, Some(sel)) => {
-                let base = row_height(Grain::Low);
-                let special = (sel.saturating_sub(2)..=sel.saturating_add(2))
-                    .filter_map(|s| visible.binary_search(&s).ok())
-                    .map(|p| (p, row_height(state.grain_of(visible[p]))))
-                    .filter(|(_, h)| *h != base)
-                    .collect();
-                (base, special)
-            }
-            (true, None) => (row_height(Grain::Low), Vec::new()),
-            (false, _) => (row_height(state.grain), Vec::new()),
-        };
-        Layout { len: visible.len(), base, special }
-    }
+fn key_of(state: &State, i: u32, expanded: &HashSet<u32>) -> HeightKey {
+    (i, state.grain_of(i), expanded.contains(&i))
+}
 
-    fn offset(&self, p: usize) -> f64 {
-        let extra: f64 =
-            self.special.iter().filter(|(q, _)| *q < p).map(|(_, h)| h - self.base).sum();
-        p as f64 * self.base + extra
-    }
+/// The height a card counts at: measured, else estimated.
+fn height_of(state: &State, h: &Heights, i: u32, expanded: &HashSet<u32>) -> f64 {
+    let k = key_of(state, i, expanded);
+    h.measured.get(&k).copied().unwrap_or_else(|| {
+        transcript::estimate(state.cache.get(&(i, k.1)).map(|v| v.as_ref()), k.1, k.2)
+    })
+}
 
-    fn height(&self, p: usize) -> f64 {
-        self.special.iter().find(|(q, _)| *q == p).map(|(_, h)| *h).unwrap_or(self.base)
-    }
-
-    fn total(&self) -> f64 {
-        self.offset(self.len)
-    }
-
-    /// The first position whose row ends below `y`.
-    fn position_at(&self, y: f64) -> usize {
-        let (mut lo, mut hi) = (0, self.len);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if self.offset(mid + 1) <= y {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+fn layout(
+    state: &State,
+    h: &mut Heights,
+    expanded: &HashSet<u32>,
+    exp_version: u64,
+) -> Rc<Vec<f64>> {
+    let key = LayoutKey {
+        visible: Rc::as_ptr(&state.visible),
+        version: h.version,
+        grain: state.grain,
+        focus: state.focus.then_some(state.selected_step),
+        expanded: exp_version,
+        cached: state.cache.len(),
+    };
+    if h.key.as_ref() != Some(&key) {
+        let mut prefix = Vec::with_capacity(state.visible.len() + 1);
+        let mut y = 0.0;
+        prefix.push(0.0);
+        for &i in state.visible.iter() {
+            y += height_of(state, h, i, expanded);
+            prefix.push(y);
         }
-        lo
+        h.prefix = Rc::new(prefix);
+        h.key = Some(key);
     }
+    h.prefix.clone()
+}
 
-    fn window(&self, top: f64, height: f64) -> Range<usize> {
-        if self.len <= RENDER_ALL_BELOW {
-            return 0..self.len;
-        }
-        let first = self.position_at(top).saturating_sub(OVERSCAN);
-        let last = (self.position_at(top + height) + 1 + OVERSCAN).min(self.len);
-        first..last.max(first)
+/// The first position whose card ends below `y`.
+fn position_at(prefix: &[f64], y: f64) -> usize {
+    let len = prefix.len().saturating_sub(1);
+    // prefix[p + 1] <= y for all p before the answer.
+    prefix[1..].partition_point(|&end| end <= y).min(len)
+}
+
+fn window(prefix: &[f64], top: f64, height: f64) -> Range<usize> {
+    let len = prefix.len().saturating_sub(1);
+    if len <= RENDER_ALL_BELOW {
+        return 0..len;
     }
+    let first = position_at(prefix, top).saturating_sub(OVERSCAN);
+    let last = (position_at(prefix, top + height) + 1 + OVERSCAN).min(len);
+    first..last.max(first)
 }
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub state: UseReducerHandle<State>,
     pub ctx: Ctx,
+    /// The critical step of the analysis, marked on its card.
+    #[prop_or_default]
+    pub critical: Option<u32>,
 }
 
-pub fn view(state: &UseReducerHandle<State>, ctx: &Ctx) -> Html {
-    html! { <StepList state={state.clone()} ctx={ctx.clone()} /> }
+pub fn view(state: &UseReducerHandle<State>, ctx: &Ctx, critical: Option<u32>) -> Html {
+    html! { <StepList state={state.clone()} ctx={ctx.clone()} {critical} /> }
 }
 
 #[function_component(StepList)]
@@ -107,8 +124,22 @@ pub fn step_list(props: &Props) -> Html {
     let scroller = use_node_ref();
     let scroll_top = use_state(|| 0.0f64);
     let viewport = use_state(|| 700.0f64);
-    let layout = Layout::new(state);
-    let window = layout.window(*scroll_top, *viewport);
+    let heights = use_mut_ref(Heights::default);
+    // Re-render after a measurement changed the layout.
+    let measured_version = use_state(|| 0u64);
+    // Cards whose fold is open, and a counter of changes to that set.
+    let expanded = use_state(|| (Rc::new(HashSet::<u32>::new()), 0u64));
+    // A new trajectory starts with nothing measured and nothing open.
+    {
+        let (heights, expanded) = (heights.clone(), expanded.clone());
+        use_effect_with(state.sel, move |_| {
+            *heights.borrow_mut() = Heights::default();
+            expanded.set((Rc::new(HashSet::new()), 0));
+        });
+    }
+    let _ = *measured_version;
+    let prefix = layout(state, &mut heights.borrow_mut(), &expanded.0, expanded.1);
+    let window = window(&prefix, *scroll_top, *viewport);
 
     // Ask the worker for the texts of the rows on screen.
     {
@@ -133,47 +164,86 @@ pub fn step_list(props: &Props) -> Html {
         });
     }
 
-    // Place the rows. Through the CSSOM, not `style` attributes: the CSP forbids inline styles.
+    // Size the padding above and below the window (through the CSSOM, not `style`
+    // attributes: the CSP forbids inline styles), then measure the rendered cards: a height
+    // that differs from what the layout counted is kept, and the layout recomputed.
     {
-        let scroller = scroller.clone();
+        let (scroller, heights, state) = (scroller.clone(), heights.clone(), state.clone());
+        let (measured_version, scroll_top) = (measured_version.clone(), scroll_top.clone());
+        let expanded = expanded.0.clone();
+        let prefix = prefix.clone();
+        let window = window.clone();
         use_effect(move || {
-            let Some(el) = scroller.cast::<web_sys::Element>() else { return };
-            let Ok(nodes) = el.query_selector_all("[data-h]") else { return };
+            let Some(el) = scroller.cast::<web_sys::HtmlElement>() else { return };
+            let Ok(Some(ol)) = el.query_selector("ol.steps") else { return };
+            let Ok(ol) = ol.dyn_into::<web_sys::HtmlElement>() else { return };
+            let total = prefix.last().copied().unwrap_or(0.0);
+            let (top, bottom) = (prefix[window.start], total - prefix[window.end]);
+            ol.style().set_property("padding-top", &format!("{top}px")).ok();
+            ol.style().set_property("padding-bottom", &format!("{}px", bottom.max(0.0))).ok();
+            let Ok(nodes) = ol.query_selector_all("li[data-step]") else { return };
+            let view_top = f64::from(el.scroll_top());
+            let mut h = heights.borrow_mut();
+            let (mut changed, mut shift) = (false, 0.0);
             for n in 0..nodes.length() {
                 let Some(node) =
                     nodes.get(n).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
                 else {
                     continue;
                 };
-                let style = node.style();
-                if let Some(h) = node.get_attribute("data-h") {
-                    style.set_property("height", &format!("{h}px")).ok();
+                let Some(i) = node.get_attribute("data-step").and_then(|s| s.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                let got = f64::from(node.offset_height());
+                if got <= 0.0 {
+                    continue;
                 }
-                if let Some(t) = node.get_attribute("data-top") {
-                    style.set_property("top", &format!("{t}px")).ok();
+                let counted = height_of(&state, &h, i, &expanded);
+                if (got - counted).abs() > 1.0 {
+                    // A card above the viewport that grows pushes the content down: follow it.
+                    let p = state.visible.binary_search(&i).unwrap_or(0);
+                    if prefix[p] + counted <= view_top + 1.0 {
+                        shift += got - counted;
+                    }
+                    h.measured.insert(key_of(&state, i, &expanded), got);
+                    changed = true;
                 }
+            }
+            if changed {
+                h.version += 1;
+                let v = h.version;
+                drop(h);
+                if shift != 0.0 {
+                    let y = (view_top + shift).max(0.0);
+                    el.set_scroll_top(y as i32);
+                    scroll_top.set(y);
+                }
+                measured_version.set(v);
             }
         });
     }
 
     // Scroll a step into view when asked (keyboard, search, candidates, timeline, deep link).
     {
-        let (scroller, state) = (scroller.clone(), state.clone());
+        let (scroller, state, heights) = (scroller.clone(), state.clone(), heights.clone());
         let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
+        let expanded = expanded.clone();
         let target = state.scroll_to;
         use_effect_with(target, move |target| {
             let Some((step, _)) = *target else { return };
             let Some(el) = scroller.cast::<web_sys::Element>() else { return };
             let vh = f64::from(el.client_height()).max(100.0);
             viewport.set(vh);
-            let layout = Layout::new(&state);
+            let prefix = layout(&state, &mut heights.borrow_mut(), &expanded.0, expanded.1);
             let p = match state.visible.binary_search(&step) {
                 Ok(p) | Err(p) => p,
-            };
-            let (top, h) = (layout.offset(p), layout.height(p));
+            }
+            .min(prefix.len().saturating_sub(2));
+            let (top, h) = (prefix[p], prefix[p + 1] - prefix[p]);
             let cur = f64::from(el.scroll_top());
-            if top < cur || top + h > cur + vh {
-                let y = (top - vh / 4.0).max(0.0);
+            if top < cur || top + h.min(vh / 2.0) > cur + vh {
+                let y = (top - vh / 5.0).max(0.0);
                 el.set_scroll_top(y as i32);
                 scroll_top.set(y);
             }
@@ -201,6 +271,16 @@ pub fn step_list(props: &Props) -> Html {
             }
         })
     };
+    let on_toggle = {
+        let expanded = expanded.clone();
+        Callback::from(move |i: u32| {
+            let mut set = (*expanded.0).clone();
+            if !set.remove(&i) {
+                set.insert(i);
+            }
+            expanded.set((Rc::new(set), expanded.1 + 1));
+        })
+    };
 
     let Some(columns) = state.columns.clone() else {
         return html! { <p class="muted" aria-busy="true">{"Loading steps…"}</p> };
@@ -211,19 +291,16 @@ pub fn step_list(props: &Props) -> Html {
     if state.visible.is_empty() {
         return html! { <p class="muted" data-testid="no-steps">{"No step matches the filter."}</p> };
     }
-    let query = Rc::new(state.search.query.clone());
-    let quotes: Rc<Vec<String>> = Rc::new(
-        state
-            .candidates
-            .iter()
-            .flat_map(|c| c.quotes.iter().cloned())
-            .filter(|q| q.len() >= 3)
-            .collect(),
-    );
+    let query = state.search.query.clone();
+    let quotes: Vec<String> = state
+        .candidates
+        .iter()
+        .flat_map(|c| c.quotes.iter().cloned())
+        .filter(|q| q.len() >= 3)
+        .collect();
     let rows = window.map(|p| {
         let i = state.visible[p];
         let g = state.grain_of(i);
-        let (top, h) = (layout.offset(p), layout.height(p));
         let view = state.cache.get(&(i, g)).cloned();
         let ix = i as usize;
         let role = ROLE_NAMES.get(usize::from(columns.role[ix])).copied().unwrap_or("other");
@@ -231,47 +308,43 @@ pub fn step_list(props: &Props) -> Html {
         let actor = columns.actors.get(usize::from(columns.actor[ix])).cloned().unwrap_or_default();
         let selected = state.selected_step == Some(i);
         let candidate = state.candidates.iter().any(|c| c.step == i);
+        let critical = props.critical == Some(i);
         let onclick = {
             let dispatch = state.dispatcher();
             Callback::from(move |_| dispatch.dispatch(Action::SelectStep(i)))
         };
+        let card = transcript::card(&Card {
+            index: i,
+            role,
+            kind,
+            actor: &actor,
+            line: columns.line[ix],
+            is_error: columns.is_error[ix],
+            candidate,
+            critical,
+            grain: g,
+            view: view.as_deref(),
+            query: &query,
+            quotes: &quotes,
+            expanded: expanded.0.contains(&i),
+            on_toggle: on_toggle.clone(),
+        });
         html! {
             <li key={i} data-testid="step" data-step={i.to_string()} data-line={columns.line[ix].to_string()}
                 data-grain={g.name()} data-loaded={view.is_some().to_string()} role="option"
                 aria-selected={selected.to_string()} id={format!("step-{i}")}
-                class={classes!("step", columns.is_error[ix].then_some("error"), selected.then_some("selected"),
-                                candidate.then_some("candidate"))}
-                data-top={top.to_string()} data-h={h.to_string()} {onclick}>
-                <div class="who">
-                    <span class="idx">{ format!("#{i}") }</span>
-                    <span class="role">{ role }</span>
-                    <span class="kind">{ kind }</span>
-                    if !actor.is_empty() { <span class="actor">{ actor }</span> }
-                    <span class="line muted">{ format!("line {}", columns.line[ix]) }</span>
-                    if columns.is_error[ix] { <span class="tag tag-err">{"error"}</span> }
-                    if candidate { <span class="tag tag-cand">{"candidate"}</span> }
-                    if let Some(u) = view.as_ref().and_then(|v| v.usage.as_ref()) {
-                        <span class="muted" data-testid="step-usage">{ super::panels::step_usage_text(u) }</span>
-                    }
-                    if let Some(v) = &view {
-                        if v.full_chars as usize > v.text.chars().count() {
-                            <span class="muted">{ format!("{} of {} chars ({})", v.text.chars().count(), v.full_chars, g.name()) }</span>
-                        }
-                    }
-                </div>
-                <pre data-testid="step-text">{
-                    match &view {
-                        Some(v) => highlight(&v.text, &query, &quotes),
-                        None => html! { <span class="muted">{"…"}</span> },
-                    }
-                }</pre>
+                class={classes!("step", format!("role-{role}"), format!("kind-{kind}"),
+                                columns.is_error[ix].then_some("error"), selected.then_some("selected"),
+                                candidate.then_some("candidate"), critical.then_some("critical"))}
+                {onclick}>
+                { card }
             </li>
         }
     });
     html! {
         <div class="scroller" ref={scroller} {onscroll} data-testid="step-list" tabindex="0"
              aria-label={format!("{} of {} steps", state.visible.len(), columns.line.len())}>
-            <ol class="steps" role="listbox" aria-label="Steps" data-h={layout.total().to_string()}>
+            <ol class="steps" role="listbox" aria-label="Steps">
                 { for rows }
             </ol>
         </div>

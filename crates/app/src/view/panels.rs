@@ -1,5 +1,6 @@
-//! The panels around the step list: the work queue, load progress, overview, toolbar (grain,
-//! filters, search), candidates, quarantine, brief and the shortcut help.
+//! The panels around the transcript: the work queue (progress, filters), load progress,
+//! overview, toolbar (grain, filters, search), candidates, quarantine, brief and the shortcut
+//! help.
 
 use std::rc::Rc;
 
@@ -98,9 +99,79 @@ pub fn queue(
             </li>
         }
     });
+    let (done, total) = state.progress();
+    let filter = state.queue_filter.clone();
+    let on_failed = {
+        let (d, f) = (dispatch.clone(), filter.clone());
+        Callback::from(move |e: Event| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
+                failed_only: el.checked(),
+                ..f.clone()
+            }))
+        })
+    };
+    let on_unlabelled = {
+        let (d, f) = (dispatch.clone(), filter.clone());
+        Callback::from(move |e: Event| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
+                unlabelled_only: el.checked(),
+                ..f.clone()
+            }))
+        })
+    };
+    let on_format = {
+        let (d, f) = (dispatch.clone(), filter.clone());
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let v = el.value();
+            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
+                format: (!v.is_empty()).then_some(v),
+                ..f.clone()
+            }))
+        })
+    };
+    let mut formats: Vec<String> = state
+        .files
+        .iter()
+        .filter_map(|f| match &f.status {
+            FileStatus::Ready(s) => Some(s.format.clone()),
+            _ => None,
+        })
+        .collect();
+    formats.sort();
+    formats.dedup();
+    let next = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::NextUnlabelled))
+    };
+    let annotating = state.mode == super::Mode::Annotate;
     html! {
-        <nav class="queue" aria-label="Work queue">
+        <nav class={classes!("queue", annotating.then_some("annotating"))} aria-label="Work queue">
             <h2>{"Queue"}</h2>
+            <div class="queue-progress" data-testid="queue-progress" aria-live="polite">
+                <span><strong>{ format!("{done} / {total}") }</strong>{" labelled"}</span>
+                <progress max={total.max(1).to_string()} value={done.to_string()} aria-label="Labelled trajectories" />
+                <button class="button" data-testid="next-unlabelled" onclick={next} disabled={done >= total}
+                        title="Open the next trajectory without a label (u)">{"Next unlabelled"}</button>
+            </div>
+            <div class="queue-filters" role="group" aria-label="Queue filters">
+                <label class="check">
+                    <input type="checkbox" data-testid="queue-failed-only" checked={filter.failed_only} onchange={on_failed} />
+                    {"failed only"}
+                </label>
+                <label class="check">
+                    <input type="checkbox" data-testid="queue-unlabelled-only" checked={filter.unlabelled_only} onchange={on_unlabelled} />
+                    {"unlabelled only"}
+                </label>
+                <select data-testid="queue-format" aria-label="Format" onchange={on_format}>
+                    <option value="" selected={filter.format.is_none()}>{"all formats"}</option>
+                    { for formats.iter().map(|f| html! {
+                        <option value={f.clone()} selected={filter.format.as_deref() == Some(f.as_str())}>{ f.clone() }</option>
+                    }) }
+                </select>
+            </div>
             <ul class="queue-files" role="list">{ for rows }</ul>
         </nav>
     }
@@ -267,22 +338,33 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
     }
 }
 
-pub fn candidates(state: &UseReducerHandle<State>) -> Html {
+/// The ranked candidates, beside the diagnosis: each links to its step (`n` / `p` walk them)
+/// and says why it was ranked there, in words.
+pub fn candidates(
+    state: &UseReducerHandle<State>,
+    outcome: trajscope_core::model::Outcome,
+) -> Html {
+    use trajscope_core::model::Outcome;
     let cands = state.candidates.clone();
+    let note = match outcome {
+        Outcome::Unknown => "Likely critical steps if this run failed, best first.",
+        Outcome::Failed => "Ranked by the detector, best first.",
+        Outcome::Passed => "Steps the detector would rank had this run failed.",
+    };
     html! {
         <section class="candidates panel" aria-label="Candidate critical steps">
-            <h2>{"Candidates"}</h2>
+            <h2>{"Candidates"}<span class="muted small">{" · n / p"}</span></h2>
             if cands.is_empty() {
-                <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error (or the run did not fail)."}</p>
+                <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error."}</p>
             } else {
-                <p class="muted" data-testid="candidates-note">{"Likely critical steps if this run failed, best first; the critical step itself is named only for a failed run."}</p>
+                <p class="muted small" data-testid="candidates-note">{ note }</p>
                 <ol aria-label="Candidates">
                 { for cands.iter().map(|c| {
                     let d = state.dispatcher();
                     let step = c.step;
                     let selected = state.selected_step == Some(step);
                     html! {
-                        <li>
+                        <li class={classes!(selected.then_some("selected"))}>
                             <button class={classes!("cand", selected.then_some("selected"))} data-testid="candidate"
                                 aria-current={selected.then_some("true")}
                                 data-step={c.step.to_string()} data-line={c.line.to_string()}
@@ -290,9 +372,9 @@ pub fn candidates(state: &UseReducerHandle<State>) -> Html {
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
                             </button>
                             if !c.why.is_empty() {
-                                <p class="why muted" data-testid="candidate-why">{ format!("why: {}", c.why.join("; ")) }</p>
+                                <p class="why muted" data-testid="candidate-why" title={c.why.join("; ")}>{ c.why.join("; ") }</p>
                             }
-                            { for c.quotes.iter().map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
+                            { for c.quotes.iter().take(2).map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
                         </li>
                     }
                 }) }
@@ -529,7 +611,9 @@ pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
         ("n / p", "next / previous candidate"),
         ("1 / 2 / 3", "grain high / medium / low"),
         ("/", "search (Enter: next match, Shift+Enter: previous)"),
-        ("c", "mark the selected step critical"),
+        ("r / a", "Review / Annotate"),
+        ("u", "next unlabelled trajectory"),
+        ("c", "mark the selected step critical (opens Annotate)"),
         ("?", "this help"),
         ("Esc", "close / leave a field"),
     ];

@@ -1,6 +1,7 @@
 //! The trajectories of one loaded file in the work queue, virtualised like the step list: a
 //! file of 10,000 trajectories puts only the rows in (and just around) its scroll box into the
-//! DOM. Rows have one fixed height, so any row's position is computed, never measured.
+//! DOM. Rows have one fixed height, so any row's position is computed, never measured. The
+//! queue's filter (failed only, unlabelled only, format) decides which rows there are.
 
 use std::ops::Range;
 
@@ -53,7 +54,13 @@ pub fn trajectories(props: &Props) -> Html {
         FileStatus::Ready(s) => Some(s.clone()),
         _ => None,
     });
-    let len = summary.as_ref().map_or(0, |s| s.trajectories.len());
+    // The trajectories the queue's filter lets through, in file order.
+    let idx: Vec<u32> = summary.as_ref().map_or_else(Vec::new, |s| {
+        (0..s.trajectories.len() as u32)
+            .filter(|&t| state.queue_shows(props.file, &s.format, &s.trajectories[t as usize]))
+            .collect()
+    });
+    let len = idx.len();
     let virtual_list = len > RENDER_ALL_BELOW;
     let shown = window(len, *scroll_top, *viewport);
 
@@ -85,6 +92,7 @@ pub fn trajectories(props: &Props) -> Html {
         let (scroller, scroll_top, viewport) =
             (scroller.clone(), scroll_top.clone(), viewport.clone());
         let selected = state.sel.filter(|(f, _)| *f == props.file).map(|(_, t)| t);
+        let selected = selected.and_then(|t| idx.binary_search(&t).ok()).map(|p| p as u32);
         use_effect_with((selected, virtual_list), move |(selected, virtual_list)| {
             let (Some(t), true) = (*selected, *virtual_list) else { return };
             let Some(el) = scroller.cast::<web_sys::Element>() else { return };
@@ -126,9 +134,9 @@ pub fn trajectories(props: &Props) -> Html {
     };
 
     let Some(s) = summary else { return html! {} };
-    let rows = shown.map(|t| {
-        let info = &s.trajectories[t];
-        let t = t as u32;
+    let rows = shown.map(|p| {
+        let t = idx[p];
+        let info = &s.trajectories[t as usize];
         let selected = state.sel == Some((props.file, t));
         let onclick = {
             let (dispatch, id) = (state.dispatcher(), props.file);
@@ -143,9 +151,9 @@ pub fn trajectories(props: &Props) -> Html {
             info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
         html! {
             <li key={t} data-testid="queue-item"
-                data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(t + 1).to_string()}
+                data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(p + 1).to_string()}
                 class={classes!(virtual_list.then_some("queue-row"))}
-                data-qtop={virtual_list.then(|| (f64::from(t) * ROW_HEIGHT).to_string())}>
+                data-qtop={virtual_list.then(|| (p as f64 * ROW_HEIGHT).to_string())}>
                 <button class={classes!("queue-item", selected.then_some("selected"))}
                     aria-current={selected.then_some("true")} {onclick}>
                     <span class="qid">{ info.id.clone() }</span>
@@ -165,7 +173,8 @@ pub fn trajectories(props: &Props) -> Html {
             class={classes!(virtual_list.then_some("queue-rows"))}
             data-qh={virtual_list.then(|| (len as f64 * ROW_HEIGHT).to_string())}>
             { for rows }
-            if len == 0 { <li class="muted">{"no trajectory"}</li> }
+            if len == 0 && s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
+            if len == 0 && !s.trajectories.is_empty() { <li class="muted" data-testid="queue-filtered">{ format!("{} hidden by the filter", s.trajectories.len()) }</li> }
         </ul>
     };
     // The trajectories after the first are analysed in the background, in batches.

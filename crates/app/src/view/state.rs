@@ -40,6 +40,25 @@ pub struct Search {
     pub hits: Option<Rc<Vec<u32>>>,
 }
 
+/// What the page is for right now: reading a diagnosis, or labelling.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The diagnosis and the transcript.
+    #[default]
+    Review,
+    /// The queue with its progress, the transcript and the label form beside it.
+    Annotate,
+}
+
+/// Which trajectories the queue lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueFilter {
+    pub failed_only: bool,
+    pub unlabelled_only: bool,
+    /// Only files of this format.
+    pub format: Option<String>,
+}
+
 /// A ranked critical-step candidate, as the attribution gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
@@ -58,11 +77,14 @@ pub struct HashView {
     pub traj: u32,
     pub step: Option<u32>,
     pub grain: Grain,
+    /// `m=annotate` while annotating (absent in Review, the default).
+    pub mode: Mode,
 }
 
 impl HashView {
     pub fn parse(hash: &str) -> Option<HashView> {
-        let mut h = HashView { file: 0, traj: 0, step: None, grain: Grain::default() };
+        let mut h =
+            HashView { file: 0, traj: 0, step: None, grain: Grain::default(), mode: Mode::Review };
         let mut any = false;
         for part in hash.trim_start_matches('#').split('&') {
             let (k, v) = part.split_once('=')?;
@@ -72,6 +94,13 @@ impl HashView {
                 "t" => h.traj = v.parse().ok()?,
                 "s" => h.step = Some(v.parse().ok()?),
                 "g" => h.grain = Grain::from_name(v)?,
+                "m" => {
+                    h.mode = match v {
+                        "annotate" => Mode::Annotate,
+                        "review" => Mode::Review,
+                        _ => return None,
+                    }
+                }
                 _ => {}
             }
         }
@@ -84,6 +113,9 @@ impl HashView {
             s.push_str(&format!("&s={step}"));
         }
         s.push_str(&format!("&g={}", self.grain.name()));
+        if self.mode == Mode::Annotate {
+            s.push_str("&m=annotate");
+        }
         s
     }
 }
@@ -121,6 +153,8 @@ pub struct State {
     pub labels: Rc<HashMap<(u32, String), Option<u32>>>,
     /// The worker said it is listening (a worker that never started is not restarted).
     pub worker_up: bool,
+    pub mode: Mode,
+    pub queue_filter: QueueFilter,
 }
 
 pub enum Action {
@@ -158,6 +192,10 @@ pub enum Action {
     TogglePaste,
     ToggleHelp,
     CloseHelp,
+    SetMode(Mode),
+    /// Open the next trajectory (in queue order, after the selected one) without a label.
+    NextUnlabelled,
+    QueueFilter(QueueFilter),
     /// The annotate panel changed (or loaded) the label of the selected trajectory.
     Label {
         file: u32,
@@ -176,12 +214,12 @@ fn candidates_of(t: &crate::protocol::Overview) -> Vec<Candidate> {
         .map(|c| Candidate {
             step: c.step,
             line: c.line,
+            // In words; the score itself is the model's business (its `why` says what counts).
             summary: format!(
-                "{} · {} · {} · score {:.2}{}",
-                c.category.name(),
-                c.phase.name(),
-                c.state.name(),
-                c.score,
+                "{} in {} · {}{}",
+                c.category.name().replace('_', " "),
+                c.phase.name().replace('_', " "),
+                c.state.name().replace('_', " "),
                 if c.agent.is_empty() { String::new() } else { format!(" · {}", c.agent) }
             ),
             quotes: c.evidence.iter().map(|e| e.quote.clone()).filter(|q| !q.is_empty()).collect(),
@@ -227,7 +265,13 @@ impl State {
     pub fn hash_view(&self) -> Option<HashView> {
         let (file, traj) = self.sel?;
         let pos = self.files.iter().position(|f| f.id == file)? as u32;
-        Some(HashView { file: pos, traj, step: self.selected_step, grain: self.grain })
+        Some(HashView {
+            file: pos,
+            traj,
+            step: self.selected_step,
+            grain: self.grain,
+            mode: self.mode,
+        })
     }
 
     /// The grain step `i` is shown at.
@@ -339,9 +383,12 @@ impl State {
                     self.files[p].status = FileStatus::Ready(Rc::new(*summary));
                 }
                 let pending = self.pending_hash.clone().filter(|h| Some(h.file as usize) == pos);
+                // A newly opened file becomes the view (a deep link's file when one waits).
+                let waiting_for_other =
+                    self.pending_hash.as_ref().is_some_and(|h| Some(h.file as usize) != pos);
                 if let Some(h) = pending {
                     self.select(file, h.traj);
-                } else if self.sel.is_none() {
+                } else if self.sel.is_none() || !waiting_for_other {
                     self.select(file, 0);
                 }
             }
@@ -439,6 +486,61 @@ impl State {
             }
         };
         self.go(target);
+    }
+
+    /// Whether trajectory `id` of `file` carries a saved label.
+    pub fn is_labelled(&self, file: u32, id: &str) -> bool {
+        self.labels.contains_key(&(file, id.to_string()))
+    }
+
+    /// (labelled, total) over every trajectory of every loaded file.
+    pub fn progress(&self) -> (usize, usize) {
+        let mut done = 0;
+        let mut total = 0;
+        for f in &self.files {
+            if let FileStatus::Ready(s) = &f.status {
+                total += s.trajectories.len();
+                done += s.trajectories.iter().filter(|t| self.is_labelled(f.id, &t.id)).count();
+            }
+        }
+        (done, total)
+    }
+
+    /// Whether the queue lists trajectory `t` of `file` under its filter.
+    pub fn queue_shows(&self, file: u32, format: &str, t: &crate::protocol::Overview) -> bool {
+        let f = &self.queue_filter;
+        f.format.as_deref().is_none_or(|want| want == format)
+            && (!f.failed_only || t.outcome == trajscope_core::model::Outcome::Failed)
+            && (!f.unlabelled_only || !self.is_labelled(file, &t.id))
+    }
+
+    /// The next trajectory without a label after the selected one, in queue order (wrapping),
+    /// among those the queue's filter shows.
+    pub fn next_unlabelled(&self) -> Option<(u32, u32)> {
+        let mut all: Vec<(u32, u32)> = Vec::new();
+        for f in &self.files {
+            if let FileStatus::Ready(s) = &f.status {
+                for (i, t) in s.trajectories.iter().enumerate() {
+                    let filter =
+                        QueueFilter { unlabelled_only: false, ..self.queue_filter.clone() };
+                    let shown = filter.format.as_deref().is_none_or(|w| w == s.format)
+                        && (!filter.failed_only
+                            || t.outcome == trajscope_core::model::Outcome::Failed);
+                    if shown && !self.is_labelled(f.id, &t.id) {
+                        all.push((f.id, i as u32));
+                    }
+                }
+            }
+        }
+        let order = |k: &(u32, u32)| {
+            let fpos = self.files.iter().position(|f| f.id == k.0).unwrap_or(usize::MAX);
+            (fpos, k.1)
+        };
+        let cur = self.sel.map(|k| order(&k));
+        all.iter()
+            .copied()
+            .find(|k| cur.is_none_or(|c| order(k) > c))
+            .or_else(|| all.iter().copied().find(|k| Some(*k) != self.sel))
     }
 
     fn move_candidate(&mut self, d: i64) {
@@ -546,14 +648,26 @@ impl Reducible for State {
             Action::MarkCritical => {
                 if s.selected_step.is_some() {
                     s.mark_count += 1;
+                    // Marking is labelling: the label form comes into view.
+                    s.mode = Mode::Annotate;
                 }
             }
-            Action::PendingHash(h) => s.pending_hash = Some(h),
+            Action::PendingHash(h) => {
+                s.mode = h.mode;
+                s.pending_hash = Some(h);
+            }
             Action::Notice(n) => s.notice = Some(n),
             Action::DragOver(b) => s.drag_over = b,
             Action::TogglePaste => s.paste_open = !s.paste_open,
             Action::ToggleHelp => s.help_open = !s.help_open,
             Action::CloseHelp => s.help_open = false,
+            Action::SetMode(m) => s.mode = m,
+            Action::NextUnlabelled => {
+                if let Some((file, traj)) = s.next_unlabelled() {
+                    s.select(file, traj);
+                }
+            }
+            Action::QueueFilter(f) => s.queue_filter = f,
             Action::Label { file, trajectory_id, critical } => {
                 if s.sel.is_some_and(|(f, _)| f == file) {
                     s.label_step = critical;
@@ -570,6 +684,8 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trajscope_core::classify::Signals;
+    use trajscope_core::model::Outcome;
 
     fn with_columns(n: u32, errors: &[u32]) -> State {
         let mut s = State { sel: Some((1, 0)), ..State::default() };
@@ -592,8 +708,14 @@ mod tests {
 
     #[test]
     fn hash_round_trips_and_rejects_junk() {
-        let h = HashView { file: 2, traj: 3, step: Some(41), grain: Grain::Low };
-        assert_eq!(HashView::parse(&h.to_hash()), Some(h));
+        let h =
+            HashView { file: 2, traj: 3, step: Some(41), grain: Grain::Low, mode: Mode::Review };
+        assert_eq!(h.to_hash(), "#f=2&t=3&s=41&g=low");
+        assert_eq!(HashView::parse(&h.to_hash()), Some(h.clone()));
+        let a = HashView { mode: Mode::Annotate, ..h };
+        assert_eq!(a.to_hash(), "#f=2&t=3&s=41&g=low&m=annotate");
+        assert_eq!(HashView::parse(&a.to_hash()), Some(a));
+        assert_eq!(HashView::parse("#f=0&m=nope"), None);
         assert_eq!(HashView::parse("#g=nope"), None);
         assert_eq!(HashView::parse(""), None);
     }
@@ -665,6 +787,92 @@ mod tests {
             hits: vec![1],
         });
         assert!(s.search.hits.is_none());
+    }
+
+    fn summary(ids: &[(&str, Outcome)]) -> Box<TraceSummary> {
+        let t = |id: &str, outcome: Outcome| -> crate::protocol::Overview {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "steps": 1, "outcome": outcome, "task": null, "gold": null, "errors": 0,
+                "agents": [], "roles": [], "repeated_action": null, "analysed": true,
+                "candidates": [], "critical": null, "classification": null, "failure_mode": null,
+                "signals": Signals::default(), "triggers": [],
+                "record": trajscope_core::record::AttributionRecord::default(),
+            }))
+            .unwrap()
+        };
+        Box::new(TraceSummary {
+            content_hash: "sha256:x".into(),
+            format: "awtl".into(),
+            stats: Default::default(),
+            error: None,
+            quarantine: vec![],
+            quarantine_total: 0,
+            trajectories: ids.iter().map(|(id, o)| t(id, *o)).collect(),
+            analysed: ids.len() as u32,
+            cases: vec![],
+            cases_jsonl: String::new(),
+            brief_markdown: String::new(),
+            analysis_done: true,
+            secrets: vec![],
+            secrets_total: 0,
+        })
+    }
+
+    fn loaded(s: State, id: u32, ids: &[(&str, Outcome)]) -> State {
+        let s = act(s, Action::AddFile { id, name: format!("f{id}"), size: 1.0 });
+        act(s, Action::Worker(Box::new(Response::Loaded { file: id, summary: summary(ids) })))
+    }
+
+    #[test]
+    fn a_newly_opened_file_becomes_the_view() {
+        let s = loaded(State::default(), 1, &[("a", Outcome::Failed)]);
+        assert_eq!(s.sel, Some((1, 0)));
+        let s = loaded(s, 2, &[("b", Outcome::Passed)]);
+        assert_eq!(s.sel, Some((2, 0)), "the second file is the view");
+    }
+
+    #[test]
+    fn progress_next_unlabelled_and_queue_filters() {
+        let s = loaded(
+            State::default(),
+            1,
+            &[("a", Outcome::Failed), ("b", Outcome::Passed), ("c", Outcome::Failed)],
+        );
+        assert_eq!(s.progress(), (0, 3));
+        let s = act(s, Action::Label { file: 1, trajectory_id: "a".into(), critical: Some(0) });
+        assert_eq!(s.progress(), (1, 3));
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel, Some((1, 1)));
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel, Some((1, 2)));
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel, Some((1, 1)), "wraps around, skipping the labelled one");
+        let f = QueueFilter {
+            failed_only: true,
+            format: Some("awtl".into()),
+            ..QueueFilter::default()
+        };
+        let s = act(s, Action::QueueFilter(f));
+        let info = |s: &State, t: usize| s.summary(1).unwrap().trajectories[t].clone();
+        assert!(s.queue_shows(1, "awtl", &info(&s, 0)));
+        assert!(!s.queue_shows(1, "awtl", &info(&s, 1)), "passed is hidden");
+        assert!(!s.queue_shows(1, "codex", &info(&s, 0)), "another format is hidden");
+        // Under "failed only", the next unlabelled is a failed one.
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel, Some((1, 2)));
+        let f = QueueFilter { unlabelled_only: true, ..QueueFilter::default() };
+        let s = act(s, Action::QueueFilter(f));
+        assert!(!s.queue_shows(1, "awtl", &info(&s, 0)), "labelled is hidden");
+    }
+
+    #[test]
+    fn marking_critical_opens_annotate() {
+        let s = with_columns(5, &[]);
+        let s = act(s, Action::MarkCritical);
+        assert_eq!(s.mode, Mode::Review, "nothing selected: nothing to mark");
+        let s = act(s, Action::MoveStep(1));
+        let s = act(s, Action::MarkCritical);
+        assert_eq!((s.mode, s.mark_count), (Mode::Annotate, 1));
     }
 
     #[test]

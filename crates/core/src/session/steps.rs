@@ -45,6 +45,10 @@ pub struct StepView {
     /// The usage the step records (tokens, cost, call time).
     #[serde(default)]
     pub usage: Option<crate::model::Usage>,
+    /// The same step in parts for a transcript (`views::step_parts_with_quotes`): tool,
+    /// arguments, text and identifiers apart, together within the grain's bound.
+    #[serde(default)]
+    pub parts: Option<views::StepParts>,
 }
 
 pub fn columns(t: &Trajectory) -> StepColumns {
@@ -111,6 +115,7 @@ pub fn step_views(
                 full_chars: full_text(s).chars().count() as u32,
                 timestamp: s.timestamp.clone(),
                 usage: s.usage.as_deref().cloned(),
+                parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
             }
         })
         .collect()

@@ -1,7 +1,7 @@
 //! The human output of `analyze`: what was read, then for each failed trajectory its diagnosis
 //! the way rustc prints one — the critical step and its source line, the agent, the class and
 //! the failure mode, the evidence quoted in context with the quoted text marked, the top
-//! candidates with their reasons, and the first line of the brief. Every piece of trace content
+//! candidates with their rules and the reasons they were ranked (`why`), and the first line of the brief. Every piece of trace content
 //! goes through [`escape`] / [`escape_line`]; colour comes only from [`Paint`].
 
 use std::io::Write;
@@ -135,6 +135,11 @@ fn diagnosis(
     for (n, cand) in o.candidates.iter().take(TOP_CANDIDATES).enumerate() {
         let head = if n == 0 { "candidates:" } else { "           " };
         writeln!(out, "{pad} {} {head} {}", p.note("="), candidate(cand))?;
+        // Why it was ranked there: the scoring model's features, in words (its rules are on
+        // the line above already).
+        for reason in cand.why.iter().filter(|r| !r.starts_with("rule: ")) {
+            writeln!(out, "{pad} {}               - {}", p.note("="), escape_line(reason))?;
+        }
     }
     match case {
         Some(case) if case.valid => {
@@ -312,6 +317,23 @@ mod tests {
             .join("\n");
             let text = render(jsonl.as_bytes());
             prop_assert!(!text.chars().any(crate::term::is_unsafe), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn each_top_candidate_says_why_it_was_ranked() {
+        let bytes = include_bytes!("../../../../../web/samples/sample.awtl.jsonl");
+        let text = render(bytes);
+        let mut s = Session::new(ingest(bytes, IngestOptions::default()), None);
+        s.analyse_all();
+        let o = &s.overviews()[0];
+        assert!(!o.candidates.is_empty());
+        for c in o.candidates.iter().take(TOP_CANDIDATES) {
+            let at = text.find(&format!("step {} (line {})", c.step, c.line)).expect("listed");
+            let after = &text[at..];
+            for reason in c.why.iter().filter(|r| !r.starts_with("rule: ")) {
+                assert!(after.contains(&format!("- {reason}\n")), "{reason} in {text}");
+            }
         }
     }
 
