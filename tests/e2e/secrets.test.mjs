@@ -64,6 +64,8 @@ function assertClean(what, text, secrets) {
 
 /** Marks step `n` critical with a rationale that quotes `quote`; the label is saved at once. */
 async function label(page, n, quote) {
+  // The label form lives in the Annotate mode (the page opens in Review).
+  await page.click('[data-testid="mode-annotate"]');
   await page.waitForSelector('[data-testid="annotate"]');
   await page.click(`[data-testid="step"][data-step="${n}"]`);
   await page.click('[data-testid="mark-critical"]');
@@ -91,6 +93,7 @@ test('a trace with a planted secret of every kind: no download shows one', async
   }
 
   // The brief and the cases: the failed run gives one, quoting the judge and the edit.
+  await page.click('[data-testid="mode-review"]');
   await page.waitForSelector('[data-testid="brief-pending"]', { state: 'detached' });
   assert.ok(await page.locator('[data-testid="brief-text"]').count() > 0, 'the failed run has a brief');
   const brief = await download(page, 'export-brief');
