@@ -4,25 +4,9 @@
 //! escaped control characters.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn trajscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .current_dir(repo(""))
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
+mod common;
+use common::{repo, stdout, trajscope};
 
 /// Every AWTL fixture, the bundled sample and two document formats: one expect file each.
 #[test]
