@@ -7,7 +7,7 @@ mod list;
 mod markdown;
 mod panels;
 mod queue;
-mod state;
+pub mod state;
 mod timeline;
 mod transcript;
 
@@ -22,7 +22,9 @@ use yew::prelude::*;
 use crate::bridge::Bridge;
 use crate::download::save_text;
 use crate::protocol::{Grain, Request, Response};
-pub use state::{Action, FileStatus, Mode, State};
+pub use state::{
+    Action, FileStatus, LabelAction, Mode, NavAction, PageAction, QueueAction, SearchAction, State,
+};
 
 /// The bundled sample trace, relative to the page so a sub-path deployment works.
 const SAMPLE_URL: &str = "samples/sample.awtl.jsonl";
@@ -119,8 +121,8 @@ impl Ctx {
             *n += 1;
             *n
         };
-        dispatch.dispatch(Action::AddFile { id, name, size: 0.0 });
-        dispatch.dispatch(Action::FileFailed { id, error });
+        dispatch.dispatch(QueueAction::Add { id, name, size: 0.0 }.into());
+        dispatch.dispatch(QueueAction::Failed { id, error }.into());
     }
 
     /// Queues a blob for ingest under a new file id.
@@ -130,7 +132,7 @@ impl Ctx {
             *n += 1;
             *n
         };
-        dispatch.dispatch(Action::AddFile { id, name, size: blob.size() });
+        dispatch.dispatch(QueueAction::Add { id, name, size: blob.size() }.into());
         if self.bridge.borrow().is_none() {
             // A file dropped the moment the page appears, before the effect that starts the
             // worker has run: start it now (its queue holds the request until it is ready).
@@ -138,10 +140,9 @@ impl Ctx {
         }
         match self.bridge.borrow().as_ref() {
             Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
-            None => dispatch.dispatch(Action::FileFailed {
-                id,
-                error: "the ingest worker is not running".into(),
-            }),
+            None => dispatch.dispatch(
+                QueueAction::Failed { id, error: "the ingest worker is not running".into() }.into(),
+            ),
         }
     }
 }
@@ -159,11 +160,10 @@ fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &
             let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
             ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
         }
-        d.dispatch(Action::Label {
-            file,
-            trajectory_id: l.trajectory_id,
-            critical: l.critical_step,
-        });
+        d.dispatch(
+            LabelAction::Set { file, trajectory_id: l.trajectory_id, critical: l.critical_step }
+                .into(),
+        );
     }
 }
 
@@ -178,7 +178,7 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                 // The name says which: the exact bytes, or secrets masked.
                 let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
                 if let Err(e) = save_text(name, "application/x-ndjson", &text) {
-                    d1.dispatch(Action::Notice(e));
+                    d1.dispatch(PageAction::Notice(e).into());
                 }
             }
             Response::Loaded { file, summary } => {
@@ -206,10 +206,10 @@ fn load_url(ctx: Ctx, dispatch: UseReducerDispatcher<State>, url: String) {
     wasm_bindgen_futures::spawn_local(async move {
         let name = url.rsplit('/').next().unwrap_or("trace").to_string();
         match same_origin(&url) {
-            Err(e) => dispatch.dispatch(Action::Notice(e)),
+            Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
             Ok(abs) => match crate::load::fetch_blob(&abs).await {
                 Ok(blob) => ctx.load(&dispatch, name, blob),
-                Err(e) => dispatch.dispatch(Action::Notice(e)),
+                Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
             },
         }
     });
@@ -266,7 +266,7 @@ pub fn app() -> Html {
     // A worker that crashed is restarted (its traces are gone; the queue says so).
     {
         let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
-        use_effect_with(state.crashes, move |n| {
+        use_effect_with(state.page.crashes, move |n| {
             if *n > 0 {
                 ctx.requested.borrow_mut().clear();
                 start_bridge(&ctx, dispatch);
@@ -277,7 +277,7 @@ pub fn app() -> Html {
     // Ask for the columns of the selected trajectory.
     {
         let ctx = ctx.clone();
-        let need = state.sel.filter(|_| state.columns.is_none());
+        let need = state.sel().filter(|_| state.nav.columns.is_none());
         use_effect_with(need, move |need| {
             if let Some((file, traj)) = *need {
                 ctx.requested.borrow_mut().clear();
@@ -290,7 +290,7 @@ pub fn app() -> Html {
     // Search in the worker when the query changes.
     {
         let ctx = ctx.clone();
-        let key = (state.sel, state.search.query.clone());
+        let key = (state.sel(), state.search.query.clone());
         use_effect_with(key, move |(sel, query)| {
             if let (Some((file, traj)), false) = (sel, query.is_empty()) {
                 let req = ctx.ask(Asked::Search);
@@ -358,20 +358,20 @@ pub fn app() -> Html {
                         }
                         return;
                     }
-                    let action = match key.as_str() {
-                        "j" => Some(Action::MoveStep(1)),
-                        "k" => Some(Action::MoveStep(-1)),
+                    let action: Option<Action> = match key.as_str() {
+                        "j" => Some(NavAction::Move(1).into()),
+                        "k" => Some(NavAction::Move(-1).into()),
                         "n" => Some(Action::MoveCandidate(1)),
                         "p" => Some(Action::MoveCandidate(-1)),
-                        "1" => Some(Action::SetGrain(Grain::High)),
-                        "2" => Some(Action::SetGrain(Grain::Medium)),
-                        "3" => Some(Action::SetGrain(Grain::Low)),
+                        "1" => Some(NavAction::SetGrain(Grain::High).into()),
+                        "2" => Some(NavAction::SetGrain(Grain::Medium).into()),
+                        "3" => Some(NavAction::SetGrain(Grain::Low).into()),
                         "c" => Some(Action::MarkCritical),
-                        "r" => Some(Action::SetMode(Mode::Review)),
-                        "a" => Some(Action::SetMode(Mode::Annotate)),
+                        "r" => Some(PageAction::SetMode(Mode::Review).into()),
+                        "a" => Some(PageAction::SetMode(Mode::Annotate).into()),
                         "u" => Some(Action::NextUnlabelled),
-                        "?" => Some(Action::ToggleHelp),
-                        "Escape" => Some(Action::CloseHelp),
+                        "?" => Some(PageAction::ToggleHelp.into()),
+                        "Escape" => Some(PageAction::CloseHelp.into()),
                         "/" => {
                             if let Some(input) = search_ref.cast::<HtmlInputElement>() {
                                 input.focus().ok();
@@ -431,7 +431,7 @@ pub fn app() -> Html {
         let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
-            dispatch.dispatch(Action::DragOver(false));
+            dispatch.dispatch(PageAction::DragOver(false).into());
             let Some(dt) = e.data_transfer() else { return };
             // The entries now: the drop's items are gone once this handler returns.
             let dropped = crate::gather::dropped(&dt);
@@ -444,11 +444,11 @@ pub fn app() -> Html {
     };
     let on_dragover = {
         let dispatch = state.dispatcher();
-        let over = state.drag_over;
+        let over = state.page.drag_over;
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             if !over {
-                dispatch.dispatch(Action::DragOver(true));
+                dispatch.dispatch(PageAction::DragOver(true).into());
             }
         })
     };
@@ -456,7 +456,7 @@ pub fn app() -> Html {
         let dispatch = state.dispatcher();
         Callback::from(move |e: DragEvent| {
             if e.related_target().is_none() {
-                dispatch.dispatch(Action::DragOver(false));
+                dispatch.dispatch(PageAction::DragOver(false).into());
             }
         })
     };
@@ -469,7 +469,7 @@ pub fn app() -> Html {
                     if let Some(blob) = text_blob(&text) {
                         ctx.load(&dispatch, "pasted.jsonl".into(), blob);
                         area.set_value("");
-                        dispatch.dispatch(Action::TogglePaste);
+                        dispatch.dispatch(PageAction::TogglePaste.into());
                     }
                 }
             }
@@ -477,15 +477,15 @@ pub fn app() -> Html {
     };
     let toggle_paste = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_| dispatch.dispatch(Action::TogglePaste))
+        Callback::from(move |_| dispatch.dispatch(PageAction::TogglePaste.into()))
     };
     let toggle_help = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_| dispatch.dispatch(Action::ToggleHelp))
+        Callback::from(move |_| dispatch.dispatch(PageAction::ToggleHelp.into()))
     };
 
     html! {
-        <div class={classes!("app", state.drag_over.then_some("drag-over"))} data-state={state.attr()}
+        <div class={classes!("app", state.page.drag_over.then_some("drag-over"))} data-state={state.attr()}
              ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}>
             <header class="topbar" role="banner">
                 <h1>{"trajscope"}</h1>
@@ -501,20 +501,20 @@ pub fn app() -> Html {
                 </label>
                 <button class="button" data-testid="load-sample" onclick={on_sample}>{"Load sample trace"}</button>
                 <button class="button" data-testid="paste-toggle" onclick={toggle_paste}
-                        aria-expanded={state.paste_open.to_string()}>{"Paste JSONL"}</button>
+                        aria-expanded={state.page.paste_open.to_string()}>{"Paste JSONL"}</button>
                 { mode_switch(&state) }
                 <span class="spacer" />
                 <button class="button" data-testid="help-toggle" onclick={toggle_help}
                         aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{"?"}</button>
             </header>
-            if state.paste_open {
+            if state.page.paste_open {
                 <section class="paste" aria-label="Paste a trace">
                     <textarea ref={paste_ref} data-testid="paste-text" rows="6"
                               placeholder="Paste JSONL here (one event per line)" aria-label="JSONL text" />
                     <button class="button" data-testid="paste-load" onclick={on_paste_load}>{"Load pasted text"}</button>
                 </section>
             }
-            if let Some(n) = &state.notice {
+            if let Some(n) = &state.page.notice {
                 <p class="notice error" role="alert" data-testid="notice">{ n.clone() }</p>
             }
             <div class="layout">
@@ -523,7 +523,7 @@ pub fn app() -> Html {
                     { review(&state, &ctx, search_ref.clone()) }
                 </main>
             </div>
-            if state.help_open { { panels::help(state.dispatcher()) } }
+            if state.page.help_open { { panels::help(state.dispatcher()) } }
         </div>
     }
 }
@@ -534,8 +534,8 @@ fn text_blob(text: &str) -> Option<web_sys::Blob> {
 }
 
 fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Html {
-    let Some((file, _)) = state.sel else {
-        return match state.files.iter().rev().find_map(|f| match &f.status {
+    let Some((file, _)) = state.sel() else {
+        return match state.queue.files.iter().rev().find_map(|f| match &f.status {
             FileStatus::Loading { .. } => Some(panels::progress(f, ctx)),
             _ => None,
         }) {
@@ -543,18 +543,18 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
             None => panels::empty(state),
         };
     };
-    let Some(entry) = state.files.iter().find(|f| f.id == file) else { return html! {} };
+    let Some(entry) = state.queue.files.iter().find(|f| f.id == file) else { return html! {} };
     let FileStatus::Ready(summary) = &entry.status else { return html! {} };
     let critical = state
-        .sel
+        .sel()
         .and_then(|(_, t)| summary.trajectories.get(t as usize))
         .and_then(|t| t.critical.as_ref())
         .map(|c| c.step);
-    let reviewing = state.mode == Mode::Review;
+    let reviewing = state.page.mode == Mode::Review;
     // One tree for both modes, so the label form (and what is typed in it) stays mounted.
     html! {
         <>
-        { for state.files.iter().filter(|f| matches!(f.status, FileStatus::Loading { .. })).map(|f| panels::progress(f, ctx)) }
+        { for state.queue.files.iter().filter(|f| matches!(f.status, FileStatus::Loading { .. })).map(|f| panels::progress(f, ctx)) }
         if reviewing { { diagnosis::card(state, summary) } }
         { panels::overview(state, entry, summary) }
         { timeline::strip(state) }
@@ -581,11 +581,11 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
 fn mode_switch(state: &UseReducerHandle<State>) -> Html {
     let button = |m: Mode, name: &str, key: &str, testid: &str| {
         let d = state.dispatcher();
-        let on = state.mode == m;
+        let on = state.page.mode == m;
         html! {
             <button class={classes!("button", "mode", on.then_some("active"))} data-testid={testid.to_string()}
                     aria-pressed={on.to_string()} title={format!("{name} ({key})")}
-                    onclick={Callback::from(move |_| d.dispatch(Action::SetMode(m)))}>{ name.to_string() }</button>
+                    onclick={Callback::from(move |_| d.dispatch(PageAction::SetMode(m).into()))}>{ name.to_string() }</button>
         }
     };
     html! {
@@ -603,9 +603,9 @@ fn annotate_mount(
     file: u32,
     summary: &crate::protocol::TraceSummary,
 ) -> Html {
-    let Some((_, traj)) = state.sel else { return html! {} };
+    let Some((_, traj)) = state.sel() else { return html! {} };
     let (Some(info), Some(columns)) =
-        (summary.trajectories.get(traj as usize), state.columns.as_ref())
+        (summary.trajectories.get(traj as usize), state.nav.columns.as_ref())
     else {
         return html! {};
     };
@@ -616,7 +616,8 @@ fn annotate_mount(
             .map(|&a| columns.actors.get(usize::from(a)).cloned().unwrap_or_default())
             .collect(),
     );
-    let candidates: Rc<Vec<u32>> = Rc::new(state.candidates.iter().map(|c| c.step).collect());
+    let candidates: Rc<Vec<u32>> =
+        Rc::new(state.selection.candidates.iter().map(|c| c.step).collect());
     let on_change = {
         let d = state.dispatcher();
         let ctx = ctx.clone();
@@ -627,17 +628,20 @@ fn annotate_mount(
             ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
             // A label never edited (no time stamp) is no label yet.
             if !l.time.is_empty() {
-                d.dispatch(Action::Label {
-                    file,
-                    trajectory_id: l.trajectory_id,
-                    critical: l.critical_step,
-                })
+                d.dispatch(
+                    LabelAction::Set {
+                        file,
+                        trajectory_id: l.trajectory_id,
+                        critical: l.critical_step,
+                    }
+                    .into(),
+                )
             }
         })
     };
     let on_select_step = {
         let d = state.dispatcher();
-        Callback::from(move |s: u32| d.dispatch(Action::GoStep(s)))
+        Callback::from(move |s: u32| d.dispatch(NavAction::Go(s).into()))
     };
     if summary.content_hash.is_empty() {
         // Labels belong to the file's identity: until its hash arrives, they wait.
@@ -650,8 +654,8 @@ fn annotate_mount(
     html! {
         <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
-                trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
-                {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
+                trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.nav.step}
+                {candidates} mark_signal={state.labels.mark_count} {on_change} {on_select_step} />
         </section>
     }
 }
