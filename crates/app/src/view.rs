@@ -1,8 +1,11 @@
-//! The root component: the work queue of loaded files and trajectories, the review of the
-//! selected trajectory, keyboard shortcuts and the URL hash. State lives in one reducer
-//! ([`State`]); the worker's answers arrive as [`Action::Worker`].
+//! The root component: the top bar, the work queue of loaded files and trajectories, and the
+//! review of the selected trajectory. State lives in one reducer composed of one part per
+//! concern ([`state`]); the side effects are hooks ([`hooks`]); the worker's answers arrive as
+//! [`Action::Worker`].
 
+mod ctx;
 mod diagnosis;
+mod hooks;
 mod list;
 mod markdown;
 mod panels;
@@ -11,17 +14,13 @@ pub mod state;
 mod timeline;
 mod transcript;
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast as _;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::bridge::Bridge;
-use crate::download::save_text;
-use crate::protocol::{Grain, Request, Response};
+use crate::protocol::Request;
+use ctx::{load_url, text_blob, Ctx};
 pub use state::{
     Action, FileStatus, LabelAction, Mode, NavAction, PageAction, QueueAction, SearchAction, State,
 };
@@ -29,391 +28,20 @@ pub use state::{
 /// The bundled sample trace, relative to the page so a sub-path deployment works.
 const SAMPLE_URL: &str = "samples/sample.awtl.jsonl";
 
-/// (file, trajectory, step, grain) of a step text asked of the worker.
-type StepKey = (u32, u32, u32, Grain);
-
-/// What the app shares with its parts: the worker and the ids it hands out.
-#[derive(Clone)]
-pub struct Ctx {
-    bridge: Rc<RefCell<Option<Bridge>>>,
-    next_file: Rc<RefCell<u32>>,
-    next_req: Rc<RefCell<u32>>,
-    requested: Rc<RefCell<HashSet<StepKey>>>,
-    /// The id of the last request of each kind whose answer replaces the one before (columns,
-    /// search): an answer with another id is stale and dropped. (Each quarantine export and
-    /// each window of step texts is wanted, so those are not matched this way.)
-    latest: Rc<RefCell<HashMap<Asked, u32>>>,
-}
-
-/// Requests of which only the last one's answer counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Asked {
-    Columns,
-    Search,
-}
-
-impl Asked {
-    /// The kind of request `resp` answers and its id, for those answers only the last counts.
-    fn of(resp: &Response) -> Option<(Asked, u32)> {
-        match resp {
-            Response::Columns { req, .. } => Some((Asked::Columns, *req)),
-            Response::SearchHits { req, .. } => Some((Asked::Search, *req)),
-            _ => None,
-        }
-    }
-}
-
-impl PartialEq for Ctx {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.bridge, &other.bridge)
-    }
-}
-
-impl Ctx {
-    fn send(&self, req: &Request) {
-        if let Some(b) = self.bridge.borrow().as_ref() {
-            b.send(req);
-        }
-    }
-
-    fn req_id(&self) -> u32 {
-        let mut n = self.next_req.borrow_mut();
-        *n += 1;
-        *n
-    }
-
-    /// A new request id for a request of kind `kind`, now the only one whose answer counts.
-    fn ask(&self, kind: Asked) -> u32 {
-        let req = self.req_id();
-        self.latest.borrow_mut().insert(kind, req);
-        req
-    }
-
-    /// False for an answer to a request of a kind asked again since.
-    fn fresh(&self, resp: &Response) -> bool {
-        Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
-    }
-
-    /// Queues what a drop or a picker gave, archives opened into their members, in order.
-    fn load_items(&self, dispatch: &UseReducerDispatcher<State>, items: Vec<crate::gather::Item>) {
-        let (ctx, dispatch) = (self.clone(), dispatch.clone());
-        wasm_bindgen_futures::spawn_local(async move {
-            let limits = trajscope_core::ingest::Limits::default();
-            for item in items {
-                for one in crate::gather::expand(item, &limits).await {
-                    match one {
-                        crate::gather::Item::Trace { name, blob } => {
-                            ctx.load(&dispatch, name, blob)
-                        }
-                        crate::gather::Item::Failed { name, error } => {
-                            ctx.fail(&dispatch, name, error)
-                        }
-                    }
-                }
-            }
-        });
-    }
-
-    /// A queue entry for something that could not be read, and why.
-    fn fail(&self, dispatch: &UseReducerDispatcher<State>, name: String, error: String) {
-        let id = {
-            let mut n = self.next_file.borrow_mut();
-            *n += 1;
-            *n
-        };
-        dispatch.dispatch(QueueAction::Add { id, name, size: 0.0 }.into());
-        dispatch.dispatch(QueueAction::Failed { id, error }.into());
-    }
-
-    /// Queues a blob for ingest under a new file id.
-    fn load(&self, dispatch: &UseReducerDispatcher<State>, name: String, blob: web_sys::Blob) {
-        let id = {
-            let mut n = self.next_file.borrow_mut();
-            *n += 1;
-            *n
-        };
-        dispatch.dispatch(QueueAction::Add { id, name, size: blob.size() }.into());
-        if self.bridge.borrow().is_none() {
-            // A file dropped the moment the page appears, before the effect that starts the
-            // worker has run: start it now (its queue holds the request until it is ready).
-            start_bridge(self, dispatch.clone());
-        }
-        match self.bridge.borrow().as_ref() {
-            Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
-            None => dispatch.dispatch(
-                QueueAction::Failed { id, error: "the ingest worker is not running".into() }.into(),
-            ),
-        }
-    }
-}
-
-/// Restores what the saved labels of `file` say once its identity `hash` is known (with
-/// `Loaded`, or with `Identity` for a large file): the queue marks labelled trajectories, and a
-/// saved "this run failed" / "passed" holds for the reloaded file too.
-fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
-    if hash.is_empty() {
-        return;
-    }
-    let saved = crate::storage::labels_of_trace(hash).unwrap_or_default();
-    for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
-        if l.outcome != trajscope_core::model::Outcome::Unknown {
-            let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
-            ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
-        }
-        d.dispatch(
-            LabelAction::Set { file, trajectory_id: l.trajectory_id, critical: l.critical_step }
-                .into(),
-        );
-    }
-}
-
-fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
-    let d1 = dispatch.clone();
-    let ctx1 = ctx.clone();
-    let bridge = Bridge::new(
-        move |resp| match resp {
-            // An answer to a request asked again since (another trajectory, another query).
-            resp if !ctx1.fresh(&resp) => {}
-            Response::QuarantineJsonl { text, redacted, .. } => {
-                // The name says which: the exact bytes, or secrets masked.
-                let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
-                if let Err(e) = save_text(name, "application/x-ndjson", &text) {
-                    d1.dispatch(PageAction::Notice(e).into());
-                }
-            }
-            Response::Loaded { file, summary } => {
-                let hash = summary.content_hash.clone();
-                d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
-                restore_labels(&ctx1, &d1, file, &hash);
-            }
-            Response::Identity { file, content_hash } => {
-                let hash = content_hash.clone();
-                d1.dispatch(Action::Worker(Box::new(Response::Identity { file, content_hash })));
-                restore_labels(&ctx1, &d1, file, &hash);
-            }
-            other => d1.dispatch(Action::Worker(Box::new(other))),
-        },
-        move |msg| dispatch.dispatch(Action::WorkerCrashed(msg)),
-    );
-    match bridge {
-        Ok(b) => *ctx.bridge.borrow_mut() = Some(b),
-        Err(e) => gloo::console::error!(e),
-    }
-}
-
-/// Loads a same-origin URL (`?url=` or the bundled sample) through the worker.
-fn load_url(ctx: Ctx, dispatch: UseReducerDispatcher<State>, url: String) {
-    wasm_bindgen_futures::spawn_local(async move {
-        let name = url.rsplit('/').next().unwrap_or("trace").to_string();
-        match same_origin(&url) {
-            Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
-            Ok(abs) => match crate::load::fetch_blob(&abs).await {
-                Ok(blob) => ctx.load(&dispatch, name, blob),
-                Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
-            },
-        }
-    });
-}
-
-/// Resolves `url` against the page and refuses another origin.
-fn same_origin(url: &str) -> Result<String, String> {
-    let href = gloo::utils::window().location().href().map_err(|_| "no location")?;
-    let u = web_sys::Url::new_with_base(url, &href).map_err(|_| format!("not a URL: {url}"))?;
-    let here = web_sys::Url::new(&href).map_err(|_| "no location")?;
-    if u.origin() != here.origin() {
-        return Err(format!("only traces from this site can be loaded by URL, not {}", u.origin()));
-    }
-    Ok(u.href())
-}
-
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(State::default);
-    let ctx = use_memo((), |_| Ctx {
-        bridge: Rc::new(RefCell::new(None)),
-        next_file: Rc::new(RefCell::new(0)),
-        next_req: Rc::new(RefCell::new(0)),
-        requested: Rc::new(RefCell::new(HashSet::new())),
-        latest: Rc::new(RefCell::new(HashMap::new())),
-    });
+    let ctx = use_memo((), |_| Ctx::new());
     let ctx: Ctx = (*ctx).clone();
     let search_ref = use_node_ref();
     let paste_ref = use_node_ref();
 
-    // Start the worker once; read `?url=` and the URL hash.
-    {
-        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
-        use_effect_with((), move |_| {
-            // Unless a file dropped before this effect ran has started it already.
-            if ctx.bridge.borrow().is_none() {
-                start_bridge(&ctx, dispatch.clone());
-            }
-            let loc = gloo::utils::window().location();
-            if let Some(h) = loc.hash().ok().and_then(|h| state::HashView::parse(&h)) {
-                dispatch.dispatch(Action::PendingHash(h));
-            }
-            let url = loc
-                .search()
-                .ok()
-                .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
-                .and_then(|p| p.get("url"));
-            if let Some(url) = url {
-                load_url(ctx, dispatch, url);
-            }
-        });
-    }
-
-    // A worker that crashed is restarted (its traces are gone; the queue says so).
-    {
-        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
-        use_effect_with(state.page.crashes, move |n| {
-            if *n > 0 {
-                ctx.requested.borrow_mut().clear();
-                start_bridge(&ctx, dispatch);
-            }
-        });
-    }
-
-    // Ask for the columns of the selected trajectory.
-    {
-        let ctx = ctx.clone();
-        let need = state.sel().filter(|_| state.nav.columns.is_none());
-        use_effect_with(need, move |need| {
-            if let Some((file, traj)) = *need {
-                ctx.requested.borrow_mut().clear();
-                let req = ctx.ask(Asked::Columns);
-                ctx.send(&Request::Columns { req, file, traj });
-            }
-        });
-    }
-
-    // Search in the worker when the query changes.
-    {
-        let ctx = ctx.clone();
-        let key = (state.sel(), state.search.query.clone());
-        use_effect_with(key, move |(sel, query)| {
-            if let (Some((file, traj)), false) = (sel, query.is_empty()) {
-                let req = ctx.ask(Asked::Search);
-                ctx.send(&Request::Search { req, file: *file, traj: *traj, query: query.clone() });
-            }
-        });
-    }
-
-    // The URL hash follows the view (trajectory, step, grain; never content).
-    {
-        let h = state.hash_view();
-        use_effect_with(h, move |h| {
-            if let Some(h) = h {
-                let hash = h.to_hash();
-                let win = gloo::utils::window();
-                if win.location().hash().ok().as_deref() != Some(hash.as_str()) {
-                    if let Ok(history) = win.history() {
-                        history
-                            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash))
-                            .ok();
-                    }
-                }
-            }
-        });
-    }
-
-    // Keyboard shortcuts.
-    {
-        let dispatch = state.dispatcher();
-        let search_ref = search_ref.clone();
-        use_effect_with((), move |_| {
-            // Not passive: a handled key's default (typing `/` into the search field) is
-            // prevented.
-            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
-            let doc = gloo::utils::document();
-            let listener =
-                gloo::events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                        return;
-                    }
-                    let typing = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .map(|el| {
-                            // A checkbox or a button keeps the shortcuts; a text field takes keys.
-                            let input = el.tag_name() == "INPUT"
-                                && !matches!(
-                                    el.get_attribute("type").as_deref(),
-                                    Some("checkbox" | "radio" | "button" | "submit" | "file")
-                                );
-                            input
-                                || matches!(el.tag_name().as_str(), "TEXTAREA" | "SELECT")
-                                || el.has_attribute("contenteditable")
-                        })
-                        .unwrap_or(false);
-                    let key = e.key();
-                    if typing {
-                        if key == "Escape" {
-                            if let Some(el) =
-                                e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-                            {
-                                el.blur().ok();
-                            }
-                        }
-                        return;
-                    }
-                    let action: Option<Action> = match key.as_str() {
-                        "j" => Some(NavAction::Move(1).into()),
-                        "k" => Some(NavAction::Move(-1).into()),
-                        "n" => Some(Action::MoveCandidate(1)),
-                        "p" => Some(Action::MoveCandidate(-1)),
-                        "1" => Some(NavAction::SetGrain(Grain::High).into()),
-                        "2" => Some(NavAction::SetGrain(Grain::Medium).into()),
-                        "3" => Some(NavAction::SetGrain(Grain::Low).into()),
-                        "c" => Some(Action::MarkCritical),
-                        "r" => Some(PageAction::SetMode(Mode::Review).into()),
-                        "a" => Some(PageAction::SetMode(Mode::Annotate).into()),
-                        "u" => Some(Action::NextUnlabelled),
-                        "?" => Some(PageAction::ToggleHelp.into()),
-                        "Escape" => Some(PageAction::CloseHelp.into()),
-                        "/" => {
-                            if let Some(input) = search_ref.cast::<HtmlInputElement>() {
-                                input.focus().ok();
-                                input.select();
-                            }
-                            None
-                        }
-                        _ => return,
-                    };
-                    e.prevent_default();
-                    if let Some(a) = action {
-                        dispatch.dispatch(a);
-                    }
-                });
-            move || drop(listener)
-        });
-    }
-
-    // Paste anywhere (outside a text field) loads the pasted text as a trace.
-    {
-        let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
-        use_effect_with((), move |_| {
-            let listener =
-                gloo::events::EventListener::new(&gloo::utils::document(), "paste", move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::ClipboardEvent>() else { return };
-                    let in_field = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
-                    if in_field {
-                        return;
-                    }
-                    let text = e.clipboard_data().and_then(|d| d.get_data("text/plain").ok());
-                    if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
-                        if let Some(blob) = text_blob(&text) {
-                            ctx.load(&dispatch, "pasted.jsonl".into(), blob);
-                        }
-                    }
-                });
-            move || drop(listener)
-        });
-    }
+    hooks::use_bridge(&ctx, &state);
+    hooks::use_url(&ctx, &state);
+    hooks::use_columns(&ctx, &state);
+    hooks::use_search(&ctx, &state);
+    hooks::use_keyboard(&state, &search_ref);
+    hooks::use_paste(&ctx, &state);
 
     let on_files = {
         let (ctx, dispatch) = (ctx.clone(), state.dispatcher());
@@ -526,11 +154,6 @@ pub fn app() -> Html {
             if state.page.help_open { { panels::help(state.dispatcher()) } }
         </div>
     }
-}
-
-fn text_blob(text: &str) -> Option<web_sys::Blob> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    web_sys::Blob::new_with_str_sequence(&parts).ok()
 }
 
 fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Html {
