@@ -547,6 +547,66 @@ mod tests {
         assert_eq!(ag_first, 2);
     }
 
+    /// An item whose gold step is the candidate with feature `a` (`assumption`) in a group
+    /// chat, or with `b` (`introduces_code`) in an orchestrated run; the other candidate has
+    /// the other feature.
+    fn shaped(k: usize, orchestrated: bool) -> Scored {
+        use crate::attribution::{Features, InstanceState};
+        use crate::record::{Category, Phase};
+        let cand = |step: u32, assumption: bool| Candidate {
+            step,
+            line: 0,
+            agent: format!("agent{step}"),
+            score: 0.0,
+            category: Category::TaskConflict,
+            phase: Phase::Reasoning,
+            state: InstanceState::LatentActive,
+            evidence: Vec::new(),
+            instance: None,
+            why: Vec::new(),
+            features: Features {
+                assumption,
+                introduces_code: !assumption,
+                orchestrated,
+                ..Features::default()
+            },
+        };
+        let candidates = vec![cand(1, true), cand(2, false)];
+        Scored {
+            file: format!("{}/{k}.json", if orchestrated { "HC" } else { "AG" }),
+            subset: if orchestrated { "HC" } else { "AG" }.into(),
+            gold_step: Some(if orchestrated { 2 } else { 1 }),
+            gold_agent: Some(format!("agent{}", if orchestrated { 2 } else { 1 })),
+            orchestrated,
+            steps: vec![1, 2],
+            agents: vec!["agent1".into(), "agent2".into()],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn each_shape_gets_its_own_weights_when_their_evidence_conflicts() {
+        // Three group chats want `assumption`, two orchestrated runs `introduces_code`.
+        let items: Vec<Scored> = (0..5).map(|k| shaped(k, k >= 3)).collect::<Vec<_>>();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let exact = |m: &Model| {
+            refs.iter().filter(|s| s.item_by_shape(m).predicted_step == s.gold_step).count()
+        };
+        let per_shape = fit_model(&refs, false, &[], false);
+        assert_eq!(exact(&per_shape), 5);
+        assert!(per_shape.chat.assumption >= per_shape.chat.introduces_code);
+        assert!(per_shape.orchestrated.introduces_code > per_shape.orchestrated.assumption);
+        // One weight set serves the majority only.
+        let one = fit_model(&refs, false, &[], true);
+        assert_eq!(one.chat, one.orchestrated);
+        assert_eq!(exact(&one), 3);
+        // A dropped weight stays 0 in every fit.
+        let k = Weights::NAMES.iter().position(|n| *n == "assumption").unwrap();
+        let dropped = fit_model(&refs, false, &[k], false);
+        assert_eq!(dropped.chat.assumption, 0.0);
+        assert_eq!(dropped.orchestrated.assumption, 0.0);
+    }
+
     #[test]
     fn item_numbers_from_file_names() {
         assert_eq!(item_number("x/Algorithm-Generated/17.json"), Some(17));

@@ -9,8 +9,10 @@
 //! candidates votes for its agent with 1 / rank, and `agent_support` × the votes of a
 //! candidate's agent is added to its score (fitted apart, off in the shipped defaults).
 //!
-//! The fitted weights ([`Weights`]) are few on purpose; `trajscope eval --folds 2` fits them on
-//! one half of a labelled set and scores the other half, so their value on unseen traces shows.
+//! The fitted weights ([`Weights`]) are few on purpose, and there are two sets: one for group
+//! chats ([`Weights::default`]) and one for orchestrated runs ([`Weights::orchestrated`]), each
+//! fitted on runs of its shape only. `trajscope eval --folds 2` fits them on one half of a
+//! labelled set and scores the other half, so their value on unseen traces shows.
 
 use serde::{Deserialize, Serialize};
 
