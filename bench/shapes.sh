@@ -8,6 +8,8 @@
 #   py-interleaved  10,000 short runs, lines interleaved, by bench/other_shapes.py
 #   py-one-line     100,000 one-line runs, by bench/other_shapes.py
 #   fixtures        the repo's real AWTL fixtures concatenated 2,000 times (bench/other_shapes.py)
+#   claude-code     the repo's real Claude Code transcripts, 500 copies, sessions made distinct
+#   codex           the repo's real Codex rollouts, 500 copies: one long session (~21,000 steps)
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -30,6 +32,8 @@ make_shape() {
     py-interleaved) python3 bench/other_shapes.py interleaved "$f" ;;
     py-one-line) python3 bench/other_shapes.py one-line "$f" ;;
     fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
+    claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
+    codex) python3 bench/other_shapes.py codex "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
