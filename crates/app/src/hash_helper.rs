@@ -98,8 +98,9 @@ mod glue {
 
     impl HashHelper {
         pub fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
-            // This worker's own script: the same (content-hashed) loader the page started.
-            let worker = web_sys::Worker::new(&crate::worker_url::own()).ok()?;
+            // This worker's own script (the content-hashed one the page started), with this
+            // instance's module.
+            let worker = crate::worker_url::start(&crate::worker_url::own())?;
             let mut resolve = None;
             let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
             let resolve = Rc::new(resolve?);
