@@ -28,7 +28,7 @@ impl Bridge {
         let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (q, w) = (queue.clone(), worker.clone());
         let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-            if let Ok(resp) = serde_wasm_bindgen::from_value::<Response>(e.data()) {
+            if let Some(resp) = e.data().as_string().and_then(|t| Response::from_json(&t)) {
                 if resp == Response::Ready {
                     for m in q.borrow_mut().take().unwrap_or_default() {
                         w.post_message(&m).ok();

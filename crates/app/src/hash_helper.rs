@@ -115,18 +115,17 @@ mod glue {
                 let (worker, blob, done, ready) =
                     (worker.clone(), blob.clone(), done.clone(), ready.clone());
                 Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-                    let data = e.data();
+                    // Every message is JSON text (`crate::worker::post_to`).
+                    let text = e.data().as_string().unwrap_or_default();
                     // Every instance of the worker says `Ready` when it starts listening.
-                    if let Ok(Response::Ready) =
-                        serde_wasm_bindgen::from_value::<Response>(data.clone())
-                    {
+                    if let Some(Response::Ready) = Response::from_json(&text) {
                         ready.set(true);
                         if send_job(&worker, &blob).is_none() {
                             done(&JsValue::NULL);
                         }
                         return;
                     }
-                    match serde_wasm_bindgen::from_value::<HashReply>(data) {
+                    match serde_json::from_str::<HashReply>(&text) {
                         Ok(HashReply::Hashed { content_hash, .. }) => {
                             done(&JsValue::from_str(&content_hash))
                         }
