@@ -17,7 +17,7 @@ mod view;
 pub mod worker;
 mod worker_url;
 
-pub use view::App;
+pub use view::{state, App};
 
 /// The module's entry point: on a page, mounts the app on `<body>`; in a worker (the ingest
 /// worker or its hashing helper, started with this same module), listens as the worker.
