@@ -12,9 +12,11 @@ use trajscope_core::model::{Format, Outcome, Role, Trace, Trajectory};
 use trajscope_core::record::{Category, Phase};
 use trajscope_core::{ingest, IngestOptions};
 
-fn fixture(path: &str) -> Vec<u8> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/");
-    std::fs::read(format!("{root}{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+/// A fixture's bytes (the core's tests read no files: they are built in).
+macro_rules! fixture {
+    ($path:literal) => {
+        include_bytes!(concat!("../../../tests/fixtures/", $path)).as_slice()
+    };
 }
 
 fn load(bytes: &[u8]) -> Trace {
@@ -192,11 +194,19 @@ fn labels_for(trace: &Trace, hash: &str) -> Vec<Label> {
     out
 }
 
-const FIXTURES: &[(&str, Format)] = &[
-    ("claude_code/coverage-test-fix.jsonl", Format::ClaudeCode),
-    ("swe_agent/pydicom__pydicom-1458.traj", Format::SweAgent),
-    ("tau2/airline_3_simulations.json", Format::Tau2),
-    ("who_and_when/hc_1.json", Format::WhoAndWhen),
+const FIXTURES: &[(&str, &[u8], Format)] = &[
+    (
+        "claude_code/coverage-test-fix.jsonl",
+        fixture!("claude_code/coverage-test-fix.jsonl"),
+        Format::ClaudeCode,
+    ),
+    (
+        "swe_agent/pydicom__pydicom-1458.traj",
+        fixture!("swe_agent/pydicom__pydicom-1458.traj"),
+        Format::SweAgent,
+    ),
+    ("tau2/airline_3_simulations.json", fixture!("tau2/airline_3_simulations.json"), Format::Tau2),
+    ("who_and_when/hc_1.json", fixture!("who_and_when/hc_1.json"), Format::WhoAndWhen),
 ];
 
 fn sorted(mut labels: Vec<Label>) -> Vec<Label> {
@@ -206,11 +216,10 @@ fn sorted(mut labels: Vec<Label>) -> Vec<Label> {
 
 #[test]
 fn labelled_fixtures_in_four_formats_export_to_valid_items_of_each_style_and_read_back() {
-    for &(path, format) in FIXTURES {
-        let bytes = fixture(path);
-        let trace = load(&bytes);
+    for &(path, bytes, format) in FIXTURES {
+        let trace = load(bytes);
         assert_eq!(trace.format, format, "{path}");
-        let hash = content_hash(&bytes);
+        let hash = content_hash(bytes);
         let given = labels_for(&trace, &hash);
         let index = LabelIndex::new(given.clone());
         let source = Source {
@@ -308,9 +317,9 @@ fn labelled_fixtures_in_four_formats_export_to_valid_items_of_each_style_and_rea
 
 #[test]
 fn the_first_trajectory_agrees_by_majority_the_second_has_no_step_the_third_ties() {
-    let bytes = fixture("tau2/airline_3_simulations.json");
-    let trace = load(&bytes);
-    let hash = content_hash(&bytes);
+    let bytes = fixture!("tau2/airline_3_simulations.json");
+    let trace = load(bytes);
+    let hash = content_hash(bytes);
     let given = labels_for(&trace, &hash);
     let index = LabelIndex::new(given);
     let source = Source { content_hash: hash.clone(), ..Source::default() };
@@ -379,9 +388,9 @@ const PLANTED: &[&str] = &[
 
 #[test]
 fn a_dataset_is_redacted_by_default_and_only_an_explicit_opt_out_keeps_secrets() {
-    let bytes = fixture("redact/planted-secrets.awtl.jsonl");
-    let trace = load(&bytes);
-    let hash = content_hash(&bytes);
+    let bytes = fixture!("redact/planted-secrets.awtl.jsonl");
+    let trace = load(bytes);
+    let hash = content_hash(bytes);
     let t = &trace.trajectories[0];
     let mut l = label(&hash, &t.id, "ana", Some(2));
     l.rationale = "the agent pasted sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc into the command".into();
@@ -407,9 +416,9 @@ fn a_dataset_is_redacted_by_default_and_only_an_explicit_opt_out_keeps_secrets()
 
 #[test]
 fn a_label_on_a_user_message_is_exported_with_a_warning_for_trajerrbench() {
-    let bytes = fixture("who_and_when/hc_1.json");
-    let trace = load(&bytes);
-    let hash = content_hash(&bytes);
+    let bytes = fixture!("who_and_when/hc_1.json");
+    let trace = load(bytes);
+    let hash = content_hash(bytes);
     let t = &trace.trajectories[0];
     assert_eq!(t.steps[0].role, Role::User);
     let index = LabelIndex::new([label(&hash, &t.id, "ana", Some(0))]);
@@ -427,9 +436,9 @@ fn a_label_on_a_user_message_is_exported_with_a_warning_for_trajerrbench() {
 
 #[test]
 fn origin_names_the_source_of_an_exported_line_and_nothing_else() {
-    let bytes = fixture("who_and_when/ag_1.json");
-    let trace = load(&bytes);
-    let hash = content_hash(&bytes);
+    let bytes = fixture!("who_and_when/ag_1.json");
+    let trace = load(bytes);
+    let hash = content_hash(bytes);
     let index = LabelIndex::new([label(&hash, &trace.trajectories[0].id, "ana", Some(1))]);
     let source = Source {
         file: "dev/Algorithm-Generated/1.json".into(),
@@ -444,5 +453,5 @@ fn origin_names_the_source_of_an_exported_line_and_nothing_else() {
     assert_eq!(o.source_file, "dev/Algorithm-Generated/1.json");
     assert_eq!(o.subset, "Algorithm-Generated");
     assert_eq!(o.content_hash, hash);
-    assert_eq!(dataset::origin(&bytes), None, "a benchmark's own item is not an export");
+    assert_eq!(dataset::origin(bytes), None, "a benchmark's own item is not an export");
 }

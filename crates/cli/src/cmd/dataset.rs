@@ -123,11 +123,19 @@ fn export_names(
     if origins.is_empty() {
         return None;
     }
-    // Items follow the lines in order; an item is matched to the next line of its id.
+    // Items follow the lines in order; an item is matched to the next line of its id (the
+    // ingest names a repeated id `ID#2`, `ID#3`…: items of one question from two subsets).
+    let same = |read: &str, written: &str| {
+        read == written
+            || read
+                .strip_prefix(written)
+                .and_then(|r| r.strip_prefix('#'))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
     let mut next = 0;
     let mut matched = Vec::with_capacity(labelled.len());
     for t in labelled {
-        let at = origins[next..].iter().position(|o| o.trajectory_id == t.id)? + next;
+        let at = origins[next..].iter().position(|o| same(&t.id, &o.trajectory_id))? + next;
         matched.push(&origins[at]);
         next = at + 1;
     }
