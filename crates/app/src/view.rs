@@ -2,6 +2,7 @@
 //! selected trajectory, keyboard shortcuts and the URL hash. State lives in one reducer
 //! ([`State`]); the worker's answers arrive as [`Action::Worker`].
 
+mod dataset_mount;
 mod diagnosis;
 mod list;
 mod markdown;
@@ -185,6 +186,9 @@ fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                 let hash = summary.content_hash.clone();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
                 restore_labels(&ctx1, &d1, file, &hash);
+            }
+            resp @ (Response::DatasetPart { .. } | Response::DatasetDone { .. }) => {
+                crate::annotate::dataset::on_worker(resp)
             }
             Response::Identity { file, content_hash } => {
                 let hash = content_hash.clone();
@@ -651,7 +655,9 @@ fn annotate_mount(
         <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
                 trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.selected_step}
-                {candidates} mark_signal={state.mark_count} {on_change} {on_select_step} />
+                {candidates} mark_signal={state.mark_count} {on_change} {on_select_step}
+                reload={crate::annotate::dataset::imports()} />
+            { dataset_mount::panel(state, ctx) }
         </section>
     }
 }

@@ -7,6 +7,8 @@
 //! [`Store`] is the plain-Rust part (tested natively); `glue::run` wires it to the worker's
 //! `onmessage` / `postMessage`.
 
+mod dataset;
+
 use std::collections::{HashMap, HashSet};
 
 use trajscope_core::model::Outcome;
@@ -166,7 +168,8 @@ impl Store {
     /// request's id.
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } | Request::SetOutcome { .. } => None,
+            // A dataset is answered in parts as it is written (`Store::dataset`).
+            Request::Load { .. } | Request::SetOutcome { .. } | Request::Dataset { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None
@@ -316,6 +319,10 @@ mod glue {
                             post(&s2, &Response::Failed { file, error: "no file was sent".into() })
                         }
                     },
+                    Request::Dataset { req, style, redact, files, labels } => {
+                        let post_part = |r: Response| post(&s2, &r);
+                        store.borrow().dataset(req, style, redact, &files, labels, post_part);
+                    }
                     other => {
                         for resp in store.borrow_mut().answer_all(other) {
                             post(&s2, &resp);
