@@ -301,8 +301,13 @@ async fn import(file: web_sys::File, open: &[String]) -> Result<(String, Vec<Lab
         let why = read.problems.first().map(|p| format!(" (line {}: {})", p.line, p.reason));
         return Err(format!("{name} holds no labels{}", why.unwrap_or_default()));
     }
-    let (keep, ties) = labels_to_keep(read.labels, &storage::load_annotator());
-    for l in &keep {
+    let (mut keep, ties) = labels_to_keep(read.labels, &storage::load_annotator());
+    let now = String::from(js_sys::Date::new_0().to_iso_string());
+    for l in &mut keep {
+        // A label without a time reads as never edited here: importing it is an answer.
+        if l.time.is_empty() {
+            l.time = now.clone();
+        }
         storage::save_label(l).map_err(|e| e.to_string())?;
     }
     let here = keep.iter().filter(|l| open.contains(&l.content_hash)).count();
