@@ -322,3 +322,37 @@ async fn import(file: web_sys::File, open: &[String]) -> Result<(String, Vec<Lab
     text.push('.');
     Ok((text, keep))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(id: &str, who: &str, step: Option<u32>) -> Label {
+        let mut l = Label::new("sha256:f", id);
+        l.annotator = who.into();
+        l.critical_step = step;
+        l
+    }
+
+    #[test]
+    fn an_import_keeps_my_label_else_the_agreed_one_and_leaves_ties_out() {
+        let read = vec![
+            label("a", "ana", Some(1)),
+            label("a", "bo", Some(2)),
+            label("a", "cy", Some(2)),
+            label("b", "bo", Some(4)),
+            label("b", "cy", Some(5)),
+            label("c", "di", None),
+        ];
+        let (keep, ties) = labels_to_keep(read.clone(), "ana");
+        let got: Vec<(&str, &str, Option<u32>)> = keep
+            .iter()
+            .map(|l| (l.trajectory_id.as_str(), l.annotator.as_str(), l.critical_step))
+            .collect();
+        // Mine on "a" (against the majority), none of mine on "b" and a tie there, "c" alone.
+        assert_eq!(got, vec![("a", "ana", Some(1)), ("c", "di", None)]);
+        assert_eq!(ties, 1);
+        let (keep, _) = labels_to_keep(read, "");
+        assert_eq!(keep[0].critical_step, Some(2), "the majority when none is mine");
+    }
+}
