@@ -168,12 +168,13 @@ pub fn role_word(role: Role) -> &'static str {
     }
 }
 
-/// A message's `content`: the step's text; a tool call without text is written as
-/// TRAJERRBENCH writes one (`[tool_calls]\n- name(args)`).
+/// A message's `content`: the step's text; a tool call whose text is nothing but its arguments
+/// (or nothing) is written as TRAJERRBENCH writes one (`[tool_calls]\n- name(args)`).
 fn content(step: &Step) -> String {
-    match (&step.tool, step.text.is_empty()) {
-        (Some(tool), true) => {
-            format!("[tool_calls]\n- {tool}({})", step.args.as_deref().unwrap_or(""))
+    let args = step.args.as_deref().unwrap_or("");
+    match &step.tool {
+        Some(tool) if step.text.is_empty() || step.text == args => {
+            format!("[tool_calls]\n- {tool}({args})")
         }
         _ => step.text.clone(),
     }
