@@ -22,9 +22,9 @@ pub struct Args {
     paths: Vec<PathBuf>,
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
-    /// Score against these labels instead of the ones the files carry (labels JSONL, label
-    /// exports, benchmark items; several annotators' labels are agreed by majority, as a
-    /// dataset export agrees them: see docs/dataset.md).
+    /// Score against these labels (labels JSONL, label exports, benchmark items): a trajectory
+    /// they label is scored against their agreed label (majority, as a dataset export agrees
+    /// them: docs/dataset.md) instead of any label its file carries.
     #[arg(long, num_args = 1..)]
     labels: Vec<PathBuf>,
     /// Print the JSON report instead of a table.
