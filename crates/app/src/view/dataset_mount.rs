@@ -6,16 +6,18 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{restore_labels, Ctx, FileStatus, State};
+use super::ctx::{restore_labels, Ctx};
+use super::{FileStatus, State};
 use crate::annotate::dataset::{DatasetPanel, QueuedFile};
 use crate::protocol::Request;
 
 /// The loaded files and, for each, the trajectories the queue's filter lets through (its
 /// "unlabelled only" aside: only labelled trajectories are exported).
 fn queued(state: &State) -> (Vec<QueuedFile>, bool) {
-    let f = &state.queue_filter;
+    let f = &state.queue.filter;
     let mut hidden = false;
     let files = state
+        .queue
         .files
         .iter()
         .filter_map(|e| match &e.status {

@@ -39,7 +39,7 @@ impl Store {
         let mut work = Vec::new();
         let mut total = 0u32;
         for f in files {
-            let Some(s) = self.sessions.get(&f.file) else { continue };
+            let Some(s) = self.session(f.file) else { continue };
             let Some(hash) = s.identity() else { continue };
             let trajectories = &s.trace().trajectories;
             let wanted: Vec<usize> = match &f.trajectories {
