@@ -10,6 +10,7 @@
 //! diagnosis shown is the one for that outcome.
 
 mod agreement_view;
+pub mod dataset;
 
 use std::rc::Rc;
 
@@ -56,6 +57,9 @@ pub struct AnnotateProps {
     /// Called when the user asks to see a step (the labelled step, a disagreement).
     #[prop_or_default]
     pub on_select_step: Callback<u32>,
+    /// Changes when labels were imported ([`dataset::imports`]): the saved label is read again.
+    #[prop_or_default]
+    pub reload: u32,
 }
 
 fn now() -> String {
@@ -93,7 +97,8 @@ pub fn annotate(props: &AnnotateProps) -> Html {
         let label = label.clone();
         let status = status.clone();
         let props = props.clone();
-        use_effect_with((props.content_hash.clone(), props.trajectory_id.clone()), move |_| {
+        let key = (props.content_hash.clone(), props.trajectory_id.clone(), props.reload);
+        use_effect_with(key, move |_| {
             let (l, error) = fresh_label(&props);
             status.set(match error {
                 Some(e) => SaveStatus::Failed(e),

@@ -6,9 +6,15 @@ use wasm_bindgen::JsCast as _;
 /// Offers `text` as a download named `file_name` with the given MIME type.
 pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    save_parts(file_name, mime, &parts)
+}
+
+/// Offers the strings of `parts`, one after the other, as one download: the browser joins them
+/// into the file (a large export is never one string).
+pub fn save_parts(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &opts)
         .map_err(|_| "could not create the file".to_string())?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)
         .map_err(|_| "could not create a download link".to_string())?;

@@ -51,6 +51,27 @@ pub enum Request {
     /// Two trajectories (of one file or of two) aligned step by step by the core's `diff`
     /// (`docs/diff.md`): both are analysed first, for their critical steps.
     Compare { req: u32, left: (u32, u32), right: (u32, u32) },
+    /// A benchmark dataset of the labelled trajectories of some files (`docs/dataset.md`): the
+    /// worker answers `DatasetPart`s as it writes the items, then `DatasetDone`.
+    Dataset {
+        req: u32,
+        style: trajscope_core::dataset::Style,
+        /// Mask secrets (on unless the user keeps them).
+        redact: bool,
+        files: Vec<DatasetFile>,
+        /// The labels to export (this browser's); each names its file by content hash.
+        labels: Vec<trajscope_core::labels::Label>,
+    },
+}
+
+/// A file whose labelled trajectories go into a dataset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetFile {
+    pub file: u32,
+    /// The name the queue shows (the item's `source_file`).
+    pub name: String,
+    /// Only these trajectories (the queue's filter), or all of them.
+    pub trajectories: Option<Vec<u32>>,
 }
 
 /// Worker → page, posted as JSON text (`{"kind": …, "body": {…}}`, see [`Response::to_json`]).
@@ -118,6 +139,23 @@ pub enum Response {
         left: (u32, u32),
         right: (u32, u32),
         comparison: Box<trajscope_core::diff::Comparison>,
+    },
+    /// Some items of a dataset (`Request::Dataset`), JSONL, in order; `done` of `total`
+    /// labelled trajectories written so far.
+    DatasetPart {
+        req: u32,
+        text: String,
+        done: u32,
+        total: u32,
+    },
+    /// The dataset is complete: how many items, how many with no critical step and tied, and
+    /// what a reader should know (a label the style's rules do not allow where it is).
+    DatasetDone {
+        req: u32,
+        items: u32,
+        no_step: u32,
+        ties: u32,
+        warnings: Vec<String>,
     },
     /// More trajectories analysed (after `Loaded`: in the background in batches, or one on
     /// demand, or again after a reviewer's outcome): their overviews, by index.

@@ -4,6 +4,7 @@
 //! [`Action::Worker`].
 
 mod ctx;
+mod dataset_mount;
 mod diagnosis;
 mod hooks;
 mod list;
@@ -278,7 +279,9 @@ fn annotate_mount(
         <section class="annotate-mount" aria-label="Annotate">
             <crate::annotate::Annotate content_hash={summary.content_hash.clone()}
                 trajectory_id={info.id.clone()} step_actors={actors} selected_step={state.nav.step}
-                {candidates} mark_signal={state.labels.mark_count} {on_change} {on_select_step} />
+                {candidates} mark_signal={state.labels.mark_count} {on_change} {on_select_step}
+                reload={crate::annotate::dataset::imports()} />
+            { dataset_mount::panel(state, ctx) }
         </section>
     }
 }

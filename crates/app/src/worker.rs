@@ -7,6 +7,7 @@
 //! [`Store`] is the plain-Rust part (`worker/store.rs`, tested natively); `glue::run` wires it to
 //! the worker's `onmessage` / `postMessage`.
 
+mod dataset;
 mod store;
 
 pub use store::{summarize, Store};
@@ -73,6 +74,10 @@ mod glue {
                             post(&s2, &Response::Failed { file, error: "no file was sent".into() })
                         }
                     },
+                    Request::Dataset { req, style, redact, files, labels } => {
+                        let post_part = |r: Response| post(&s2, &r);
+                        store.borrow().dataset(req, style, redact, &files, labels, post_part);
+                    }
                     other => {
                         for resp in store.borrow_mut().answer_all(other) {
                             post(&s2, &resp);

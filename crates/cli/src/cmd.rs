@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod brief;
 pub mod cases;
+pub mod dataset;
 pub mod diff;
 pub mod eval;
 pub mod promote;

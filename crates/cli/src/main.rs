@@ -29,8 +29,10 @@ enum Command {
     Quarantine(cmd::quarantine::Args),
     /// Print the high, medium or low view of one step (or the history around it).
     View(cmd::view::Args),
-    /// Score the detector on labelled files or folders (Who&When, TRAJERRBENCH).
+    /// Score the detector on labelled files or folders (Who&When, TRAJERRBENCH, a dataset export).
     Eval(cmd::eval::Args),
+    /// Labelled trajectories as complete benchmark items (TRAJERRBENCH or Who&When), JSONL.
+    Dataset(cmd::dataset::Args),
     /// Failed turn cases built from a trace, or a cases JSONL validated (every error).
     Cases(cmd::cases::Args),
     /// The Failure Prevention Brief for the next attempt (Markdown, or JSON with --json).
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Quarantine(args) => cmd::quarantine::run(args),
         Command::View(args) => cmd::view::run(args),
         Command::Eval(args) => cmd::eval::run(args),
+        Command::Dataset(args) => cmd::dataset::run(args),
         Command::Cases(args) => cmd::cases::run(args),
         Command::Brief(args) => cmd::brief::run(args),
         Command::Promote(args) => cmd::promote::run(args),

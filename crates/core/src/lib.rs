@@ -9,6 +9,7 @@ pub mod artifact;
 pub mod attribution;
 pub mod brief;
 pub mod cases;
+pub mod dataset;
 pub mod diff;
 pub mod eval;
 pub mod ingest;

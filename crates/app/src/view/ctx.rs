@@ -164,7 +164,7 @@ impl Ctx {
 /// Restores what the saved labels of `file` say once its identity `hash` is known (with
 /// `Loaded`, or with `Identity` for a large file): the queue marks labelled trajectories, and a
 /// saved "this run failed" / "passed" holds for the reloaded file too.
-fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
+pub(super) fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
     if hash.is_empty() {
         return;
     }
@@ -199,6 +199,9 @@ pub(super) fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
                 let hash = summary.content_hash.clone();
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
                 restore_labels(&ctx1, &d1, file, &hash);
+            }
+            resp @ (Response::DatasetPart { .. } | Response::DatasetDone { .. }) => {
+                crate::annotate::dataset::on_worker(resp)
             }
             Response::Identity { file, content_hash } => {
                 let hash = content_hash.clone();

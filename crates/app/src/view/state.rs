@@ -151,6 +151,8 @@ impl State {
             Response::QuarantineJsonl { .. } => {}
             // The compare view is not built yet: nothing on the page asks for one.
             Response::Compared { .. } => {}
+            // The dataset export's own (crate::annotate::dataset).
+            Response::DatasetPart { .. } | Response::DatasetDone { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 self.queue.progress(file, bytes, total, lines, quarantined);
             }

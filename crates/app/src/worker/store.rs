@@ -161,7 +161,8 @@ impl Store {
     /// request's id.
     pub fn answer(&mut self, req: Request) -> Option<Response> {
         match req {
-            Request::Load { .. } | Request::SetOutcome { .. } => None,
+            // A dataset is answered in parts as it is written (`Store::dataset`).
+            Request::Load { .. } | Request::SetOutcome { .. } | Request::Dataset { .. } => None,
             Request::Cancel { file } => {
                 self.cancel(file);
                 None

@@ -22,6 +22,11 @@ pub struct Args {
     paths: Vec<PathBuf>,
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
+    /// Score against these labels (labels JSONL, label exports, benchmark items): a trajectory
+    /// they label is scored against their agreed label (majority, as a dataset export agrees
+    /// them: docs/dataset.md) instead of any label its file carries.
+    #[arg(long, num_args = 1..)]
+    labels: Vec<PathBuf>,
     /// Print the JSON report instead of a table.
     #[arg(long)]
     json: bool,
@@ -55,7 +60,7 @@ enum SplitArg {
 
 const TRACE_EXTENSIONS: &[&str] = &["json", "jsonl", "gz", "traj"];
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+pub(crate) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> =
             std::fs::read_dir(path)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -77,7 +82,7 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn subset_of(file: &Path) -> String {
+pub(crate) fn subset_of(file: &Path) -> String {
     file.parent()
         .and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().into_owned())
@@ -89,9 +94,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for p in &args.paths {
         collect(p, &mut files)?;
     }
+    let index = match args.labels.is_empty() {
+        true => None,
+        false => Some(super::dataset::read_labels(&args.labels)?),
+    };
     let mut loaded: Vec<(PathBuf, Trace)> = Vec::new();
     for f in files {
-        match load(&f, args.format) {
+        let read = match &index {
+            None => load(&f, args.format),
+            Some(index) => super::dataset::load_with_hash(&f, args.format).map(|(mut t, hash)| {
+                index.apply_gold(&mut t, &hash);
+                t
+            }),
+        };
+        match read {
             Ok(t) => loaded.push((f, t)),
             Err(e) => eprintln!(
                 "trajscope: skipping {}",
@@ -102,13 +118,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut inputs = Vec::new();
     for (f, trace) in &loaded {
         let labelled: Vec<_> = trace.trajectories.iter().filter(|t| t.gold.is_some()).collect();
-        for t in &labelled {
-            let file = if labelled.len() > 1 {
-                format!("{}#{}", f.display(), t.id)
-            } else {
-                f.display().to_string()
-            };
-            inputs.push(EvalInput { file, subset: subset_of(f), trajectory: t });
+        let names = super::dataset::eval_names(f, trace, &labelled);
+        for (t, (file, subset)) in labelled.into_iter().zip(names) {
+            inputs.push(EvalInput { file, subset, trajectory: t });
         }
     }
     let mut out = crate::term::human_or_json(args.json);

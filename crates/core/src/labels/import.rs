@@ -105,7 +105,16 @@ fn read_record(
     fallback_hash: &str,
 ) -> Result<(LabelStyle, Vec<Label>), String> {
     let obj = v.as_object().ok_or("not a JSON object")?;
-    let (style, mut labels) = if obj.contains_key("critical_step") {
+    let (style, mut labels) = if let Some(extra) = crate::dataset::our_extra(obj) {
+        // A dataset item exported by trajscope: every annotator's own label is in
+        // `metadata.extra.labels` (the item's top-level label is their agreement).
+        let style = if obj.contains_key("history") {
+            LabelStyle::WhoAndWhen
+        } else {
+            LabelStyle::Trajerrbench
+        };
+        (style, dataset_labels(extra)?)
+    } else if obj.contains_key("critical_step") {
         let label: Label = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
         (LabelStyle::Labels, vec![label])
     } else if obj.contains_key("mistake_step") {
@@ -127,6 +136,25 @@ fn read_record(
         }
     }
     Ok((style, labels))
+}
+
+/// The labels of a trajscope dataset item, keyed by the source file's hash and trajectory id.
+fn dataset_labels(extra: &Map<String, Value>) -> Result<Vec<Label>, String> {
+    let hash = string(extra, "content_hash").unwrap_or_default();
+    let id = string(extra, "trajectory_id").unwrap_or_default();
+    let items = extra
+        .get("labels")
+        .and_then(Value::as_array)
+        .ok_or("metadata.extra.labels is not a list")?;
+    let mut labels = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        let mut l: Label = serde_json::from_value(v.clone())
+            .map_err(|e| format!("metadata.extra.labels[{i}]: {e}"))?;
+        l.content_hash = hash.clone();
+        l.trajectory_id = id.clone();
+        labels.push(l);
+    }
+    Ok(labels)
 }
 
 fn string(obj: &Map<String, Value>, key: &str) -> Option<String> {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, reward_outcome, value_index};
 use crate::artifact::extract;
+use crate::dataset::restore;
 use crate::model::{GoldLabel, Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -20,7 +21,10 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let mut steps = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
         let m = as_object(m, &format!("messages[{i}]"))?;
-        steps.push(step(m, i));
+        let mut s = step(m, i);
+        // An item exported by trajscope keeps each step's canonical fields beside it.
+        restore::restore_step(&mut s, m);
+        steps.push(s);
     }
     let gold = get(meta, &["annotation"]).and_then(Value::as_object).and_then(|a| {
         let label = GoldLabel {
@@ -38,7 +42,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let id = get_text(meta, &["task_id", "original_task_id"])
         .or_else(|| get_text(o, &["id", "task_id"]))
         .unwrap_or_else(|| "trajerrbench-1".to_string());
-    Ok(vec![Trajectory {
+    let mut t = Trajectory {
         id,
         outcome,
         task: get_text(meta, &["task_description"]),
@@ -46,7 +50,9 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         gold,
         steps,
         usage: None,
-    }])
+    };
+    restore::restore_trajectory(&mut t, meta.get("extra"));
+    Ok(vec![t])
 }
 
 /// `[tool_calls]\n- name({...})\n- other({...})`: the first tool's name and all the calls' text.

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::{array_field, as_object, content_text, get, get_text, path_at, value_index};
 use crate::artifact::extract;
+use crate::dataset::restore;
 use crate::model::{GoldLabel, Outcome, Role, Step, StepKind, Trajectory};
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
@@ -32,6 +33,12 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     for s in &mut steps {
         s.artifact_refs = extract::refs(extract::message(s.index, &s.text), None);
     }
+    // An item exported by trajscope keeps each step's canonical fields beside it.
+    for (s, entry) in steps.iter_mut().zip(history) {
+        if let Some(e) = entry.as_object() {
+            restore::restore_step(s, e);
+        }
+    }
     let gold = gold_label(o);
     let outcome = match o.get("is_correct") {
         Some(Value::Bool(true)) => Outcome::Passed,
@@ -42,7 +49,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     };
     let id = get_text(o, &["question_ID", "question_id", "id"])
         .unwrap_or_else(|| "who-and-when-1".to_string());
-    Ok(vec![Trajectory {
+    let mut t = Trajectory {
         id,
         outcome,
         task: get_text(o, &["question", "task"]),
@@ -50,7 +57,9 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         gold,
         steps,
         usage: None,
-    }])
+    };
+    restore::restore_trajectory(&mut t, o.get("metadata").and_then(|m| m.get("extra")));
+    Ok(vec![t])
 }
 
 fn gold_label(o: &Map<String, Value>) -> Option<GoldLabel> {
