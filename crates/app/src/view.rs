@@ -2,6 +2,7 @@
 //! selected trajectory, keyboard shortcuts and the URL hash. State lives in one reducer
 //! ([`State`]); the worker's answers arrive as [`Action::Worker`].
 
+mod compare;
 mod diagnosis;
 mod list;
 mod markdown;
@@ -369,6 +370,9 @@ pub fn app() -> Html {
                         "c" => Some(Action::MarkCritical),
                         "r" => Some(Action::SetMode(Mode::Review)),
                         "a" => Some(Action::SetMode(Mode::Annotate)),
+                        "v" => Some(Action::SetMode(Mode::Compare)),
+                        "d" => Some(Action::Compare(compare::Msg::FirstDivergence)),
+                        "s" => Some(Action::Compare(compare::Msg::Swap)),
                         "u" => Some(Action::NextUnlabelled),
                         "?" => Some(Action::ToggleHelp),
                         "Escape" => Some(Action::CloseHelp),
@@ -519,8 +523,12 @@ pub fn app() -> Html {
             }
             <div class="layout">
                 { panels::queue(&state, &ctx, state.dispatcher()) }
-                <main class="review" id="review">
-                    { review(&state, &ctx, search_ref.clone()) }
+                <main class={classes!("review", (state.mode == Mode::Compare).then_some("comparing"))} id="review">
+                    if state.mode == Mode::Compare {
+                        { compare::view(&state, &ctx) }
+                    } else {
+                        { review(&state, &ctx, search_ref.clone()) }
+                    }
                 </main>
             </div>
             if state.help_open { { panels::help(state.dispatcher()) } }
@@ -577,7 +585,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
     }
 }
 
-/// Review / Annotate, in the top bar (`r` / `a`).
+/// Review / Annotate / Compare, in the top bar (`r` / `a` / `v`).
 fn mode_switch(state: &UseReducerHandle<State>) -> Html {
     let button = |m: Mode, name: &str, key: &str, testid: &str| {
         let d = state.dispatcher();
@@ -592,6 +600,7 @@ fn mode_switch(state: &UseReducerHandle<State>) -> Html {
         <div class="group modes" role="group" aria-label="Mode">
             { button(Mode::Review, "Review", "r", "mode-review") }
             { button(Mode::Annotate, "Annotate", "a", "mode-annotate") }
+            { button(Mode::Compare, "Compare", "v", "mode-compare") }
         </div>
     }
 }

@@ -611,11 +611,14 @@ pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
         ("n / p", "next / previous candidate"),
         ("1 / 2 / 3", "grain high / medium / low"),
         ("/", "search (Enter: next match, Shift+Enter: previous)"),
-        ("r / a", "Review / Annotate"),
+        ("r / a / v", "Review / Annotate / Compare"),
         ("u", "next unlabelled trajectory"),
         ("c", "mark the selected step critical (opens Annotate)"),
+        ("d", "Compare: the first divergence"),
+        ("j / k · n / p", "Compare: next / previous row · difference"),
+        ("s", "Compare: swap the runs"),
         ("?", "this help"),
-        ("Esc", "close / leave a field"),
+        ("Esc", "close / leave a field / leave Compare"),
     ];
     html! {
         <div class="help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="help">

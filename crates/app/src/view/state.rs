@@ -48,6 +48,8 @@ pub enum Mode {
     Review,
     /// The queue with its progress, the transcript and the label form beside it.
     Annotate,
+    /// Two runs side by side (`view/compare.rs`).
+    Compare,
 }
 
 /// Which trajectories the queue lists.
@@ -77,14 +79,22 @@ pub struct HashView {
     pub traj: u32,
     pub step: Option<u32>,
     pub grain: Grain,
-    /// `m=annotate` while annotating (absent in Review, the default).
+    /// `m=annotate` while annotating, `m=compare` while comparing (absent in Review, the default).
     pub mode: Mode,
+    /// While comparing: the right run, `vs=FILE.TRAJ` (file position in the queue).
+    pub vs: Option<(u32, u32)>,
 }
 
 impl HashView {
     pub fn parse(hash: &str) -> Option<HashView> {
-        let mut h =
-            HashView { file: 0, traj: 0, step: None, grain: Grain::default(), mode: Mode::Review };
+        let mut h = HashView {
+            file: 0,
+            traj: 0,
+            step: None,
+            grain: Grain::default(),
+            mode: Mode::Review,
+            vs: None,
+        };
         let mut any = false;
         for part in hash.trim_start_matches('#').split('&') {
             let (k, v) = part.split_once('=')?;
@@ -98,8 +108,13 @@ impl HashView {
                     h.mode = match v {
                         "annotate" => Mode::Annotate,
                         "review" => Mode::Review,
+                        "compare" => Mode::Compare,
                         _ => return None,
                     }
+                }
+                "vs" => {
+                    let (f, t) = v.split_once('.')?;
+                    h.vs = Some((f.parse().ok()?, t.parse().ok()?));
                 }
                 _ => {}
             }
@@ -113,8 +128,15 @@ impl HashView {
             s.push_str(&format!("&s={step}"));
         }
         s.push_str(&format!("&g={}", self.grain.name()));
-        if self.mode == Mode::Annotate {
-            s.push_str("&m=annotate");
+        match (self.mode, self.vs) {
+            (Mode::Annotate, _) => s.push_str("&m=annotate"),
+            (Mode::Compare, vs) => {
+                s.push_str("&m=compare");
+                if let Some((f, t)) = vs {
+                    s.push_str(&format!("&vs={f}.{t}"));
+                }
+            }
+            (Mode::Review, _) => {}
         }
         s
     }
@@ -155,6 +177,7 @@ pub struct State {
     pub worker_up: bool,
     pub mode: Mode,
     pub queue_filter: QueueFilter,
+    pub compare: super::compare::Compare,
 }
 
 pub enum Action {
@@ -202,6 +225,8 @@ pub enum Action {
         trajectory_id: String,
         critical: Option<u32>,
     },
+    /// The compare view (`view/compare.rs`).
+    Compare(super::compare::Msg),
 }
 
 /// Most step texts kept on the page; beyond it the cache starts over.
@@ -265,12 +290,15 @@ impl State {
     pub fn hash_view(&self) -> Option<HashView> {
         let (file, traj) = self.sel?;
         let pos = self.files.iter().position(|f| f.id == file)? as u32;
+        let vs = super::compare::right_of(self)
+            .and_then(|(f, t)| Some((self.files.iter().position(|x| x.id == f)? as u32, t)));
         Some(HashView {
             file: pos,
             traj,
             step: self.selected_step,
             grain: self.grain,
             mode: self.mode,
+            vs: vs.filter(|_| self.mode == Mode::Compare),
         })
     }
 
@@ -310,7 +338,7 @@ impl State {
         self.scroll_to = Some((step, self.nonce));
     }
 
-    fn select(&mut self, file: u32, traj: u32) {
+    pub(super) fn select(&mut self, file: u32, traj: u32) {
         self.sel = Some((file, traj));
         self.columns = None;
         self.cache = Rc::new(HashMap::new());
@@ -368,8 +396,16 @@ impl State {
                 });
             }
             Response::QuarantineJsonl { .. } => {}
-            // The compare view is not built yet: nothing on the page asks for one.
-            Response::Compared { .. } => {}
+            Response::Compared { left, right, comparison, left_columns, right_columns, .. } => {
+                super::compare::on_compared(
+                    self,
+                    left,
+                    right,
+                    *comparison,
+                    *left_columns,
+                    *right_columns,
+                );
+            }
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
                     if matches!(f.status, FileStatus::Loading { .. }) {
@@ -416,6 +452,7 @@ impl State {
                 }
             }
             Response::Steps { file, traj, steps, .. } => {
+                super::compare::on_steps(&mut self.compare, file, traj, &steps);
                 if self.sel == Some((file, traj)) {
                     let mut cache = (*self.cache).clone();
                     if cache.len() > CACHE_MAX {
@@ -563,6 +600,8 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // While comparing, the shared keys mean the compare view's moves.
+        let Some(action) = super::compare::route(&self, action) else { return self };
         let mut s = (*self).clone();
         match action {
             Action::Worker(resp) => s.on_worker(*resp),
@@ -654,6 +693,7 @@ impl Reducible for State {
             }
             Action::PendingHash(h) => {
                 s.mode = h.mode;
+                s.compare.pending_right = h.vs;
                 s.pending_hash = Some(h);
             }
             Action::Notice(n) => s.notice = Some(n),
@@ -668,6 +708,7 @@ impl Reducible for State {
                 }
             }
             Action::QueueFilter(f) => s.queue_filter = f,
+            Action::Compare(m) => super::compare::update(&mut s, m),
             Action::Label { file, trajectory_id, critical } => {
                 if s.sel.is_some_and(|(f, _)| f == file) {
                     s.label_step = critical;
@@ -708,13 +749,23 @@ mod tests {
 
     #[test]
     fn hash_round_trips_and_rejects_junk() {
-        let h =
-            HashView { file: 2, traj: 3, step: Some(41), grain: Grain::Low, mode: Mode::Review };
+        let h = HashView {
+            file: 2,
+            traj: 3,
+            step: Some(41),
+            grain: Grain::Low,
+            mode: Mode::Review,
+            vs: None,
+        };
         assert_eq!(h.to_hash(), "#f=2&t=3&s=41&g=low");
         assert_eq!(HashView::parse(&h.to_hash()), Some(h.clone()));
         let a = HashView { mode: Mode::Annotate, ..h };
         assert_eq!(a.to_hash(), "#f=2&t=3&s=41&g=low&m=annotate");
-        assert_eq!(HashView::parse(&a.to_hash()), Some(a));
+        assert_eq!(HashView::parse(&a.to_hash()), Some(a.clone()));
+        let c = HashView { mode: Mode::Compare, vs: Some((1, 7)), ..a };
+        assert_eq!(c.to_hash(), "#f=2&t=3&s=41&g=low&m=compare&vs=1.7");
+        assert_eq!(HashView::parse(&c.to_hash()), Some(c));
+        assert_eq!(HashView::parse("#f=0&vs=1"), None);
         assert_eq!(HashView::parse("#f=0&m=nope"), None);
         assert_eq!(HashView::parse("#g=nope"), None);
         assert_eq!(HashView::parse(""), None);
