@@ -33,6 +33,9 @@ const PICKER_MAX: usize = 1000;
 /// (file id, trajectory index): one side of a comparison.
 pub type Run = (u32, u32);
 
+/// (file id, trajectory index, step, grain): a step text of either run.
+type TextKey = (u32, u32, u32, Grain);
+
 /// Which run of the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -106,7 +109,7 @@ pub struct Compare {
     pub scroll_to: Option<(usize, u32)>,
     pub nonce: u32,
     /// Step texts by (file, trajectory, step, grain).
-    pub cache: Rc<HashMap<(u32, u32, u32, Grain), Rc<StepView>>>,
+    pub cache: Rc<HashMap<TextKey, Rc<StepView>>>,
     /// The mode to return to on Escape.
     pub back_to: Mode,
 }
@@ -357,7 +360,7 @@ fn compare_view(props: &Props) -> Html {
     let scroller = use_node_ref();
     let scroll_top = use_state(|| 0.0f64);
     let viewport = use_state(|| 500.0f64);
-    let requested = use_mut_ref(HashSet::<(u32, u32, u32, Grain)>::new);
+    let requested = use_mut_ref(HashSet::<TextKey>::new);
     // The cache's size when last looked at: smaller means it started over, and what was asked
     // before is asked again when shown.
     let cache_len = use_mut_ref(|| 0usize);
