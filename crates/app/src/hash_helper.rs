@@ -155,8 +155,17 @@ mod glue {
         }
 
         /// The helper's hash (resolving a promise twice keeps the first value).
-        pub async fn hash(&mut self) -> Option<String> {
+        async fn hash(&mut self) -> Option<String> {
             (&mut self.result).await.ok()?.as_string()
+        }
+
+        /// The identity of `blob`: the helper's hash, or, the helper failing, hashed here.
+        /// `None` if the browser cannot read the file any more. Ends the helper.
+        pub async fn identity(mut self, blob: &web_sys::Blob) -> Option<String> {
+            match self.hash().await {
+                Some(h) => Some(h),
+                None => hash_blob(blob).await,
+            }
         }
     }
 

@@ -17,7 +17,7 @@ mod view;
 pub mod worker;
 mod worker_url;
 
-pub use view::App;
+pub use view::{state, App};
 
 /// Mounts the app on `<body>`.
 pub fn start() {

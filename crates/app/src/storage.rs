@@ -6,13 +6,11 @@
 //! file again finds them. The annotator's name is remembered under `trajscope.annotator`.
 //! A full or disabled storage is reported as a [`StorageError`] the panel shows, never a panic.
 
-use trajscope_core::labels::{ContentHasher, Label};
+use trajscope_core::labels::Label;
 use wasm_bindgen::JsCast as _;
 
 const LABEL_PREFIX: &str = "trajscope.label.v1 ";
 const ANNOTATOR_KEY: &str = "trajscope.annotator";
-/// Slice size when hashing a blob.
-const HASH_CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
 
 /// Why a label could not be saved or read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,23 +108,4 @@ pub fn load_annotator() -> String {
 /// Remembers the annotator's name for the next label and the next visit.
 pub fn save_annotator(name: &str) -> Result<(), StorageError> {
     storage()?.set_item(ANNOTATOR_KEY, name).map_err(write_error)
-}
-
-/// The content hash of a whole blob, read in slices (for callers that did not hash while
-/// ingesting; the ingest loop should feed [`ContentHasher`] the same chunks instead).
-pub async fn hash_blob(blob: &web_sys::Blob) -> Result<String, String> {
-    let mut hasher = ContentHasher::new();
-    let size = blob.size();
-    let mut pos = 0.0;
-    while pos < size {
-        let end = (pos + HASH_CHUNK).min(size);
-        let slice =
-            blob.slice_with_f64_and_f64(pos, end).map_err(|_| "could not slice the file")?;
-        let buf = wasm_bindgen_futures::JsFuture::from(slice.array_buffer())
-            .await
-            .map_err(|_| "could not read the file")?;
-        hasher.update(&js_sys::Uint8Array::new(&buf).to_vec());
-        pos = end;
-    }
-    Ok(hasher.finish())
 }

@@ -51,7 +51,14 @@ fn analyze_takes_several_files_and_folders() {
     let folder = stdout(&trajscope(&["analyze", "tests/fixtures/awtl"]));
     let one = stdout(&trajscope(&["analyze", "tests/fixtures/awtl/passed_run.awtl.jsonl"]));
     assert!(folder.contains(one.trim_end()), "the folder's output holds each file's");
-    assert!(folder.contains("tests/fixtures/awtl/other_formats/"), "folders are walked");
+    // Subfolders are walked.
+    let dir = std::env::temp_dir().join(format!("trajscope-walk-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("nested")).unwrap();
+    std::fs::copy(repo("web/samples/sample.awtl.jsonl"), dir.join("nested/run.awtl.jsonl"))
+        .unwrap();
+    let walked = stdout(&trajscope(&["analyze", dir.to_str().unwrap()]));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(walked.contains("nested/run.awtl.jsonl: format awtl"), "{walked}");
     let two = stdout(&trajscope(&[
         "analyze",
         "tests/fixtures/awtl/passed_run.awtl.jsonl",

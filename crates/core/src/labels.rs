@@ -163,7 +163,7 @@ fn squash(text: &str) -> String {
     text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
-/// A human-readable name for a category (`Task Conflict`), as the spec writes it.
+/// A human-readable name for a category (`Task Conflict`).
 pub fn category_title(c: Category) -> &'static str {
     match c {
         Category::TaskConflict => "Task Conflict",

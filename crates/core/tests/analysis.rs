@@ -1,14 +1,15 @@
-//! Golden tests of the analysis on the AWTL scenario fixtures (tests/fixtures/awtl/): triggers,
-//! instances, ranked candidates, the critical step, classification, loop signals and the views
-//! of the critical step, plus the invariants every fixture must hold (quotes are verbatim,
-//! views are bounded and keep the quotes).
+//! The analysis on the fixtures: the invariants every fixture must hold (quotes are verbatim,
+//! views are bounded and keep the quotes) and what particular scenarios must give (the AWTL
+//! scenario fixtures, tests/fixtures/awtl/). The golden rendering of every fixture's analysis is
+//! in `golden.rs` (`<fixture>.expected`).
 #![cfg(not(target_arch = "wasm32"))]
 // The tests read fixtures from disk; the library itself does no I/O.
 #![allow(clippy::disallowed_methods)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use expect_test::expect_file;
 use trajscope_core::attribution::{
     analyze_trajectory, quotes_on, AnalysisOptions, Rule, TrajectoryAnalysis,
 };
@@ -33,168 +34,10 @@ fn fixture(name: &str) -> (Trajectory, TrajectoryAnalysis) {
     (t, a)
 }
 
-fn all_fixtures() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".awtl.jsonl"))
-        .collect();
-    v.sort();
-    v.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/sample.awtl.jsonl"));
-    v
-}
-
-/// Real samples of the other formats (copied by the ingest work, sources in their SOURCE.md).
-const REAL_SAMPLES: &[&str] = &[
-    "who_and_when/ag_1.json",
-    "who_and_when/ag_10.json",
-    "who_and_when/hc_1.json",
-    "who_and_when/hc_6.json",
-    "trajerrbench/airline_failed_qwen3-max.json",
-    "tau2/airline_3_simulations.json",
-    "swe_agent/pydicom__pydicom-1458.traj",
-    "claude_code/coverage-test-fix.jsonl",
-    "openhands",
-];
-
-fn real_samples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let mut out = Vec::new();
-    for s in REAL_SAMPLES {
-        let p = root.join(s);
-        if p.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&p)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|f| {
-                    !f.to_string_lossy().ends_with(".expected")
-                        && !f.to_string_lossy().ends_with(".md")
-                })
-                .collect();
-            files.sort();
-            out.extend(files.into_iter().take(1));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// The golden rendering of one trajectory's analysis.
-fn render(t: &Trajectory, a: &TrajectoryAnalysis) -> String {
-    use std::fmt::Write as _;
-    let mut o = String::new();
-    let _ = writeln!(o, "trajectory {} ({} steps, outcome {:?})", t.id, t.steps.len(), t.outcome);
-    let _ = writeln!(o, "\n## triggers");
-    for tr in &a.triggers {
-        let _ = writeln!(
-            o,
-            "- step {} {} {:?}/{:?} object={}{}\n    wrong: {:?}\n    reference (step {:?}): {:?}",
-            tr.step,
-            tr.rule,
-            tr.category,
-            tr.phase,
-            tr.object.split(':').next().unwrap_or(""),
-            tr.blocker.map(|b| format!(" blocker={b:?}")).unwrap_or_default(),
-            tr.wrong_quote,
-            tr.reference_step,
-            tr.reference_quote
-        );
-    }
-    let _ = writeln!(o, "\n## instances");
-    for (i, inst) in a.instances.iter().enumerate() {
-        let _ = writeln!(
-            o,
-            "- #{i} origin {} last {} resolved_at {:?} state {} footprints {:?} triggers {:?}",
-            inst.origin_step,
-            inst.last_step,
-            inst.resolved_at,
-            inst.state.name(),
-            inst.footprints,
-            inst.triggers
-        );
-    }
-    let _ = writeln!(o, "\n## candidates");
-    for c in &a.candidates {
-        let rules: Vec<&str> = c.evidence.iter().map(|e| e.rule.as_str()).collect::<Vec<&str>>();
-        let _ = writeln!(
-            o,
-            "- step {} line {} agent {} score {} {:?}/{:?} {} {:?}",
-            c.step,
-            c.line,
-            c.agent,
-            c.score,
-            c.category,
-            c.phase,
-            c.state.name(),
-            rules
-        );
-    }
-    let _ = writeln!(o, "\n## critical");
-    match &a.critical {
-        Some(c) => {
-            let _ = writeln!(
-                o,
-                "step {} line {} agent {} action_id {:?}",
-                c.step, c.line, c.agent, c.action_id
-            );
-        }
-        None => o.push_str("none\n"),
-    }
-    let _ = writeln!(o, "classification {:?} failure_mode {:?}", a.classification, a.failure_mode);
-    let _ = writeln!(o, "signals {:?}", a.signals);
-    let _ = writeln!(o, "\n## record\n{}", serde_json::to_string_pretty(&a.record).unwrap());
-    if let Some(c) = &a.critical {
-        let step = &t.steps[c.step as usize];
-        let quotes = quotes_on(&a.triggers, c.step);
-        for g in [Grain::High, Grain::Medium, Grain::Low] {
-            let _ = writeln!(
-                o,
-                "\n## view {g:?} of step {}\n{}",
-                c.step,
-                step_view_with_quotes(step, g, &AnalysisOptions::default().views, &quotes)
-            );
-        }
-    }
-    o
-}
-
-#[test]
-fn golden_analysis_of_every_awtl_fixture() {
-    for path in all_fixtures() {
-        let trace = load(&path);
-        let name = path.file_name().unwrap().to_string_lossy().replace(".awtl.jsonl", "");
-        let mut out = String::new();
-        for t in &trace.trajectories {
-            out.push_str(&render(t, &analyze_trajectory(t, &AnalysisOptions::default())));
-        }
-        let expected = fixtures_dir().join(format!("{name}.expected.txt"));
-        expect_file![expected].assert_eq(&out);
-    }
-}
-
-#[test]
-fn golden_analysis_of_real_samples_of_other_formats() {
-    let dir = fixtures_dir().join("other_formats");
-    for path in real_samples() {
-        let trace = load(&path);
-        assert!(!trace.trajectories.is_empty(), "{path:?} did not ingest");
-        let name = format!(
-            "{}__{}",
-            path.parent().unwrap().file_name().unwrap().to_string_lossy(),
-            path.file_name().unwrap().to_string_lossy()
-        );
-        let mut out = String::new();
-        for t in &trace.trajectories {
-            out.push_str(&render(t, &analyze_trajectory(t, &AnalysisOptions::default())));
-        }
-        expect_file![dir.join(format!("{name}.expected.txt"))].assert_eq(&out);
-    }
-}
-
 #[test]
 fn every_quote_is_an_exact_substring_of_its_step_and_survives_the_high_view() {
-    for path in all_fixtures().into_iter().chain(real_samples()) {
+    for rel in common::source_fixtures() {
+        let path = common::fixture_path(&rel);
         let trace = load(&path);
         for t in &trace.trajectories {
             let a = analyze_trajectory(t, &AnalysisOptions::default());

@@ -1,14 +1,18 @@
 //! The corrupt-input corpus (`tests/fixtures/corrupt/`): EVERY file in the folder (found by
-//! listing it, so a new file cannot go unchecked) has its quarantine result snapshotted beside it (`<file>.expected`, bless with `UPDATE_EXPECT=1`) and checked against the
-//! file's own bytes: counts add up, every quarantined line's raw bytes are exactly the bytes at
-//! its recorded offset, `truncated_tail` only on a final unterminated line, and feeding the file
-//! in any chunking gives the same trace. Inputs too big to commit are generated here.
+//! listing it, so a new file cannot go unchecked) is rendered as every fixture is
+//! (`common/mod.rs`) against `<file>.expected` beside it (bless with `UPDATE_EXPECT=1`), and its
+//! quarantine is checked against the file's own bytes: counts add up, every quarantined line's
+//! raw bytes are exactly the bytes at its recorded offset, `truncated_tail` only on a final
+//! unterminated line, and feeding the file in any chunking gives the same trace. Inputs too big
+//! to commit are generated here.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use expect_test::{expect, expect_file};
+use expect_test::expect;
 use trajscope_core::{ingest, IngestOptions, Ingestor, Trace};
 
 fn corpus_dir() -> PathBuf {
@@ -89,41 +93,6 @@ fn ingest_chunked(bytes: &[u8], size: usize) -> Trace {
     ingestor.finish()
 }
 
-/// A stable, readable rendering of a trace's ingest result for snapshots.
-fn render(trace: &Trace) -> String {
-    use std::fmt::Write as _;
-    let s = &trace.stats;
-    let mut out = String::new();
-    let _ = writeln!(out, "format: {}", trace.format);
-    if let Some(e) = &trace.error {
-        let _ = writeln!(out, "error: {e}");
-    }
-    let _ = writeln!(
-        out,
-        "stats: bytes={} total={} parsed={} blank={} quarantined={}",
-        s.bytes, s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
-    );
-    for q in &trace.quarantine {
-        let tail = if q.truncated_tail { " truncated_tail" } else { "" };
-        let _ = writeln!(
-            out,
-            "quarantine line {} @ {} ({} bytes){tail}: {}",
-            q.line,
-            q.offset,
-            q.raw.len(),
-            q.reason
-        );
-        let shown: Vec<u8> = q.raw.iter().copied().take(80).collect();
-        let more = if q.raw.len() > 80 { "..." } else { "" };
-        let _ = writeln!(out, "  raw: {}{more}", shown.escape_ascii());
-    }
-    for t in &trace.trajectories {
-        let _ =
-            writeln!(out, "trajectory {}: {} steps, outcome {:?}", t.id, t.steps.len(), t.outcome);
-    }
-    out
-}
-
 /// Checks one corpus file (embedded at compile time: the tests do no file reading of their own).
 macro_rules! check_fixture {
     ($file:literal) => {
@@ -137,7 +106,7 @@ fn check_fixture(file: &str, bytes: &[u8]) -> Trace {
     for size in [1, 2, 3, 7, 64] {
         assert_eq!(ingest_chunked(bytes, size), trace, "{file}: chunks of {size} bytes");
     }
-    expect_file![corpus_dir().join(format!("{file}.expected"))].assert_eq(&render(&trace));
+    common::check_golden(&format!("corrupt/{file}"), &trace);
     trace
 }
 

@@ -1,137 +1,21 @@
-//! Golden tests for the format adapters: EVERY file under `tests/fixtures/<source>/` (found by
-//! walking the folders, so a new fixture cannot go unchecked) is ingested WITHOUT a format hint
-//! (detection from content only) and summarised in a compact, readable form compared against
-//! `<fixture>.expected` beside it (bless with UPDATE_EXPECT=1, then review the diff by eye). Each
-//! sample is also fed in small chunks, which must give the same trace. The named tests below add
-//! assertions about particular files. The corrupt corpus has its own test (`corrupt.rs`).
+//! Golden tests for the format adapters and the analysis: EVERY file under
+//! `tests/fixtures/<source>/` (found by walking the folders, so a new fixture cannot go
+//! unchecked) is ingested WITHOUT a format hint (detection from content only) and rendered (the
+//! trace, then each trajectory's analysis: `common/mod.rs`) against `<fixture>.expected` beside
+//! it (bless with UPDATE_EXPECT=1, then review the diff by eye). Each sample is also fed in small
+//! chunks, which must give the same trace. The named tests below add assertions about particular
+//! files. The corrupt corpus has its own test (`corrupt.rs`), with the same rendering.
 #![cfg(not(target_arch = "wasm32"))]
 // Tests read their fixtures from disk; the core itself does no I/O.
 #![allow(clippy::disallowed_methods)]
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+mod common;
 
+use common::{check_golden, read, source_fixtures};
 use trajscope_core::model::{Format, Outcome, Step, Trace};
 use trajscope_core::{ingest, IngestOptions, Ingestor};
 
-fn fixture_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(rel)
-}
-
-fn read(rel: &str) -> Vec<u8> {
-    let p = fixture_path(rel);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", p.display()))
-}
-
-fn one_line(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in s.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\n' => out.push('⏎'),
-            '\r' | '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn step_line(s: &Step) -> String {
-    let loc = match (s.loc.line, s.loc.path.as_str()) {
-        (line, "") => format!("L{line}"),
-        (0, path) => path.to_string(),
-        (line, path) => format!("L{line}:{path}"),
-    };
-    let mut line = format!("  {:>3} {loc} {:?}/{:?}", s.index, s.role, s.kind).to_lowercase();
-    if !s.actor.is_empty() {
-        let _ = write!(line, " @{}", s.actor);
-    }
-    if let Some(t) = &s.tool {
-        let _ = write!(line, " tool={t}");
-    }
-    if let Some(a) = &s.args {
-        let _ = write!(line, " args={}", one_line(a, 40));
-    }
-    if let Some(c) = s.exit_code {
-        let _ = write!(line, " exit={c}");
-    }
-    if s.is_error {
-        line.push_str(" ERROR");
-    }
-    if let Some(st) = &s.status {
-        let _ = write!(line, " status={st}");
-    }
-    let ids = &s.ids;
-    for (k, v) in [
-        ("turn", &ids.turn_id),
-        ("span", &ids.span_id),
-        ("action", &ids.action_id),
-        ("src", &ids.source_action_id),
-        ("id", &ids.event_id),
-        ("parent", &ids.parent_id),
-    ] {
-        if let Some(v) = v {
-            let _ = write!(line, " {k}={}", one_line(v, 12));
-        }
-    }
-    let _ = write!(line, " | {}", one_line(&s.text, 80));
-    line
-}
-
-fn summary(t: &Trace) -> String {
-    let mut out = String::new();
-    let s = &t.stats;
-    let _ = writeln!(out, "format: {}", t.format);
-    let _ = writeln!(
-        out,
-        "stats: bytes={} lines total={} parsed={} blank={} quarantined={}",
-        s.bytes, s.lines_total, s.lines_parsed, s.lines_blank, s.lines_quarantined
-    );
-    if let Some(e) = &t.error {
-        let _ = writeln!(out, "error: {e}");
-    }
-    for q in &t.quarantine {
-        let _ = writeln!(
-            out,
-            "quarantined line {} (offset {}, truncated_tail={}): {}",
-            q.line, q.offset, q.truncated_tail, q.reason
-        );
-    }
-    for tr in &t.trajectories {
-        let _ = writeln!(
-            out,
-            "trajectory {}: outcome={:?} steps={}",
-            tr.id,
-            tr.outcome,
-            tr.steps.len()
-        );
-        if let Some(task) = &tr.task {
-            let _ = writeln!(out, "  task: {}", one_line(task, 80));
-        }
-        if let Some(a) = &tr.final_answer {
-            let _ = writeln!(out, "  final answer: {}", one_line(a, 80));
-        }
-        if let Some(g) = &tr.gold {
-            let _ = writeln!(
-                out,
-                "  gold: step={:?} agent={:?} category={:?} reason={:?}",
-                g.step,
-                g.agent,
-                g.category,
-                g.reason.as_deref().map(|r| one_line(r, 60))
-            );
-        }
-        for st in &tr.steps {
-            let _ = writeln!(out, "{}", step_line(st));
-        }
-    }
-    out
-}
-
-/// Ingests the fixture whole and in small chunks, checks both agree, compares the summary with
+/// Ingests the fixture whole and in small chunks, checks both agree, compares its rendering with
 /// the expected file beside the fixture, and returns the trace for further assertions.
 fn golden(rel: &str) -> Trace {
     let bytes = read(rel);
@@ -152,51 +36,13 @@ fn golden(rel: &str) -> Trace {
             assert_eq!(st.index as usize, i, "{rel}: trajectory {} step {i}", tr.id);
         }
     }
-    let mut expected = fixture_path(rel).into_os_string();
-    expected.push(".expected");
-    expect_test::expect_file![PathBuf::from(expected)].assert_eq(&summary(&whole));
+    check_golden(rel, &whole);
     whole
-}
-
-/// Folders of `tests/fixtures/` that hold no trace fixtures of a source format: the corrupt
-/// corpus (`corrupt.rs`), label files (`labels.rs`), learning-loop inputs (`loop_*.rs`) and
-/// the planted-secret traces (`redact.rs`).
-const NOT_SOURCES: &[&str] = &["corrupt", "labels", "loop", "redact"];
-
-/// Whether a file in a fixture folder is an input (not its notes or an expected output).
-fn is_fixture(name: &str) -> bool {
-    !(name.ends_with(".md") || name.ends_with(".expected") || name.contains(".expected."))
-}
-
-/// Every fixture of every source folder, as a path relative to `tests/fixtures/`, sorted
-/// (rust-analyzer's `TestCase::list`: the folder is the list).
-fn all_fixtures() -> Vec<String> {
-    fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<String>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-            .map(|e| e.expect("a readable folder entry"))
-            .collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-            if e.path().is_dir() {
-                if !NOT_SOURCES.contains(&rel.as_str()) {
-                    walk(&e.path(), &rel, out);
-                }
-            } else if rel.contains('/') && is_fixture(&name) {
-                out.push(rel);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&fixture_path(""), "", &mut out);
-    out
 }
 
 #[test]
 fn every_fixture_of_every_source_is_checked() {
-    let all = all_fixtures();
+    let all = source_fixtures();
     // Every source folder is found, including ones no named test mentions.
     for expected in ["awtl/passed_run.awtl.jsonl", "tau2/airline_run1.no_raw_data.json.gz"] {
         assert!(all.iter().any(|f| f == expected), "{expected} not listed: {all:?}");
@@ -205,6 +51,14 @@ fn every_fixture_of_every_source_is_checked() {
     for rel in &all {
         golden(rel);
     }
+}
+
+/// The bundled sample (in `web/samples/`, no fixture folder) is checked too; its expected file
+/// is with the AWTL fixtures', named as theirs are.
+#[test]
+fn the_bundled_sample_is_checked_with_the_awtl_fixtures() {
+    let bytes = read("../../web/samples/sample.awtl.jsonl");
+    check_golden("awtl/sample.awtl.jsonl", &ingest(&bytes, IngestOptions::default()));
 }
 
 fn counts(t: &Trace) -> Vec<usize> {

@@ -69,7 +69,7 @@ fn bad_scorecard_lines_are_reported_and_the_rest_is_read() {
     assert_eq!(bad[0].0, 15);
     assert!(bad[0].1.starts_with("not JSON"), "{bad:?}");
     assert_eq!(bad[1], (16, "case_id must be a non-empty string"));
-    // `result` / `outcome` are read as `status` (seed: status ?? result ?? outcome).
+    // `result` / `outcome` are read as `status` (docs/learning-loop.md, "Replay scorecard").
     let r = scorecard::load_jsonl(br#"{"case_id":"c","outcome":"Skipped"}"#).records;
     assert_eq!(r[0].status.as_deref(), Some("Skipped"));
     let ex = scorecard::exclusions(&r[0], &ExclusionContext::default());

@@ -478,7 +478,7 @@ fn exported_cases_round_trip_through_jsonl() {
     assert!(rejected.is_empty());
     let back: Vec<FailedTurnCase> = cases::load_jsonl(jsonl.as_bytes()).valid().cloned().collect();
     assert_eq!(back, merged);
-    // The v1 wire form keeps the seed's field names.
+    // The v1 wire form keeps its field names (docs/learning-loop.md, "Case records").
     let first: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
     for key in [
         "schema_version",

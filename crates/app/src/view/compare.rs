@@ -15,7 +15,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
-use super::state::{Action, FileStatus, Mode, State};
+use super::state::{Action, FileStatus, Mode, NavAction, PageAction, State};
 use super::transcript::{self, Card};
 use super::Ctx;
 use crate::protocol::{Grain, Request, StepColumns, StepView, KIND_NAMES, ROLE_NAMES};
@@ -139,16 +139,16 @@ pub enum Msg {
 /// The shared keys while comparing: `j`/`k` walk rows, `n`/`p` walk differences, Escape leaves;
 /// `c` (mark critical) means nothing here. `None`: the action does nothing.
 pub fn route(s: &State, a: Action) -> Option<Action> {
-    if let Action::SetMode(Mode::Compare) = a {
+    if let Action::Page(PageAction::SetMode(Mode::Compare)) = a {
         return Some(Action::Compare(Msg::Enter));
     }
-    if s.mode != Mode::Compare {
+    if s.page.mode != Mode::Compare {
         return Some(a);
     }
     Some(match a {
-        Action::MoveStep(d) => Action::Compare(Msg::Move(d)),
+        Action::Nav(NavAction::Move(d)) => Action::Compare(Msg::Move(d)),
         Action::MoveCandidate(d) => Action::Compare(Msg::NextChange(d)),
-        Action::CloseHelp if !s.help_open => Action::Compare(Msg::Leave),
+        Action::Page(PageAction::CloseHelp) if !s.page.help_open => Action::Compare(Msg::Leave),
         Action::MarkCritical => return None,
         a => a,
     })
@@ -156,7 +156,7 @@ pub fn route(s: &State, a: Action) -> Option<Action> {
 
 /// Whether `run` names a trajectory of a loaded file.
 fn exists(s: &State, (file, traj): Run) -> bool {
-    s.summary(file).is_some_and(|x| (traj as usize) < x.trajectories.len())
+    s.queue.summary(file).is_some_and(|x| (traj as usize) < x.trajectories.len())
 }
 
 /// The right run: the picked one, else the deep link's once its file is loaded.
@@ -164,21 +164,21 @@ pub fn right_of(s: &State) -> Option<Run> {
     let c = &s.compare;
     c.right.filter(|&r| exists(s, r)).or_else(|| {
         let (pos, traj) = c.pending_right?;
-        let f = s.files.get(pos as usize)?;
+        let f = s.queue.files.get(pos as usize)?;
         matches!(f.status, FileStatus::Ready(_)).then_some((f.id, traj)).filter(|&r| exists(s, r))
     })
 }
 
 /// The pair on screen: (left, right), when both are loaded.
 pub fn pair_of(s: &State) -> Option<(Run, Run)> {
-    Some((s.sel.filter(|&l| exists(s, l))?, right_of(s)?))
+    Some((s.sel().filter(|&l| exists(s, l))?, right_of(s)?))
 }
 
 /// A likely run to compare the selection with: another trial of the same task in its file,
 /// else the next trajectory of its file, else the first of another loaded file.
 fn default_right(s: &State) -> Option<Run> {
-    let (file, traj) = s.sel?;
-    let summary = s.summary(file)?;
+    let (file, traj) = s.sel()?;
+    let summary = s.queue.summary(file)?;
     let n = summary.trajectories.len() as u32;
     let task = summary.trajectories.get(traj as usize).and_then(|t| t.task.clone());
     let same_task = task.and_then(|task| {
@@ -192,7 +192,8 @@ fn default_right(s: &State) -> Option<Run> {
     if n > 1 {
         return Some((file, (traj + 1) % n));
     }
-    s.files
+    s.queue
+        .files
         .iter()
         .filter(|f| f.id != file)
         .find(|f| matches!(&f.status, FileStatus::Ready(x) if !x.trajectories.is_empty()))
@@ -218,30 +219,30 @@ impl Compare {
 pub fn update(s: &mut State, m: Msg) {
     match m {
         Msg::Enter => {
-            if s.mode != Mode::Compare {
-                s.compare.back_to = s.mode;
+            if s.page.mode != Mode::Compare {
+                s.compare.back_to = s.page.mode;
             }
-            s.mode = Mode::Compare;
+            s.page.mode = Mode::Compare;
             if right_of(s).is_none() {
                 let r = default_right(s);
                 s.compare.pick(r);
             }
         }
         Msg::Leave => {
-            if s.mode == Mode::Compare {
-                s.mode = s.compare.back_to;
+            if s.page.mode == Mode::Compare {
+                s.page.mode = s.compare.back_to;
             }
         }
         Msg::With(run) => {
-            if s.mode != Mode::Compare {
-                s.compare.back_to = s.mode;
+            if s.page.mode != Mode::Compare {
+                s.compare.back_to = s.page.mode;
             }
-            s.mode = Mode::Compare;
+            s.page.mode = Mode::Compare;
             s.compare.pick(Some(run));
         }
         Msg::SetRight(r) => s.compare.pick(r),
         Msg::Swap => {
-            if let (Mode::Compare, Some((l, r))) = (s.mode, pair_of(s)) {
+            if let (Mode::Compare, Some((l, r))) = (s.page.mode, pair_of(s)) {
                 if l != r {
                     s.compare.pick(Some(l));
                     s.select(r.0, r.1);
@@ -277,7 +278,7 @@ pub fn update(s: &mut State, m: Msg) {
             }
         }
         Msg::FirstDivergence => {
-            if s.mode == Mode::Compare {
+            if s.page.mode == Mode::Compare {
                 if let Some(d) = current(s).and_then(|l| l.cmp.first_divergence) {
                     s.compare.go(d.pair);
                 }
@@ -474,7 +475,7 @@ fn compare_view(props: &Props) -> Html {
 
     let head = header(state, loaded.as_deref());
     let body = match (&pair, &loaded) {
-        (None, _) if state.sel.is_none() => html! {
+        (None, _) if state.sel().is_none() => html! {
             <p class="muted" data-testid="compare-empty">{"Open a trace and pick a trajectory in the queue: it is the left run."}</p>
         },
         (None, _) => html! {
@@ -693,7 +694,7 @@ fn picker(state: &UseReducerHandle<State>, side: Side, value: Option<Run>) -> Ht
         }
     });
     let mut budget = PICKER_MAX;
-    let groups = state.files.iter().filter_map(|f| {
+    let groups = state.queue.files.iter().filter_map(|f| {
         let FileStatus::Ready(s) = &f.status else { return None };
         let options = s
             .trajectories
@@ -735,8 +736,9 @@ fn header(state: &UseReducerHandle<State>, loaded: Option<&Loaded>) -> Html {
             Side::Left => &l.cmp.left,
             Side::Right => &l.cmp.right,
         });
-        let file =
-            run.and_then(|(f, _)| state.files.iter().find(|x| x.id == f)).map(|f| f.name.clone());
+        let file = run
+            .and_then(|(f, _)| state.queue.files.iter().find(|x| x.id == f))
+            .map(|f| f.name.clone());
         let outcome = facts.map(|f| super::queue::outcome_name(f.outcome));
         let critical = facts.and_then(|f| f.critical_step);
         let go = {
@@ -804,7 +806,7 @@ fn header(state: &UseReducerHandle<State>, loaded: Option<&Loaded>) -> Html {
     html! {
         <header class="cmp-head panel">
             <div class="cmp-sides">
-                { side(Side::Left, state.sel) }
+                { side(Side::Left, state.sel()) }
                 { side(Side::Right, right_of(state)) }
             </div>
             <div class="cmp-bar">
@@ -891,14 +893,14 @@ mod tests {
                 secrets: vec![],
                 secrets_total: 0,
             };
-            s.files.push(super::super::state::FileEntry {
+            s.queue.files.push(super::super::state::FileEntry {
                 id: k as u32 + 1,
                 name: format!("f{k}"),
                 size: 1.0,
                 status: FileStatus::Ready(Rc::new(summary)),
             });
         }
-        s.sel = Some((1, 0));
+        s.selection.current = Some((1, 0));
         s
     }
 
@@ -916,22 +918,25 @@ mod tests {
     fn entering_picks_a_likely_run_and_escape_returns() {
         // Another trial of the same task first, even when it is not the next one.
         let s = page(&[&[("a", "t1"), ("b", "t2"), ("c", "t1")]]);
-        let s = act(s, Action::SetMode(Mode::Annotate));
-        let s = act(s, Action::SetMode(Mode::Compare));
-        assert_eq!((s.mode, right_of(&s)), (Mode::Compare, Some((1, 2))));
+        let s = act(s, PageAction::SetMode(Mode::Annotate).into());
+        let mut s = act(s, PageAction::SetMode(Mode::Compare).into());
+        assert_eq!((s.page.mode, right_of(&s)), (Mode::Compare, Some((1, 2))));
+        s.nav.step = Some(0);
         // The shared keys are the view's while comparing; `c` does nothing.
         let s = act(s, Action::MarkCritical);
-        assert_eq!((s.mode, s.mark_count), (Mode::Compare, 0));
-        let s = act(s, Action::CloseHelp);
-        assert_eq!(s.mode, Mode::Annotate, "Escape goes back to the mode before");
+        assert_eq!((s.page.mode, s.labels.mark_count), (Mode::Compare, 0));
+        let s = act(s, PageAction::CloseHelp.into());
+        assert_eq!(s.page.mode, Mode::Annotate, "Escape goes back to the mode before");
         // No same task: the next one; one trajectory: another file's first.
-        let s = act(page(&[&[("a", "t1"), ("b", "t2")]]), Action::SetMode(Mode::Compare));
+        let s =
+            act(page(&[&[("a", "t1"), ("b", "t2")]]), PageAction::SetMode(Mode::Compare).into());
         assert_eq!(right_of(&s), Some((1, 1)));
-        let s = act(page(&[&[("a", "t")], &[("b", "t")]]), Action::SetMode(Mode::Compare));
+        let s =
+            act(page(&[&[("a", "t")], &[("b", "t")]]), PageAction::SetMode(Mode::Compare).into());
         assert_eq!(right_of(&s), Some((2, 0)));
         // Nothing else loaded: no right run, and the view says how to get one.
-        let s = act(page(&[&[("a", "t")]]), Action::SetMode(Mode::Compare));
-        assert_eq!((s.mode, pair_of(&s)), (Mode::Compare, None));
+        let s = act(page(&[&[("a", "t")]]), PageAction::SetMode(Mode::Compare).into());
+        assert_eq!((s.page.mode, pair_of(&s)), (Mode::Compare, None));
     }
 
     #[test]
@@ -945,7 +950,7 @@ mod tests {
         assert_eq!(s.compare.row, Some(2), "the first divergence, selected");
         let first = s.compare.scroll_to;
         assert!(first.is_some());
-        let s = act(s, Action::MoveStep(1));
+        let s = act(s, NavAction::Move(1).into());
         assert_eq!(s.compare.row, Some(3));
         assert_ne!(s.compare.scroll_to, first, "each move scrolls");
         let s = act(s, Action::MoveCandidate(1));
@@ -954,18 +959,18 @@ mod tests {
         assert_eq!(s.compare.row, Some(4), "none after it");
         let s = act(s, Action::MoveCandidate(-1));
         assert_eq!(s.compare.row, Some(2));
-        let s = act(s, Action::MoveStep(-10));
+        let s = act(s, NavAction::Move(-10).into());
         assert_eq!(s.compare.row, Some(0), "clamped");
         let s = act(s, Action::Compare(Msg::FirstDivergence));
         assert_eq!(s.compare.row, Some(2));
         let s = act(s, Action::Compare(Msg::GoStep(Side::Right, 4)));
         assert_eq!(s.compare.row, Some(4));
         // Outside Compare, the keys are the transcript's again and d / s do nothing.
-        let s = act(s, Action::SetMode(Mode::Review));
+        let s = act(s, PageAction::SetMode(Mode::Review).into());
         let s = act(s, Action::Compare(Msg::FirstDivergence));
         assert_eq!(s.compare.row, Some(4));
         let s = act(s, Action::Compare(Msg::Swap));
-        assert_eq!(s.sel, Some((1, 0)));
+        assert_eq!(s.sel(), Some((1, 0)));
     }
 
     #[test]
@@ -975,7 +980,7 @@ mod tests {
         let h = s.hash_view().unwrap();
         assert_eq!(h.to_hash(), "#f=0&t=0&g=medium&m=compare&vs=1.0");
         let s = act(s, Action::Compare(Msg::Swap));
-        assert_eq!((s.sel, right_of(&s)), (Some((2, 0)), Some((1, 0))));
+        assert_eq!((s.sel(), right_of(&s)), (Some((2, 0)), Some((1, 0))));
         // A deep link's right run waits for its file's position to be loaded.
         let mut s = page(&[&[("a", "t")]]);
         s.compare.pending_right = Some((1, 0));
@@ -984,7 +989,7 @@ mod tests {
         two.compare.pending_right = Some((1, 0));
         assert_eq!(right_of(&two), Some((2, 0)));
         // A removed file is no right run.
-        let s = act(two, Action::Forget(2));
+        let s = act(two, super::super::state::QueueAction::Forget(2).into());
         assert_eq!(right_of(&s), None);
     }
 

@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use super::{Action, State};
+use super::{NavAction, State};
 use crate::protocol::{Overview, TraceSummary, ROLE_NAMES};
 use trajscope_core::model::Outcome;
 use trajscope_core::record::{FailureClass, FailureMode};
@@ -60,6 +60,7 @@ fn clip(s: &str, max: usize) -> String {
 
 fn who(state: &State, step: u32, agent: &str) -> String {
     let role = state
+        .nav
         .columns
         .as_ref()
         .and_then(|c| c.role.get(step as usize))
@@ -84,7 +85,7 @@ fn quote(state: &UseReducerHandle<State>, kind: &str, step: u32, text: &str) -> 
             <figcaption>
                 { label }{" · "}
                 <button class="link" data-testid="diagnosis-goto" data-step={step.to_string()}
-                        onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
+                        onclick={Callback::from(move |_| d.dispatch(NavAction::Go(step).into()))}>
                     { format!("step #{step}") }
                 </button>
             </figcaption>
@@ -95,7 +96,7 @@ fn quote(state: &UseReducerHandle<State>, kind: &str, step: u32, text: &str) -> 
 
 /// The card (and the candidates beside it) for the selected trajectory.
 pub fn card(state: &UseReducerHandle<State>, summary: &TraceSummary) -> Html {
-    let Some(info) = state.sel.and_then(|(_, t)| summary.trajectories.get(t as usize)) else {
+    let Some(info) = state.sel().and_then(|(_, t)| summary.trajectories.get(t as usize)) else {
         return html! {};
     };
     let main = main(state, summary, info);
@@ -147,7 +148,7 @@ fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview
             let go = {
                 let d = state.dispatcher();
                 let step = c.step;
-                Callback::from(move |_| d.dispatch(Action::GoStep(step)))
+                Callback::from(move |_| d.dispatch(NavAction::Go(step).into()))
             };
             html! {
                 <>

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
 use super::transcript::{self, Card};
-use super::{Action, Ctx, State};
+use super::{Ctx, NavAction, State};
 use crate::protocol::{Grain, Request, KIND_NAMES, ROLE_NAMES};
 use crate::text::find_ci;
 
@@ -49,14 +49,14 @@ struct LayoutKey {
 }
 
 fn key_of(state: &State, i: u32, expanded: &HashSet<u32>) -> HeightKey {
-    (i, state.grain_of(i), expanded.contains(&i))
+    (i, state.nav.grain_of(i), expanded.contains(&i))
 }
 
 /// The height a card counts at: measured, else estimated.
 fn height_of(state: &State, h: &Heights, i: u32, expanded: &HashSet<u32>) -> f64 {
     let k = key_of(state, i, expanded);
     h.measured.get(&k).copied().unwrap_or_else(|| {
-        transcript::estimate(state.cache.get(&(i, k.1)).map(|v| v.as_ref()), k.1, k.2)
+        transcript::estimate(state.nav.cache.get(&(i, k.1)).map(|v| v.as_ref()), k.1, k.2)
     })
 }
 
@@ -67,18 +67,18 @@ fn layout(
     exp_version: u64,
 ) -> Rc<Vec<f64>> {
     let key = LayoutKey {
-        visible: Rc::as_ptr(&state.visible),
+        visible: Rc::as_ptr(&state.nav.visible),
         version: h.version,
-        grain: state.grain,
-        focus: state.focus.then_some(state.selected_step),
+        grain: state.nav.grain,
+        focus: state.nav.focus.then_some(state.nav.step),
         expanded: exp_version,
-        cached: state.cache.len(),
+        cached: state.nav.cache.len(),
     };
     if h.key.as_ref() != Some(&key) {
-        let mut prefix = Vec::with_capacity(state.visible.len() + 1);
+        let mut prefix = Vec::with_capacity(state.nav.visible.len() + 1);
         let mut y = 0.0;
         prefix.push(0.0);
-        for &i in state.visible.iter() {
+        for &i in state.nav.visible.iter() {
             y += height_of(state, h, i, expanded);
             prefix.push(y);
         }
@@ -132,7 +132,7 @@ pub fn step_list(props: &Props) -> Html {
     // A new trajectory starts with nothing measured and nothing open.
     {
         let (heights, expanded) = (heights.clone(), expanded.clone());
-        use_effect_with(state.sel, move |_| {
+        use_effect_with(state.sel(), move |_| {
             *heights.borrow_mut() = Heights::default();
             expanded.set((Rc::new(HashSet::new()), 0));
         });
@@ -146,13 +146,13 @@ pub fn step_list(props: &Props) -> Html {
         let (ctx, state) = (props.ctx.clone(), state.clone());
         let window = window.clone();
         use_effect(move || {
-            let Some((file, traj)) = state.sel else { return };
+            let Some((file, traj)) = state.sel() else { return };
             let mut items = Vec::new();
             let mut requested = ctx.requested.borrow_mut();
             for p in window {
-                let i = state.visible[p];
-                let g = state.grain_of(i);
-                if !state.cache.contains_key(&(i, g)) && requested.insert((file, traj, i, g)) {
+                let i = state.nav.visible[p];
+                let g = state.nav.grain_of(i);
+                if !state.nav.cache.contains_key(&(i, g)) && requested.insert((file, traj, i, g)) {
                     items.push((i, g));
                 }
             }
@@ -202,7 +202,7 @@ pub fn step_list(props: &Props) -> Html {
                 let counted = height_of(&state, &h, i, &expanded);
                 if (got - counted).abs() > 1.0 {
                     // A card above the viewport that grows pushes the content down: follow it.
-                    let p = state.visible.binary_search(&i).unwrap_or(0);
+                    let p = state.nav.visible.binary_search(&i).unwrap_or(0);
                     if prefix[p] + counted <= view_top + 1.0 {
                         shift += got - counted;
                     }
@@ -229,14 +229,14 @@ pub fn step_list(props: &Props) -> Html {
         let (scroller, state, heights) = (scroller.clone(), state.clone(), heights.clone());
         let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
         let expanded = expanded.clone();
-        let target = state.scroll_to;
+        let target = state.nav.scroll_to;
         use_effect_with(target, move |target| {
             let Some((step, _)) = *target else { return };
             let Some(el) = scroller.cast::<web_sys::Element>() else { return };
             let vh = f64::from(el.client_height()).max(100.0);
             viewport.set(vh);
             let prefix = layout(&state, &mut heights.borrow_mut(), &expanded.0, expanded.1);
-            let p = match state.visible.binary_search(&step) {
+            let p = match state.nav.visible.binary_search(&step) {
                 Ok(p) | Err(p) => p,
             }
             .min(prefix.len().saturating_sub(2));
@@ -282,36 +282,37 @@ pub fn step_list(props: &Props) -> Html {
         })
     };
 
-    let Some(columns) = state.columns.clone() else {
+    let Some(columns) = state.nav.columns.clone() else {
         return html! { <p class="muted" aria-busy="true">{"Loading steps…"}</p> };
     };
     if columns.line.is_empty() {
         return html! { <p class="muted" data-testid="no-steps">{"This trajectory has no steps."}</p> };
     }
-    if state.visible.is_empty() {
+    if state.nav.visible.is_empty() {
         return html! { <p class="muted" data-testid="no-steps">{"No step matches the filter."}</p> };
     }
     let query = state.search.query.clone();
     let quotes: Vec<String> = state
+        .selection
         .candidates
         .iter()
         .flat_map(|c| c.quotes.iter().cloned())
         .filter(|q| q.len() >= 3)
         .collect();
     let rows = window.map(|p| {
-        let i = state.visible[p];
-        let g = state.grain_of(i);
-        let view = state.cache.get(&(i, g)).cloned();
+        let i = state.nav.visible[p];
+        let g = state.nav.grain_of(i);
+        let view = state.nav.cache.get(&(i, g)).cloned();
         let ix = i as usize;
         let role = ROLE_NAMES.get(usize::from(columns.role[ix])).copied().unwrap_or("other");
         let kind = KIND_NAMES.get(usize::from(columns.kind[ix])).copied().unwrap_or("message");
         let actor = columns.actors.get(usize::from(columns.actor[ix])).cloned().unwrap_or_default();
-        let selected = state.selected_step == Some(i);
-        let candidate = state.candidates.iter().any(|c| c.step == i);
+        let selected = state.nav.step == Some(i);
+        let candidate = state.selection.candidates.iter().any(|c| c.step == i);
         let critical = props.critical == Some(i);
         let onclick = {
             let dispatch = state.dispatcher();
-            Callback::from(move |_| dispatch.dispatch(Action::SelectStep(i)))
+            Callback::from(move |_| dispatch.dispatch(NavAction::Select(i).into()))
         };
         let card = transcript::card(&Card {
             index: i,
@@ -343,7 +344,7 @@ pub fn step_list(props: &Props) -> Html {
     });
     html! {
         <div class="scroller" ref={scroller} {onscroll} data-testid="step-list" tabindex="0"
-             aria-label={format!("{} of {} steps", state.visible.len(), columns.line.len())}>
+             aria-label={format!("{} of {} steps", state.nav.visible.len(), columns.line.len())}>
             <ol class="steps" role="listbox" aria-label="Steps">
                 { for rows }
             </ol>

@@ -8,7 +8,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::state::FileEntry;
-use super::{Action, Ctx, FileStatus, State};
+use super::{Action, Ctx, FileStatus, NavAction, PageAction, QueueAction, SearchAction, State};
 use crate::protocol::{Grain, Request, TraceSummary, ROLE_NAMES};
 
 use super::queue::outcome_name;
@@ -23,7 +23,7 @@ fn mb(bytes: f64) -> String {
 
 pub fn empty(state: &State) -> Html {
     let failed: Vec<&FileEntry> =
-        state.files.iter().filter(|f| matches!(f.status, FileStatus::Failed(_))).collect();
+        state.queue.files.iter().filter(|f| matches!(f.status, FileStatus::Failed(_))).collect();
     html! {
         <section class="empty" aria-label="Start">
             <p>{"Drop one or more JSONL traces of agent runs anywhere on this page, open them, paste JSONL, or load the sample."}</p>
@@ -66,15 +66,15 @@ pub fn queue(
     ctx: &Ctx,
     dispatch: UseReducerDispatcher<State>,
 ) -> Html {
-    if state.files.is_empty() {
+    if state.queue.files.is_empty() {
         return html! {};
     }
-    let rows = state.files.iter().map(|f| {
+    let rows = state.queue.files.iter().map(|f| {
         let forget = {
             let (ctx, dispatch, id) = (ctx.clone(), dispatch.clone(), f.id);
             Callback::from(move |_| {
                 ctx.send(&Request::Forget { file: id });
-                dispatch.dispatch(Action::Forget(id));
+                dispatch.dispatch(QueueAction::Forget(id).into());
             })
         };
         let body = match &f.status {
@@ -99,26 +99,32 @@ pub fn queue(
             </li>
         }
     });
-    let (done, total) = state.progress();
-    let filter = state.queue_filter.clone();
+    let (done, total) = state.labels.progress(&state.queue);
+    let filter = state.queue.filter.clone();
     let on_failed = {
         let (d, f) = (dispatch.clone(), filter.clone());
         Callback::from(move |e: Event| {
             let el: HtmlInputElement = e.target_unchecked_into();
-            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
-                failed_only: el.checked(),
-                ..f.clone()
-            }))
+            d.dispatch(
+                QueueAction::Filter(super::state::QueueFilter {
+                    failed_only: el.checked(),
+                    ..f.clone()
+                })
+                .into(),
+            )
         })
     };
     let on_unlabelled = {
         let (d, f) = (dispatch.clone(), filter.clone());
         Callback::from(move |e: Event| {
             let el: HtmlInputElement = e.target_unchecked_into();
-            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
-                unlabelled_only: el.checked(),
-                ..f.clone()
-            }))
+            d.dispatch(
+                QueueAction::Filter(super::state::QueueFilter {
+                    unlabelled_only: el.checked(),
+                    ..f.clone()
+                })
+                .into(),
+            )
         })
     };
     let on_format = {
@@ -126,13 +132,17 @@ pub fn queue(
         Callback::from(move |e: Event| {
             let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let v = el.value();
-            d.dispatch(Action::QueueFilter(super::state::QueueFilter {
-                format: (!v.is_empty()).then_some(v),
-                ..f.clone()
-            }))
+            d.dispatch(
+                QueueAction::Filter(super::state::QueueFilter {
+                    format: (!v.is_empty()).then_some(v),
+                    ..f.clone()
+                })
+                .into(),
+            )
         })
     };
     let mut formats: Vec<String> = state
+        .queue
         .files
         .iter()
         .filter_map(|f| match &f.status {
@@ -146,7 +156,7 @@ pub fn queue(
         let d = dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::NextUnlabelled))
     };
-    let annotating = state.mode == super::Mode::Annotate;
+    let annotating = state.page.mode == super::Mode::Annotate;
     html! {
         <nav class={classes!("queue", annotating.then_some("annotating"))} aria-label="Work queue">
             <h2>{"Queue"}</h2>
@@ -183,7 +193,7 @@ pub fn queue(
 /// tall enough for it beside the diagnosis and the transcript.
 pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
     let st = &s.stats;
-    let info = state.sel.and_then(|(_, t)| s.trajectories.get(t as usize));
+    let info = state.sel().and_then(|(_, t)| s.trajectories.get(t as usize));
     let tall = gloo::utils::window()
         .inner_height()
         .ok()
@@ -250,43 +260,43 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
     let d = state.dispatcher();
     let grain_button = |g: Grain, key: &str| {
         let d = d.clone();
-        let active = !state.focus && state.grain == g;
+        let active = !state.nav.focus && state.nav.grain == g;
         html! {
             <button class={classes!("button", active.then_some("active"))} data-testid={format!("grain-{}", g.name())}
                     aria-pressed={active.to_string()} title={format!("{} detail ({key})", g.name())}
-                    onclick={Callback::from(move |_| d.dispatch(Action::SetGrain(g)))}>{ g.name() }</button>
+                    onclick={Callback::from(move |_| d.dispatch(NavAction::SetGrain(g).into()))}>{ g.name() }</button>
         }
     };
     let on_focus = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::ToggleFocus))
+        Callback::from(move |_| d.dispatch(NavAction::ToggleFocus.into()))
     };
     let on_errors = {
         let d = d.clone();
         Callback::from(move |e: Event| {
             let el: HtmlInputElement = e.target_unchecked_into();
-            d.dispatch(Action::ErrorsOnly(el.checked()))
+            d.dispatch(NavAction::ErrorsOnly(el.checked()).into())
         })
     };
     let on_agent = {
         let d = d.clone();
         Callback::from(move |e: Event| {
             let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            d.dispatch(Action::Agent(el.value().parse().ok()))
+            d.dispatch(NavAction::Agent(el.value().parse().ok()).into())
         })
     };
     let on_role = {
         let d = d.clone();
         Callback::from(move |e: Event| {
             let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            d.dispatch(Action::Role(el.value().parse().ok()))
+            d.dispatch(NavAction::Role(el.value().parse().ok()).into())
         })
     };
     let on_query = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
             let el: HtmlInputElement = e.target_unchecked_into();
-            d.dispatch(Action::SearchQuery(el.value()))
+            d.dispatch(SearchAction::Query(el.value()).into())
         })
     };
     let on_search_key = {
@@ -294,24 +304,25 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" {
                 e.prevent_default();
-                d.dispatch(Action::SearchMove(if e.shift_key() { -1 } else { 1 }));
+                d.dispatch(SearchAction::Move(if e.shift_key() { -1 } else { 1 }).into());
             }
         })
     };
     let next = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::SearchMove(1)))
+        Callback::from(move |_| d.dispatch(SearchAction::Move(1).into()))
     };
     let prev = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::SearchMove(-1)))
+        Callback::from(move |_| d.dispatch(SearchAction::Move(-1).into()))
     };
-    let actors: Vec<String> = state.columns.as_ref().map(|c| c.actors.clone()).unwrap_or_default();
+    let actors: Vec<String> =
+        state.nav.columns.as_ref().map(|c| c.actors.clone()).unwrap_or_default();
     let hits = match (&state.search.hits, state.search.query.is_empty()) {
         (_, true) => String::new(),
         (None, false) => "searching…".into(),
         (Some(h), false) => {
-            let pos = state.selected_step.and_then(|s| h.binary_search(&s).ok());
+            let pos = state.nav.step.and_then(|s| h.binary_search(&s).ok());
             match pos {
                 Some(p) => format!("{} of {}", p + 1, h.len()),
                 None => format!("{} matches", h.len()),
@@ -325,25 +336,25 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
                 { grain_button(Grain::Medium, "2") }
                 { grain_button(Grain::Low, "3") }
                 <label class="check" title="the selected step in high detail, its neighbours medium, the rest low">
-                    <input type="checkbox" data-testid="focus-context" checked={state.focus} onchange={on_focus} />
+                    <input type="checkbox" data-testid="focus-context" checked={state.nav.focus} onchange={on_focus} />
                     {"focus + context"}
                 </label>
             </div>
             <div class="group" role="group" aria-label="Filters">
                 <label class="check">
-                    <input type="checkbox" data-testid="filter-errors" checked={state.filter.errors_only} onchange={on_errors} />
+                    <input type="checkbox" data-testid="filter-errors" checked={state.nav.filter.errors_only} onchange={on_errors} />
                     {"errors only"}
                 </label>
                 <select data-testid="filter-agent" aria-label="Agent" onchange={on_agent}>
-                    <option value="" selected={state.filter.agent.is_none()}>{"all agents"}</option>
+                    <option value="" selected={state.nav.filter.agent.is_none()}>{"all agents"}</option>
                     { for actors.iter().enumerate().map(|(i, a)| html! {
-                        <option value={i.to_string()} selected={state.filter.agent == Some(i as u16)}>{ a.clone() }</option>
+                        <option value={i.to_string()} selected={state.nav.filter.agent == Some(i as u16)}>{ a.clone() }</option>
                     }) }
                 </select>
                 <select data-testid="filter-role" aria-label="Role" onchange={on_role}>
-                    <option value="" selected={state.filter.role.is_none()}>{"all roles"}</option>
+                    <option value="" selected={state.nav.filter.role.is_none()}>{"all roles"}</option>
                     { for ROLE_NAMES.iter().enumerate().map(|(i, r)| html! {
-                        <option value={i.to_string()} selected={state.filter.role == Some(i as u8)}>{ *r }</option>
+                        <option value={i.to_string()} selected={state.nav.filter.role == Some(i as u8)}>{ *r }</option>
                     }) }
                 </select>
             </div>
@@ -365,7 +376,7 @@ pub fn candidates(
     outcome: trajscope_core::model::Outcome,
 ) -> Html {
     use trajscope_core::model::Outcome;
-    let cands = state.candidates.clone();
+    let cands = state.selection.candidates.clone();
     let note = match outcome {
         Outcome::Unknown => "Likely critical steps if this run failed, best first.",
         Outcome::Failed => "Ranked by the detector, best first.",
@@ -382,13 +393,13 @@ pub fn candidates(
                 { for cands.iter().map(|c| {
                     let d = state.dispatcher();
                     let step = c.step;
-                    let selected = state.selected_step == Some(step);
+                    let selected = state.nav.step == Some(step);
                     html! {
                         <li class={classes!(selected.then_some("selected"))}>
                             <button class={classes!("cand", selected.then_some("selected"))} data-testid="candidate"
                                 aria-current={selected.then_some("true")}
                                 data-step={c.step.to_string()} data-line={c.line.to_string()}
-                                onclick={Callback::from(move |_| d.dispatch(Action::GoStep(step)))}>
+                                onclick={Callback::from(move |_| d.dispatch(NavAction::Go(step).into()))}>
                                 <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
                             </button>
                             if !c.why.is_empty() {
@@ -625,7 +636,7 @@ pub fn brief(s: &TraceSummary) -> Html {
 }
 
 pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
-    let close = Callback::from(move |_| dispatch.dispatch(Action::CloseHelp));
+    let close = Callback::from(move |_| dispatch.dispatch(PageAction::CloseHelp.into()));
     let keys = [
         ("j / k", "next / previous step"),
         ("n / p", "next / previous candidate"),

@@ -50,14 +50,17 @@ pub fn trajectories(props: &Props) -> Html {
     let scroller = use_node_ref();
     let scroll_top = use_state(|| 0.0f64);
     let viewport = use_state(|| 600.0f64);
-    let summary = state.files.iter().find(|f| f.id == props.file).and_then(|f| match &f.status {
-        FileStatus::Ready(s) => Some(s.clone()),
-        _ => None,
-    });
+    let summary =
+        state.queue.files.iter().find(|f| f.id == props.file).and_then(|f| match &f.status {
+            FileStatus::Ready(s) => Some(s.clone()),
+            _ => None,
+        });
     // The trajectories the queue's filter lets through, in file order.
     let idx: Vec<u32> = summary.as_ref().map_or_else(Vec::new, |s| {
         (0..s.trajectories.len() as u32)
-            .filter(|&t| state.queue_shows(props.file, &s.format, &s.trajectories[t as usize]))
+            .filter(|&t| {
+                state.queue.shows(&state.labels, props.file, &s.format, &s.trajectories[t as usize])
+            })
             .collect()
     });
     let len = idx.len();
@@ -91,7 +94,7 @@ pub fn trajectories(props: &Props) -> Html {
     {
         let (scroller, scroll_top, viewport) =
             (scroller.clone(), scroll_top.clone(), viewport.clone());
-        let selected = state.sel.filter(|(f, _)| *f == props.file).map(|(_, t)| t);
+        let selected = state.sel().filter(|(f, _)| *f == props.file).map(|(_, t)| t);
         let selected = selected.and_then(|t| idx.binary_search(&t).ok()).map(|p| p as u32);
         use_effect_with((selected, virtual_list), move |(selected, virtual_list)| {
             let (Some(t), true) = (*selected, *virtual_list) else { return };
@@ -137,12 +140,12 @@ pub fn trajectories(props: &Props) -> Html {
     let rows = shown.map(|p| {
         let t = idx[p];
         let info = &s.trajectories[t as usize];
-        let selected = state.sel == Some((props.file, t));
+        let selected = state.sel() == Some((props.file, t));
         let onclick = {
             let (dispatch, id) = (state.dispatcher(), props.file);
             Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t }))
         };
-        let label = match state.labels.get(&(props.file, info.id.clone())) {
+        let label = match state.labels.get(props.file, &info.id) {
             Some(Some(step)) => format!("label: #{step}"),
             Some(None) => "label: none".to_string(),
             None => "label: —".to_string(),
@@ -150,7 +153,7 @@ pub fn trajectories(props: &Props) -> Html {
         let critical =
             info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
         // Compare the selected run with this one (the compare view's right run).
-        let compare = (state.sel.is_some() && !selected).then(|| {
+        let compare = (state.sel().is_some() && !selected).then(|| {
             let (dispatch, run) = (state.dispatcher(), (props.file, t));
             let onclick = Callback::from(move |_| {
                 dispatch.dispatch(Action::Compare(super::compare::Msg::With(run)))

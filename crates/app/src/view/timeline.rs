@@ -8,12 +8,12 @@ use std::collections::BTreeSet;
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
-use super::{Action, State};
+use super::{NavAction, State};
 
 const W: f64 = 1000.0;
 
 pub fn strip(state: &UseReducerHandle<State>) -> Html {
-    let Some(c) = state.columns.clone() else { return html! {} };
+    let Some(c) = state.nav.columns.clone() else { return html! {} };
     let n = c.line.len();
     if n == 0 {
         return html! {};
@@ -37,9 +37,9 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
     let stalls: BTreeSet<u32> = c.stalls.iter().map(|&i| x(i) as u32).collect();
     let band = !token_px.is_empty() || !stalls.is_empty();
     let height = if band { 50 } else { 36 };
-    let gold = state
-        .sel
-        .and_then(|(f, t)| state.summary(f)?.trajectories.get(t as usize)?.gold.as_ref()?.step);
+    let gold = state.sel().and_then(|(f, t)| {
+        state.queue.summary(f)?.trajectories.get(t as usize)?.gold.as_ref()?.step
+    });
     let onclick = {
         let d = state.dispatcher();
         Callback::from(move |e: MouseEvent| {
@@ -50,20 +50,20 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
             let w = el.get_bounding_client_rect().width();
             if w > 0.0 {
                 let i = ((f64::from(e.offset_x()) / w) * n as f64).floor() as i64;
-                d.dispatch(Action::GoStep(i.clamp(0, n as i64 - 1) as u32));
+                d.dispatch(NavAction::Go(i.clamp(0, n as i64 - 1) as u32).into());
             }
         })
     };
     html! {
         <section class="timeline panel" aria-label="Timeline">
             <svg data-testid="timeline" class={classes!(band.then_some("with-usage"))} viewBox={format!("0 0 {W} {height}")} preserveAspectRatio="none"
-                 role="img" aria-label={format!("Timeline of {n} steps: {} error marks, {} candidates", errors.len(), state.candidates.len())}
+                 role="img" aria-label={format!("Timeline of {n} steps: {} error marks, {} candidates", errors.len(), state.selection.candidates.len())}
                  {onclick}>
                 <rect class="tl-base" x="0" y="14" width={W.to_string()} height="8" />
                 { for errors.iter().map(|&px| html! {
                     <rect class="tl-error" data-testid="tl-error" x={px.to_string()} y="10" width="2" height="16" />
                 }) }
-                { for state.candidates.iter().map(|cand| html! {
+                { for state.selection.candidates.iter().map(|cand| html! {
                     <rect class="tl-candidate" data-testid="tl-candidate" x={format!("{:.1}", x(cand.step) - 2.0)} y="2" width="4" height="10" />
                 }) }
                 if let Some(g) = gold {
@@ -76,7 +76,7 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
                 { for stalls.iter().map(|&px| html! {
                     <rect class="tl-stall" data-testid="tl-stall" x={px.to_string()} y="38" width="3" height="12" />
                 }) }
-                if let Some(s) = state.selected_step {
+                if let Some(s) = state.nav.step {
                     <rect class="tl-selected" data-testid="tl-selected" x={format!("{:.1}", x(s) - 1.0)} y="0" width="2" height={height.to_string()} />
                 }
             </svg>

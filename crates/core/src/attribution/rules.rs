@@ -96,14 +96,6 @@ impl Rule {
         }
     }
 
-    /// Whether the rule is an out-of-set guess (no observed error behind it).
-    pub fn is_out_of_set(self) -> bool {
-        matches!(
-            self,
-            Rule::PrecedingInstruction | Rule::PlanOrigin | Rule::AgentFirstStep | Rule::AgentStep
-        )
-    }
-
     /// Whether the rule rests on an explicit report of the failure: a verifier or a test that
     /// rejected the step, the environment's own error, or the same failure reported again for
     /// the same action (a loop). Such a candidate outranks every

@@ -1,0 +1,247 @@
+//! What the app shares with its parts ([`Ctx`]): the worker bridge, the ids it hands out, which
+//! answers are still wanted; and loading what the user gives (files, a URL, pasted text) through
+//! the worker.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::{Action, LabelAction, PageAction, QueueAction, State};
+use crate::bridge::Bridge;
+use crate::download::save_text;
+use crate::protocol::{Grain, Request, Response};
+
+/// (file, trajectory, step, grain) of a step text asked of the worker.
+pub(super) type StepKey = (u32, u32, u32, Grain);
+
+/// What the app shares with its parts: the worker and the ids it hands out.
+#[derive(Clone)]
+pub struct Ctx {
+    bridge: Rc<RefCell<Option<Bridge>>>,
+    next_file: Rc<RefCell<u32>>,
+    next_req: Rc<RefCell<u32>>,
+    /// The step texts asked of the worker for the open trajectory (each asked once).
+    pub(super) requested: Rc<RefCell<HashSet<StepKey>>>,
+    /// The id of the last request of each kind whose answer replaces the one before (columns,
+    /// search): an answer with another id is stale and dropped. (Each quarantine export and
+    /// each window of step texts is wanted, so those are not matched this way.)
+    latest: Rc<RefCell<HashMap<Asked, u32>>>,
+}
+
+/// Requests of which only the last one's answer counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Asked {
+    Columns,
+    Search,
+}
+
+impl Asked {
+    /// The kind of request `resp` answers and its id, for those answers only the last counts.
+    fn of(resp: &Response) -> Option<(Asked, u32)> {
+        match resp {
+            Response::Columns { req, .. } => Some((Asked::Columns, *req)),
+            Response::SearchHits { req, .. } => Some((Asked::Search, *req)),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for Ctx {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.bridge, &other.bridge)
+    }
+}
+
+impl Ctx {
+    pub(super) fn new() -> Ctx {
+        Ctx {
+            bridge: Rc::new(RefCell::new(None)),
+            next_file: Rc::new(RefCell::new(0)),
+            next_req: Rc::new(RefCell::new(0)),
+            requested: Rc::new(RefCell::new(HashSet::new())),
+            latest: Rc::new(RefCell::new(HashMap::new())),
+        }
+    }
+
+    /// No worker yet (or it crashed and was not restarted).
+    pub(super) fn bridge_down(&self) -> bool {
+        self.bridge.borrow().is_none()
+    }
+
+    /// The worker lost them, or another trajectory is open: step texts are asked again.
+    pub(super) fn forget_requested(&self) {
+        self.requested.borrow_mut().clear();
+    }
+
+    pub(super) fn send(&self, req: &Request) {
+        if let Some(b) = self.bridge.borrow().as_ref() {
+            b.send(req);
+        }
+    }
+
+    pub(super) fn req_id(&self) -> u32 {
+        let mut n = self.next_req.borrow_mut();
+        *n += 1;
+        *n
+    }
+
+    /// A new request id for a request of kind `kind`, now the only one whose answer counts.
+    pub(super) fn ask(&self, kind: Asked) -> u32 {
+        let req = self.req_id();
+        self.latest.borrow_mut().insert(kind, req);
+        req
+    }
+
+    /// False for an answer to a request of a kind asked again since.
+    pub(super) fn fresh(&self, resp: &Response) -> bool {
+        Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
+    }
+
+    /// Queues what a drop or a picker gave, archives opened into their members, in order.
+    pub(super) fn load_items(
+        &self,
+        dispatch: &UseReducerDispatcher<State>,
+        items: Vec<crate::gather::Item>,
+    ) {
+        let (ctx, dispatch) = (self.clone(), dispatch.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let limits = trajscope_core::ingest::Limits::default();
+            for item in items {
+                for one in crate::gather::expand(item, &limits).await {
+                    match one {
+                        crate::gather::Item::Trace { name, blob } => {
+                            ctx.load(&dispatch, name, blob)
+                        }
+                        crate::gather::Item::Failed { name, error } => {
+                            ctx.fail(&dispatch, name, error)
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// A queue entry for something that could not be read, and why.
+    pub(super) fn fail(&self, dispatch: &UseReducerDispatcher<State>, name: String, error: String) {
+        let id = {
+            let mut n = self.next_file.borrow_mut();
+            *n += 1;
+            *n
+        };
+        dispatch.dispatch(QueueAction::Add { id, name, size: 0.0 }.into());
+        dispatch.dispatch(QueueAction::Failed { id, error }.into());
+    }
+
+    /// Queues a blob for ingest under a new file id.
+    pub(super) fn load(
+        &self,
+        dispatch: &UseReducerDispatcher<State>,
+        name: String,
+        blob: web_sys::Blob,
+    ) {
+        let id = {
+            let mut n = self.next_file.borrow_mut();
+            *n += 1;
+            *n
+        };
+        dispatch.dispatch(QueueAction::Add { id, name, size: blob.size() }.into());
+        if self.bridge.borrow().is_none() {
+            // A file dropped the moment the page appears, before the effect that starts the
+            // worker has run: start it now (its queue holds the request until it is ready).
+            start_bridge(self, dispatch.clone());
+        }
+        match self.bridge.borrow().as_ref() {
+            Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
+            None => dispatch.dispatch(
+                QueueAction::Failed { id, error: "the ingest worker is not running".into() }.into(),
+            ),
+        }
+    }
+}
+
+/// Restores what the saved labels of `file` say once its identity `hash` is known (with
+/// `Loaded`, or with `Identity` for a large file): the queue marks labelled trajectories, and a
+/// saved "this run failed" / "passed" holds for the reloaded file too.
+fn restore_labels(ctx: &Ctx, d: &UseReducerDispatcher<State>, file: u32, hash: &str) {
+    if hash.is_empty() {
+        return;
+    }
+    let saved = crate::storage::labels_of_trace(hash).unwrap_or_default();
+    for l in saved.into_iter().filter(|l| !l.time.is_empty()) {
+        if l.outcome != trajscope_core::model::Outcome::Unknown {
+            let (trajectory_id, outcome) = (l.trajectory_id.clone(), l.outcome);
+            ctx.send(&Request::SetOutcome { file, trajectory_id, outcome });
+        }
+        d.dispatch(
+            LabelAction::Set { file, trajectory_id: l.trajectory_id, critical: l.critical_step }
+                .into(),
+        );
+    }
+}
+
+pub(super) fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
+    let d1 = dispatch.clone();
+    let ctx1 = ctx.clone();
+    let bridge = Bridge::new(
+        move |resp| match resp {
+            // An answer to a request asked again since (another trajectory, another query).
+            resp if !ctx1.fresh(&resp) => {}
+            Response::QuarantineJsonl { text, redacted, .. } => {
+                // The name says which: the exact bytes, or secrets masked.
+                let name = if redacted { "quarantine.redacted.jsonl" } else { "quarantine.jsonl" };
+                if let Err(e) = save_text(name, "application/x-ndjson", &text) {
+                    d1.dispatch(PageAction::Notice(e).into());
+                }
+            }
+            Response::Loaded { file, summary } => {
+                let hash = summary.content_hash.clone();
+                d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
+                restore_labels(&ctx1, &d1, file, &hash);
+            }
+            Response::Identity { file, content_hash } => {
+                let hash = content_hash.clone();
+                d1.dispatch(Action::Worker(Box::new(Response::Identity { file, content_hash })));
+                restore_labels(&ctx1, &d1, file, &hash);
+            }
+            other => d1.dispatch(Action::Worker(Box::new(other))),
+        },
+        move |msg| dispatch.dispatch(Action::WorkerCrashed(msg)),
+    );
+    match bridge {
+        Ok(b) => *ctx.bridge.borrow_mut() = Some(b),
+        Err(e) => gloo::console::error!(e),
+    }
+}
+
+/// Loads a same-origin URL (`?url=` or the bundled sample) through the worker.
+pub(super) fn load_url(ctx: Ctx, dispatch: UseReducerDispatcher<State>, url: String) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let name = url.rsplit('/').next().unwrap_or("trace").to_string();
+        match same_origin(&url) {
+            Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
+            Ok(abs) => match crate::load::fetch_blob(&abs).await {
+                Ok(blob) => ctx.load(&dispatch, name, blob),
+                Err(e) => dispatch.dispatch(PageAction::Notice(e).into()),
+            },
+        }
+    });
+}
+
+/// Resolves `url` against the page and refuses another origin.
+fn same_origin(url: &str) -> Result<String, String> {
+    let href = gloo::utils::window().location().href().map_err(|_| "no location")?;
+    let u = web_sys::Url::new_with_base(url, &href).map_err(|_| format!("not a URL: {url}"))?;
+    let here = web_sys::Url::new(&href).map_err(|_| "no location")?;
+    if u.origin() != here.origin() {
+        return Err(format!("only traces from this site can be loaded by URL, not {}", u.origin()));
+    }
+    Ok(u.href())
+}
+
+/// A blob of `text` (pasted text, loaded as a trace).
+pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    web_sys::Blob::new_with_str_sequence(&parts).ok()
+}

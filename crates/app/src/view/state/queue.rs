@@ -1,0 +1,172 @@
+//! The work queue: the files loaded (or loading, failed, cancelled) with what the worker said
+//! about each, and the queue's filter.
+
+use std::rc::Rc;
+
+use trajscope_core::model::Outcome;
+
+use super::labels::Labels;
+use crate::protocol::{Overview, TraceSummary};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileStatus {
+    Loading { bytes: f64, total: f64, lines: f64, quarantined: f64 },
+    Ready(Rc<TraceSummary>),
+    Failed(String),
+    Cancelled,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileEntry {
+    pub id: u32,
+    pub name: String,
+    pub size: f64,
+    pub status: FileStatus,
+}
+
+/// Which trajectories the queue lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueFilter {
+    pub failed_only: bool,
+    pub unlabelled_only: bool,
+    /// Only files of this format.
+    pub format: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Queue {
+    /// In the order they were opened.
+    pub files: Vec<FileEntry>,
+    pub filter: QueueFilter,
+}
+
+pub enum QueueAction {
+    /// A file handed to the worker (loading).
+    Add {
+        id: u32,
+        name: String,
+        size: f64,
+    },
+    /// A file that could not be read or loaded.
+    Failed {
+        id: u32,
+        error: String,
+    },
+    /// Removed from the queue (the worker forgets it too).
+    Forget(u32),
+    Filter(QueueFilter),
+}
+
+impl Queue {
+    pub fn reduce(&mut self, action: QueueAction) {
+        match action {
+            QueueAction::Add { id, name, size } => self.files.push(FileEntry {
+                id,
+                name,
+                size,
+                status: FileStatus::Loading {
+                    bytes: 0.0,
+                    total: size,
+                    lines: 0.0,
+                    quarantined: 0.0,
+                },
+            }),
+            QueueAction::Failed { id, error } => self.set_status(id, FileStatus::Failed(error)),
+            QueueAction::Forget(id) => self.files.retain(|f| f.id != id),
+            QueueAction::Filter(f) => self.filter = f,
+        }
+    }
+
+    /// The position of `file` in the queue.
+    pub fn position(&self, file: u32) -> Option<usize> {
+        self.files.iter().position(|f| f.id == file)
+    }
+
+    /// The summary of a loaded file.
+    pub fn summary(&self, file: u32) -> Option<&Rc<TraceSummary>> {
+        self.files.iter().find(|f| f.id == file).and_then(|f| match &f.status {
+            FileStatus::Ready(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The overview of trajectory `traj` of a loaded file.
+    pub fn overview(&self, file: u32, traj: u32) -> Option<&Overview> {
+        self.summary(file)?.trajectories.get(traj as usize)
+    }
+
+    /// The loaded files, in queue order.
+    pub fn ready(&self) -> impl Iterator<Item = (u32, &Rc<TraceSummary>)> {
+        self.files.iter().filter_map(|f| match &f.status {
+            FileStatus::Ready(s) => Some((f.id, s)),
+            _ => None,
+        })
+    }
+
+    pub fn any_loading(&self) -> bool {
+        self.files.iter().any(|f| matches!(f.status, FileStatus::Loading { .. }))
+    }
+
+    pub fn set_status(&mut self, file: u32, status: FileStatus) {
+        if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
+            f.status = status;
+        }
+    }
+
+    /// Progress of a file still loading (a late report for a finished one changes nothing).
+    pub fn progress(&mut self, file: u32, bytes: f64, total: f64, lines: f64, quarantined: f64) {
+        if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
+            if matches!(f.status, FileStatus::Loading { .. }) {
+                f.status = FileStatus::Loading { bytes, total, lines, quarantined };
+            }
+        }
+    }
+
+    /// Applies `f` to the summary of a loaded file.
+    pub fn update_summary(&mut self, file: u32, f: impl FnOnce(&mut TraceSummary)) {
+        if let Some(entry) = self.files.iter_mut().find(|e| e.id == file) {
+            if let FileStatus::Ready(s) = &mut entry.status {
+                f(Rc::make_mut(s));
+            }
+        }
+    }
+
+    /// A batch of overviews analysed: one update (one re-render) per batch.
+    pub fn analysed(&mut self, file: u32, overviews: Vec<(u32, Overview)>) {
+        self.update_summary(file, |s| {
+            for (traj, o) in overviews {
+                if let Some(t) = s.trajectories.get_mut(traj as usize) {
+                    if !t.analysed && o.analysed {
+                        s.analysed += 1;
+                    }
+                    *t = o;
+                }
+            }
+        });
+    }
+
+    /// The worker stopped: a file loading failed for lack of room, a loaded one is gone.
+    pub fn crashed(&mut self, msg: &str) {
+        for f in &mut self.files {
+            f.status = match &f.status {
+                FileStatus::Loading { bytes, .. } => FileStatus::Failed(format!(
+                    "The browser ran out of room for this trace after {:.0} MB ({msg}). \
+                     Use the trajscope CLI for files this big, or split the file.",
+                    bytes / 1e6
+                )),
+                FileStatus::Ready(_) => {
+                    FileStatus::Failed("The ingest worker stopped; load this file again.".into())
+                }
+                other => other.clone(),
+            };
+        }
+    }
+
+    /// Whether the queue lists trajectory `t` of `file` under its filter.
+    pub fn shows(&self, labels: &Labels, file: u32, format: &str, t: &Overview) -> bool {
+        let f = &self.filter;
+        f.format.as_deref().is_none_or(|want| want == format)
+            && (!f.failed_only || t.outcome == Outcome::Failed)
+            && (!f.unlabelled_only || !labels.is_labelled(file, &t.id))
+    }
+}

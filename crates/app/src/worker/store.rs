@@ -1,0 +1,642 @@
+//! The sessions the ingest worker holds, by file id, and its answers to the page: each request
+//! answered with the session's projection, the background analysis in batches, the cases and
+//! the brief once the identity is known. Plain Rust, tested natively.
+
+use std::collections::{HashMap, HashSet};
+
+use trajscope_core::model::Outcome;
+use trajscope_core::outcome::ReviewerOutcome;
+use trajscope_core::report::QuarantineRecord;
+use trajscope_core::Session;
+
+use crate::protocol::{
+    CaseView, Request, Response, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS, SECRETS_SHOWN,
+};
+
+/// The sessions this worker holds, by file id.
+#[derive(Default)]
+pub struct Store {
+    sessions: HashMap<u32, Session>,
+    cancelled: HashSet<u32>,
+    /// Files whose cases and brief were sent (sent again when a reviewer's outcome changes an
+    /// analysis).
+    cases_sent: HashSet<u32>,
+}
+
+impl Store {
+    /// Keeps `session` and analyses its first trajectory, so the first trajectory can be read
+    /// at once; answers with the summary. The others follow through [`Store::analyse_batch`].
+    pub fn insert(&mut self, file: u32, mut session: Session) -> Response {
+        session.analyse(0);
+        let summary = summarize(&session);
+        self.sessions.insert(file, session);
+        self.cases_sent.remove(&file);
+        Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// The session of `file` (what the worker answers from).
+    pub fn session(&self, file: u32) -> Option<&Session> {
+        self.sessions.get(&file)
+    }
+
+    /// Analyses trajectories of `file` not analysed yet while `more()` says so (at least one)
+    /// and answers with their overviews in one message. Once all are analysed and the identity
+    /// is known, answers once with the cases and the brief; then `None`. (The session keeps
+    /// where it stopped: a batch never rescans the trajectories before it.)
+    pub fn analyse_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        let s = self.sessions.get_mut(&file)?;
+        let mut overviews = Vec::new();
+        while let Some(i) = s.analyse_next() {
+            overviews.extend(s.overview(i).map(|o| (i as u32, o)));
+            if !more() {
+                break;
+            }
+        }
+        if !overviews.is_empty() {
+            return Some(Response::Analysed { file, overviews });
+        }
+        self.cases_ready(file)
+    }
+
+    /// The cases and the brief, once, when every trajectory is analysed and the identity known.
+    fn cases_ready(&mut self, file: u32) -> Option<Response> {
+        let s = self.sessions.get_mut(&file)?;
+        if self.cases_sent.contains(&file) || s.identity().is_none() || !s.all_analysed() {
+            return None;
+        }
+        let cases = s.cases()?;
+        self.cases_sent.insert(file);
+        let views = cases
+            .built
+            .iter()
+            .map(|c| CaseView {
+                trajectory_id: c.trajectory_id.clone(),
+                case_id: c.case_id.clone(),
+                valid: c.valid,
+                errors: c.errors.clone(),
+            })
+            .collect();
+        Some(Response::CasesReady {
+            file,
+            cases: views,
+            cases_jsonl: cases.jsonl(),
+            brief_markdown: trajscope_core::brief::to_markdown(&cases.brief()),
+        })
+    }
+
+    /// The identity arrived: the page gets it (to restore labels), then the cases if the
+    /// analysis was already done.
+    pub fn set_identity(&mut self, file: u32, content_hash: String) -> Vec<Response> {
+        let Some(s) = self.sessions.get_mut(&file) else { return Vec::new() };
+        s.set_identity(content_hash.clone());
+        let mut out = vec![Response::Identity { file, content_hash }];
+        out.extend(self.cases_ready(file));
+        out
+    }
+
+    /// Sets the reviewer's outcome on a trajectory (`Unknown`: the file's own again) through
+    /// the session, and analyses the trajectories it changed again: their new overviews, and
+    /// the cases and brief again if they were already sent.
+    pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
+        let Some(s) = self.sessions.get_mut(&file) else { return Vec::new() };
+        let Ok(changed) = s.set_outcome(&ReviewerOutcome::new(outcome, Some(id.to_string())))
+        else {
+            return Vec::new();
+        };
+        if changed.is_empty() {
+            return Vec::new();
+        }
+        let overviews = changed
+            .into_iter()
+            .filter_map(|i| {
+                s.analyse(i);
+                s.overview(i).map(|o| (i as u32, o))
+            })
+            .collect();
+        let mut out = vec![Response::Analysed { file, overviews }];
+        if self.cases_sent.remove(&file) {
+            out.extend(self.cases_ready(file));
+        }
+        out
+    }
+
+    /// Analyses `traj` now if the page needs it before the background got there.
+    fn ensure_analysed(&mut self, file: u32, traj: u32) -> Option<Response> {
+        let s = self.sessions.get_mut(&file)?;
+        if s.analyse(traj as usize) {
+            let o = s.overview(traj as usize)?;
+            return Some(Response::Analysed { file, overviews: vec![(traj, o)] });
+        }
+        None
+    }
+
+    pub fn cancel(&mut self, file: u32) {
+        self.cancelled.insert(file);
+    }
+
+    /// True (once) if the load of `file` was cancelled.
+    pub fn take_cancelled(&mut self, file: u32) -> bool {
+        self.cancelled.remove(&file)
+    }
+
+    /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
+    /// the request made the worker analyse a trajectory, then the answer.
+    pub fn answer_all(&mut self, req: Request) -> Vec<Response> {
+        if let Request::SetOutcome { file, trajectory_id, outcome } = &req {
+            return self.set_outcome(*file, trajectory_id, *outcome);
+        }
+        let mut out = Vec::new();
+        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj, .. } = &req {
+            out.extend(self.ensure_analysed(*file, *traj));
+        }
+        if let Request::Compare { left, right, .. } = &req {
+            out.extend(self.ensure_analysed(left.0, left.1));
+            out.extend(self.ensure_analysed(right.0, right.1));
+        }
+        out.extend(self.answer(req));
+        out
+    }
+
+    /// Answers a request that needs no I/O (everything but `Load` and `SetOutcome`), with the
+    /// request's id.
+    pub fn answer(&mut self, req: Request) -> Option<Response> {
+        match req {
+            Request::Load { .. } | Request::SetOutcome { .. } => None,
+            Request::Cancel { file } => {
+                self.cancel(file);
+                None
+            }
+            Request::Forget { file } => {
+                self.sessions.remove(&file);
+                self.cases_sent.remove(&file);
+                None
+            }
+            Request::Columns { req, file, traj } => {
+                let columns = self.sessions.get(&file)?.columns(traj as usize)?;
+                Some(Response::Columns { req, file, traj, columns })
+            }
+            Request::Steps { req, file, traj, items } => {
+                let s = self.sessions.get(&file)?;
+                s.trajectory(traj as usize)?;
+                let steps = s.steps(traj as usize, &items);
+                Some(Response::Steps { req, file, traj, steps })
+            }
+            Request::Search { req, file, traj, query } => {
+                let s = self.sessions.get(&file)?;
+                s.trajectory(traj as usize)?;
+                let hits = s.search(traj as usize, &query);
+                Some(Response::SearchHits { req, file, traj, query, hits })
+            }
+            Request::Compare { req, left, right } => {
+                let (ls, rs) = (self.sessions.get(&left.0)?, self.sessions.get(&right.0)?);
+                let (li, ri) = (left.1 as usize, right.1 as usize);
+                let comparison = trajscope_core::diff::compare(
+                    ls.trajectory(li)?,
+                    ls.analysis(li),
+                    rs.trajectory(ri)?,
+                    rs.analysis(ri),
+                );
+                Some(Response::Compared {
+                    req,
+                    left,
+                    right,
+                    comparison: Box::new(comparison),
+                    left_columns: Box::new(ls.columns(li)?),
+                    right_columns: Box::new(rs.columns(ri)?),
+                })
+            }
+            Request::QuarantineJsonl { req, file, redacted } => {
+                let s = self.sessions.get(&file)?;
+                let text = match redacted {
+                    true => s.quarantine_jsonl_redacted(),
+                    false => s.quarantine_jsonl(),
+                };
+                Some(Response::QuarantineJsonl { req, file, text, redacted })
+            }
+        }
+    }
+}
+
+/// What the page keeps about a loaded file: the overviews as far as analysed, the quarantine
+/// preview (at most [`QUARANTINE_SHOWN`] lines, each cut to [`RAW_PREVIEW_CHARS`]; the export
+/// has them all, exactly) and the secrets found.
+pub fn summarize(s: &Session) -> TraceSummary {
+    let trace = s.trace();
+    let quarantine = trace
+        .quarantine
+        .iter()
+        .take(QUARANTINE_SHOWN)
+        .map(|q| {
+            let mut r = QuarantineRecord::from_entry(q);
+            if r.raw.chars().count() > RAW_PREVIEW_CHARS {
+                r.raw = r.raw.chars().take(RAW_PREVIEW_CHARS).collect::<String>() + "…";
+            }
+            // The page shows the preview; the export carries the exact bytes.
+            r.raw_base64 = String::new();
+            r
+        })
+        .collect();
+    let secrets = s.secrets();
+    let trajectories = s.overviews();
+    TraceSummary {
+        content_hash: s.identity().unwrap_or_default().to_string(),
+        format: trace.format.name().to_string(),
+        stats: trace.stats.clone(),
+        error: trace.error.clone(),
+        quarantine,
+        quarantine_total: trace.quarantine.len() as u64,
+        analysed: trajectories.iter().filter(|o| o.analysed).count() as u32,
+        trajectories,
+        cases: Vec::new(),
+        cases_jsonl: String::new(),
+        brief_markdown: String::new(),
+        analysis_done: false,
+        secrets_total: secrets.len() as u64,
+        secrets: secrets.into_iter().take(SECRETS_SHOWN).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Grain;
+    use trajscope_core::{ingest, IngestOptions};
+
+    fn session(bytes: &[u8], hash: Option<&str>) -> Session {
+        Session::new(ingest(bytes, IngestOptions::default()), hash.map(String::from))
+    }
+
+    fn store_with(bytes: &[u8]) -> Store {
+        let mut store = Store::default();
+        store.insert(1, session(bytes, Some("sha256:test")));
+        store
+    }
+
+    /// Every batch until the cases: the overviews as the page ends up holding them, and the
+    /// cases message.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn drain(
+        store: &mut Store,
+        file: u32,
+        mut overviews: Vec<crate::protocol::Overview>,
+    ) -> (Vec<crate::protocol::Overview>, Option<Response>) {
+        let mut cases = None;
+        loop {
+            match store.analyse_batch(file, || true) {
+                Some(Response::Analysed { overviews: batch, .. }) => {
+                    for (i, o) in batch {
+                        overviews[i as usize] = o;
+                    }
+                }
+                Some(c @ Response::CasesReady { .. }) => cases = Some(c),
+                None => return (overviews, cases),
+                Some(other) => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    const SAMPLE: &[u8] = include_bytes!("../../../../web/samples/sample.awtl.jsonl");
+    /// A real mini-swe-agent run that submitted a patch: its outcome is unknown.
+    const UNKNOWN_RUN: &[u8] = include_bytes!(
+        "../../../../tests/fixtures/mini_swe_agent/django__django-10914.trimmed.traj.json"
+    );
+
+    #[test]
+    fn the_reviewers_outcome_turns_the_diagnosis_on_and_back_off() {
+        let mut store = store_with(UNKNOWN_RUN);
+        let id = "django__django-10914";
+        let s = store.session(1).unwrap();
+        assert_eq!(s.trajectory(0).unwrap().outcome, Outcome::Unknown);
+        assert!(s.analysis(0).unwrap().critical.is_none());
+        let Some(Response::CasesReady { cases, .. }) = store.analyse_batch(1, || true) else {
+            panic!("no cases")
+        };
+        assert!(cases.is_empty(), "no failure, no case");
+
+        let out = store.set_outcome(1, id, Outcome::Failed);
+        let [Response::Analysed { overviews, .. }, Response::CasesReady { cases, .. }] =
+            out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        let (0, o) = &overviews[0] else { panic!("{overviews:?}") };
+        assert_eq!(o.outcome, Outcome::Failed);
+        assert!(o.critical.is_some() && o.classification.is_some());
+        assert_eq!(cases.len(), 1);
+        // The same word again changes nothing; an unknown trajectory or file is ignored.
+        assert!(store.set_outcome(1, id, Outcome::Failed).is_empty());
+        assert!(store.set_outcome(1, "nope", Outcome::Passed).is_empty());
+        assert!(store.set_outcome(9, id, Outcome::Passed).is_empty());
+
+        // Taken back: what the file says again.
+        let out = store.answer_all(Request::SetOutcome {
+            file: 1,
+            trajectory_id: id.into(),
+            outcome: Outcome::Unknown,
+        });
+        let [Response::Analysed { overviews, .. }, Response::CasesReady { cases, .. }] =
+            out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert_eq!(overviews[0].1.outcome, Outcome::Unknown);
+        assert!(overviews[0].1.critical.is_none());
+        assert!(cases.is_empty());
+
+        // "This run passed" on a run the file says failed: no critical step.
+        let mut store = store_with(SAMPLE);
+        let id = store.session(1).unwrap().trajectory(0).unwrap().id.clone();
+        let out = store.set_outcome(1, &id, Outcome::Passed);
+        let [Response::Analysed { overviews, .. }] = out.as_slice() else { panic!("{out:?}") };
+        let o = &overviews[0].1;
+        assert_eq!((o.outcome, o.critical.is_none()), (Outcome::Passed, true));
+    }
+
+    #[test]
+    fn summary_counts_steps_errors_and_quarantine() {
+        let mut store = Store::default();
+        let Response::Loaded { summary: s, .. } =
+            store.insert(3, session(SAMPLE, Some("sha256:x")))
+        else {
+            panic!("not loaded");
+        };
+        // The sample run failed: the first trajectory is analysed at once, with candidates.
+        assert!(s.trajectories[0].analysed);
+        assert_eq!(s.analysed, 1);
+        assert!(!s.trajectories[0].candidates.is_empty());
+        assert!(!s.analysis_done);
+        assert_eq!(s.content_hash, "sha256:x");
+        // Then the cases and the brief, once; then nothing.
+        let Some(Response::CasesReady { cases, cases_jsonl, brief_markdown, .. }) =
+            store.analyse_batch(3, || true)
+        else {
+            panic!("no cases");
+        };
+        assert_eq!(cases.len(), 1);
+        if cases[0].valid {
+            assert_eq!(cases_jsonl.lines().count(), 1);
+            assert!(brief_markdown.contains("Failure Prevention Brief"));
+        } else {
+            assert!(!cases[0].errors.is_empty());
+        }
+        assert!(store.analyse_batch(3, || true).is_none());
+        let s = summarize(&session(SAMPLE, None));
+        assert_eq!(s.format, "awtl");
+        assert_eq!(s.content_hash, "", "no identity yet");
+        assert_eq!(s.quarantine_total, 1);
+        assert_eq!(s.quarantine[0].line, 10);
+        assert!(s.quarantine[0].raw_base64.is_empty(), "the page preview does not carry the bytes");
+        assert_eq!(s.trajectories.len(), 1);
+        assert_eq!(s.trajectories[0].steps, 12);
+        assert!(s.trajectories[0].agents.contains(&"coder".to_string()));
+    }
+
+    #[test]
+    fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
+        let planted =
+            include_bytes!("../../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
+        let s = summarize(&session(planted, None));
+        assert!(s.secrets_total >= 12, "{}", s.secrets_total);
+        assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        let corrupt =
+            include_bytes!("../../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
+        let mut store = store_with(corrupt);
+        let ask = |store: &mut Store, redacted| match store.answer(Request::QuarantineJsonl {
+            req: 4,
+            file: 1,
+            redacted,
+        }) {
+            Some(Response::QuarantineJsonl { req: 4, text, redacted: r, .. }) => {
+                assert_eq!(r, redacted);
+                text
+            }
+            _ => panic!("no quarantine export"),
+        };
+        let exact = ask(&mut store, false);
+        let masked = ask(&mut store, true);
+        // The exact export's `raw` text shows the line as it is, secret and all.
+        assert!(exact.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(!masked.contains("sk_live_51Hq8ZxLm3Np7Rt2Vw9Yb4Kc"));
+        assert!(masked.contains("\"redacted\":true") && !exact.contains("\"redacted\""));
+    }
+
+    #[test]
+    fn compare_aligns_two_trajectories_of_one_file_or_of_two() {
+        let tau2 = include_bytes!("../../../../tests/fixtures/tau2/airline_3_simulations.json");
+        let mut store = store_with(tau2);
+        let out = store.answer_all(Request::Compare { req: 9, left: (1, 0), right: (1, 1) });
+        // Both sides analysed on demand (an `Analysed` each), then the answer.
+        assert!(out.iter().any(|r| matches!(r, Response::Analysed { .. })), "{out:?}");
+        let Some(Response::Compared { req: 9, comparison: c, .. }) = out.last() else {
+            panic!("no comparison: {out:?}")
+        };
+        let d = c.first_divergence.expect("two different simulations");
+        assert_eq!((d.left_step, d.right_step), (Some(2), Some(2)));
+        assert_eq!(c.left.critical_step, Some(5));
+        assert_eq!(c.counts.equal + c.counts.changed + c.counts.left_only, c.left.steps);
+        // With each side's columns, for the page's rows.
+        let Some(Response::Compared { left_columns: lc, right_columns: rc, .. }) = out.last()
+        else {
+            unreachable!()
+        };
+        assert_eq!((lc.role.len(), rc.role.len()), (c.left.steps, c.right.steps));
+        // Two files: the same trajectory in each agrees on every step.
+        store.insert(2, session(tau2, None));
+        let Some(Response::Compared { comparison: c, .. }) =
+            store.answer(Request::Compare { req: 1, left: (1, 2), right: (2, 2) })
+        else {
+            panic!("no comparison")
+        };
+        assert!(c.first_divergence.is_none());
+        // An unknown file or trajectory gets no answer, never a panic.
+        assert!(store.answer(Request::Compare { req: 1, left: (1, 0), right: (7, 0) }).is_none());
+        assert!(store.answer(Request::Compare { req: 1, left: (1, 9), right: (1, 0) }).is_none());
+    }
+
+    #[test]
+    fn usage_reaches_the_overview_the_steps_and_the_columns() {
+        let cc = include_bytes!("../../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let s = summarize(&session(cc, None));
+        let t = &s.trajectories[0];
+        assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
+        assert_eq!(t.agent_usage.iter().map(|a| a.steps).sum::<usize>(), t.steps);
+        let mut store = store_with(cc);
+        let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
+            req: 1,
+            file: 1,
+            traj: 0,
+            items: (0..t.steps as u32).map(|i| (i, Grain::High)).collect(),
+        }) else {
+            panic!("no steps");
+        };
+        assert_eq!(steps.iter().filter(|v| v.usage.is_some()).count(), t.usage.steps_with_usage);
+        let Some(Response::Columns { req: 2, columns: c, .. }) =
+            store.answer(Request::Columns { req: 2, file: 1, traj: 0 })
+        else {
+            panic!("no columns");
+        };
+        assert_eq!(c.tokens.len(), t.steps);
+        let u = &t.usage;
+        let want: u64 =
+            [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
+                .iter()
+                .flatten()
+                .sum();
+        assert_eq!(c.tokens.iter().sum::<u64>(), want);
+        let none = summarize(&session(SAMPLE, None));
+        assert!(none.trajectories[0].agent_usage.is_empty(), "the AWTL sample records no usage");
+    }
+
+    #[test]
+    fn steps_come_back_at_their_grain_within_the_limit() {
+        let long = "x".repeat(10_000);
+        let jsonl = format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":\"{long}\"}}\n");
+        let mut store = store_with(jsonl.as_bytes());
+        for g in Grain::ALL {
+            let Some(Response::Steps { req: 7, steps, .. }) =
+                store.answer(Request::Steps { req: 7, file: 1, traj: 0, items: vec![(0, g)] })
+            else {
+                panic!("no steps answer");
+            };
+            assert_eq!(steps.len(), 1);
+            assert!(steps[0].text.chars().count() <= g.limit());
+            assert_eq!(steps[0].full_chars, 10_000);
+        }
+    }
+
+    #[test]
+    fn search_finds_steps_anywhere_and_unknown_ids_get_no_answer() {
+        let mut store = store_with(SAMPLE);
+        let Some(Response::SearchHits { req: 3, hits, .. }) =
+            store.answer(Request::Search { req: 3, file: 1, traj: 0, query: "NPM TEST".into() })
+        else {
+            panic!("no search answer");
+        };
+        assert!(!hits.is_empty());
+        assert!(store.answer(Request::Columns { req: 1, file: 9, traj: 0 }).is_none());
+        assert!(store.answer(Request::Columns { req: 1, file: 1, traj: 5 }).is_none());
+        assert!(store
+            .answer(Request::Search { req: 1, file: 1, traj: 5, query: "x".into() })
+            .is_none());
+    }
+
+    const THREE: &str = "{\"type\":\"run_start\",\"run_id\":\"a\"}\n{\"type\":\"run_end\",\"run_id\":\"a\",\"status\":\"failed\"}\n\
+                         {\"type\":\"run_start\",\"run_id\":\"b\"}\n{\"type\":\"run_end\",\"run_id\":\"b\",\"status\":\"failed\"}\n\
+                         {\"type\":\"run_start\",\"run_id\":\"c\"}\n{\"type\":\"run_end\",\"run_id\":\"c\",\"status\":\"failed\"}\n";
+
+    #[test]
+    fn later_trajectories_are_analysed_in_batches_or_on_demand() {
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } =
+            store.insert(1, session(THREE.as_bytes(), Some("h")))
+        else {
+            panic!("not loaded");
+        };
+        assert_eq!(summary.trajectories.len(), 3);
+        assert!(summary.trajectories[0].analysed && !summary.trajectories[1].analysed);
+        // Asking for the second trajectory's steps analyses it first.
+        let out = store.answer_all(Request::Steps {
+            req: 1,
+            file: 1,
+            traj: 1,
+            items: vec![(0, Grain::Low)],
+        });
+        assert!(
+            matches!(&out[0], Response::Analysed { overviews, .. } if overviews.len() == 1 && overviews[0].0 == 1 && overviews[0].1.analysed)
+        );
+        assert!(matches!(&out[1], Response::Steps { .. }));
+        // The rest in one batch, not one message each.
+        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || true) else {
+            panic!("no batch");
+        };
+        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [2]);
+        // Nothing left but the cases.
+        assert!(matches!(store.analyse_batch(1, || true), Some(Response::CasesReady { .. })));
+        assert!(store.analyse_batch(1, || true).is_none());
+    }
+
+    #[test]
+    fn a_batch_stops_when_its_budget_runs_out_but_makes_progress() {
+        let mut store = Store::default();
+        store.insert(1, session(THREE.as_bytes(), Some("h")));
+        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || false) else {
+            panic!("no batch");
+        };
+        assert_eq!(overviews.len(), 1, "at least one per batch, however short the budget");
+    }
+
+    #[test]
+    fn the_cases_wait_for_the_identity_and_it_never_delays_loading() {
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } = store.insert(1, session(SAMPLE, None)) else {
+            panic!("not loaded");
+        };
+        assert!(summary.trajectories[0].analysed, "readable before the hash");
+        assert!(store.analyse_batch(1, || true).is_none(), "no cases without an identity");
+        let out = store.set_identity(1, "sha256:late".into());
+        assert!(
+            matches!(&out[0], Response::Identity { content_hash, .. } if content_hash == "sha256:late")
+        );
+        assert!(matches!(&out[1], Response::CasesReady { cases, .. } if !cases.is_empty()));
+        assert!(store.analyse_batch(1, || true).is_none(), "the cases come once");
+    }
+
+    /// Every fixture file under `tests/fixtures` (any format, corrupt ones included).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fixtures() -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_none_or(|x| x != "md") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures"),
+            &mut out,
+        );
+        out.sort();
+        out
+    }
+
+    /// The worker answers with exactly the session's projections (what the CLI prints), for
+    /// every fixture: the overviews, the cases and the brief. (Natively: it lists the fixture
+    /// folder.)
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_worker_answers_what_the_session_projects_for_every_fixture() {
+        let mut n = 0;
+        let mut with_cases = 0;
+        for p in fixtures() {
+            let bytes = std::fs::read(&p).unwrap();
+            let hash = trajscope_core::labels::content_hash(&bytes);
+            let mut expected = session(&bytes, Some(&hash));
+            let report = expected.report();
+            let cases = expected.cases().unwrap();
+            let mut store = Store::default();
+            let Response::Loaded { summary, .. } = store.insert(1, session(&bytes, Some(&hash)))
+            else {
+                panic!("not loaded");
+            };
+            let (overviews, got) = drain(&mut store, 1, summary.trajectories.clone());
+            assert_eq!(overviews, report.trajectories, "{p:?}");
+            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) = got
+            else {
+                panic!("no cases for {p:?}");
+            };
+            let ids: Vec<&str> = got.iter().map(|c| c.case_id.as_str()).collect();
+            let want: Vec<&str> = cases.built.iter().map(|c| c.case_id.as_str()).collect();
+            assert_eq!(ids, want, "{p:?}");
+            assert_eq!(cases_jsonl, cases.jsonl(), "{p:?}");
+            assert_eq!(brief_markdown, trajscope_core::brief::to_markdown(&cases.brief()), "{p:?}");
+            n += 1;
+            with_cases += usize::from(!got.is_empty());
+        }
+        assert!(n > 20 && with_cases > 5, "{n} fixtures, {with_cases} with cases");
+    }
+}

@@ -1,0 +1,411 @@
+//! The page's state, one concern at a time (queue, selection, navigation, search, labels, the
+//! page), driven through its reducer with what the worker's `Store` really answers for a trace:
+//! the same messages the page receives. Run natively and in headless Chromium.
+
+use std::rc::Rc;
+
+use trajscope_app::protocol::{Grain, Request, Response, StepColumns};
+use trajscope_app::state::{
+    Action, FileStatus, HashView, LabelAction, Mode, NavAction, PageAction, QueueAction,
+    QueueFilter, SearchAction, State,
+};
+use trajscope_app::worker::Store;
+use trajscope_core::model::Outcome;
+use trajscope_core::{ingest, IngestOptions, Session};
+use yew::Reducible as _;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+/// A test, natively and in the browser.
+macro_rules! test {
+    ($(fn $name:ident() $body:block)*) => {
+        $(
+            #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+            #[cfg_attr(not(target_arch = "wasm32"), test)]
+            fn $name() $body
+        )*
+    };
+}
+
+const SAMPLE: &str = include_str!("../../../web/samples/sample.awtl.jsonl");
+const PASSED: &str = include_str!("../../../tests/fixtures/awtl/passed_run.awtl.jsonl");
+
+/// Three runs: `run-a` failed, `run-ok-1` passed, `run-c` failed.
+fn three_runs() -> String {
+    [
+        SAMPLE.replace("run-demo-7", "run-a"),
+        PASSED.to_string(),
+        SAMPLE.replace("run-demo-7", "run-c"),
+    ]
+    .concat()
+}
+
+fn act(s: State, a: impl Into<Action>) -> State {
+    (*Rc::new(s).reduce(a.into())).clone()
+}
+
+fn worker(s: State, resp: Response) -> State {
+    act(s, Action::Worker(Box::new(resp)))
+}
+
+/// A page that opened `text` as file `id`, with the worker that holds it: every trajectory
+/// analysed, its answers given to the page.
+fn opened(s: State, id: u32, text: &str) -> (State, Store) {
+    let mut store = Store::default();
+    let s = act(s, QueueAction::Add { id, name: format!("f{id}"), size: text.len() as f64 });
+    let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
+    let mut s = worker(s, store.insert(id, session));
+    while let Some(resp) = store.analyse_batch(id, || true) {
+        s = worker(s, resp);
+    }
+    (s, store)
+}
+
+/// What the worker answers `req`, given to the page.
+fn ask(s: State, store: &mut Store, req: Request) -> State {
+    let resp = store.answer(req).expect("an answer");
+    worker(s, resp)
+}
+
+fn columns(s: State, store: &mut Store) -> State {
+    let (file, traj) = s.sel().expect("a trajectory is open");
+    ask(s, store, Request::Columns { req: 1, file, traj })
+}
+
+/// The open trajectory with `n` steps, errors at `errors` (no worker).
+fn with_columns(n: u32, errors: &[u32]) -> State {
+    let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+    let s = act(s, Action::Select { file: 1, traj: 0 });
+    let c = StepColumns {
+        line: (1..=n).collect(),
+        is_error: (0..n).map(|i| errors.contains(&i)).collect(),
+        role: vec![2; n as usize],
+        actor: vec![u16::MAX; n as usize],
+        actors: vec![],
+        kind: vec![0; n as usize],
+        ..StepColumns::default()
+    };
+    worker(s, Response::Columns { req: 1, file: 1, traj: 0, columns: c })
+}
+
+fn hits(s: State, query: &str, hits: Vec<u32>) -> State {
+    let query = query.into();
+    worker(s, Response::SearchHits { req: 1, file: 1, traj: 0, query, hits })
+}
+
+test! {
+    fn opening_a_trajectory_resets_its_step_filter_texts_and_search_hits() {
+        let (s, mut store) = opened(State::default(), 1, &three_runs());
+        let overviews = &s.queue.summary(1).unwrap().trajectories;
+        let ids: Vec<&str> = overviews.iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids, ["run-a", "run-ok-1", "run-c"]);
+        assert_eq!(s.sel(), Some((1, 0)), "the new file is the view");
+        assert_eq!(s.attr(), "loading", "until its columns arrive");
+        let s = columns(s, &mut store);
+        assert_eq!(s.attr(), "ready");
+        let n = s.nav.columns.as_ref().unwrap().line.len();
+        assert_eq!(s.nav.visible.len(), n);
+
+        // Read the first run: a step, a filter, some texts, a search.
+        let s = act(s, NavAction::Move(1));
+        let s = act(s, NavAction::ErrorsOnly(true));
+        let s = ask(s, &mut store, Request::Steps { req: 2, file: 1, traj: 0, items: vec![(0, Grain::Low)] });
+        assert_eq!(s.nav.cache.len(), 1);
+        let s = act(s, SearchAction::Query("userId".into()));
+        let s = ask(s, &mut store, Request::Search { req: 3, file: 1, traj: 0, query: "userId".into() });
+        assert!(s.search.hits.as_ref().is_some_and(|h| !h.is_empty()));
+        assert_eq!(s.nav.step, Some(0));
+
+        // Another run: none of it carries over but the query (searched again there).
+        let s = act(s, Action::Select { file: 1, traj: 2 });
+        assert_eq!(s.sel(), Some((1, 2)));
+        assert_eq!((s.nav.step, s.nav.filter.errors_only), (None, false));
+        assert!(s.nav.columns.is_none() && s.nav.visible.is_empty() && s.nav.cache.is_empty());
+        assert_eq!((s.search.query.as_str(), s.search.hits.is_none()), ("userId", true));
+        let c = &s.queue.summary(1).unwrap().trajectories[2].candidates;
+        assert!(!c.is_empty(), "the failed run has candidates");
+        let steps: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
+        assert_eq!(steps, c.iter().map(|c| c.step).collect::<Vec<_>>(), "its own candidates");
+
+        // The first run's answers, late, are not this run's.
+        let s = ask(s, &mut store, Request::Columns { req: 4, file: 1, traj: 0 });
+        let s = ask(s, &mut store, Request::Steps { req: 5, file: 1, traj: 0, items: vec![(1, Grain::Low)] });
+        let s = ask(s, &mut store, Request::Search { req: 6, file: 1, traj: 0, query: "userId".into() });
+        assert!(s.nav.columns.is_none() && s.nav.cache.is_empty() && s.search.hits.is_none());
+        let s = columns(s, &mut store);
+        assert_eq!(s.attr(), "ready");
+
+        // The passed run has no candidates; selecting the open one again changes nothing.
+        let s = act(s, Action::Select { file: 1, traj: 1 });
+        assert!(s.selection.candidates.is_empty());
+        let s = columns(s, &mut store);
+        let s = act(s, NavAction::Go(2));
+        let again = act(s.clone(), Action::Select { file: 1, traj: 1 });
+        assert_eq!(again, s);
+    }
+
+    fn a_stale_search_answer_is_dropped() {
+        let s = with_columns(10, &[]);
+        let s = act(s, SearchAction::Query("old".into()));
+        let s = act(s, SearchAction::Query("new".into()));
+        let s = hits(s, "old", vec![1]);
+        assert!(s.search.hits.is_none(), "an answer for the query before");
+        let other = Response::SearchHits { req: 1, file: 1, traj: 3, query: "new".into(), hits: vec![2] };
+        let s = worker(s, other);
+        assert!(s.search.hits.is_none(), "an answer for another trajectory");
+        let s = hits(s, "new", vec![4]);
+        assert_eq!(s.search.hits.as_deref(), Some(&vec![4]));
+        // A new query forgets the hits and a move waiting for them.
+        let s = act(s, SearchAction::Query("newer".into()));
+        let s = act(s, SearchAction::Move(1));
+        assert_eq!((s.search.hits.is_none(), s.search.pending_move), (true, Some(1)));
+        let s = act(s, SearchAction::Query("newest".into()));
+        assert_eq!(s.search.pending_move, None);
+    }
+
+    fn a_next_asked_before_the_hits_is_done_when_they_arrive() {
+        let s = with_columns(10, &[]);
+        let s = act(s, SearchAction::Move(1));
+        assert_eq!(s.search.pending_move, None, "no query, nothing waits");
+        let s = act(s, SearchAction::Query("x".into()));
+        let s = act(s, SearchAction::Move(1));
+        assert_eq!(s.nav.step, None);
+        let s = hits(s, "x", vec![4]);
+        assert_eq!((s.nav.step, s.search.pending_move), (Some(4), None));
+        assert_eq!(s.nav.scroll_to.map(|(step, _)| step), Some(4), "scrolled to it");
+    }
+
+    fn search_moves_wrap_around_and_skip_hits_the_filter_hides() {
+        let s = with_columns(100, &[5, 50, 95]);
+        let s = act(s, SearchAction::Query("x".into()));
+        let s = hits(s, "x", vec![5, 20, 50, 95]);
+        let mut steps = vec![];
+        let mut s = s;
+        for d in [1, 1, 1, 1, -1, -1] {
+            s = act(s, SearchAction::Move(d));
+            steps.push(s.nav.step.unwrap());
+        }
+        assert_eq!(steps, [5, 20, 50, 95, 50, 20]);
+        let s = act(s, NavAction::ErrorsOnly(true));
+        let s = act(s, SearchAction::Move(1));
+        assert_eq!(s.nav.step, Some(50), "20 is hidden");
+        let s = act(s, SearchAction::Move(1));
+        let s = act(s, SearchAction::Move(1));
+        assert_eq!(s.nav.step, Some(5), "wrapped");
+        let s = act(s, SearchAction::Move(-1));
+        assert_eq!(s.nav.step, Some(95), "wrapped back");
+    }
+
+    fn step_moves_follow_the_filter() {
+        let s = with_columns(10, &[3, 7]);
+        let s = act(s, NavAction::Move(1));
+        assert_eq!(s.nav.step, Some(0));
+        let s = act(s, NavAction::ErrorsOnly(true));
+        assert_eq!(*s.nav.visible, vec![3, 7]);
+        let s = act(s, NavAction::Move(1));
+        assert_eq!(s.nav.step, Some(3));
+        let s = act(s, NavAction::Move(1));
+        let s = act(s, NavAction::Move(1));
+        assert_eq!(s.nav.step, Some(7), "clamped at the end");
+        let s = act(s, NavAction::Move(-5));
+        assert_eq!(s.nav.step, Some(3), "clamped at the start");
+        let s = act(s, NavAction::ErrorsOnly(false));
+        let s = act(s, NavAction::Role(Some(9)));
+        assert!(s.nav.visible.is_empty(), "no step of that role");
+        let moved = act(s.clone(), NavAction::Move(1));
+        assert_eq!(moved.nav.step, s.nav.step, "nothing to move to");
+    }
+
+    fn grains_focus_and_context() {
+        let s = with_columns(10, &[]);
+        let s = act(s, NavAction::SetGrain(Grain::Low));
+        assert_eq!((s.nav.grain_of(3), s.nav.scroll_to), (Grain::Low, None), "no step: no scroll");
+        let s = act(s, NavAction::Go(5));
+        let s = act(s, NavAction::ToggleFocus);
+        let grains: Vec<Grain> = [5, 4, 7, 8].iter().map(|&i| s.nav.grain_of(i)).collect();
+        assert_eq!(grains, [Grain::High, Grain::Medium, Grain::Medium, Grain::Low]);
+        // A grain chosen ends focus + context and keeps the step in view.
+        let before = s.nav.scroll_to;
+        let s = act(s, NavAction::SetGrain(Grain::Medium));
+        assert!(!s.nav.focus);
+        assert_eq!(s.nav.grain_of(0), Grain::Medium);
+        assert_ne!(s.nav.scroll_to, before);
+        assert_eq!(s.nav.scroll_to.map(|(step, _)| step), Some(5));
+    }
+
+    fn candidates_cycle_in_rank_order() {
+        let (s, mut store) = opened(State::default(), 1, SAMPLE);
+        let s = columns(s, &mut store);
+        let ranked: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
+        assert!(ranked.len() >= 2, "{ranked:?}");
+        let s = act(s, Action::MoveCandidate(1));
+        assert_eq!(s.nav.step, Some(ranked[0]));
+        let s = act(s, Action::MoveCandidate(-1));
+        assert_eq!(s.nav.step, Some(*ranked.last().unwrap()), "wraps around");
+        let s = act(s, Action::MoveCandidate(1));
+        assert_eq!(s.nav.step, Some(ranked[0]));
+        let s = act(s, NavAction::Go(9999));
+        let s = act(s, Action::MoveCandidate(-1));
+        assert_eq!(s.nav.step, Some(*ranked.last().unwrap()), "from a step that is none");
+    }
+
+    fn a_reviewers_outcome_reaches_the_open_trajectorys_candidates() {
+        let (s, mut store) = opened(State::default(), 1, SAMPLE);
+        assert!(!s.selection.candidates.is_empty());
+        let id = s.queue.summary(1).unwrap().trajectories[0].id.clone();
+        let set = Request::SetOutcome { file: 1, trajectory_id: id, outcome: Outcome::Passed };
+        let mut s = s;
+        for resp in store.answer_all(set) {
+            s = worker(s, resp);
+        }
+        assert!(s.selection.candidates.is_empty(), "a passed run has none");
+        let o = &s.queue.summary(1).unwrap().trajectories[0];
+        assert_eq!(o.outcome, Outcome::Passed);
+    }
+
+    fn a_deep_link_waits_for_its_file_then_its_columns() {
+        let link = HashView {
+            file: 1,
+            traj: 2,
+            step: Some(3),
+            grain: Grain::Low,
+            mode: Mode::Annotate,
+            vs: None,
+        };
+        let s = act(State::default(), Action::PendingHash(link.clone()));
+        assert_eq!(s.page.mode, Mode::Annotate, "the link's mode at once");
+        let (s, _) = opened(s, 7, PASSED);
+        assert_eq!(s.sel(), Some((7, 0)), "the first file is shown while the link waits");
+        let (s, mut store) = opened(s, 8, &three_runs());
+        assert_eq!(s.sel(), Some((8, 2)), "the link's file and trajectory");
+        assert_eq!((s.nav.step, s.nav.grain), (None, Grain::default()), "not before the columns");
+        let s = columns(s, &mut store);
+        assert_eq!((s.nav.step, s.nav.grain), (Some(3), Grain::Low));
+        assert!(s.selection.pending.is_none());
+        assert_eq!(s.hash_view(), Some(link));
+        // A third file opened later becomes the view.
+        let (s, _) = opened(s, 9, PASSED);
+        assert_eq!(s.sel(), Some((9, 0)));
+    }
+
+    fn the_url_hash_round_trips_and_junk_is_refused() {
+        let h = HashView {
+            file: 2,
+            traj: 3,
+            step: Some(41),
+            grain: Grain::Low,
+            mode: Mode::Review,
+            vs: None,
+        };
+        assert_eq!(h.to_hash(), "#f=2&t=3&s=41&g=low");
+        assert_eq!(HashView::parse(&h.to_hash()), Some(h.clone()));
+        let a = HashView { mode: Mode::Annotate, ..h };
+        assert_eq!(a.to_hash(), "#f=2&t=3&s=41&g=low&m=annotate");
+        assert_eq!(HashView::parse(&a.to_hash()), Some(a.clone()));
+        // Comparing: the right run by its file's position in the queue (never content).
+        let c = HashView { mode: Mode::Compare, vs: Some((1, 7)), ..a };
+        assert_eq!(c.to_hash(), "#f=2&t=3&s=41&g=low&m=compare&vs=1.7");
+        assert_eq!(HashView::parse(&c.to_hash()), Some(c));
+        assert_eq!(HashView::parse("#f=0&vs=1"), None);
+        assert_eq!(HashView::parse("#f=0&m=nope"), None);
+        assert_eq!(HashView::parse("#g=nope"), None);
+        assert_eq!(HashView::parse("#f=x"), None);
+        assert_eq!(HashView::parse(""), None);
+    }
+
+    fn labels_progress_next_unlabelled_and_queue_filters() {
+        let (s, _) = opened(State::default(), 1, &three_runs());
+        assert_eq!(s.labels.progress(&s.queue), (0, 3));
+        let label = |id: &str, critical| LabelAction::Set { file: 1, trajectory_id: id.into(), critical };
+        let s = act(s, label("run-a", Some(0)));
+        assert_eq!(s.labels.progress(&s.queue), (1, 3));
+        assert_eq!(s.labels.get(1, "run-a"), Some(Some(0)));
+        assert_eq!(s.labels.get(1, "run-c"), None);
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel(), Some((1, 1)));
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel(), Some((1, 2)));
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel(), Some((1, 1)), "wraps around, skipping the labelled one");
+
+        let f = QueueFilter { failed_only: true, format: Some("awtl".into()), ..QueueFilter::default() };
+        let s = act(s, QueueAction::Filter(f));
+        let summary = s.queue.summary(1).unwrap().clone();
+        let shows = |s: &State, format: &str, t: usize| {
+            s.queue.shows(&s.labels, 1, format, &summary.trajectories[t])
+        };
+        assert!(shows(&s, "awtl", 0));
+        assert!(!shows(&s, "awtl", 1), "passed is hidden");
+        assert!(!shows(&s, "codex", 0), "another format is hidden");
+        // Under "failed only", the next unlabelled is a failed one.
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel(), Some((1, 2)));
+        let s = act(s, QueueAction::Filter(QueueFilter { unlabelled_only: true, ..QueueFilter::default() }));
+        assert!(!shows(&s, "awtl", 0), "labelled is hidden");
+        // "No critical step" is a label too; with all labelled, nothing is next.
+        let s = act(s, label("run-ok-1", None));
+        let s = act(s, label("run-c", Some(1)));
+        assert_eq!(s.labels.progress(&s.queue), (3, 3));
+        let before = s.sel();
+        let s = act(s, Action::NextUnlabelled);
+        assert_eq!(s.sel(), before);
+    }
+
+    fn marking_critical_needs_a_step_and_opens_annotate() {
+        let s = with_columns(5, &[]);
+        let s = act(s, Action::MarkCritical);
+        assert_eq!((s.page.mode, s.labels.mark_count), (Mode::Review, 0), "nothing to mark");
+        let s = act(s, NavAction::Move(1));
+        let s = act(s, Action::MarkCritical);
+        assert_eq!((s.page.mode, s.labels.mark_count), (Mode::Annotate, 1));
+        let s = act(s, PageAction::SetMode(Mode::Review));
+        let s = act(s, Action::MarkCritical);
+        assert_eq!((s.page.mode, s.labels.mark_count), (Mode::Annotate, 2));
+    }
+
+    fn forgetting_the_open_file_opens_the_first_loaded_one() {
+        let (s, _) = opened(State::default(), 1, PASSED);
+        let (s, _) = opened(s, 2, SAMPLE);
+        let s = act(s, QueueAction::Add { id: 3, name: "loading".into(), size: 10.0 });
+        let s = act(s, Action::Select { file: 2, traj: 0 });
+        let s = act(s, NavAction::Go(1));
+        let s = act(s, QueueAction::Forget(2));
+        assert_eq!(s.sel(), Some((1, 0)));
+        assert_eq!(s.nav.step, None);
+        let s = act(s, QueueAction::Forget(1));
+        assert_eq!(s.sel(), None, "a file still loading is not shown");
+        assert_eq!(s.attr(), "loading");
+        let s = act(s, QueueAction::Failed { id: 3, error: "unreadable".into() });
+        assert_eq!(s.attr(), "error");
+    }
+
+    fn progress_and_a_late_report_for_a_loaded_file() {
+        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 100.0 });
+        let p = Response::Progress { file: 1, bytes: 50.0, total: 100.0, lines: 3.0, quarantined: 1.0 };
+        let s = worker(s, p.clone());
+        let FileStatus::Loading { bytes, lines, .. } = s.queue.files[0].status else { panic!() };
+        assert_eq!((bytes, lines), (50.0, 3.0));
+        let s = worker(s, Response::Cancelled { file: 1 });
+        let s = worker(s, p);
+        assert_eq!(s.queue.files[0].status, FileStatus::Cancelled, "a late report changes nothing");
+    }
+
+    fn a_crash_fails_loading_files_with_a_clear_message() {
+        let s = worker(State::default(), Response::Ready);
+        let s = act(s, QueueAction::Add { id: 1, name: "big".into(), size: 9e8 });
+        let s = act(s, PageAction::Notice("old".into()));
+        let s = act(s, QueueAction::Add { id: 2, name: "other".into(), size: 1.0 });
+        assert_eq!(s.page.notice, None, "a new file clears the notice");
+        assert_eq!(s.attr(), "loading");
+        let s = act(s, Action::WorkerCrashed("out of memory".into()));
+        let FileStatus::Failed(msg) = &s.queue.files[0].status else { panic!("not failed") };
+        assert!(msg.contains("ran out of room"), "{msg}");
+        assert_eq!(s.attr(), "error");
+        assert_eq!(s.page.crashes, 1, "a worker that was up is restarted");
+        // One that never came up is not restarted again and again.
+        let s = act(s, Action::WorkerCrashed("404".into()));
+        assert_eq!(s.page.crashes, 1);
+        assert!(s.page.notice.as_deref().is_some_and(|n| n.contains("404")));
+    }
+}
