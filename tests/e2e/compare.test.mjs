@@ -118,7 +118,7 @@ test('two files: the same runs compared across files; a deep link restores the c
   await page.selectOption('[data-testid="compare-pick-right"]', { label: 'attempt-fail · 12 steps · failed' });
   await page.waitForFunction(() => /agree on every step/.test(document.querySelector('[data-testid="compare-summary"]')?.textContent || ''));
   assert.equal(await page.locator('[data-testid="divergence"]').count(), 0);
-  assert.equal(await page.getAttribute('[data-testid="jump-divergence"]', 'disabled'), '');
+  assert.ok(await page.locator('[data-testid="jump-divergence"]').isDisabled());
   assert.deepEqual(errors, []);
   await context.close();
 
@@ -167,7 +167,10 @@ test('the compare view works from the keyboard alone', async () => {
   // The pickers are reachable with Tab and change with the arrow keys.
   await page.focus('[data-testid="compare-pick-right"]');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'compare-pick-right');
-  // Escape leaves: back to Review, the diagnosis on top.
+  // Escape leaves the picker first, then Compare: back to Review, the diagnosis on top.
+  await body.press('Escape');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.dataset.testid), 'compare-pick-right');
+  assert.ok(await page.isVisible('[data-testid="compare"]'), 'still comparing');
   await body.press('Escape');
   await page.waitForSelector('[data-testid="compare"]', { state: 'detached' });
   await page.waitForSelector('[data-testid="diagnosis"]');
