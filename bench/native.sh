@@ -4,14 +4,16 @@
 # same file, started in turn (A B A B ...) so each pair sees the same machine; the ratio is taken
 # pair by pair and the median is reported, with both medians of wall time and analyze's peak RSS.
 # Shapes: see bench/shapes.sh (files in target/bench/, made once); the 1 GB one only with BENCH_1GB=1.
-#   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes)
+#   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes;
+#   TRAJSCOPE=path/to/trajscope measures another build, e.g. a copy of the one before a change)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 SIZE_MB="${1:-200}"
 RUNS="${2:-5}"
 export PATH="$HOME/.cargo/bin:$PATH"
-SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures}"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures claude-code codex}"
+BIN="${TRAJSCOPE:-target/release/trajscope}"
 [ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 
 cargo build --release -q -p trajscope-cli -p trajscope-bench-web --bin trajscope --bin gen-awtl
@@ -23,10 +25,11 @@ for s in $SHAPES; do make_shape "$s"; done
 
 FILES=()
 for s in $SHAPES; do FILES+=("$s=$(shape_file "$s")"); done
-python3 - "$RUNS" "${FILES[@]}" <<'PY'
+python3 - "$RUNS" "$BIN" "${FILES[@]}" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 
 runs = int(sys.argv[1])
+binary = sys.argv[2]
 
 def timed(cmd):
     """Wall seconds, CPU seconds (user + sys of every thread) and peak RSS (KiB) of one run."""
@@ -38,15 +41,16 @@ def timed(cmd):
         sys.exit(f"{cmd} failed: {status}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
+print(f"{binary}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
 print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9}")
-for arg in sys.argv[2:]:
+for arg in sys.argv[3:]:
     name, path = arg.split("=", 1)
     mb = os.path.getsize(path) / 1e6
     with open(path, "rb") as f:  # warm the page cache: both contenders read from memory
         while f.read(1 << 24):
             pass
-    a = ["target/release/trajscope", "analyze", "--json", path]
+    a = [binary, "analyze", "--json", path]
     b = [sys.executable, "bench/orjson_loop.py", path]
     pairs = []
     for _ in range(runs):

@@ -8,6 +8,13 @@ the figures do not depend on one writer's habits:
   one-line OUT [RUNS=100000]    RUNS runs of one action line each (the run-lookup shape).
   fixtures OUT [COPIES=2000]    the real AWTL fixtures under tests/fixtures/awtl/ concatenated
                                 COPIES times, each copy's run ids made distinct.
+  claude-code OUT [COPIES=500]  the real Claude Code transcripts under tests/fixtures/claude_code/
+                                concatenated COPIES times, each copy's session and agent ids made
+                                distinct (one session each: ~2,500 trajectories, ~44 MB).
+  codex OUT [COPIES=500]        the real Codex rollouts under tests/fixtures/codex/ (plain ones)
+                                concatenated COPIES times, each copy's session id made distinct;
+                                the Codex reader takes a file as one session, so this is one
+                                long run (~21,000 steps, ~50 MB).
 
 Deterministic (fixed seed). Usage: python3 bench/other_shapes.py SHAPE OUT [N]
 """
@@ -85,9 +92,43 @@ def fixtures(out, copies):
                     f.write(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
+def suffixed(paths, copies, out, fix):
+    """Each file of `paths` parsed, then written `copies` times with `fix(event, copy)` applied
+    (compact JSON, one event a line)."""
+    parsed = [[json.loads(l) for l in open(p) if l.strip()] for p in paths]
+    with open(out, "w") as f:
+        for c in range(copies):
+            for lines in parsed:
+                for ev in lines:
+                    f.write(json.dumps(fix(json.loads(json.dumps(ev)), c),
+                                       ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def claude_code(out, copies):
+    def fix(ev, c):
+        for k in ("sessionId", "agentId"):
+            if isinstance(ev.get(k), str):
+                ev[k] = f"{ev[k]}-c{c}"
+        return ev
+    paths = sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/claude_code/*.jsonl")))
+    suffixed(paths, copies, out, fix)
+
+
+def codex(out, copies):
+    def fix(ev, c):
+        p = ev.get("payload")
+        if ev.get("type") == "session_meta" and isinstance(p, dict) and isinstance(p.get("id"), str):
+            p["id"] = f"{p['id']}-c{c}"
+        return ev
+    paths = sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/codex/*.jsonl")))
+    suffixed(paths, copies, out, fix)
+
+
 if __name__ == "__main__":
     shape, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
     {"interleaved": lambda: interleaved(out, n or 10000),
      "one-line": lambda: one_line(out, n or 100000),
-     "fixtures": lambda: fixtures(out, n or 2000)}[shape]()
+     "fixtures": lambda: fixtures(out, n or 2000),
+     "claude-code": lambda: claude_code(out, n or 500),
+     "codex": lambda: codex(out, n or 500)}[shape]()

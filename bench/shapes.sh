@@ -1,6 +1,7 @@
 # Shared by bench/native.sh and bench/app.sh (sourced): where each benchmark shape's file lives
-# (target/bench/) and how it is made, once. Needs target/release/gen-awtl and SIZE_MB (the size
-# of the `long` shape) and SCALE (divides the run or step counts of the gen-awtl shapes).
+# (target/bench/) and how it is made, once. Needs target/release/gen-awtl (GEN_AWTL names
+# another build of it), SIZE_MB (the size of the `long` shape) and SCALE (divides the run or step
+# counts of the gen-awtl shapes).
 #   long      long runs (the original shape), SIZE_MB megabytes          (gen-awtl --shape long)
 #   short     10,000 runs of ~35 steps                                     (gen-awtl --shape short)
 #   one-step  100,000 one-step runs                                        (gen-awtl --shape one-step)
@@ -8,6 +9,8 @@
 #   py-interleaved  10,000 short runs, lines interleaved, by bench/other_shapes.py
 #   py-one-line     100,000 one-line runs, by bench/other_shapes.py
 #   fixtures        the repo's real AWTL fixtures concatenated 2,000 times (bench/other_shapes.py)
+#   claude-code     the repo's real Claude Code transcripts, 500 copies, sessions made distinct
+#   codex           the repo's real Codex rollouts, 500 copies: one long session (~21,000 steps)
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -24,12 +27,14 @@ make_shape() {
   mkdir -p target/bench
   [ -s "$f" ] && return
   case "$1" in
-    long) target/release/gen-awtl "$f" "$SIZE_MB" ;;
-    1gb) target/release/gen-awtl "$f" 1000 ;;
-    short|one-step|huge-run) target/release/gen-awtl --shape "$1" --scale "${SCALE:-1}" "$f" 0 ;;
+    long) ${GEN_AWTL:-target/release/gen-awtl} "$f" "$SIZE_MB" ;;
+    1gb) ${GEN_AWTL:-target/release/gen-awtl} "$f" 1000 ;;
+    short|one-step|huge-run) ${GEN_AWTL:-target/release/gen-awtl} --shape "$1" --scale "${SCALE:-1}" "$f" 0 ;;
     py-interleaved) python3 bench/other_shapes.py interleaved "$f" ;;
     py-one-line) python3 bench/other_shapes.py one-line "$f" ;;
     fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
+    claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
+    codex) python3 bench/other_shapes.py codex "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Content-hash the ingest worker's files, which trunk leaves with fixed names.
+"""Write the ingest worker's script, named after its content, and name it in the page.
 
-Trunk names the page's wasm, JS, CSS and icon after their content, but not a worker's
-(`worker.js`, `worker_bg.wasm`, `worker_loader.js`), so a deploy could serve a cached old worker
-beside a new page. This renames each to `worker-<hash>…` (the first 16 hex digits of the SHA-256
-of its final bytes), points the loader at the new names (so the loader's own hash covers them),
-and writes the loader's name into the page's `<meta name="trajscope-worker">`, which the app
-reads to start the worker. Run from scripts/post_build.py on trunk's staging folder.
+The page and the worker run one wasm module (one copy of the core, downloaded and compiled
+once): trunk builds only the app, and names its wasm and JS after their content. The worker is
+a module worker whose script imports the app's wasm-bindgen JS and instantiates the compiled
+`WebAssembly.Module` the page posts as its first message (or, failing that, fetches the app's
+wasm itself); the module's `main` finds no window there and runs the worker.
+
+This writes that script as `worker-<hash>.js` (the first 16 hex digits of the SHA-256 of its
+bytes, which name the app's hashed files, so a new build gives a new name) and puts its name
+into the page's `<meta name="trajscope-worker">`, which the app reads to start the worker. Run
+from scripts/post_build.py on trunk's staging folder.
 """
 import hashlib
 import os
@@ -15,36 +19,47 @@ import sys
 
 META = re.compile(r'(<meta name="trajscope-worker" content=")[^"]*(")')
 
+# The worker's whole script. `{js}` and `{wasm}` are the app's hashed file names.
+WORKER = """\
+// The trajscope ingest worker: the page's own wasm module, whose main() runs the worker when it
+// finds no window. Written by scripts/hash_assets.py at build time.
+import init from "./{js}";
 
-def content_name(folder: str, name: str, stem: str, suffix: str) -> str:
-    """Renames folder/name to `<stem>-<hash><suffix>` and returns the new name."""
-    path = os.path.join(folder, name)
-    with open(path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    new = f"{stem}-{digest}{suffix}"
-    os.replace(path, os.path.join(folder, new))
-    return new
+addEventListener("message", (e) => {{
+  const module = e.data && e.data.wasm_module;
+  init({{ module_or_path: module instanceof WebAssembly.Module ? module : new URL("./{wasm}", import.meta.url) }});
+}}, {{ once: true }});
+"""
 
 
-def hash_worker(staging: str, stem: str = "worker") -> str:
-    """Hashes the worker `stem` in `staging`; returns the loader's new name."""
-    loader = os.path.join(staging, f"{stem}_loader.js")
-    text = open(loader, encoding="utf-8").read()
-    wasm = content_name(staging, f"{stem}_bg.wasm", stem, "_bg.wasm")
-    js = content_name(staging, f"{stem}.js", stem, ".js")
-    replaced = text.replace(f"./{stem}_bg.wasm", f"./{wasm}").replace(f"./{stem}.js", f"./{js}")
-    if wasm not in replaced or js not in replaced:
-        raise SystemExit(f"hash_assets.py: unexpected loader shim: {text!r}")
-    with open(loader, "w", encoding="utf-8") as f:
-        f.write(replaced)
-    return content_name(staging, f"{stem}_loader.js", stem, "_loader.js")
+def app_files(staging: str, html: str) -> tuple[str, str]:
+    """The app's wasm-bindgen JS and wasm, as trunk named them (exactly one of each, named in
+    the page)."""
+    names = os.listdir(staging)
+    js = [n for n in names if re.fullmatch(r"app-[0-9a-f]+\.js", n)]
+    wasm = [n for n in names if re.fullmatch(r"app-[0-9a-f]+_bg\.wasm", n)]
+    if len(js) != 1 or len(wasm) != 1:
+        raise SystemExit(f"hash_assets.py: expected one app JS and one app wasm, found {js} {wasm}")
+    for n in js + wasm:
+        if n not in html:
+            raise SystemExit(f"hash_assets.py: index.html does not name {n}")
+    return js[0], wasm[0]
+
+
+def write_worker(staging: str, js: str, wasm: str) -> str:
+    """Writes the worker script into `staging`; returns its name."""
+    text = WORKER.format(js=js, wasm=wasm).encode("utf-8")
+    name = f"worker-{hashlib.sha256(text).hexdigest()[:16]}.js"
+    with open(os.path.join(staging, name), "wb") as f:
+        f.write(text)
+    return name
 
 
 def main(staging: str) -> int:
-    loader = hash_worker(staging)
     index = os.path.join(staging, "index.html")
     html = open(index, encoding="utf-8").read()
-    html, n = META.subn(lambda m: m.group(1) + loader + m.group(2), html)
+    worker = write_worker(staging, *app_files(staging, html))
+    html, n = META.subn(lambda m: m.group(1) + worker + m.group(2), html)
     if n != 1:
         print("hash_assets.py: <meta name=\"trajscope-worker\"> not found in index.html", file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trunk's one post-build hook, run on its staging folder: content-hash the worker's files,
+"""Trunk's one post-build hook, run on its staging folder: write the content-hashed worker script,
 then write the Content-Security-Policy. One hook, because trunk runs the hooks of a stage
 concurrently and the CSP must see the final page."""
 import os

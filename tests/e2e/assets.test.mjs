@@ -1,6 +1,7 @@
-// Every built asset is named after its content, the worker's files included, so a deploy never
-// serves a cached old file beside a new page; the page starts the worker through the hashed
-// loader it names in <meta name="trajscope-worker">.
+// Every built asset is named after its content, the worker's script included, so a deploy never
+// serves a cached old file beside a new page. The page and the worker run one wasm module (one
+// copy of the core): the page starts the worker from the hashed script it names in
+// <meta name="trajscope-worker"> and hands it its compiled module, so the wasm is fetched once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -28,34 +29,34 @@ test('every built file but index.html and the bundled samples carries a content 
   // (dot files are trunk's own, e.g. its .trunk-lock, not assets the page loads)
   const built = all.filter((f) => f !== 'index.html' && !f.startsWith('samples/') && !f.split('/').pop().startsWith('.'));
   assert.ok(built.some((f) => f.endsWith('.wasm')), `no wasm in ${all}`);
-  const unhashed = built.filter((f) => !/-[0-9a-f]{8,16}(_bg\.wasm|_loader\.js|\.[a-z]+)$/.test(f));
+  const unhashed = built.filter((f) => !/-[0-9a-f]{8,16}(_bg\.wasm|\.[a-z]+)$/.test(f));
   assert.deepEqual(unhashed, [], 'built files without a content hash in their name');
+  assert.equal(built.filter((f) => f.endsWith('.wasm')).length, 1, `one wasm module for page and worker: ${built}`);
   for (const stale of ['worker.js', 'worker_bg.wasm', 'worker_loader.js']) assert.ok(!all.includes(stale), `${stale} is left`);
 });
 
-test('the worker files are named after their bytes and the loader names them', async () => {
+test('the worker script is named after its bytes and runs the page\'s own module', async () => {
   const html = await readFile(join(DIST, 'index.html'), 'utf8');
-  const loader = html.match(/<meta name="trajscope-worker" content="(worker-([0-9a-f]{16})_loader\.js)"/);
-  assert.ok(loader, 'index.html names a hashed worker loader');
-  assert.equal(await sha16(loader[1]), loader[2]);
-  const shim = await readFile(join(DIST, loader[1]), 'utf8');
-  const js = shim.match(/"\.\/(worker-([0-9a-f]{16})\.js)"/);
-  const wasm = shim.match(/"\.\/(worker-([0-9a-f]{16})_bg\.wasm)"/);
-  assert.ok(js && wasm, `the loader names the hashed worker JS and wasm: ${shim}`);
-  assert.equal(await sha16(js[1]), js[2]);
-  assert.equal(await sha16(wasm[1]), wasm[2]);
+  const worker = html.match(/<meta name="trajscope-worker" content="(worker-([0-9a-f]{16})\.js)"/);
+  assert.ok(worker, 'index.html names a hashed worker script');
+  assert.equal(await sha16(worker[1]), worker[2]);
+  const script = await readFile(join(DIST, worker[1]), 'utf8');
+  const js = script.match(/"\.\/(app-[0-9a-f]{16}\.js)"/);
+  const wasm = script.match(/"\.\/(app-[0-9a-f]{16}_bg\.wasm)"/);
+  assert.ok(js && wasm, `the worker imports the page's hashed JS and names its wasm: ${script}`);
+  assert.ok(html.includes(js[1]) && html.includes(wasm[1]), 'the page loads the same JS and wasm');
 });
 
-test('the page starts the worker from the hashed names and loads a trace', async () => {
+test('the page starts the worker from its hashed script, fetches the wasm once and loads a trace', async () => {
   const { page, context, requests, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.click('[data-testid="load-sample"]');
   await waitReady(page);
   const own = requests.filter((u) => u.startsWith(srv.url)).map((u) => u.slice(srv.url.length));
-  for (const re of [/^worker-[0-9a-f]{16}_loader\.js$/, /^worker-[0-9a-f]{16}\.js$/, /^worker-[0-9a-f]{16}_bg\.wasm$/]) {
-    assert.ok(own.some((u) => re.test(u)), `no request matches ${re}: ${own}`);
-  }
+  assert.ok(own.some((u) => /^worker-[0-9a-f]{16}\.js$/.test(u)), `the worker script was not requested: ${own}`);
   assert.ok(!own.some((u) => /^worker(_bg\.wasm|_loader\.js|\.js)$/.test(u)), 'an unhashed worker name was requested');
+  // The worker instantiates the module the page compiled: the wasm is fetched once.
+  assert.equal(own.filter((u) => u.endsWith('.wasm')).length, 1, `wasm requests: ${own}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,8 +1,8 @@
 // Checks a page served by scripts/serve.sh (used by scripts/check-serve-beside-test.sh, not a
 // test file of its own):
 //   node tests/e2e/served-page.mjs fetch ORIGIN   index.html and every asset it names (the page's
-//                                                 JS, wasm, CSS, icon, the worker's loader and
-//                                                 the loader's JS and wasm) answer 200
+//                                                 JS, wasm, CSS, icon, the worker's script and
+//                                                 the JS and wasm it names) answer 200
 //   node tests/e2e/served-page.mjs load ORIGIN    Chromium opens the page with the bundled
 //                                                 sample and reaches `ready`
 // Exits non-zero, with the reason on stderr, when the page is broken.
@@ -32,10 +32,10 @@ async function fetchAll(base) {
     assert.ok(u.startsWith(page.origin + '/'), `asset outside the origin: ${u}`);
     await get(u);
   }
-  const loaderUrl = new URL(worker[1], page);
-  const loader = (await get(loaderUrl.href)).toString('utf8');
-  const inner = [...loader.matchAll(/["'](\.\/[^"']+\.(?:js|wasm))["']/g)].map((m) => new URL(m[1], loaderUrl).href);
-  assert.ok(inner.some((u) => u.endsWith('.wasm')), `the worker loader names no wasm: ${loader}`);
+  const workerUrl = new URL(worker[1], page);
+  const script = (await get(workerUrl.href)).toString('utf8');
+  const inner = [...script.matchAll(/["'](\.\/[^"']+\.(?:js|wasm))["']/g)].map((m) => new URL(m[1], workerUrl).href);
+  assert.ok(inner.some((u) => u.endsWith('.wasm')), `the worker script names no wasm: ${script}`);
   for (const u of inner) await get(u);
   return urls.length + 1 + inner.length;
 }

@@ -1,4 +1,4 @@
-//! The page's side of the worker: starts its loader (named in the page, see `worker_url`),
+//! The page's side of the worker: starts it (its script is named in the page, see `worker_url`),
 //! posts requests and hands every response to a callback.
 
 use std::cell::RefCell;
@@ -23,12 +23,12 @@ impl Bridge {
         on_response: impl Fn(Response) + 'static,
         on_crash: impl Fn(String) + 'static,
     ) -> Result<Bridge, String> {
-        let worker = web_sys::Worker::new(&crate::worker_url::for_page())
-            .map_err(|_| "could not start the ingest worker".to_string())?;
+        let worker = crate::worker_url::start(&crate::worker_url::for_page())
+            .ok_or_else(|| "could not start the ingest worker".to_string())?;
         let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (q, w) = (queue.clone(), worker.clone());
         let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-            if let Ok(resp) = serde_wasm_bindgen::from_value::<Response>(e.data()) {
+            if let Some(resp) = e.data().as_string().and_then(|t| Response::from_json(&t)) {
                 if resp == Response::Ready {
                     for m in q.borrow_mut().take().unwrap_or_default() {
                         w.post_message(&m).ok();

@@ -98,8 +98,9 @@ mod glue {
 
     impl HashHelper {
         pub fn start(blob: &web_sys::Blob) -> Option<HashHelper> {
-            // This worker's own script: the same (content-hashed) loader the page started.
-            let worker = web_sys::Worker::new(&crate::worker_url::own()).ok()?;
+            // This worker's own script (the content-hashed one the page started), with this
+            // instance's module.
+            let worker = crate::worker_url::start(&crate::worker_url::own())?;
             let mut resolve = None;
             let promise = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
             let resolve = Rc::new(resolve?);
@@ -114,18 +115,17 @@ mod glue {
                 let (worker, blob, done, ready) =
                     (worker.clone(), blob.clone(), done.clone(), ready.clone());
                 Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-                    let data = e.data();
+                    // Every message is JSON text (`crate::worker::post_to`).
+                    let text = e.data().as_string().unwrap_or_default();
                     // Every instance of the worker says `Ready` when it starts listening.
-                    if let Ok(Response::Ready) =
-                        serde_wasm_bindgen::from_value::<Response>(data.clone())
-                    {
+                    if let Some(Response::Ready) = Response::from_json(&text) {
                         ready.set(true);
                         if send_job(&worker, &blob).is_none() {
                             done(&JsValue::NULL);
                         }
                         return;
                     }
-                    match serde_wasm_bindgen::from_value::<HashReply>(data) {
+                    match serde_json::from_str::<HashReply>(&text) {
                         Ok(HashReply::Hashed { content_hash, .. }) => {
                             done(&JsValue::from_str(&content_hash))
                         }

@@ -19,7 +19,13 @@ mod worker_url;
 
 pub use view::{state, App};
 
-/// Mounts the app on `<body>`.
+/// The module's entry point: on a page, mounts the app on `<body>`; in a worker (the ingest
+/// worker or its hashing helper, started with this same module), listens as the worker.
 pub fn start() {
+    #[cfg(target_arch = "wasm32")]
+    if web_sys::window().is_none() {
+        worker::run();
+        return;
+    }
     yew::Renderer::<App>::new().render();
 }

@@ -53,9 +53,11 @@ pub enum Request {
     Compare { req: u32, left: (u32, u32), right: (u32, u32) },
 }
 
-/// Worker → page.
+/// Worker → page, posted as JSON text (`{"kind": …, "body": {…}}`, see [`Response::to_json`]).
+/// Adjacently tagged, so a reader that meets `kind` first parses the body straight into its type
+/// (an internally tagged enum is buffered whole first: twice the work on a large summary).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", content = "body", rename_all = "snake_case")]
 pub enum Response {
     /// The worker is up and listening.
     Ready,
@@ -138,6 +140,20 @@ pub enum Response {
     },
 }
 
+impl Response {
+    /// The message as the worker posts it: one JSON string crosses to the page, which parses it
+    /// in wasm. (Posted as a JS object tree, a summary of 10,000 trajectories took seconds of
+    /// calls across the wasm boundary to read back.)
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a posted message; `None` for anything else (e.g. a hash helper's reply).
+    pub fn from_json(text: &str) -> Option<Response> {
+        serde_json::from_str(text).ok()
+    }
+}
+
 /// What the page keeps about a loaded file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
@@ -186,3 +202,28 @@ pub const QUARANTINE_SHOWN: usize = 5000;
 
 pub const ROLE_NAMES: [&str; 7] = trajscope_core::model::Role::NAMES;
 pub const KIND_NAMES: [&str; 8] = trajscope_core::model::StepKind::NAMES;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses_travel_as_json_text_with_the_kind_first() {
+        let store_reply = {
+            let mut store = crate::worker::Store::default();
+            let bytes = include_bytes!("../../../web/samples/sample.awtl.jsonl");
+            let trace = trajscope_core::ingest(bytes, trajscope_core::IngestOptions::default());
+            store.insert(1, trajscope_core::Session::new(trace, Some("sha256:x".into())))
+        };
+        for resp in [Response::Ready, Response::Cancelled { file: 2 }, store_reply] {
+            let text = resp.to_json();
+            assert!(text.starts_with("{\"kind\":"), "{}", &text[..text.len().min(80)]);
+            // (Compared as text: fields the core does not serialise, such as a candidate's
+            // ranking features, come back as their defaults.)
+            assert_eq!(Response::from_json(&text).map(|r| r.to_json()), Some(text));
+        }
+        // Anything else (a hash helper's reply, garbage) is not a page message.
+        assert_eq!(Response::from_json("{\"hash_reply\":\"hashed\",\"job\":1}"), None);
+        assert_eq!(Response::from_json("not json"), None);
+    }
+}

@@ -18,12 +18,12 @@ pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 #[cfg(target_arch = "wasm32")]
 pub use glue::run;
 
-/// Posts a message from this worker (to the page, or a helper's reply to its ingest worker).
+/// Posts a message from this worker (to the page, or a helper's reply to its ingest worker) as
+/// JSON text (see [`Response::to_json`]).
 #[cfg(target_arch = "wasm32")]
 pub(crate) fn post_to(scope: &web_sys::DedicatedWorkerGlobalScope, msg: &impl serde::Serialize) {
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    if let Ok(v) = msg.serialize(&ser) {
-        scope.post_message(&v).ok();
+    if let Ok(text) = serde_json::to_string(msg) {
+        scope.post_message(&wasm_bindgen::JsValue::from_str(&text)).ok();
     }
 }
 
@@ -85,9 +85,14 @@ mod glue {
         post(&scope, &Response::Ready);
     }
 
-    /// How long one background batch of analysis may run before its overviews are posted (and
-    /// the page's requests get their turn): one message per batch, not per trajectory.
+    /// How long the first background batch of analysis may run before its overviews are posted
+    /// (and the page's requests get their turn): one message per batch, not per trajectory.
+    /// Each batch may run twice as long as the one before, up to [`BATCH_MAX_MS`]: every
+    /// message costs the page an update of the whole summary, so a file of 12,000 trajectories
+    /// gets a few dozen updates, not hundreds, while the first ones still come quickly.
     const BATCH_MS: f64 = 50.0;
+    /// The longest a batch runs (how long a page request can wait behind one).
+    const BATCH_MAX_MS: f64 = 500.0;
 
     /// The load loop: the file's slices into the loader, then `Loaded` (the first trajectory
     /// readable at once), the identity when a helper has it, the rest analysed in batches.
@@ -171,9 +176,11 @@ mod glue {
         }
         // The other trajectories in batches, yielding between them so the page's requests are
         // answered.
+        let mut budget = BATCH_MS;
         loop {
             gloo::timers::future::TimeoutFuture::new(0).await;
-            let until = now() + BATCH_MS;
+            let until = now() + budget;
+            budget = (budget * 2.0).min(BATCH_MAX_MS);
             let next = store.borrow_mut().analyse_batch(file, || now() < until);
             match next {
                 Some(resp) => post(&scope, &resp),

@@ -128,3 +128,21 @@ pub fn load_archive(
         .collect();
     Ok(Some((members, archive.error)))
 }
+
+/// Standard output for large writes: a duplicate of its descriptor as a plain file, so a write
+/// goes straight to the kernel (the standard handle is line-buffered and scans every byte for a
+/// newline first). The caller gathers its output in large buffers. Elsewhere than Unix, the
+/// standard handle.
+#[cfg(unix)]
+pub fn raw_stdout() -> Box<dyn std::io::Write> {
+    use std::os::fd::AsFd as _;
+    match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(std::fs::File::from(fd)),
+        Err(_) => Box::new(std::io::stdout().lock()),
+    }
+}
+
+#[cfg(not(unix))]
+pub fn raw_stdout() -> Box<dyn std::io::Write> {
+    Box::new(std::io::stdout().lock())
+}

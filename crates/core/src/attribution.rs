@@ -49,9 +49,25 @@ pub struct AnalysisOptions {
     pub assume_failed: bool,
     /// How many ranked candidates to keep.
     pub max_candidates: usize,
-    /// The scoring model's fitted weights.
+    /// The scoring model's fitted weights for a group chat (agents talking in turn; the
+    /// default shape).
     #[serde(default)]
     pub weights: Weights,
+    /// The weights for an orchestrated run (an orchestrator instructs workers, who reply):
+    /// the features mean other things there, so the model is fitted apart for each shape.
+    #[serde(default = "Weights::orchestrated")]
+    pub orchestrated_weights: Weights,
+}
+
+impl AnalysisOptions {
+    /// The weights for a run of this shape (see [`Features::orchestrated`]).
+    pub fn weights_for(&self, orchestrated: bool) -> &Weights {
+        if orchestrated {
+            &self.orchestrated_weights
+        } else {
+            &self.weights
+        }
+    }
 }
 
 impl Default for AnalysisOptions {
@@ -64,6 +80,7 @@ impl Default for AnalysisOptions {
             assume_failed: false,
             max_candidates: 10,
             weights: Weights::default(),
+            orchestrated_weights: Weights::orchestrated(),
         }
     }
 }
@@ -217,7 +234,7 @@ pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> Trajecto
     let failed = run_failed(traj, opts);
     let found = triggers::detect(traj);
     let instances = instances::build(traj, &found, opts, failed);
-    let candidates = ranking::rank(traj, &found, &instances, opts, failed, &opts.weights);
+    let candidates = ranking::rank(traj, &found, &instances, opts, failed);
     let signals = classify::signals(&found, opts);
     // An unknown outcome with an error still active at the end (a manifest instance) is
     // attributed as before; any other unknown run only gets its candidates.

@@ -91,7 +91,10 @@ pub fn evaluate(inputs: &[EvalInput<'_>], opts: &AnalysisOptions) -> EvalReport 
 pub struct Fold {
     /// `fit on odd, score on even` and the reverse (or the alternate halves).
     pub name: String,
+    /// The weights fitted for group chats.
     pub weights: Weights,
+    /// The weights fitted for orchestrated runs.
+    pub orchestrated_weights: Weights,
     /// The fitted weights on the items they were fitted on (optimistic; labelled as such).
     pub train_fit: BTreeMap<String, SubsetScore>,
     /// The fitted weights on the other half: the honest figure.
@@ -107,8 +110,13 @@ pub struct CrossValidation {
     pub folds: Vec<Fold>,
     /// Every item scored by the weights fitted on the fold that did not hold it.
     pub pooled_test: BTreeMap<String, SubsetScore>,
-    /// The weights fitted on every item (the shipped defaults come from this fit).
+    /// Whether one weight set was fitted for both shapes (`--one-model`, the earlier
+    /// procedure) instead of one per shape.
+    pub one_model: bool,
+    /// The weights fitted on every item (the shipped defaults come from this fit): group
+    /// chats, then orchestrated runs.
     pub all_weights: Weights,
+    pub all_orchestrated_weights: Weights,
     /// Those weights on every item (train-fit, optimistic).
     pub all_train_fit: BTreeMap<String, SubsetScore>,
     /// The shipped default weights on every item.
@@ -122,6 +130,8 @@ struct Scored {
     gold_step: Option<u32>,
     gold_agent: Option<String>,
     candidates: Vec<Candidate>,
+    /// The run is orchestrated (scored with the orchestrated weights).
+    orchestrated: bool,
     /// Each candidate's step and normalised agent.
     steps: Vec<u32>,
     agents: Vec<String>,
@@ -129,6 +139,15 @@ struct Scored {
 
 impl Scored {
     fn item(&self, w: &Weights) -> EvalItem {
+        self.item_of(w)
+    }
+
+    /// Scored under the model of its shape.
+    fn item_by_shape(&self, m: &Model) -> EvalItem {
+        self.item_of(if self.orchestrated { &m.orchestrated } else { &m.chat })
+    }
+
+    fn item_of(&self, w: &Weights) -> EvalItem {
         let order = rerank_with(&self.candidates, &self.steps, &self.agents, w);
         let top = order.first().map(|&k| &self.candidates[k]);
         EvalItem {
@@ -193,7 +212,7 @@ const AGENT_STAGE: [usize; 2] = [8, 9];
 ///    pair, the steps' weights held, maximising exact agents plus exact steps, then recall@5
 ///    (the first best pair wins, `agent_support` = 0 first: the stage stays off unless it helps
 ///    on the fitted items). Without it the stage stays off (the shipped procedure).
-fn fit(items: &[&Scored], agent_stage: bool) -> Weights {
+fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize]) -> Weights {
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
     // An uninformed start, so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
@@ -202,10 +221,13 @@ fn fit(items: &[&Scored], agent_stage: bool) -> Weights {
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
+    for &k in dropped {
+        w.set(k, 0.0);
+    }
     let mut best = step_objective(&run(&w));
     for _pass in 0..4 {
         let mut changed = false;
-        for k in (0..Weights::LEN).filter(|k| !AGENT_STAGE.contains(k)) {
+        for k in (0..Weights::LEN).filter(|k| !AGENT_STAGE.contains(k) && !dropped.contains(k)) {
             for &v in grid(k) {
                 if v == w.get(k) {
                     continue;
@@ -240,6 +262,25 @@ fn fit(items: &[&Scored], agent_stage: bool) -> Weights {
         }
     }
     best.map(|(_, w)| w).unwrap_or(w)
+}
+
+/// The scoring model: one weight set per conversation shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    pub chat: Weights,
+    pub orchestrated: Weights,
+}
+
+/// Fits the model: each shape's weights on the items of that shape only ([`fit`]), or with
+/// `one_model` a single weight set on every item for both shapes.
+fn fit_model(items: &[&Scored], agent_stage: bool, dropped: &[usize], one_model: bool) -> Model {
+    if one_model {
+        let w = fit(items, agent_stage, dropped);
+        return Model { chat: w.clone(), orchestrated: w };
+    }
+    let chat: Vec<&Scored> = items.iter().copied().filter(|s| !s.orchestrated).collect();
+    let orch: Vec<&Scored> = items.iter().copied().filter(|s| s.orchestrated).collect();
+    Model { chat: fit(&chat, agent_stage, dropped), orchestrated: fit(&orch, agent_stage, dropped) }
 }
 
 /// How the items are split into the two folds.
@@ -286,6 +327,20 @@ pub fn cross_validate(
     split: Split,
     agent_stage: bool,
 ) -> CrossValidation {
+    cross_validate_without(inputs, opts, split, agent_stage, &[], false)
+}
+
+/// [`cross_validate`] with some features held out of the model: the weights named in
+/// `dropped` ([`Weights::NAMES`] indices) stay 0 in every fit (an ablation; the figures of
+/// `docs/detector.md` compare them).
+pub fn cross_validate_without(
+    inputs: &[EvalInput<'_>],
+    opts: &AnalysisOptions,
+    split: Split,
+    agent_stage: bool,
+    dropped: &[usize],
+    one_model: bool,
+) -> CrossValidation {
     let opts = AnalysisOptions { assume_failed: true, max_candidates: usize::MAX, ..opts.clone() };
     let scored: Vec<Scored> = inputs
         .iter()
@@ -298,6 +353,7 @@ pub fn cross_validate(
                 subset: inp.subset.clone(),
                 gold_step: gold.step,
                 gold_agent: gold.agent,
+                orchestrated: a.candidates.first().is_some_and(|c| c.features.orchestrated),
                 steps: a.candidates.iter().map(|c| c.step).collect(),
                 agents: a.candidates.iter().map(|c| normalize_agent(&c.agent)).collect(),
                 candidates: a.candidates,
@@ -310,8 +366,9 @@ pub fn cross_validate(
     let half = |want: bool| -> Vec<&Scored> {
         scored.iter().zip(&odd).filter(|(_, &o)| o == want).map(|(s, _)| s).collect()
     };
-    let items =
-        |set: &[&Scored], w: &Weights| -> Vec<EvalItem> { set.iter().map(|s| s.item(w)).collect() };
+    let items = |set: &[&Scored], m: &Model| -> Vec<EvalItem> {
+        set.iter().map(|s| s.item_by_shape(m)).collect()
+    };
     let mut folds = Vec::new();
     let mut pooled = Vec::new();
     let names = match split {
@@ -324,26 +381,31 @@ pub fn cross_validate(
     for (name, train_odd) in [(names[0], true), (names[1], false)] {
         let train = half(train_odd);
         let test = half(!train_odd);
-        let w = fit(&train, agent_stage);
-        let test_items = items(&test, &w);
+        let m = fit_model(&train, agent_stage, dropped, one_model);
+        let test_items = items(&test, &m);
         folds.push(Fold {
             name: name.into(),
-            train_fit: score(&items(&train, &w)),
+            train_fit: score(&items(&train, &m)),
             test: score(&test_items),
-            weights: w,
+            weights: m.chat,
+            orchestrated_weights: m.orchestrated,
         });
         pooled.extend(test_items);
     }
     let all: Vec<&Scored> = scored.iter().collect();
-    let all_weights = fit(&all, agent_stage);
+    let all_model = fit_model(&all, agent_stage, dropped, one_model);
+    let defaults =
+        Model { chat: opts.weights.clone(), orchestrated: opts.orchestrated_weights.clone() };
     CrossValidation {
         split,
         agent_stage,
+        one_model,
         folds,
         pooled_test: score(&pooled),
-        all_train_fit: score(&items(&all, &all_weights)),
-        defaults: score(&items(&all, &Weights::default())),
-        all_weights,
+        all_train_fit: score(&items(&all, &all_model)),
+        defaults: score(&items(&all, &defaults)),
+        all_weights: all_model.chat,
+        all_orchestrated_weights: all_model.orchestrated,
     }
 }
 
@@ -483,6 +545,66 @@ mod tests {
         assert_eq!(first, vec![true, true, true, false, false, true, false]);
         let ag_first = items.iter().zip(&first).filter(|(i, &f)| i.0 == "AG" && f).count();
         assert_eq!(ag_first, 2);
+    }
+
+    /// An item whose gold step is the candidate with feature `a` (`assumption`) in a group
+    /// chat, or with `b` (`introduces_code`) in an orchestrated run; the other candidate has
+    /// the other feature.
+    fn shaped(k: usize, orchestrated: bool) -> Scored {
+        use crate::attribution::{Features, InstanceState};
+        use crate::record::{Category, Phase};
+        let cand = |step: u32, assumption: bool| Candidate {
+            step,
+            line: 0,
+            agent: format!("agent{step}"),
+            score: 0.0,
+            category: Category::TaskConflict,
+            phase: Phase::Reasoning,
+            state: InstanceState::LatentActive,
+            evidence: Vec::new(),
+            instance: None,
+            why: Vec::new(),
+            features: Features {
+                assumption,
+                introduces_code: !assumption,
+                orchestrated,
+                ..Features::default()
+            },
+        };
+        let candidates = vec![cand(1, true), cand(2, false)];
+        Scored {
+            file: format!("{}/{k}.json", if orchestrated { "HC" } else { "AG" }),
+            subset: if orchestrated { "HC" } else { "AG" }.into(),
+            gold_step: Some(if orchestrated { 2 } else { 1 }),
+            gold_agent: Some(format!("agent{}", if orchestrated { 2 } else { 1 })),
+            orchestrated,
+            steps: vec![1, 2],
+            agents: vec!["agent1".into(), "agent2".into()],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn each_shape_gets_its_own_weights_when_their_evidence_conflicts() {
+        // Three group chats want `assumption`, two orchestrated runs `introduces_code`.
+        let items: Vec<Scored> = (0..5).map(|k| shaped(k, k >= 3)).collect::<Vec<_>>();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let exact = |m: &Model| {
+            refs.iter().filter(|s| s.item_by_shape(m).predicted_step == s.gold_step).count()
+        };
+        let per_shape = fit_model(&refs, false, &[], false);
+        assert_eq!(exact(&per_shape), 5);
+        assert!(per_shape.chat.assumption >= per_shape.chat.introduces_code);
+        assert!(per_shape.orchestrated.introduces_code > per_shape.orchestrated.assumption);
+        // One weight set serves the majority only.
+        let one = fit_model(&refs, false, &[], true);
+        assert_eq!(one.chat, one.orchestrated);
+        assert_eq!(exact(&one), 3);
+        // A dropped weight stays 0 in every fit.
+        let k = Weights::NAMES.iter().position(|n| *n == "assumption").unwrap();
+        let dropped = fit_model(&refs, false, &[k], false);
+        assert_eq!(dropped.chat.assumption, 0.0);
+        assert_eq!(dropped.orchestrated.assumption, 0.0);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! Field names here are a public contract (other tools and tests rely on them); add fields,
 //! never rename them.
 
+pub mod json;
+
 use serde::{Deserialize, Serialize};
 
 use std::collections::{HashMap, HashSet};
@@ -258,4 +260,32 @@ impl Report {
             trajectories,
         }
     }
+
+    /// The report's JSON written in pieces, so a large trace's overviews never all exist at
+    /// once: this head (`{"format":…,"quarantine":[…],"trajectories":[`), then each
+    /// trajectory's overview ([`json::write`]) with a comma between two, then
+    /// [`Report::JSON_TAIL`]. The bytes are those of serialising the whole [`Report`] with
+    /// serde_json (tested).
+    pub fn write_json_head(trace: &Trace, out: &mut Vec<u8>) -> Result<(), json::Error> {
+        out.extend_from_slice(b"{\"format\":");
+        json::write(out, &trace.format)?;
+        out.extend_from_slice(b",\"stats\":");
+        json::write(out, &trace.stats)?;
+        if let Some(error) = &trace.error {
+            out.extend_from_slice(b",\"error\":");
+            json::write_str(out, error);
+        }
+        out.extend_from_slice(b",\"quarantine\":[");
+        for (i, q) in trace.quarantine.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json::write(out, &QuarantineRecord::from_entry(q))?;
+        }
+        out.extend_from_slice(b"],\"trajectories\":[");
+        Ok(())
+    }
+
+    /// What closes the JSON [`Report::write_json_head`] opened.
+    pub const JSON_TAIL: &'static [u8] = b"]}";
 }

@@ -189,6 +189,13 @@ impl Session {
         Report::with_summaries(&trace, overviews)
     }
 
+    /// The trace and each trajectory's analysis (`None` where not analysed yet), by position:
+    /// for a shell that builds the report in pieces (the CLI writes `analyze --json` one
+    /// trajectory at a time, see [`Report::write_json_head`]).
+    pub fn into_parts(self) -> (Trace, Vec<Option<TrajectoryAnalysis>>) {
+        (self.trace, self.analyses)
+    }
+
     /// Per-step columns of trajectory `i`.
     pub fn columns(&self, i: usize) -> Option<StepColumns> {
         Some(steps::columns(self.trajectory(i)?))

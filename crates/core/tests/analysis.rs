@@ -214,17 +214,65 @@ fn the_agent_stage_reranks_by_agent_votes_and_says_so_only_when_on() {
     let off = analyze_trajectory(&t, &AnalysisOptions::default());
     assert_eq!(off.critical.as_ref().map(|c| c.agent.as_str()), Some("WebSurfer"));
     assert_eq!(votes(&off), 0, "off in the shipped weights: no candidate claims votes");
+    // A Magentic-One run is orchestrated: the group-chat weights do not rank it.
+    let mut chat_only = AnalysisOptions::default();
+    chat_only.weights.agent_support = 1.5;
+    chat_only.weights.support_depth = 10.0;
+    assert_eq!(analyze_trajectory(&t, &chat_only).candidates, off.candidates);
     let mut opts = AnalysisOptions::default();
-    opts.weights.agent_support = 1.5;
-    opts.weights.support_depth = 10.0;
+    // Votes that outweigh every first-stage difference: the agent holding the most goes first.
+    opts.orchestrated_weights.agent_support = 50.0;
+    opts.orchestrated_weights.support_depth = 10.0;
     let on = analyze_trajectory(&t, &opts);
-    // The orchestrator's steps fill the top ten: its best step goes first.
     let c = on.candidates.first().unwrap();
-    assert_eq!(c.agent, "Orchestrator");
+    let most = on.candidates.iter().map(|c| c.features.agent_support).fold(0.0, f64::max);
+    assert!(most > 0.0);
+    assert_eq!(c.features.agent_support, most, "{:?}", c.why);
     assert!(
         c.why.iter().any(|w| w.contains("of the votes of the top 10 candidates")),
         "{:?}",
         c.why
     );
     assert_eq!(votes(&on), on.candidates.len(), "every candidate's agent got votes here");
+}
+
+/// A Who&When-style group chat: `(agent, content)` turns, the terminal's output included.
+fn chat(turns: &[(&str, &str)]) -> Trajectory {
+    let history: Vec<serde_json::Value> = turns
+        .iter()
+        .map(|(name, content)| serde_json::json!({"name": name, "role": "assistant", "content": content}))
+        .collect();
+    let doc = serde_json::json!({"question": "Which dish left the menu?", "ground_truth": "x",
+        "history": history, "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_timeout_in_the_agents_own_code_is_its_failed_command_not_a_flaky_blocker() {
+    let code = "Let me fetch the archived menu.\n```python\nimport requests\nprint(requests.get(URL, timeout=5).text)\n```";
+    let timeout = "exitcode: 1 (execution failed)\nCode output: TimeoutError: [Errno 110] Connection timed out";
+    let t = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Wayback_Expert", code),
+        ("Computer_terminal", timeout),
+        ("Menu_Expert", "The dish that left is shrimp and grits."),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let on_code: Vec<Rule> = a.triggers.iter().filter(|t| t.step == 1).map(|t| t.rule).collect();
+    assert!(on_code.contains(&Rule::FailedCommand), "{on_code:?}");
+    assert!(a.triggers.iter().all(|t| t.rule != Rule::FlakyBlocker && t.blocker.is_none()));
+    assert!(a.candidates.iter().all(|c| c.agent != "environment"));
+    assert_ne!(a.classification, Some(FailureClass::FlakyBlocker));
+    // A missing network is the environment's whatever ran: it stays a blocker.
+    let offline = "exitcode: 6 (execution failed)\nCode output: curl: (6) Could not resolve host: web.archive.org";
+    let t = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Wayback_Expert", code),
+        ("Computer_terminal", offline),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().any(|t| t.step == 1 && t.rule == Rule::EnvironmentBlocker));
+    assert_eq!(a.critical.as_ref().map(|c| c.agent.as_str()), Some("environment"));
 }

@@ -574,8 +574,12 @@ fn loop_signals(t: &crate::protocol::Overview) -> String {
     parts.join(" · ")
 }
 
+/// Cases listed in the brief panel: a file of thousands of failed runs keeps its DOM small (the
+/// export has them all).
+pub const CASES_SHOWN: usize = 100;
+
 /// The Failure Prevention Brief (copy, Markdown download) and the failed turn cases (valid
-/// ones exported, validation errors shown).
+/// ones exported, validation errors shown; the first [`CASES_SHOWN`] listed).
 pub fn brief(s: &TraceSummary) -> Html {
     let md = s.brief_markdown.clone();
     let copy = {
@@ -615,8 +619,8 @@ pub fn brief(s: &TraceSummary) -> Html {
             } else if s.cases.is_empty() {
                 <p class="muted">{"No attributed failure, so no case."}</p>
             } else {
-                <ul role="list">
-                { for s.cases.iter().map(|c| html! {
+                <ul role="list" data-testid="cases">
+                { for s.cases.iter().take(CASES_SHOWN).map(|c| html! {
                     <li data-testid="case" data-valid={c.valid.to_string()}>
                         <span class={classes!("tag", if c.valid { "ok" } else { "err" })}>{ if c.valid { "valid" } else { "invalid" } }</span>
                         {" "}<code>{ c.case_id.clone() }</code>
@@ -626,6 +630,9 @@ pub fn brief(s: &TraceSummary) -> Html {
                         }
                     </li>
                 }) }
+                if s.cases.len() > CASES_SHOWN {
+                    <li class="muted" data-testid="cases-more">{ format!("… and {} more (the export has every valid case)", s.cases.len() - CASES_SHOWN) }</li>
+                }
                 </ul>
                 <button class="button" data-testid="export-cases" onclick={export_cases} disabled={valid == 0}>
                     { format!("Export {valid} valid case(s) (JSONL)") }

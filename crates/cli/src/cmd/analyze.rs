@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 use trajscope_core::attribution::{analyze_trajectory, TrajectoryAnalysis};
 use trajscope_core::model::Format;
-use trajscope_core::report::Overview;
+use trajscope_core::report::{Overview, Report};
 use trajscope_core::{IngestOptions, Loader, Session, Settled};
 
 use crate::io::{parse_format, read_into};
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         // The identity fixes the case ids the diagnosis's brief line names.
-        let mut session = match load_analysed(file, args.format, !args.jsonl, reviewer) {
+        let mut session = match load_analysed(file, args.format, !args.jsonl, reviewer, true) {
             Ok(s) => s,
             Err(e) => {
                 unreadable += 1;
@@ -136,14 +136,78 @@ fn json(
             members.len()
         );
     }
-    let report = load_analysed(file, format, false, reviewer)?.into_report();
-    // Stdout is line-buffered and the JSON report is one line: buffer it in large writes.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer(&mut out, &report)?;
-    writeln!(out)?;
+    // The trajectories not analysed during the read are analysed below, block by block,
+    // together with their overviews' JSON.
+    let session = load_analysed(file, format, false, reviewer, false)?;
+    let opts = session.options().clone();
+    let (trace, mut analyses) = session.into_parts();
+    let mut out = crate::io::raw_stdout();
+    let mut buf = Vec::with_capacity(OUT_BUF + (1 << 16));
+    Report::write_json_head(&trace, &mut buf)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut first = true;
+    for (ts, as_) in trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)) {
+        // Each thread renders a contiguous share of the block; the shares are written in order,
+        // so the bytes are those of the whole report serialised at once.
+        let shares: Vec<Vec<u8>> = if threads < 2 || ts.len() < 2 {
+            vec![render(ts, as_, &opts)?]
+        } else {
+            let per = ts.len().div_ceil(threads);
+            let opts = &opts;
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = ts
+                    .chunks(per)
+                    .zip(as_.chunks_mut(per))
+                    .map(|(t, a)| scope.spawn(move || render(t, a, opts)))
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| w.join().expect("analysis never panics (property-tested)"))
+                    .collect::<Result<Vec<_>, _>>()
+            })?
+        };
+        for share in shares.iter().filter(|s| !s.is_empty()) {
+            if !std::mem::take(&mut first) {
+                buf.push(b',');
+            }
+            buf.extend_from_slice(share);
+            if buf.len() >= OUT_BUF {
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+    }
+    buf.extend_from_slice(Report::JSON_TAIL);
+    buf.push(b'\n');
+    out.write_all(&buf)?;
     out.flush()?;
-    std::mem::forget(report);
+    // Freeing a large trace step by step would only give back memory the OS reclaims at exit.
+    std::mem::forget(trace);
     Ok(())
+}
+
+/// Trajectories per block of the streamed report: enough to share among threads, few enough
+/// that a block's JSON stays small.
+const BLOCK: usize = 2048;
+/// Bytes of report gathered before a write.
+const OUT_BUF: usize = 1 << 20;
+
+/// The overviews' JSON of `ts`, comma-separated, each analysed first unless `analyses` holds its
+/// analysis already.
+fn render(
+    ts: &[trajscope_core::model::Trajectory],
+    analyses: &mut [Option<TrajectoryAnalysis>],
+    opts: &trajscope_core::attribution::AnalysisOptions,
+) -> Result<Vec<u8>, trajscope_core::report::json::Error> {
+    let mut out = Vec::with_capacity(ts.len() * 1024);
+    for (i, (t, a)) in ts.iter().zip(analyses).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let a = a.take().unwrap_or_else(|| analyze_trajectory(t, opts));
+        trajscope_core::report::json::write(&mut out, &Overview::owning(t, Some(a)))?;
+    }
+    Ok(out)
 }
 
 /// One `--jsonl` record: a trajectory's overview with the file and format it came from. A file
@@ -219,12 +283,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 /// the way (an AWTL run whose end was read), so most of the analysis runs beside the parse
 /// instead of after it. The others, and any that a later line changed, are analysed at the end
 /// on all cores. The core stays single-threaded and pure; threads live here at the edge. A
-/// reviewer's outcome is set on each trajectory before it is analysed.
+/// reviewer's outcome is set on each trajectory before it is analysed. Without `rest`, the
+/// trajectories not analysed during the read are left to the caller.
 fn load_analysed(
     path: &Path,
     format: Option<Format>,
     hash: bool,
     reviewer: Option<&ReviewerOutcome>,
+    rest: bool,
 ) -> anyhow::Result<Session> {
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     let (read, early) = std::thread::scope(|scope| {
@@ -255,6 +321,9 @@ fn load_analysed(
     read?;
     let mut session = loader.finish_with(early);
     crate::reviewer::apply(reviewer, &mut session)?;
+    if !rest {
+        return Ok(session);
+    }
     let missing = session.unanalysed();
     for (i, a) in analyse_on_all_cores(&session, &missing) {
         session.set_analysis(i, a);

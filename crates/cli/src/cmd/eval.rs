@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use trajscope_core::attribution::{AnalysisOptions, Weights};
 use trajscope_core::eval::{
-    cross_validate, evaluate, CrossValidation, EvalInput, EvalReport, Split, SubsetScore,
+    cross_validate_without, evaluate, CrossValidation, EvalInput, EvalReport, Split, SubsetScore,
 };
 use trajscope_core::model::{Format, Trace};
 
@@ -37,6 +37,14 @@ pub struct Args {
     /// fit; it is off in the shipped weights (see docs/detector.md).
     #[arg(long, requires = "folds")]
     agent_stage: bool,
+    /// With `--folds 2`, hold these features out of the model (their weights stay 0 in every
+    /// fit), comma-separated weight names: an ablation.
+    #[arg(long, value_delimiter = ',', requires = "folds")]
+    drop: Vec<String>,
+    /// With `--folds 2`, fit one weight set for group chats and orchestrated runs alike (the
+    /// earlier procedure) instead of one per shape.
+    #[arg(long, requires = "folds")]
+    one_model: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -109,7 +117,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             SplitArg::Parity => Split::Parity,
             SplitArg::Alternate => Split::Alternate,
         };
-        let cv = cross_validate(&inputs, &AnalysisOptions::default(), split, args.agent_stage);
+        let mut dropped = Vec::new();
+        for name in &args.drop {
+            match Weights::NAMES.iter().position(|n| n == name) {
+                Some(k) => dropped.push(k),
+                None => anyhow::bail!(
+                    "--drop: no weight named {name:?} (the weights: {})",
+                    Weights::NAMES.join(", ")
+                ),
+            }
+        }
+        let cv = cross_validate_without(
+            &inputs,
+            &AnalysisOptions::default(),
+            split,
+            args.agent_stage,
+            &dropped,
+            args.one_model,
+        );
         if args.json {
             serde_json::to_writer(&mut out, &cv)?;
             writeln!(out)?;
@@ -132,16 +157,24 @@ fn write_table(out: &mut impl std::io::Write, r: &EvalReport) -> std::io::Result
     write_scores(out, &r.subsets)
 }
 
-fn write_weights(out: &mut impl std::io::Write, w: &Weights) -> std::io::Result<()> {
-    let parts: Vec<String> =
-        (0..Weights::LEN).map(|k| format!("{}={}", Weights::NAMES[k], w.get(k))).collect();
-    writeln!(out, "weights: {}", parts.join(" "))
+fn write_weights(
+    out: &mut impl std::io::Write,
+    chat: &Weights,
+    orchestrated: &Weights,
+) -> std::io::Result<()> {
+    let line = |w: &Weights| -> String {
+        let parts: Vec<String> =
+            (0..Weights::LEN).map(|k| format!("{}={}", Weights::NAMES[k], w.get(k))).collect();
+        parts.join(" ")
+    };
+    writeln!(out, "weights (group chats): {}", line(chat))?;
+    writeln!(out, "weights (orchestrated runs): {}", line(orchestrated))
 }
 
 fn write_folds(out: &mut impl std::io::Write, cv: &CrossValidation) -> std::io::Result<()> {
     for (i, f) in cv.folds.iter().enumerate() {
         writeln!(out, "## fold {} ({})", i + 1, f.name)?;
-        write_weights(out, &f.weights)?;
+        write_weights(out, &f.weights, &f.orchestrated_weights)?;
         writeln!(out, "test (held out from the fit):")?;
         write_scores(out, &f.test)?;
         writeln!(out, "train-fit (the items the weights were fitted on; optimistic):")?;
@@ -151,10 +184,11 @@ fn write_folds(out: &mut impl std::io::Write, cv: &CrossValidation) -> std::io::
     writeln!(out, "## cross-validated (every item scored by the fold that did not fit it)")?;
     write_scores(out, &cv.pooled_test)?;
     writeln!(out, "\n## fit on every item (train-fit; optimistic)")?;
-    write_weights(out, &cv.all_weights)?;
+    write_weights(out, &cv.all_weights, &cv.all_orchestrated_weights)?;
     write_scores(out, &cv.all_train_fit)?;
     writeln!(out, "\n## shipped default weights on every item")?;
-    write_weights(out, &Weights::default())?;
+    let d = AnalysisOptions::default();
+    write_weights(out, &d.weights, &d.orchestrated_weights)?;
     write_scores(out, &cv.defaults)
 }
 

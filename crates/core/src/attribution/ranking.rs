@@ -48,8 +48,9 @@ pub fn rank(
     instances: &[ErrorInstance],
     opts: &AnalysisOptions,
     failed: bool,
-    weights: &Weights,
 ) -> Vec<Candidate> {
+    let orchestrated = !found.instructed.is_empty();
+    let weights = opts.weights_for(orchestrated);
     let steps = &traj.steps;
     let triggers = &found.triggers;
     let n = steps.len().max(1) as f64;
@@ -60,6 +61,7 @@ pub fn rank(
     let base = |step: u32| -> Features {
         let s = &steps[step as usize];
         Features {
+            orchestrated,
             introduces_first_error: author == Some(step),
             before_first_error: first_error.is_some_and(|e| step < e),
             assumption: step > 0 && score::states_assumption(&s.text),

@@ -9,8 +9,10 @@
 //! candidates votes for its agent with 1 / rank, and `agent_support` × the votes of a
 //! candidate's agent is added to its score (fitted apart, off in the shipped defaults).
 //!
-//! The fitted weights ([`Weights`]) are few on purpose; `trajscope eval --folds 2` fits them on
-//! one half of a labelled set and scores the other half, so their value on unseen traces shows.
+//! The fitted weights ([`Weights`]) are few on purpose, and there are two sets: one for group
+//! chats ([`Weights::default`]) and one for orchestrated runs ([`Weights::orchestrated`]), each
+//! fitted on runs of its shape only. `trajscope eval --folds 2` fits them on one half of a
+//! labelled set and scores the other half, so their value on unseen traces shows.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +51,10 @@ pub struct Features {
     /// How many top candidates the support counted (for the words of `why`).
     #[serde(skip)]
     pub support_depth: u32,
+    /// The run is orchestrated (an orchestrator instructs workers, who reply): its candidates
+    /// are scored with the orchestrated weights.
+    #[serde(skip)]
+    pub orchestrated: bool,
     /// The first error signal, when there is one (for the words of `why`).
     #[serde(skip)]
     pub first_error_step: Option<u32>,
@@ -80,9 +86,9 @@ fn default_depth() -> f64 {
 }
 
 impl Default for Weights {
-    /// The weights fitted on the whole Who&When development half (100 items), with the agent
-    /// stage off; the cross-validated figures of the same procedure are in
-    /// `docs/detector.md`.
+    /// The group-chat weights: fitted on the group chats of the Who&When development half (its
+    /// 68 Algorithm-Generated items), with the agent stage off; the cross-validated figures of
+    /// the same procedure are in `docs/detector.md`.
     fn default() -> Self {
         Weights {
             instance: 0.0,
@@ -92,9 +98,9 @@ impl Default for Weights {
             introduces_code: 0.25,
             states_answer: 0.5,
             earliness: 0.5,
-            worker_reply: 1.0,
-            // The fit on all 100 items turns the agent stage on (1.5, depth 10), but
-            // cross-validation shows no gain from it (docs/detector.md): shipped off.
+            // No group chat has a worker replying to an orchestrator: the fit never moves it.
+            worker_reply: 0.5,
+            // Cross-validation shows no gain from the agent stage (docs/detector.md): off.
             agent_support: 0.0,
             support_depth: 10.0,
         }
@@ -138,6 +144,24 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 }
 
 impl Weights {
+    /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
+    /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
+    /// observed error counts there (`instance`), and a worker's early reply most.
+    pub fn orchestrated() -> Self {
+        Weights {
+            instance: 1.0,
+            introduces_first_error: 0.5,
+            before_first_error: 0.5,
+            assumption: 0.25,
+            introduces_code: 0.0,
+            states_answer: 0.25,
+            earliness: 1.5,
+            worker_reply: 1.5,
+            agent_support: 0.0,
+            support_depth: 10.0,
+        }
+    }
+
     /// Number of fitted weights.
     pub const LEN: usize = 10;
 

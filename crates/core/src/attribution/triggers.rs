@@ -337,6 +337,13 @@ impl<'t> Scan<'t> {
         let steps = self.steps;
         let s = &steps[i];
         let Some(b) = text::blocker(&s.text) else { return false };
+        // A transient failure (a timeout, a rate limit) inside a program the agent wrote itself
+        // is that program failing: the agent chose the request and can change it. It stays a
+        // `failed_command` on the agent's step; the environment failing to run what it was given
+        // (a missing binary, no network, a sandbox) is a blocker whatever ran.
+        if b == Blocker::Flaky && cause.is_some_and(|a| is_own_code(&steps[a])) {
+            return false;
+        }
         let quote = text::blocker_line(&s.text).unwrap_or_else(|| error_quote(s));
         let (class, rule) = blocker_class(b);
         let (step, wrong) = match cause {
@@ -603,6 +610,16 @@ fn observation_failed(s: &Step) -> bool {
         return c != 0;
     }
     s.is_error || has_strong_error(&s.text)
+}
+
+/// Code an agent wrote in its own message (a fenced block; the command, if any, is taken from
+/// it): a chat agent's program that a terminal runs.
+fn is_own_code(s: &Step) -> bool {
+    memchr::memmem::find(s.text.as_bytes(), b"```").is_some()
+        && s.args.as_deref().is_none_or(|a| {
+            let head = text::first_line(a);
+            head.is_empty() || memchr::memmem::find(s.text.as_bytes(), head.as_bytes()).is_some()
+        })
 }
 
 /// The text that identifies an action: its command, else its text.

@@ -1,0 +1,121 @@
+//! The report's own JSON writer (`report::json`, used by `analyze --json`) writes exactly the
+//! bytes serde_json writes: for every fixture's report, whole and streamed in pieces
+//! (`Report::write_json_head`, the overviews, `Report::JSON_TAIL`), and for random values.
+#![cfg(not(target_arch = "wasm32"))]
+// Tests read their fixtures from disk; the core itself does no I/O.
+#![allow(clippy::disallowed_methods)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use serde_json::Value;
+use trajscope_core::report::{json, Overview, Report};
+use trajscope_core::{ingest, IngestOptions, Session};
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if p.extension().is_none_or(|e| e != "expected" && e != "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// The streamed report: head, overviews with commas, tail.
+fn streamed(session: Session) -> Vec<u8> {
+    let opts = session.options().clone();
+    let (trace, analyses) = session.into_parts();
+    let mut out = Vec::new();
+    Report::write_json_head(&trace, &mut out).unwrap();
+    for (i, (t, a)) in trace.trajectories.iter().zip(analyses).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let a = a.unwrap_or_else(|| trajscope_core::attribution::analyze_trajectory(t, &opts));
+        json::write(&mut out, &Overview::owning(t, Some(a))).unwrap();
+    }
+    out.extend_from_slice(Report::JSON_TAIL);
+    out
+}
+
+#[test]
+fn every_fixture_report_is_written_as_serde_json_writes_it() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    assert!(files.len() > 50, "fixtures found: {}", files.len());
+    let mut trajectories = 0;
+    for f in &files {
+        let trace = ingest(&std::fs::read(f).unwrap(), IngestOptions::default());
+        let mut session = Session::new(trace.clone(), None);
+        let report = session.report();
+        trajectories += report.trajectories.len();
+        let expected = serde_json::to_vec(&report).unwrap();
+        assert!(
+            json::to_vec(&report).unwrap() == expected,
+            "{}: whole report differs",
+            f.display()
+        );
+        // Half analysed beforehand, half while streaming: the same bytes.
+        let mut half = Session::new(trace, None);
+        for i in (0..half.len()).step_by(2) {
+            half.analyse(i);
+        }
+        assert!(streamed(half) == expected, "{}: streamed report differs", f.display());
+    }
+    assert!(trajectories > 100, "trajectories: {trajectories}");
+}
+
+#[test]
+fn escapes_numbers_and_keys_match_serde_json() {
+    let mut text = String::new();
+    for b in 0u8..0x80 {
+        text.push(b as char);
+    }
+    text.push_str("é数据\u{2028}\u{10ffff}\"\\/");
+    let mut keys: BTreeMap<i64, f64> = BTreeMap::new();
+    keys.insert(-3, 0.1);
+    keys.insert(7, f64::NAN);
+    keys.insert(8, 1e300);
+    let mut bools: BTreeMap<bool, Option<char>> = BTreeMap::new();
+    bools.insert(true, Some('"'));
+    bools.insert(false, None);
+    let value = (text, keys, bools, u128::MAX, i128::MIN, f32::INFINITY, 2.5f32, b'x', 'é');
+    assert_eq!(json::to_vec(&value).unwrap(), serde_json::to_vec(&value).unwrap());
+    // serde_json refuses a key that is not a string or a number; so does the writer.
+    let mut bad: BTreeMap<(u8, u8), u8> = BTreeMap::new();
+    bad.insert((1, 2), 3);
+    assert!(serde_json::to_vec(&bad).is_err());
+    assert!(json::to_vec(&bad).is_err());
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<String>().prop_map(Value::String),
+        "[\\x00-\\x7f]{0,40}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 5, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::btree_map("(?s).{0,9}", inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn random_values_are_written_as_serde_json_writes_them(v in json_value()) {
+        prop_assert_eq!(json::to_vec(&v).unwrap(), serde_json::to_vec(&v).unwrap());
+    }
+}
