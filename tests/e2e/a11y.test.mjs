@@ -1,11 +1,13 @@
 // Accessibility: axe-core 4 on the loaded sample, in light and in dark (prefers-color-scheme),
-// on the first view, with a candidate and the help dialog shown, and in the Annotate mode; any serious or critical
-// violation fails, naming the rule and the nodes.
+// on the first view, with a candidate and the help dialog shown, in the Annotate mode and in
+// the Compare mode (two attempts of one task); any serious or critical violation fails, naming
+// the rule and the nodes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
+import { tempFile, attempt } from './gen.mjs';
 
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 let srv, browser;
@@ -48,6 +50,16 @@ for (const scheme of ['light', 'dark']) {
     await page.waitForSelector('[data-testid="annotate"]', { state: 'visible' });
     await screenshot(page, `a11y-${scheme}-annotate`);
     assert.deepEqual(await serious(page), [], 'annotating');
+
+    // The Compare mode: two attempts of one task side by side, the divergence selected.
+    await page.setInputFiles('[data-testid="file-input"]',
+      await tempFile('attempts.jsonl', attempt('attempt-pass', true) + attempt('attempt-fail', false)));
+    await page.waitForFunction(() => document.querySelector('[data-testid="traj-id"]')?.textContent === 'attempt-pass');
+    await page.click('[data-testid="mode-compare"]');
+    await page.waitForSelector('[data-testid="divergence"][aria-selected="true"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare-detail-right"]')?.dataset.loaded === 'true');
+    await screenshot(page, `a11y-${scheme}-compare`);
+    assert.deepEqual(await serious(page), [], 'comparing');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -52,3 +52,36 @@ export async function bigFile(mb, name = 'big.jsonl') {
   await new Promise((ok) => ws.end(ok));
   return { path, lines: i, bytes: written };
 }
+
+/** One attempt at a small task: both share their first steps, then `fixed` repairs the code
+ * and passes while the other deletes the tests and fails. */
+export function attempt(id, fixed) {
+  const ev = (o) => line({ run_id: id, ...o });
+  const shared = [
+    ev({ type: 'run_start', task: 'Make the failing test in tests/test_math.py pass.' }),
+    ev({ type: 'message', role: 'user', content: 'Make the failing test in tests/test_math.py pass.' }),
+    ev({ type: 'action', agent: 'coder', tool: 'shell', command: 'pytest -q' }),
+    ev({ type: 'observation', exit_code: 1, output: 'FAILED tests/test_math.py::test_add - assert -1 == 3' }),
+    ev({ type: 'action', agent: 'coder', tool: 'shell', command: 'cat src/math.py' }),
+    ev({ type: 'observation', exit_code: 0, output: 'def add(a, b):\n    return a - b' }),
+  ];
+  const rest = fixed
+    ? [
+      ev({ type: 'action', agent: 'coder', tool: 'shell', command: "sed -i 's/a - b/a + b/' src/math.py" }),
+      ev({ type: 'observation', exit_code: 0, output: '' }),
+      ev({ type: 'action', agent: 'coder', tool: 'shell', command: 'pytest -q' }),
+      ev({ type: 'observation', exit_code: 0, output: '1 passed' }),
+      ev({ type: 'run_end', status: 'passed' }),
+    ]
+    : [
+      ev({ type: 'message', role: 'assistant', agent: 'coder', content: 'The test is wrong; I will remove it.' }),
+      ev({ type: 'action', agent: 'coder', tool: 'shell', command: 'rm tests/test_math.py' }),
+      ev({ type: 'observation', exit_code: 0, output: '' }),
+      ev({ type: 'action', agent: 'coder', tool: 'shell', command: 'pytest -q' }),
+      ev({ type: 'observation', exit_code: 5, output: 'Error: no tests ran' }),
+      ev({ type: 'run_end', status: 'failed' }),
+    ];
+  return [...shared, ...rest].join('');
+}
+/** Steps both attempts share: run_start, the user's message, two commands and their outputs. */
+export const ATTEMPT_SHARED = 6;

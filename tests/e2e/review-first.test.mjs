@@ -1,8 +1,9 @@
 // The review-first page: the diagnosis card on the first screen (critical step and its quotes
 // inside the 1400×900 viewport, no scrolling), a Claude Code session as a transcript of tool-call
 // cards carrying their file paths, Markdown rendered as structured text (never HTML), a second
-// opened file becoming the view, both modes and the queue from the keyboard, and a bounded DOM
-// with 100,000 steps of varying height.
+// opened file becoming the view, every mode and the queue from the keyboard, the diagnosis and
+// the transcript's start on the first screen at 1024×768 and 1400×900, and a bounded DOM with
+// 100,000 steps of varying height.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -224,7 +225,47 @@ test('every mode works from the keyboard; the queue filters and jumps to the nex
   await body.press('r');
   await page.waitForSelector('[data-testid="annotate"]', { state: 'hidden' });
   await page.waitForSelector('[data-testid="diagnosis"]');
+  // v: Compare run-b with another run of its task (run-c); they part at the observation.
+  await body.press('v');
+  await page.waitForSelector('[data-testid="divergence"][aria-selected="true"]');
+  assert.match(await page.textContent('[data-testid="compare-left"]'), /run-b/);
+  assert.match(await page.textContent('[data-testid="compare-right"]'), /run-c/);
+  assert.equal(await page.getAttribute('[data-testid="divergence"]', 'data-left-step'), '2');
+  await body.press('k');
+  await page.waitForSelector('.pair[data-row="1"][aria-selected="true"]');
+  await body.press('d');
+  await page.waitForSelector('[data-testid="divergence"][aria-selected="true"]');
+  // Escape: back to Review, where j / k walk the steps again.
+  await body.press('Escape');
+  await page.waitForSelector('[data-testid="diagnosis"]');
+  await body.press('j');
+  await page.waitForSelector('[data-testid="step"][aria-selected="true"]');
   await context.close();
+});
+
+test('at 1024×768 and 1400×900 the first screen holds the diagnosis and the start of the transcript', async () => {
+  for (const [width, height] of [[1024, 768], [1400, 900]]) {
+    const { page, context } = await open(SAMPLE, { viewport: { width, height } });
+    const card = page.locator('[data-testid="diagnosis"]');
+    await card.locator('[data-testid="diagnosis-step"]').waitFor();
+    await page.waitForSelector('[data-testid="candidate"]');
+    await page.waitForTimeout(300);
+    const at = `${width}x${height}`;
+    await onFirstScreen(page, card.locator('[data-testid="diagnosis-verdict"]'), `the verdict at ${at}`);
+    await onFirstScreen(page, card.locator('[data-testid="diagnosis-who"]'), `who at ${at}`);
+    await onFirstScreen(page, card.locator('[data-testid="diagnosis-wrong"]').first(), `the wrong content at ${at}`);
+    await onFirstScreen(page, page.locator('[data-testid="candidate"]').first(), `the first candidate at ${at}`);
+    // The transcript starts on the first screen, with room for its first cards.
+    const list = await page.locator('[data-testid="step-list"]').boundingBox();
+    const first = await page.locator('[data-testid="step"]').first().boundingBox();
+    assert.ok(list.y + 150 <= height, `the transcript starts at ${Math.round(list.y)} of ${height}`);
+    assert.ok(first && first.y < height - 60, `the first card at ${JSON.stringify(first)}`);
+    assert.equal(await page.evaluate(() => document.querySelector('.review').scrollTop), 0);
+    // The overview keeps its key facts on the first line; the rest is one click away.
+    await onFirstScreen(page, page.locator('[data-testid="critical"]'), `the critical step in the overview at ${at}`);
+    await screenshot(page, `review-first-${at}`);
+    await context.close();
+  }
 });
 
 test('the DOM stays bounded with 100,000 steps of varying height', async () => {

@@ -133,12 +133,17 @@ pub enum Response {
         redacted: bool,
     },
     /// The answer to `Compare`: the alignment, the first divergence, both outcomes and critical
-    /// steps (`docs/diff.md`); the page then asks each side's steps with `Steps`.
+    /// steps (`docs/diff.md`), and each side's columns (role, kind, error flag of every step, for
+    /// the rows); the page then asks each side's step texts with `Steps`.
     Compared {
         req: u32,
         left: (u32, u32),
         right: (u32, u32),
         comparison: Box<trajscope_core::diff::Comparison>,
+        #[serde(default)]
+        left_columns: Box<StepColumns>,
+        #[serde(default)]
+        right_columns: Box<StepColumns>,
     },
     /// Some items of a dataset (`Request::Dataset`), JSONL, in order; `done` of `total`
     /// labelled trajectories written so far.

@@ -3,6 +3,7 @@
 //! concern ([`state`]); the side effects are hooks ([`hooks`]); the worker's answers arrive as
 //! [`Action::Worker`].
 
+mod compare;
 mod ctx;
 mod dataset_mount;
 mod diagnosis;
@@ -148,8 +149,12 @@ pub fn app() -> Html {
             }
             <div class="layout">
                 { panels::queue(&state, &ctx, state.dispatcher()) }
-                <main class="review" id="review">
-                    { review(&state, &ctx, search_ref.clone()) }
+                <main class={classes!("review", (state.page.mode == Mode::Compare).then_some("comparing"))} id="review">
+                    if state.page.mode == Mode::Compare {
+                        { compare::view(&state, &ctx) }
+                    } else {
+                        { review(&state, &ctx, search_ref.clone()) }
+                    }
                 </main>
             </div>
             if state.page.help_open { { panels::help(state.dispatcher()) } }
@@ -201,7 +206,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
     }
 }
 
-/// Review / Annotate, in the top bar (`r` / `a`).
+/// Review / Annotate / Compare, in the top bar (`r` / `a` / `v`).
 fn mode_switch(state: &UseReducerHandle<State>) -> Html {
     let button = |m: Mode, name: &str, key: &str, testid: &str| {
         let d = state.dispatcher();
@@ -216,6 +221,7 @@ fn mode_switch(state: &UseReducerHandle<State>) -> Html {
         <div class="group modes" role="group" aria-label="Mode">
             { button(Mode::Review, "Review", "r", "mode-review") }
             { button(Mode::Annotate, "Annotate", "a", "mode-annotate") }
+            { button(Mode::Compare, "Compare", "v", "mode-compare") }
         </div>
     }
 }

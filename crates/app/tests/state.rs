@@ -265,7 +265,14 @@ test! {
     }
 
     fn a_deep_link_waits_for_its_file_then_its_columns() {
-        let link = HashView { file: 1, traj: 2, step: Some(3), grain: Grain::Low, mode: Mode::Annotate };
+        let link = HashView {
+            file: 1,
+            traj: 2,
+            step: Some(3),
+            grain: Grain::Low,
+            mode: Mode::Annotate,
+            vs: None,
+        };
         let s = act(State::default(), Action::PendingHash(link.clone()));
         assert_eq!(s.page.mode, Mode::Annotate, "the link's mode at once");
         let (s, _) = opened(s, 7, PASSED);
@@ -283,12 +290,24 @@ test! {
     }
 
     fn the_url_hash_round_trips_and_junk_is_refused() {
-        let h = HashView { file: 2, traj: 3, step: Some(41), grain: Grain::Low, mode: Mode::Review };
+        let h = HashView {
+            file: 2,
+            traj: 3,
+            step: Some(41),
+            grain: Grain::Low,
+            mode: Mode::Review,
+            vs: None,
+        };
         assert_eq!(h.to_hash(), "#f=2&t=3&s=41&g=low");
         assert_eq!(HashView::parse(&h.to_hash()), Some(h.clone()));
         let a = HashView { mode: Mode::Annotate, ..h };
         assert_eq!(a.to_hash(), "#f=2&t=3&s=41&g=low&m=annotate");
-        assert_eq!(HashView::parse(&a.to_hash()), Some(a));
+        assert_eq!(HashView::parse(&a.to_hash()), Some(a.clone()));
+        // Comparing: the right run by its file's position in the queue (never content).
+        let c = HashView { mode: Mode::Compare, vs: Some((1, 7)), ..a };
+        assert_eq!(c.to_hash(), "#f=2&t=3&s=41&g=low&m=compare&vs=1.7");
+        assert_eq!(HashView::parse(&c.to_hash()), Some(c));
+        assert_eq!(HashView::parse("#f=0&vs=1"), None);
         assert_eq!(HashView::parse("#f=0&m=nope"), None);
         assert_eq!(HashView::parse("#g=nope"), None);
         assert_eq!(HashView::parse("#f=x"), None);

@@ -187,54 +187,74 @@ pub fn queue(
     }
 }
 
+/// The overview: one line of the facts a reviewer looks at first (format, trajectory, steps,
+/// outcome, critical step, quarantine, secrets) and the rest behind "more" (line accounting,
+/// agents, classification, loop signals, usage, gold label, task), open at first on a screen
+/// tall enough for it beside the diagnosis and the transcript.
 pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
     let st = &s.stats;
     let info = state.sel().and_then(|(_, t)| s.trajectories.get(t as usize));
+    let tall = gloo::utils::window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .is_some_and(|h| h >= OVERVIEW_OPEN_FROM);
     html! {
         <section class="overview panel" aria-label="Overview" data-testid="overview">
             <h2 title={entry.name.clone()}>{ entry.name.clone() }</h2>
-            <dl>
+            <dl class="ov-key">
                 <dt>{"format"}</dt><dd data-testid="format">{ s.format.clone() }</dd>
-                <dt>{"lines"}</dt><dd data-testid="lines">{ format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank) }</dd>
-                <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
-                <dt>{"trajectories"}</dt><dd>{ s.trajectories.len() }</dd>
                 if let Some(t) = info {
                     <dt>{"trajectory"}</dt><dd data-testid="traj-id">{ t.id.clone() }</dd>
                     <dt>{"steps"}</dt><dd data-testid="step-count">{ format!("{} ({} flagged as errors)", t.steps, t.errors) }</dd>
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
-                    <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
                     if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{"analysing…"}</dd> }
                     <dt>{"critical step"}</dt><dd data-testid="critical">{
                         t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
                             if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
                     }</dd>
-                    <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
-                    <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
-                    <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
-                    <dt>{"usage"}</dt><dd data-testid="usage">{ usage_text(&t.usage) }</dd>
-                    if t.agent_usage.len() > 1 && t.agent_usage.iter().any(|a| a.usage.steps_with_usage > 0) {
-                        <dt>{"per agent"}</dt><dd data-testid="agent-usage">
-                            <ul role="list">{ for t.agent_usage.iter().map(|a| html! {
-                                <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
-                            }) }</ul>
-                        </dd>
-                    }
-                    if let Some(g) = &t.gold {
-                        <dt>{"gold label"}</dt><dd data-testid="gold">{
-                            format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
-                                g.agent.clone().unwrap_or("—".into()))
-                        }</dd>
-                    }
                 }
+                <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
                 <dt>{"secrets"}</dt><dd data-testid="secrets">{ secrets_text(s) }</dd>
             </dl>
-            if let Some(task) = info.and_then(|t| t.task.clone()) {
-                <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
-            }
+            <details class="ov-more" open={tall}>
+                <summary>{"more"}</summary>
+                <dl>
+                    <dt>{"lines"}</dt><dd data-testid="lines">{ format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank) }</dd>
+                    <dt>{"trajectories"}</dt><dd>{ s.trajectories.len() }</dd>
+                    if let Some(t) = info {
+                        <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
+                        <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
+                        <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
+                        <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
+                        <dt>{"usage"}</dt><dd data-testid="usage">{ usage_text(&t.usage) }</dd>
+                        if t.agent_usage.len() > 1 && t.agent_usage.iter().any(|a| a.usage.steps_with_usage > 0) {
+                            <dt>{"per agent"}</dt><dd data-testid="agent-usage">
+                                <ul role="list">{ for t.agent_usage.iter().map(|a| html! {
+                                    <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
+                                }) }</ul>
+                            </dd>
+                        }
+                        if let Some(g) = &t.gold {
+                            <dt>{"gold label"}</dt><dd data-testid="gold">{
+                                format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
+                                    g.agent.clone().unwrap_or("—".into()))
+                            }</dd>
+                        }
+                    }
+                </dl>
+                if let Some(task) = info.and_then(|t| t.task.clone()) {
+                    <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
+                }
+            </details>
             if let Some(e) = &s.error { <p class="error" role="alert">{ e.clone() }</p> }
         </section>
     }
 }
+
+/// Window height (CSS pixels) from which the overview's "more" starts open: below it the
+/// diagnosis and the start of the transcript need the room (a 1024×768 screen).
+const OVERVIEW_OPEN_FROM: f64 = 860.0;
 
 pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
     let d = state.dispatcher();
@@ -629,11 +649,14 @@ pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
         ("n / p", "next / previous candidate"),
         ("1 / 2 / 3", "grain high / medium / low"),
         ("/", "search (Enter: next match, Shift+Enter: previous)"),
-        ("r / a", "Review / Annotate"),
+        ("r / a / v", "Review / Annotate / Compare"),
         ("u", "next unlabelled trajectory"),
         ("c", "mark the selected step critical (opens Annotate)"),
+        ("d", "Compare: the first divergence"),
+        ("j / k · n / p", "Compare: next / previous row · difference"),
+        ("s", "Compare: swap the runs"),
         ("?", "this help"),
-        ("Esc", "close / leave a field"),
+        ("Esc", "close / leave a field / leave Compare"),
     ];
     html! {
         <div class="help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="help">

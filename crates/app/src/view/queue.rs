@@ -152,10 +152,22 @@ pub fn trajectories(props: &Props) -> Html {
         };
         let critical =
             info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
+        // Compare the selected run with this one (the compare view's right run).
+        let compare = (state.sel().is_some() && !selected).then(|| {
+            let (dispatch, run) = (state.dispatcher(), (props.file, t));
+            let onclick = Callback::from(move |_| {
+                dispatch.dispatch(Action::Compare(super::compare::Msg::With(run)))
+            });
+            html! {
+                <button class="qcmp" data-testid="queue-compare" {onclick}
+                        aria-label={format!("Compare the selected run with {}", info.id)}
+                        title="Compare the selected run with this one">{"⇄"}</button>
+            }
+        });
         html! {
             <li key={t} data-testid="queue-item"
                 data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(p + 1).to_string()}
-                class={classes!(virtual_list.then_some("queue-row"))}
+                class={classes!("qitem", virtual_list.then_some("queue-row"))}
                 data-qtop={virtual_list.then(|| (p as f64 * ROW_HEIGHT).to_string())}>
                 <button class={classes!("queue-item", selected.then_some("selected"))}
                     aria-current={selected.then_some("true")} {onclick}>
@@ -168,6 +180,7 @@ pub fn trajectories(props: &Props) -> Html {
                         <span title="label status" data-testid="queue-label">{ label }</span>
                     </span>
                 </button>
+                { for compare }
             </li>
         }
     });

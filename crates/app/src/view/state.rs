@@ -33,6 +33,8 @@ pub struct State {
     pub search: Search,
     pub labels: Labels,
     pub page: Page,
+    /// The compare view's own state (`view/compare.rs`).
+    pub compare: super::compare::Compare,
 }
 
 /// The actions of one part, and those that span several.
@@ -59,6 +61,8 @@ pub enum Action {
     MarkCritical,
     /// A deep link from the URL hash, applied when its file and columns arrive.
     PendingHash(HashView),
+    /// The compare view (`view/compare.rs`).
+    Compare(super::compare::Msg),
 }
 
 macro_rules! from_part {
@@ -100,18 +104,22 @@ impl State {
     pub fn hash_view(&self) -> Option<HashView> {
         let (file, traj) = self.sel()?;
         let pos = self.queue.position(file)? as u32;
+        let vs = super::compare::right_of(self)
+            .and_then(|(f, t)| Some((self.queue.position(f)? as u32, t)))
+            .filter(|_| self.page.mode == Mode::Compare);
         Some(HashView {
             file: pos,
             traj,
             step: self.nav.step,
             grain: self.nav.grain,
             mode: self.page.mode,
+            vs,
         })
     }
 
     /// Opens trajectory `traj` of `file`: no step, filter, texts or search hits of the one
     /// before carry over.
-    fn select(&mut self, file: u32, traj: u32) {
+    pub(super) fn select(&mut self, file: u32, traj: u32) {
         let info = self.queue.overview(file, traj);
         self.selection.open(file, traj, info);
         let empty = self.queue.summary(file).is_some_and(|s| s.trajectories.len() <= traj as usize);
@@ -149,8 +157,16 @@ impl State {
             }
             // Saved as a download by the bridge's handler.
             Response::QuarantineJsonl { .. } => {}
-            // The compare view is not built yet: nothing on the page asks for one.
-            Response::Compared { .. } => {}
+            Response::Compared { left, right, comparison, left_columns, right_columns, .. } => {
+                super::compare::on_compared(
+                    self,
+                    left,
+                    right,
+                    *comparison,
+                    *left_columns,
+                    *right_columns,
+                );
+            }
             // The dataset export's own (crate::annotate::dataset).
             Response::DatasetPart { .. } | Response::DatasetDone { .. } => {}
             Response::Progress { file, bytes, total, lines, quarantined } => {
@@ -194,6 +210,7 @@ impl State {
                 }
             }
             Response::Steps { file, traj, steps, .. } => {
+                super::compare::on_steps(&mut self.compare, file, traj, &steps);
                 if self.selection.is(file, traj) {
                     self.nav.add_steps(steps);
                 }
@@ -213,6 +230,8 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // While comparing, the shared keys mean the compare view's moves.
+        let Some(action) = super::compare::route(&self, action) else { return self };
         let mut s = (*self).clone();
         match action {
             Action::Queue(a) => {
@@ -262,8 +281,10 @@ impl Reducible for State {
                     s.page.mode = Mode::Annotate;
                 }
             }
+            Action::Compare(m) => super::compare::update(&mut s, m),
             Action::PendingHash(h) => {
                 s.page.mode = h.mode;
+                s.compare.pending_right = h.vs;
                 s.selection.pending = Some(h);
             }
         }

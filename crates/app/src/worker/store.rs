@@ -197,7 +197,14 @@ impl Store {
                     rs.trajectory(ri)?,
                     rs.analysis(ri),
                 );
-                Some(Response::Compared { req, left, right, comparison: Box::new(comparison) })
+                Some(Response::Compared {
+                    req,
+                    left,
+                    right,
+                    comparison: Box::new(comparison),
+                    left_columns: Box::new(ls.columns(li)?),
+                    right_columns: Box::new(rs.columns(ri)?),
+                })
             }
             Request::QuarantineJsonl { req, file, redacted } => {
                 let s = self.sessions.get(&file)?;
@@ -428,6 +435,12 @@ mod tests {
         assert_eq!((d.left_step, d.right_step), (Some(2), Some(2)));
         assert_eq!(c.left.critical_step, Some(5));
         assert_eq!(c.counts.equal + c.counts.changed + c.counts.left_only, c.left.steps);
+        // With each side's columns, for the page's rows.
+        let Some(Response::Compared { left_columns: lc, right_columns: rc, .. }) = out.last()
+        else {
+            unreachable!()
+        };
+        assert_eq!((lc.role.len(), rc.role.len()), (c.left.steps, c.right.steps));
         // Two files: the same trajectory in each agrees on every step.
         store.insert(2, session(tau2, None));
         let Some(Response::Compared { comparison: c, .. }) =

@@ -9,6 +9,8 @@ pub enum Mode {
     Review,
     /// The queue with its progress, the transcript and the label form beside it.
     Annotate,
+    /// Two runs side by side (`view/compare.rs`).
+    Compare,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

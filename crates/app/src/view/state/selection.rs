@@ -52,14 +52,23 @@ pub struct HashView {
     pub traj: u32,
     pub step: Option<u32>,
     pub grain: Grain,
-    /// `m=annotate` while annotating (absent in Review, the default).
+    /// `m=annotate` while annotating, `m=compare` while comparing (absent in Review, the
+    /// default).
     pub mode: Mode,
+    /// While comparing: the right run, `vs=FILE.TRAJ` (file position in the queue).
+    pub vs: Option<(u32, u32)>,
 }
 
 impl HashView {
     pub fn parse(hash: &str) -> Option<HashView> {
-        let mut h =
-            HashView { file: 0, traj: 0, step: None, grain: Grain::default(), mode: Mode::Review };
+        let mut h = HashView {
+            file: 0,
+            traj: 0,
+            step: None,
+            grain: Grain::default(),
+            mode: Mode::Review,
+            vs: None,
+        };
         let mut any = false;
         for part in hash.trim_start_matches('#').split('&') {
             let (k, v) = part.split_once('=')?;
@@ -73,8 +82,13 @@ impl HashView {
                     h.mode = match v {
                         "annotate" => Mode::Annotate,
                         "review" => Mode::Review,
+                        "compare" => Mode::Compare,
                         _ => return None,
                     }
+                }
+                "vs" => {
+                    let (f, t) = v.split_once('.')?;
+                    h.vs = Some((f.parse().ok()?, t.parse().ok()?));
                 }
                 _ => {}
             }
@@ -88,8 +102,15 @@ impl HashView {
             s.push_str(&format!("&s={step}"));
         }
         s.push_str(&format!("&g={}", self.grain.name()));
-        if self.mode == Mode::Annotate {
-            s.push_str("&m=annotate");
+        match (self.mode, self.vs) {
+            (Mode::Annotate, _) => s.push_str("&m=annotate"),
+            (Mode::Compare, vs) => {
+                s.push_str("&m=compare");
+                if let Some((f, t)) = vs {
+                    s.push_str(&format!("&vs={f}.{t}"));
+                }
+            }
+            (Mode::Review, _) => {}
         }
         s
     }
