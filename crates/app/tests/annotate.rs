@@ -27,6 +27,7 @@ fn props(hash: &str, selected: Option<u32>, candidates: Vec<u32>) -> AnnotatePro
         selected_step: selected,
         candidates: Rc::new(candidates),
         mark_signal: 0,
+        reload: 0,
         on_change: Callback::noop(),
         on_select_step: Callback::noop(),
     }
