@@ -28,7 +28,7 @@ async function loadBoth(page) {
 }
 
 async function open(page, id) {
-  await page.locator('[data-testid="queue-item"]', { hasText: id }).locator('button').click();
+  await page.locator('[data-testid="queue-item"]', { hasText: id }).locator('button.queue-item').click();
   await page.waitForSelector('[data-testid="annotate"]');
   await page.waitForSelector('[data-testid="dataset-panel"]');
 }

@@ -63,6 +63,7 @@ test('no request leaves the origin and the CSP blocks other origins', async () =
   const others = requests.filter((u) => !u.startsWith(srv.origin + '/') && !u.startsWith('http://example.invalid'));
   assert.deepEqual(others, []);
   const own = requests.filter((u) => u.startsWith(srv.origin + '/'));
-  assert.ok(own.some((u) => /\/worker-[0-9a-f]{16}_bg\.wasm$/.test(u)), 'the worker loads from the same origin');
+  assert.ok(own.some((u) => /\/worker-[0-9a-f]{16}\.js$/.test(u)), 'the worker loads from the same origin');
+  assert.ok(own.some((u) => /\/app-[0-9a-f]{16}_bg\.wasm$/.test(u)), 'the one wasm module loads from the same origin');
   await context.close();
 });
