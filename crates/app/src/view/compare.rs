@@ -461,17 +461,7 @@ fn compare_view(props: &Props) -> Html {
         });
     }
 
-    let onscroll = {
-        let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
-        Callback::from(move |e: Event| {
-            let el: web_sys::Element = e.target_unchecked_into();
-            scroll_top.set(f64::from(el.scroll_top()));
-            let vh = f64::from(el.client_height());
-            if vh > 0.0 && (vh - *viewport).abs() > 1.0 {
-                viewport.set(vh);
-            }
-        })
-    };
+    let onscroll = super::list::track_scroll(&scroll_top, &viewport);
 
     let head = header(state, loaded.as_deref());
     let body = match (&pair, &loaded) {

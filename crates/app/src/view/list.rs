@@ -260,17 +260,7 @@ pub fn step_list(props: &Props) -> Html {
         });
     }
 
-    let onscroll = {
-        let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
-        Callback::from(move |e: Event| {
-            let el: web_sys::Element = e.target_unchecked_into();
-            scroll_top.set(f64::from(el.scroll_top()));
-            let vh = f64::from(el.client_height());
-            if vh > 0.0 && (vh - *viewport).abs() > 1.0 {
-                viewport.set(vh);
-            }
-        })
-    };
+    let onscroll = track_scroll(&scroll_top, &viewport);
     let on_toggle = {
         let expanded = expanded.clone();
         Callback::from(move |i: u32| {
@@ -380,4 +370,21 @@ pub fn highlight(text: &str, query: &str, quotes: &[String]) -> Html {
     }
     out.push(html! { { text[pos..].to_string() } });
     out.into_iter().collect::<Html>()
+}
+
+/// The `onscroll` of a virtualised list: keeps its scroll offset and viewport height (the
+/// transcript, the queue and the compare rows share it).
+pub(super) fn track_scroll(
+    scroll_top: &UseStateHandle<f64>,
+    viewport: &UseStateHandle<f64>,
+) -> Callback<Event> {
+    let (scroll_top, viewport) = (scroll_top.clone(), viewport.clone());
+    Callback::from(move |e: Event| {
+        let el: web_sys::Element = e.target_unchecked_into();
+        scroll_top.set(f64::from(el.scroll_top()));
+        let vh = f64::from(el.client_height());
+        if vh > 0.0 && (vh - *viewport).abs() > 1.0 {
+            viewport.set(vh);
+        }
+    })
 }
