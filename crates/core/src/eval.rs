@@ -203,49 +203,36 @@ fn counts(items: &[EvalItem]) -> (usize, usize, usize) {
 /// The weights of the second ranking stage (the agent support), fitted apart from the rest.
 const AGENT_STAGE: [usize; 2] = [8, 9];
 
-/// Fits the weights in two stages, both on the given items only.
+/// The agent vote's temperature (`agent_vote`): each value of its grid is held while the step
+/// weights are fitted, and the best fit wins.
+const AGENT_VOTE: usize = 10;
+
+/// Fits the weights in stages, all on the given items only.
 ///
-/// 1. The step features (every weight but the agent stage's, which is off meanwhile) by
-///    coordinate ascent over [`grid`] from an uninformed start (every weight 0.5), maximising
-///    exact steps, then recall@5, then agents; a change is kept only when it strictly improves.
+/// 1. The step features (every weight but the agent stages') by coordinate ascent over
+///    [`grid`] from an uninformed start (every weight 0.5), maximising exact steps, then
+///    recall@5, then agents; a change is kept only when it strictly improves. With `vote`,
+///    this fit runs once for each temperature of the agent vote (`agent_vote`, grid
+///    [`crate::attribution::score::VOTE_GRID`], 0 = off first) held during it, and the best
+///    of those fits by the same objective wins (the first on a tie, so the vote stays off
+///    unless it helps on the fitted items). Without `vote` the vote stays off.
 /// 2. With `agent_stage`, the agent stage (`agent_support` × `support_depth`): every grid
 ///    pair, the steps' weights held, maximising exact agents plus exact steps, then recall@5
 ///    (the first best pair wins, `agent_support` = 0 first: the stage stays off unless it helps
 ///    on the fitted items). Without it the stage stays off (the shipped procedure).
-fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize]) -> Weights {
+fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize], vote: bool) -> Weights {
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
-    // An uninformed start, so the fit owes nothing to the shipped defaults.
-    let mut w = Weights::default();
-    for k in 0..Weights::LEN {
-        let g = grid(k);
-        w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
-    }
-    w.agent_support = 0.0;
-    for &k in dropped {
-        w.set(k, 0.0);
-    }
-    let mut best = step_objective(&run(&w));
-    for _pass in 0..4 {
-        let mut changed = false;
-        for k in (0..Weights::LEN).filter(|k| !AGENT_STAGE.contains(k) && !dropped.contains(k)) {
-            for &v in grid(k) {
-                if v == w.get(k) {
-                    continue;
-                }
-                let mut t = w.clone();
-                t.set(k, v);
-                let o = step_objective(&run(&t));
-                if o > best {
-                    best = o;
-                    w = t;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
+    let temperatures: &[f64] =
+        if vote && !dropped.contains(&AGENT_VOTE) { grid(AGENT_VOTE) } else { &[0.0] };
+    let mut fitted: Option<((usize, usize, usize), Weights)> = None;
+    for &t in temperatures {
+        let w = fit_steps(items, dropped, t);
+        let o = step_objective(&run(&w));
+        if fitted.as_ref().is_none_or(|(b, _)| o > *b) {
+            fitted = Some((o, w));
         }
     }
+    let w = fitted.map(|(_, w)| w).unwrap_or_default();
     if !agent_stage {
         return w;
     }
@@ -264,6 +251,47 @@ fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize]) -> Weights {
     best.map(|(_, w)| w).unwrap_or(w)
 }
 
+/// Coordinate ascent of the step weights (stage 1 of [`fit`]) with the agent vote's
+/// temperature held at `vote` and the agent support off.
+fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
+    let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
+    // An uninformed start, so the fit owes nothing to the shipped defaults.
+    let mut w = Weights::default();
+    for k in 0..Weights::LEN {
+        let g = grid(k);
+        w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
+    }
+    w.agent_support = 0.0;
+    for &k in dropped {
+        w.set(k, 0.0);
+    }
+    w.agent_vote = vote;
+    let held = |k: &usize| AGENT_STAGE.contains(k) || *k == AGENT_VOTE || dropped.contains(k);
+    let mut best = step_objective(&run(&w));
+    for _pass in 0..4 {
+        let mut changed = false;
+        for k in (0..Weights::LEN).filter(|k| !held(k)) {
+            for &v in grid(k) {
+                if v == w.get(k) {
+                    continue;
+                }
+                let mut t = w.clone();
+                t.set(k, v);
+                let o = step_objective(&run(&t));
+                if o > best {
+                    best = o;
+                    w = t;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    w
+}
+
 /// The scoring model: one weight set per conversation shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Model {
@@ -275,12 +303,17 @@ pub struct Model {
 /// `one_model` a single weight set on every item for both shapes.
 fn fit_model(items: &[&Scored], agent_stage: bool, dropped: &[usize], one_model: bool) -> Model {
     if one_model {
-        let w = fit(items, agent_stage, dropped);
+        let w = fit(items, agent_stage, dropped, false);
         return Model { chat: w.clone(), orchestrated: w };
     }
     let chat: Vec<&Scored> = items.iter().copied().filter(|s| !s.orchestrated).collect();
     let orch: Vec<&Scored> = items.iter().copied().filter(|s| s.orchestrated).collect();
-    Model { chat: fit(&chat, agent_stage, dropped), orchestrated: fit(&orch, agent_stage, dropped) }
+    // The agent vote is fitted for group chats only: in an orchestrated run the orchestrator
+    // speaks most steps, so the score mass follows its number of steps (docs/detector.md).
+    Model {
+        chat: fit(&chat, agent_stage, dropped, true),
+        orchestrated: fit(&orch, agent_stage, dropped, false),
+    }
 }
 
 /// How the items are split into the two folds.

@@ -276,3 +276,40 @@ fn a_timeout_in_the_agents_own_code_is_its_failed_command_not_a_flaky_blocker() 
     assert!(a.triggers.iter().any(|t| t.step == 1 && t.rule == Rule::EnvironmentBlocker));
     assert_eq!(a.critical.as_ref().map(|c| c.agent.as_str()), Some("environment"));
 }
+
+#[test]
+fn the_agent_vote_puts_first_the_best_step_of_the_agent_most_candidates_point_at() {
+    // Five turns, no error: with earliness alone every step scores 1 − step / 5, so the opening
+    // plan (step 0) is best. Expert_B's three steps just after it hold more of the score mass
+    // than Planner's two (steps 0 and 4), so with the vote on its best step (1) goes first.
+    let t = chat(&[
+        ("Planner", "The plan: read the menu archive and compare."),
+        ("Expert_B", "The archived menu lists shrimp and grits."),
+        ("Expert_B", "The newer menu does not list it."),
+        ("Expert_B", "So the dish that left is shrimp and grits."),
+        ("Planner", "Agreed."),
+    ]);
+    let mut w = trajscope_core::attribution::Weights::default();
+    for k in 0..trajscope_core::attribution::Weights::LEN {
+        w.set(k, 0.0);
+    }
+    w.earliness = 1.0;
+    let mut opts =
+        AnalysisOptions { assume_failed: true, weights: w, ..AnalysisOptions::default() };
+    let off = analyze_trajectory(&t, &opts);
+    assert_eq!(off.critical.as_ref().map(|c| (c.step, c.agent.as_str())), Some((0, "Planner")));
+    assert!(off.candidates.iter().all(|c| !c.why.iter().any(|w| w.contains("agent vote"))));
+    opts.weights.agent_vote = 0.5;
+    let on = analyze_trajectory(&t, &opts);
+    assert_eq!(on.critical.as_ref().map(|c| (c.step, c.agent.as_str())), Some((1, "Expert_B")));
+    let top = &on.candidates[0];
+    assert!(top.why.iter().any(|w| w.contains("moved first by the agent vote")), "{:?}", top.why);
+    // Only the promoted step says so; the others keep their order behind it.
+    let rest: Vec<u32> = on.candidates[1..].iter().map(|c| c.step).collect();
+    assert_eq!(rest, vec![0, 2, 3, 4]);
+    assert!(on.candidates[1..].iter().all(|c| !c.why.iter().any(|w| w.contains("agent vote"))));
+    // An explicitly reported error is not outvoted: the shipped group-chat weights vote, and a
+    // verifier-linked candidate keeps its agent (checked on every AWTL fixture by the goldens).
+    assert!(AnalysisOptions::default().weights.agent_vote > 0.0);
+    assert_eq!(AnalysisOptions::default().orchestrated_weights.agent_vote, 0.0);
+}

@@ -149,8 +149,8 @@ pub fn rank(
     }
     let first: Vec<f64> = pool.iter().map(|p| score::score(&p.features, weights)).collect();
     let at_steps: Vec<u32> = pool.iter().map(|p| p.step).collect();
-    // Agents are looked up only when the agent stage is on (it is off in the shipped weights).
-    let agents: Vec<String> = if weights.agent_support == 0.0 {
+    // Agents are looked up only when an agent stage is on.
+    let agents: Vec<String> = if weights.agent_support == 0.0 && weights.agent_vote == 0.0 {
         Vec::new()
     } else {
         pool.iter()
@@ -163,12 +163,19 @@ pub fn rank(
             })
             .collect()
     };
-    let (order, support) = two_stage(&first, &at_steps, &agents, weights);
+    let st = stages(&first, &at_steps, &agents, weights);
+    let order = st.order;
     if weights.agent_support != 0.0 {
-        for (p, s) in pool.iter_mut().zip(&support) {
+        for (p, s) in pool.iter_mut().zip(&st.support) {
             p.features.agent_support = *s;
             p.features.support_depth = depth(weights) as u32;
         }
+    }
+    for (p, s) in pool.iter_mut().zip(&st.mass) {
+        p.features.agent_mass = *s;
+    }
+    if let Some(k) = st.promoted {
+        pool[k].features.promoted = true;
     }
     let mut order = order;
     // The agent step the top candidate followed (the instruction or plan it acted on).
@@ -304,7 +311,7 @@ pub fn rerank_with(
     weights: &Weights,
 ) -> Vec<usize> {
     let first: Vec<f64> = cands.iter().map(|c| score::score(&c.features, weights)).collect();
-    two_stage(&first, at_steps, agents, weights).0.into_iter().map(|(_, k)| k).collect()
+    stages(&first, at_steps, agents, weights).order.into_iter().map(|(_, k)| k).collect()
 }
 
 fn depth(w: &Weights) -> usize {
@@ -316,29 +323,59 @@ fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
     order.sort_by(|a, b| b.0.total_cmp(&a.0).then(at_steps[a.1].cmp(&at_steps[b.1])));
 }
 
-/// Both ranking stages: the first orders candidates by [`score::score`]; the second adds
+/// What the ranking stages decided.
+struct Stages {
+    /// (score, index) best first.
+    order: Vec<(f64, usize)>,
+    /// Each candidate's agent support (all 0 while that stage is off).
+    support: Vec<f64>,
+    /// Each candidate's agent's share of the score mass (all 0 while the vote is off).
+    mass: Vec<f64>,
+    /// The candidate the agent vote moved to the top, if it moved one.
+    promoted: Option<usize>,
+}
+
+/// The ranking stages: the first orders candidates by [`score::score`]; the second adds
 /// `agent_support` × the support of each candidate's agent among the first stage's top
-/// `support_depth` ([`score::agent_support`]). Returns (score, index) best first and each
-/// candidate's support (all 0 while the stage is off).
-fn two_stage(
-    first: &[f64],
-    at_steps: &[u32],
-    agents: &[String],
-    w: &Weights,
-) -> (Vec<(f64, usize)>, Vec<f64>) {
+/// `support_depth` ([`score::agent_support`]); the third, the agent vote, moves the best
+/// candidate of the agent holding the most score mass ([`score::agent_mass`], temperature
+/// `agent_vote`) to the top, the rest keeping their order. Each stage is skipped while its
+/// weight is 0 (and when `agents` is empty).
+fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> Stages {
+    let n = first.len();
     let mut order: Vec<(f64, usize)> = first.iter().copied().zip(0..).collect();
     sort_order(&mut order, at_steps);
-    // Off: the first stage's order, no support (and `agents` may be empty).
-    if w.agent_support == 0.0 || agents.len() != first.len() {
-        return (order, vec![0.0; first.len()]);
+    let mut out = Stages { order, support: vec![0.0; n], mass: vec![0.0; n], promoted: None };
+    if agents.len() != n {
+        return out;
     }
-    let ranked: Vec<usize> = order.iter().map(|o| o.1).collect();
-    let support = score::agent_support(&ranked, agents, depth(w));
-    for o in &mut order {
-        o.0 += w.agent_support * support[o.1];
+    if w.agent_support != 0.0 {
+        let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
+        out.support = score::agent_support(&ranked, agents, depth(w));
+        for o in &mut out.order {
+            o.0 += w.agent_support * out.support[o.1];
+        }
+        sort_order(&mut out.order, at_steps);
     }
-    sort_order(&mut order, at_steps);
-    (order, support)
+    if w.agent_vote > 0.0 {
+        let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
+        let scores: Vec<f64> = out.order.iter().fold(vec![0.0; n], |mut v, o| {
+            v[o.1] = o.0;
+            v
+        });
+        let (winner, share) = score::agent_mass(&ranked, &scores, agents, w.agent_vote);
+        out.mass = share;
+        if let Some(winner) = winner {
+            if let Some(pos) = out.order.iter().position(|o| agents[o.1] == winner) {
+                if pos > 0 {
+                    let best = out.order.remove(pos);
+                    out.promoted = Some(best.1);
+                    out.order.insert(0, best);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn round(x: f64) -> f64 {
@@ -355,12 +392,17 @@ mod tests {
         let first = [3.0, 2.95, 2.9, 2.85];
         let at_steps = [1, 2, 3, 4];
         let agents: Vec<String> = ["a", "b", "b", "b"].iter().map(|s| s.to_string()).collect();
-        let mut w = Weights { agent_support: 0.0, support_depth: 4.0, ..Weights::default() };
-        let (order, support) = two_stage(&first, &at_steps, &agents, &w);
+        let mut w = Weights {
+            agent_support: 0.0,
+            support_depth: 4.0,
+            agent_vote: 0.0,
+            ..Weights::default()
+        };
+        let Stages { order, support, .. } = stages(&first, &at_steps, &agents, &w);
         assert_eq!(order[0].1, 0, "off: the first stage's order stands");
         assert!(support.iter().all(|&s| s == 0.0));
         w.agent_support = 1.0;
-        let (order, support) = two_stage(&first, &at_steps, &agents, &w);
+        let Stages { order, support, .. } = stages(&first, &at_steps, &agents, &w);
         // Votes 1 / rank: a gets 1, b gets 1/2 + 1/3 + 1/4.
         assert!((support[0] - 1.0).abs() < 1e-9);
         assert!((support[1] - (0.5 + 1.0 / 3.0 + 0.25)).abs() < 1e-9);
@@ -369,7 +411,34 @@ mod tests {
         assert_eq!(ks, vec![1, 0, 2, 3], "on: b's best step goes first");
         // Depth 1: only the top candidate votes, so its agent keeps the lead.
         w.support_depth = 1.0;
-        let (order, _) = two_stage(&first, &at_steps, &agents, &w);
+        let Stages { order, .. } = stages(&first, &at_steps, &agents, &w);
         assert_eq!(order[0].1, 0);
+    }
+
+    #[test]
+    fn the_agent_vote_puts_first_the_best_step_of_the_agent_holding_most_score_mass() {
+        // a's one step is best by a little; b's three steps just below it hold more mass.
+        let first = [3.0, 2.9, 2.8, 2.7, 0.5];
+        let at_steps = [1, 2, 3, 4, 5];
+        let agents: Vec<String> = ["a", "b", "b", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let mut w = Weights { agent_vote: 0.0, ..Weights::default() };
+        let off = stages(&first, &at_steps, &agents, &w);
+        assert_eq!(off.order[0].1, 0, "off: the first stage's order stands");
+        assert!(off.mass.iter().all(|&m| m == 0.0) && off.promoted.is_none());
+        w.agent_vote = 0.5;
+        let on = stages(&first, &at_steps, &agents, &w);
+        let ks: Vec<usize> = on.order.iter().map(|o| o.1).collect();
+        assert_eq!(ks, vec![1, 0, 2, 3, 4], "b's best step first, the rest in their order");
+        assert_eq!(on.promoted, Some(1));
+        // Shares: exp(0), exp(-0.2)+exp(-0.4)+exp(-0.6), exp(-5) over their sum.
+        let (ma, mb) = (1.0f64, (-0.2f64).exp() + (-0.4f64).exp() + (-0.6f64).exp());
+        let total = ma + mb + (-5.0f64).exp();
+        assert!((on.mass[0] - ma / total).abs() < 1e-9);
+        assert!((on.mass[2] - mb / total).abs() < 1e-9);
+        // A reported error (+100) keeps its agent first whatever the others hold.
+        let linked = [103.0, 2.9, 2.8, 2.7, 0.5];
+        let kept = stages(&linked, &at_steps, &agents, &w);
+        assert_eq!(kept.order[0].1, 0);
+        assert!(kept.promoted.is_none());
     }
 }

@@ -5,9 +5,12 @@
 //!       + LINKED when a verifier, a test or the environment reported it   (structural)
 //!       + Σ weight_k · feature_k                                          (the fitted part)
 //!
-//! and a second stage ([`agent_support`]): each of the first stage's top `support_depth`
-//! candidates votes for its agent with 1 / rank, and `agent_support` × the votes of a
-//! candidate's agent is added to its score (fitted apart, off in the shipped defaults).
+//! and two optional agent stages. [`agent_support`]: each of the first stage's top
+//! `support_depth` candidates votes for its agent with 1 / rank, and `agent_support` × the
+//! votes of a candidate's agent is added to its score (fitted apart, off in the shipped
+//! defaults). [`agent_mass`]: every candidate lends its agent exp((score − best) / T), with T
+//! the weight `agent_vote`, and the best candidate of the agent holding the most of that mass
+//! goes first (fitted with the step weights; on for group chats in the shipped defaults).
 //!
 //! The fitted weights ([`Weights`]) are few on purpose, and there are two sets: one for group
 //! chats ([`Weights::default`]) and one for orchestrated runs ([`Weights::orchestrated`]), each
@@ -51,6 +54,14 @@ pub struct Features {
     /// How many top candidates the support counted (for the words of `why`).
     #[serde(skip)]
     pub support_depth: u32,
+    /// The share of every candidate's score mass (see [`agent_mass`]) held by this step's
+    /// agent; set by the ranking when the agent vote is on, else 0.
+    #[serde(default)]
+    pub agent_mass: f64,
+    /// The agent vote moved this candidate to the top (its agent holds the most score mass,
+    /// and this is that agent's best candidate) over a better-scored candidate of another agent.
+    #[serde(skip)]
+    pub promoted: bool,
     /// The run is orchestrated (an orchestrator instructs workers, who reply): its candidates
     /// are scored with the orchestrated weights.
     #[serde(skip)]
@@ -79,6 +90,10 @@ pub struct Weights {
     /// [`DEPTH_GRID`]).
     #[serde(default = "default_depth")]
     pub support_depth: f64,
+    /// The temperature of the agent vote ([`agent_mass`]); 0 turns the vote off. Searched over
+    /// [`VOTE_GRID`] with the step weights held at each value.
+    #[serde(default)]
+    pub agent_vote: f64,
 }
 
 fn default_depth() -> f64 {
@@ -87,15 +102,15 @@ fn default_depth() -> f64 {
 
 impl Default for Weights {
     /// The group-chat weights: fitted on the group chats of the Who&When development half (its
-    /// 68 Algorithm-Generated items), with the agent stage off; the cross-validated figures of
-    /// the same procedure are in `docs/detector.md`.
+    /// 68 Algorithm-Generated items), with the agent stage off and the agent vote fitted; the
+    /// cross-validated figures of the same procedure are in `docs/detector.md`.
     fn default() -> Self {
         Weights {
             instance: 0.0,
             introduces_first_error: 0.0,
             before_first_error: 0.25,
             assumption: 0.5,
-            introduces_code: 0.25,
+            introduces_code: 0.5,
             states_answer: 0.5,
             earliness: 0.5,
             // No group chat has a worker replying to an orchestrator: the fit never moves it.
@@ -103,6 +118,8 @@ impl Default for Weights {
             // Cross-validation shows no gain from the agent stage (docs/detector.md): off.
             agent_support: 0.0,
             support_depth: 10.0,
+            // The agent vote at temperature 0.5: the agent most candidates point at.
+            agent_vote: 0.5,
         }
     }
 }
@@ -117,13 +134,55 @@ pub const GRID: [f64; 6] = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0];
 /// The grid of `support_depth` (how many top candidates vote for an agent).
 pub const DEPTH_GRID: [f64; 4] = [1.0, 3.0, 5.0, 10.0];
 
+/// The grid of `agent_vote` (the vote's temperature; 0 is off, tried first).
+pub const VOTE_GRID: [f64; 4] = [0.0, 0.25, 0.5, 1.0];
+
 /// The values weight `k` is searched over when fitting.
 pub fn grid(k: usize) -> &'static [f64] {
-    if Weights::NAMES[k] == "support_depth" {
-        &DEPTH_GRID
-    } else {
-        &GRID
+    match Weights::NAMES[k] {
+        "support_depth" => &DEPTH_GRID,
+        "agent_vote" => &VOTE_GRID,
+        _ => &GRID,
     }
+}
+
+/// The agent vote. Every candidate lends its agent exp((score − best score) / `temperature`)
+/// (a softmax over the candidates' scores); returns the agent holding the most of that mass
+/// (ties to the agent of the better-ranked candidate) and each candidate's agent's share of
+/// the total. `order` is the ranking best first (indices into `scores` and `agents`).
+/// A candidate far below the best lends almost nothing, so an explicitly reported error
+/// (+[`LINKED`]) keeps its agent whatever the others hold.
+pub fn agent_mass(
+    order: &[usize],
+    scores: &[f64],
+    agents: &[String],
+    temperature: f64,
+) -> (Option<String>, Vec<f64>) {
+    let Some(&top) = order.first() else {
+        return (None, Vec::new());
+    };
+    let best = scores[top];
+    let mut mass: Vec<(&str, f64)> = Vec::new();
+    for &k in order {
+        let a = agents[k].as_str();
+        let v = ((scores[k] - best) / temperature).exp();
+        match mass.iter_mut().find(|(x, _)| *x == a) {
+            Some(e) => e.1 += v,
+            None => mass.push((a, v)),
+        }
+    }
+    let total: f64 = mass.iter().map(|e| e.1).sum();
+    let mut winner = mass[0];
+    for &e in &mass[1..] {
+        if e.1 > winner.1 {
+            winner = e;
+        }
+    }
+    let share = agents
+        .iter()
+        .map(|a| mass.iter().find(|(x, _)| x == a).map_or(0.0, |e| e.1 / total))
+        .collect();
+    (Some(winner.0.to_string()), share)
 }
 
 /// The second ranking stage. Each of the `depth` best candidates of the first stage (scored by
@@ -159,11 +218,14 @@ impl Weights {
             worker_reply: 1.5,
             agent_support: 0.0,
             support_depth: 10.0,
+            // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
+            // score mass follows the number of its steps (docs/detector.md).
+            agent_vote: 0.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 10;
+    pub const LEN: usize = 11;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -177,6 +239,7 @@ impl Weights {
         "worker_reply",
         "agent_support",
         "support_depth",
+        "agent_vote",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -191,6 +254,7 @@ impl Weights {
             self.worker_reply,
             self.agent_support,
             self.support_depth,
+            self.agent_vote,
         ][k]
     }
 
@@ -205,7 +269,8 @@ impl Weights {
             6 => &mut self.earliness,
             7 => &mut self.worker_reply,
             8 => &mut self.agent_support,
-            _ => &mut self.support_depth,
+            9 => &mut self.support_depth,
+            _ => &mut self.agent_vote,
         };
         *slot = v;
     }
@@ -283,6 +348,13 @@ pub fn why(f: &Features) -> Vec<String> {
     }
     if f.worker_reply {
         out.push("a worker's reply to an orchestrator instruction".into());
+    }
+    if f.promoted {
+        out.push(format!(
+            "moved first by the agent vote: its agent holds {:.0} % of the score mass of all \
+             candidates, more than any other agent, and this is that agent's best step",
+            100.0 * f.agent_mass
+        ));
     }
     if f.agent_support > 0.0 {
         out.push(format!(
