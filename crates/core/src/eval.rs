@@ -640,6 +640,68 @@ mod tests {
         assert_eq!(dropped.orchestrated.assumption, 0.0);
     }
 
+    /// An item whose first candidate (step 1, the earliest) is agent `a`'s and whose gold step
+    /// is the first of agent `b`'s three steps (2, 3, 4); the features are equal but for
+    /// earliness, so no step weight puts step 2 first.
+    fn outvoted(k: usize, orchestrated: bool) -> Scored {
+        use crate::attribution::{Features, InstanceState};
+        use crate::record::{Category, Phase};
+        let cand = |step: u32, agent: &str| Candidate {
+            step,
+            line: 0,
+            agent: agent.into(),
+            score: 0.0,
+            category: Category::TaskConflict,
+            phase: Phase::Reasoning,
+            state: InstanceState::LatentActive,
+            evidence: Vec::new(),
+            instance: None,
+            why: Vec::new(),
+            features: Features {
+                earliness: 1.0 - step as f64 / 5.0,
+                orchestrated,
+                ..Features::default()
+            },
+        };
+        let candidates = vec![cand(1, "a"), cand(2, "b"), cand(3, "b"), cand(4, "b")];
+        Scored {
+            file: format!("AG/{k}.json"),
+            subset: "AG".into(),
+            gold_step: Some(2),
+            gold_agent: Some("b".into()),
+            orchestrated,
+            steps: candidates.iter().map(|c| c.step).collect(),
+            agents: candidates.iter().map(|c| normalize_agent(&c.agent)).collect(),
+            candidates,
+        }
+    }
+
+    #[test]
+    fn the_agent_vote_is_fitted_for_group_chats_only_and_only_when_it_helps() {
+        let chats: Vec<Scored> = (0..3).map(|k| outvoted(k, false)).collect();
+        let refs: Vec<&Scored> = chats.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.chat.agent_vote > 0.0, "{:?}", m.chat);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(2)));
+        // Held out of the model, the vote stays off and step 1 (agent a) stays first.
+        let k = Weights::NAMES.iter().position(|n| *n == "agent_vote").unwrap();
+        let off = fit_model(&refs, false, &[k], false);
+        assert_eq!(off.chat.agent_vote, 0.0);
+        assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(1)));
+        // Orchestrated runs never get the vote, even where it would help.
+        let orch: Vec<Scored> = (0..3).map(|k| outvoted(k, true)).collect();
+        let refs: Vec<&Scored> = orch.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.agent_vote, 0.0);
+        // Where the vote does not help (the gold step is agent a's), it stays off.
+        let mut plain: Vec<Scored> = (0..3).map(|k| outvoted(k, false)).collect();
+        for s in &mut plain {
+            s.gold_step = Some(1);
+            s.gold_agent = Some("a".into());
+        }
+        let refs: Vec<&Scored> = plain.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).chat.agent_vote, 0.0);
+    }
+
     #[test]
     fn item_numbers_from_file_names() {
         assert_eq!(item_number("x/Algorithm-Generated/17.json"), Some(17));
