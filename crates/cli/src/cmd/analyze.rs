@@ -205,7 +205,7 @@ fn render(
             out.push(b',');
         }
         let a = a.take().unwrap_or_else(|| analyze_trajectory(t, opts));
-        trajscope_core::report::json::write(&mut out, &Overview::owning(t, Some(a)))?;
+        trajscope_core::report::json::write_overview(&mut out, &Overview::owning(t, Some(a)))?;
     }
     Ok(out)
 }
