@@ -242,7 +242,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
 
 /// The features that placed a candidate, in words a reviewer can check.
 pub fn why(f: &Features) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(6);
     match f.state {
         Some(s) => {
             let state = match s {
