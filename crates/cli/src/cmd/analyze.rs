@@ -146,7 +146,8 @@ fn json(
     Report::write_json_head(&trace, &mut head)?;
     out.write_all(&head)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for (b, (ts, as_)) in trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)).enumerate()
+    for (b, (ts, as_)) in
+        trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)).enumerate()
     {
         // Each thread renders a contiguous share of the block; the shares are written in order,
         // so the bytes are those of the whole report serialised at once. Every share but the
