@@ -168,7 +168,9 @@ impl Overview {
         // A set of the agents once there are too many to scan (most runs have a handful).
         let mut seen: Option<HashSet<&str>> = None;
         let mut roles: Vec<(String, u32)> = Vec::new();
-        let mut actions: Vec<(Option<&str>, Option<&str>)> = Vec::new();
+        // An action: its tool and its arguments.
+        type Action<'t> = (Option<&'t str>, Option<&'t str>);
+        let mut actions: Vec<Action> = Vec::new();
         let mut errors = 0;
         for s in &t.steps {
             if !s.actor.is_empty() {
@@ -198,7 +200,7 @@ impl Overview {
         // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the
         // first run of the greatest length.
         actions.sort_unstable();
-        let mut repeated: Option<((Option<&str>, Option<&str>), u32)> = None;
+        let mut repeated: Option<(Action, u32)> = None;
         for run in actions.chunk_by(|a, b| a == b) {
             let n = run.len() as u32;
             if n >= 2 && repeated.is_none_or(|(_, best)| n > best) {
