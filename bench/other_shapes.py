@@ -15,6 +15,9 @@ the figures do not depend on one writer's habits:
                                 concatenated COPIES times, each copy's session id made distinct;
                                 the Codex reader takes a file as one session, so this is one
                                 long run (~21,000 steps, ~50 MB).
+  trajerrbench OUT [COPIES=3000] the TRAJERRBENCH records of tests/fixtures/trajerrbench/
+                                COPIES times, task ids made distinct: another adapter, one whole
+                                run of long multilingual messages a line (~9,000 runs, ~52 MB).
 
 Deterministic (fixed seed). Usage: python3 bench/other_shapes.py SHAPE OUT [N]
 """
@@ -124,6 +127,17 @@ def codex(out, copies):
     suffixed(paths, copies, out, fix)
 
 
+def trajerrbench(out, copies):
+    """The repo's TRAJERRBENCH records (one whole trajectory a line, long multilingual
+    messages, another adapter than AWTL), task ids made distinct."""
+    def fix(ev, c):
+        m = ev.get("metadata")
+        if isinstance(m, dict) and isinstance(m.get("task_id"), str):
+            m["task_id"] = f"{m['task_id']}-c{c}"
+        return ev
+    suffixed([os.path.join(ROOT, "tests/fixtures/trajerrbench/records.jsonl")], copies, out, fix)
+
+
 if __name__ == "__main__":
     shape, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -131,4 +145,5 @@ if __name__ == "__main__":
      "one-line": lambda: one_line(out, n or 100000),
      "fixtures": lambda: fixtures(out, n or 2000),
      "claude-code": lambda: claude_code(out, n or 500),
-     "codex": lambda: codex(out, n or 500)}[shape]()
+     "codex": lambda: codex(out, n or 500),
+     "trajerrbench": lambda: trajerrbench(out, n or 3000)}[shape]()

@@ -11,6 +11,7 @@
 #   fixtures        the repo's real AWTL fixtures concatenated 2,000 times (bench/other_shapes.py)
 #   claude-code     the repo's real Claude Code transcripts, 500 copies, sessions made distinct
 #   codex           the repo's real Codex rollouts, 500 copies: one long session (~21,000 steps)
+#   trajerrbench    the repo's real TRAJERRBENCH records, 3,000 copies: one whole run a line
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -35,6 +36,7 @@ make_shape() {
     fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
+    trajerrbench) python3 bench/other_shapes.py trajerrbench "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }

@@ -271,10 +271,7 @@ pub fn agent_of(step: &Step) -> String {
     if !step.actor.is_empty() {
         step.actor.clone()
     } else {
-        match serde_json::to_value(step.role) {
-            Ok(serde_json::Value::String(s)) => s,
-            _ => String::new(),
-        }
+        step.role.name().to_string()
     }
 }
 

@@ -8,7 +8,7 @@ pub mod json;
 
 use serde::{Deserialize, Serialize};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::attribution::{self, AnalysisOptions, Candidate, Critical, TrajectoryAnalysis, Trigger};
 use crate::classify::Signals;
@@ -164,14 +164,26 @@ impl Overview {
 
     /// [`Overview::of`], taking the analysis (no copy of its triggers and record).
     pub fn owning(t: &Trajectory, a: Option<TrajectoryAnalysis>) -> Overview {
-        let mut agents: Vec<String> = Vec::new();
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut agents: Vec<&str> = Vec::new();
+        // A set of the agents once there are too many to scan (most runs have a handful).
+        let mut seen: Option<HashSet<&str>> = None;
         let mut roles: Vec<(String, u32)> = Vec::new();
-        let mut actions: HashMap<(Option<&str>, Option<&str>), u32> = HashMap::new();
+        // An action: its tool and its arguments.
+        type Action<'t> = (Option<&'t str>, Option<&'t str>);
+        let mut actions: Vec<Action> = Vec::new();
         let mut errors = 0;
         for s in &t.steps {
-            if !s.actor.is_empty() && seen.insert(&s.actor) {
-                agents.push(s.actor.clone());
+            if !s.actor.is_empty() {
+                let new = match &mut seen {
+                    Some(set) => set.insert(&s.actor),
+                    None => !agents.iter().any(|a| *a == s.actor),
+                };
+                if new {
+                    agents.push(&s.actor);
+                    if seen.is_none() && agents.len() > 16 {
+                        seen = Some(agents.iter().copied().collect());
+                    }
+                }
             }
             let role = s.role.name();
             match roles.iter_mut().find(|(r, _)| r == role) {
@@ -182,17 +194,23 @@ impl Overview {
                 errors += 1;
             }
             if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
-                *actions.entry((s.tool.as_deref(), s.args.as_deref())).or_default() += 1;
+                actions.push((s.tool.as_deref(), s.args.as_deref()));
             }
         }
-        let repeated_action = actions
-            .into_iter()
-            .filter(|(_, n)| *n >= 2)
-            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
-            .map(|((tool, args), n)| {
-                let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
-                (elide(&what, ACTION_CHARS), n)
-            });
+        // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the
+        // first run of the greatest length.
+        actions.sort_unstable();
+        let mut repeated: Option<(Action, u32)> = None;
+        for run in actions.chunk_by(|a, b| a == b) {
+            let n = run.len() as u32;
+            if n >= 2 && repeated.is_none_or(|(_, best)| n > best) {
+                repeated = Some((run[0], n));
+            }
+        }
+        let repeated_action = repeated.map(|((tool, args), n)| {
+            let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
+            (elide(&what, ACTION_CHARS), n)
+        });
         let usage = usage::trajectory_usage(t);
         let agent_usage = if usage.steps_with_usage > 0 { usage::by_agent(t) } else { Vec::new() };
         let mut o = Overview {
@@ -204,7 +222,7 @@ impl Overview {
             task: t.task.as_ref().map(|x| elide(x, TASK_CHARS)),
             gold: t.gold.clone(),
             errors,
-            agents,
+            agents: agents.into_iter().map(str::to_string).collect(),
             roles,
             repeated_action,
             analysed: a.is_some(),

@@ -37,7 +37,7 @@ fn streamed(session: Session) -> Vec<u8> {
             out.push(b',');
         }
         let a = a.unwrap_or_else(|| trajscope_core::attribution::analyze_trajectory(t, &opts));
-        json::write(&mut out, &Overview::owning(t, Some(a))).unwrap();
+        json::write_overview(&mut out, &Overview::owning(t, Some(a))).unwrap();
     }
     out.extend_from_slice(Report::JSON_TAIL);
     out
@@ -67,8 +67,87 @@ fn every_fixture_report_is_written_as_serde_json_writes_it() {
             half.analyse(i);
         }
         assert!(streamed(half) == expected, "{}: streamed report differs", f.display());
+        for o in &report.trajectories {
+            let mut out = Vec::new();
+            json::write_overview(&mut out, o).unwrap();
+            assert!(
+                out == serde_json::to_vec(o).unwrap(),
+                "{}: overview {} differs",
+                f.display(),
+                o.id
+            );
+        }
     }
     assert!(trajectories > 100, "trajectories: {trajectories}");
+}
+
+/// An overview with every field set (every option some, every list non-empty, texts that need
+/// escapes, a score and a cost that are not round): the hand-written overview writer gives
+/// serde_json's bytes, field for field.
+#[test]
+fn an_overview_with_every_field_set_is_written_as_serde_json_writes_it() {
+    let text = "a \"quoted\" \\ line\n\u{1}\u{1f} é数据";
+    let evidence = serde_json::json!([
+        {"step": 3, "kind": "wrong", "quote": text, "rule": "failed_command"},
+        {"step": 1, "kind": "reference", "quote": "ref", "rule": "verifier_rejected"}
+    ]);
+    let usage = serde_json::json!({"input_tokens": 12, "output_tokens": 7, "cache_read_tokens": 3,
+        "cache_write_tokens": 1, "cost_usd": 0.1234567, "duration_ms": 99, "steps_with_usage": 2});
+    let full = serde_json::json!({
+        "id": text, "steps": 12, "outcome": "failed", "task": text,
+        "gold": {"step": 2, "agent": text, "reason": "r", "category": "c"},
+        "errors": 3, "agents": [text, "b"], "roles": [["assistant", 4], ["tool", 8]],
+        "repeated_action": [text, 3], "analysed": false,
+        "critical": {"step": 3, "line": 4, "agent": text, "action_id": "a-1", "evidence": evidence},
+        "candidates": [
+            {"step": 3, "line": 4, "agent": text, "score": 1.725, "category": "task_conflict",
+             "phase": "planning", "state": "manifest_active", "evidence": evidence, "instance": 2,
+             "why": [text, "rule: plan_origin"]},
+            {"step": 0, "line": 0, "agent": "", "score": -0.5, "category": "task_conflict",
+             "phase": "reasoning", "state": "latent_active", "evidence": [], "instance": null,
+             "why": []}
+        ],
+        "classification": "agent_failure", "failure_mode": "reasoning",
+        "signals": {"repeated_actions": 4, "repeated_failures": 2, "attempts": 6,
+            "repetition": true, "attempts_exceeded": true, "budget_exhausted": true,
+            "escalate": true},
+        "triggers": [
+            {"step": 3, "category": "task_conflict", "phase": "planning", "wrong_quote": text,
+             "reference_quote": "r", "reference_step": 1, "rule": "failed_command",
+             "object": text, "blocker": "environment_blocker"},
+            {"step": 4, "category": "task_conflict", "phase": "planning", "wrong_quote": "w",
+             "reference_quote": "", "reference_step": null, "rule": "repeated_action",
+             "object": "o"}
+        ],
+        "record": {"failure_event": "e", "failure_event_step": 5, "failure_turn_id": text,
+            "failed_artifact_refs": ["src/a.rs"], "source_action_ids": ["a-1", "a-2"],
+            "verifier_action_id": "v", "touched_action_ids": ["t"], "memory_read_node_ids": ["m"],
+            "evidence_refs": [text], "root_cause_summary": text,
+            "verification_probe_candidate": "p", "classification": "agent_failure",
+            "failure_mode": "reasoning", "attribution_heuristics": ["h1", "h2"]},
+        "usage": usage,
+        "agent_usage": [{"agent": text, "steps": 2, "usage": usage},
+            {"agent": "", "steps": 1, "usage": {"input_tokens": null, "output_tokens": null,
+             "cache_read_tokens": null, "cache_write_tokens": null, "cost_usd": null,
+             "duration_ms": null, "steps_with_usage": 0}}],
+        "flagged_artifact_refs": [{"ref": "../etc/passwd", "reason": text, "step": 7}]
+    });
+    let o: Overview = serde_json::from_value(full.clone()).unwrap();
+    let expected = serde_json::to_vec(&o).unwrap();
+    // Every field of the JSON above made it into the overview and back (none ignored).
+    assert_eq!(serde_json::from_slice::<Value>(&expected).unwrap(), full);
+    let mut out = Vec::new();
+    json::write_overview(&mut out, &o).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
+    // And with everything empty.
+    let mut empty = o.clone();
+    (empty.task, empty.gold, empty.repeated_action, empty.critical) = (None, None, None, None);
+    (empty.candidates, empty.triggers, empty.agent_usage) = (vec![], vec![], vec![]);
+    (empty.record, empty.usage) = (Default::default(), Default::default());
+    (empty.classification, empty.failure_mode, empty.analysed) = (None, None, true);
+    let mut out = Vec::new();
+    json::write_overview(&mut out, &empty).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&empty).unwrap());
 }
 
 #[test]

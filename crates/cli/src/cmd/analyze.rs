@@ -142,15 +142,18 @@ fn json(
     let opts = session.options().clone();
     let (trace, mut analyses) = session.into_parts();
     let mut out = crate::io::raw_stdout();
-    let mut buf = Vec::with_capacity(OUT_BUF + (1 << 16));
-    Report::write_json_head(&trace, &mut buf)?;
+    let mut head = Vec::new();
+    Report::write_json_head(&trace, &mut head)?;
+    out.write_all(&head)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut first = true;
-    for (ts, as_) in trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)) {
+    for (b, (ts, as_)) in
+        trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)).enumerate()
+    {
         // Each thread renders a contiguous share of the block; the shares are written in order,
-        // so the bytes are those of the whole report serialised at once.
+        // so the bytes are those of the whole report serialised at once. Every share but the
+        // report's first starts with the comma that separates it from the one before.
         let shares: Vec<Vec<u8>> = if threads < 2 || ts.len() < 2 {
-            vec![render(ts, as_, &opts)?]
+            vec![render(ts, as_, &opts, b > 0)?]
         } else {
             let per = ts.len().div_ceil(threads);
             let opts = &opts;
@@ -158,7 +161,8 @@ fn json(
                 let workers: Vec<_> = ts
                     .chunks(per)
                     .zip(as_.chunks_mut(per))
-                    .map(|(t, a)| scope.spawn(move || render(t, a, opts)))
+                    .enumerate()
+                    .map(|(i, (t, a))| scope.spawn(move || render(t, a, opts, b > 0 || i > 0)))
                     .collect();
                 workers
                     .into_iter()
@@ -166,20 +170,13 @@ fn json(
                     .collect::<Result<Vec<_>, _>>()
             })?
         };
-        for share in shares.iter().filter(|s| !s.is_empty()) {
-            if !std::mem::take(&mut first) {
-                buf.push(b',');
-            }
-            buf.extend_from_slice(share);
-            if buf.len() >= OUT_BUF {
-                out.write_all(&buf)?;
-                buf.clear();
-            }
+        for share in &shares {
+            out.write_all(share)?;
         }
     }
-    buf.extend_from_slice(Report::JSON_TAIL);
-    buf.push(b'\n');
-    out.write_all(&buf)?;
+    let mut tail = Report::JSON_TAIL.to_vec();
+    tail.push(b'\n');
+    out.write_all(&tail)?;
     out.flush()?;
     // Freeing a large trace step by step would only give back memory the OS reclaims at exit.
     std::mem::forget(trace);
@@ -189,23 +186,23 @@ fn json(
 /// Trajectories per block of the streamed report: enough to share among threads, few enough
 /// that a block's JSON stays small.
 const BLOCK: usize = 2048;
-/// Bytes of report gathered before a write.
-const OUT_BUF: usize = 1 << 20;
 
-/// The overviews' JSON of `ts`, comma-separated, each analysed first unless `analyses` holds its
-/// analysis already.
+/// The overviews' JSON of `ts`, comma-separated (and after a comma when `comma`), each analysed
+/// first unless `analyses` holds its analysis already.
 fn render(
     ts: &[trajscope_core::model::Trajectory],
     analyses: &mut [Option<TrajectoryAnalysis>],
     opts: &trajscope_core::attribution::AnalysisOptions,
+    comma: bool,
 ) -> Result<Vec<u8>, trajscope_core::report::json::Error> {
-    let mut out = Vec::with_capacity(ts.len() * 1024);
+    // An overview is about 1.3 KB of JSON for a one-step run, more for a longer one.
+    let mut out = Vec::with_capacity(ts.len() * 2048);
     for (i, (t, a)) in ts.iter().zip(analyses).enumerate() {
-        if i > 0 {
+        if i > 0 || comma {
             out.push(b',');
         }
         let a = a.take().unwrap_or_else(|| analyze_trajectory(t, opts));
-        trajscope_core::report::json::write(&mut out, &Overview::owning(t, Some(a)))?;
+        trajscope_core::report::json::write_overview(&mut out, &Overview::owning(t, Some(a)))?;
     }
     Ok(out)
 }

@@ -73,8 +73,12 @@ pub fn rank(
             ..Features::default()
         }
     };
-    let mut pool: Vec<Pooled> = Vec::new();
-    let mut at: text::FastMap<u32, usize> = text::FastMap::default();
+    // Sized once: the instances' steps and the out-of-set agent steps (a run of a few steps
+    // allocates each list once, not once per growth).
+    let room = instances.len() + steps.len().min(MAX_OUT_OF_SET);
+    let mut pool: Vec<Pooled> = Vec::with_capacity(room);
+    let mut at: text::FastMap<u32, usize> =
+        text::FastMap::with_capacity_and_hasher(room, Default::default());
     for (ii, inst) in instances.iter().enumerate() {
         // An error fixed at once is no evidence: its instance never places a candidate (its
         // step may still be an out-of-set candidate on its own features).
@@ -119,7 +123,7 @@ pub fn rank(
     }
     let open = failed || traj.outcome == Outcome::Unknown;
     if open {
-        let mut agents: Vec<&str> = Vec::new();
+        let mut agents: Vec<&str> = Vec::with_capacity(4);
         let mut scored = 0;
         for (i, s) in steps.iter().enumerate() {
             if scored >= MAX_OUT_OF_SET {
@@ -227,7 +231,7 @@ fn candidate(
 ) -> Candidate {
     let steps = &traj.steps;
     let st = &steps[p.step as usize];
-    let mut evidence = Vec::new();
+    let mut evidence = Vec::with_capacity(if p.instances.is_empty() { 1 } else { MAX_EVIDENCE });
     let (category, phase, state) = match p.instances.first() {
         Some(&best) => {
             let inst = &instances[best];

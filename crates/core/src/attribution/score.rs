@@ -307,22 +307,36 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
 
 /// The features that placed a candidate, in words a reviewer can check.
 pub fn why(f: &Features) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(6);
     match f.state {
-        Some(s) => out.push(format!(
-            "an observed error instance here is {}{}",
-            s.name().replace('_', " "),
+        Some(s) => {
+            let state = match s {
+                InstanceState::CheapResolution => "cheap resolution",
+                InstanceState::CostlyResolution => "costly resolution",
+                InstanceState::ManifestActive => "manifest active",
+                InstanceState::LatentActive => "latent active",
+            };
+            let mut line = String::with_capacity(80);
+            line.push_str("an observed error instance here is ");
+            line.push_str(state);
             if f.footprints > 0 {
-                format!(" with {} terminal footprint(s)", f.footprints)
-            } else {
-                String::new()
+                line.push_str(&format!(" with {} terminal footprint(s)", f.footprints));
             }
-        )),
+            out.push(line);
+        }
         None => out.push("no observed error here: ranked by its features alone".into()),
     }
     if !f.rules.is_empty() {
-        let names: Vec<&str> = f.rules.iter().map(|r| r.as_str()).collect();
-        out.push(format!("rule: {}", names.join(", ")));
+        // Built by hand, not formatted: every candidate of every trajectory has this line.
+        let mut line = String::with_capacity(32);
+        line.push_str("rule: ");
+        for (i, r) in f.rules.iter().enumerate() {
+            if i > 0 {
+                line.push_str(", ");
+            }
+            line.push_str(r.as_str());
+        }
+        out.push(line);
     }
     if f.state.is_some() && f.rules.iter().any(|r| r.is_linked()) {
         out.push(

@@ -344,7 +344,7 @@ impl<'t> Scan<'t> {
         if b == Blocker::Flaky && cause.is_some_and(|a| is_own_code(&steps[a])) {
             return false;
         }
-        let quote = text::blocker_line(&s.text).unwrap_or_else(|| error_quote(s));
+        let quote = text::blocker_line_of(&s.text).unwrap_or_else(|| error_quote(s));
         let (class, rule) = blocker_class(b);
         let (step, wrong) = match cause {
             Some(a) => (a, action_quote(&steps[a])),
@@ -489,8 +489,10 @@ fn verifier_triggers(
     };
     // The verified action was blocked by the environment: the verdict joins that blocker.
     if let Some(&obs) = maps.env_by_action.get(&src) {
-        let q = text::blocker_line(&steps[obs].text).unwrap_or_else(|| error_quote(&steps[obs]));
         let class = text::blocker(&steps[obs].text).map(blocker_class);
+        let q = class
+            .and_then(|_| text::blocker_line_of(&steps[obs].text))
+            .unwrap_or_else(|| error_quote(&steps[obs]));
         f.triggers.push(Trigger {
             step: src as u32,
             category: Category::EnvironmentAnomaly,

@@ -8,6 +8,10 @@
 //! serde_json's own formatter, so they cannot differ. Equality with serde_json is tested on
 //! every fixture's report and on random values (`tests/report_json.rs`).
 
+mod overview;
+
+pub use overview::write_overview;
+
 use serde::ser::{self, Serialize};
 use serde_json::ser::Formatter as _;
 
@@ -71,26 +75,40 @@ static ESCAPE: [u8; 256] = {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether no byte of `bytes` needs an escape (a control character, `"` or `\`): eight bytes at
-/// a time, each word tested with the "has a byte less than n" and "has a zero byte" tricks
-/// (exact as yes/no answers), the rest byte by byte.
+/// Whether the eight bytes of `x` hold one that needs an escape (a control character, `"` or
+/// `\\`): the "has a byte less than n" and "has a zero byte" tricks, exact as yes/no answers.
+#[inline(always)]
+fn word_bad(x: u64) -> u64 {
+    let q = x ^ (ONES * b'"' as u64);
+    let b = x ^ (ONES * b'\\' as u64);
+    ((x.wrapping_sub(ONES * 0x20) & !x) | (q.wrapping_sub(ONES) & !q) | (b.wrapping_sub(ONES) & !b))
+        & HIGHS
+}
+
+#[inline(always)]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    let w = &bytes[i..i + 8];
+    u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+}
+
+/// Whether no byte of `bytes` needs an escape, eight bytes at a time: a text shorter than eight
+/// is padded with a harmless byte, a longer one ends with a word that overlaps the one before
+/// (most of the report's strings are keys and short names: no byte-by-byte tail).
 #[inline]
 fn clean(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(8);
-    let mut bad = 0u64;
-    for w in &mut words {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-        let q = x ^ (ONES * b'"' as u64);
-        let b = x ^ (ONES * b'\\' as u64);
-        bad |= (x.wrapping_sub(ONES * 0x20) & !x)
-            | (q.wrapping_sub(ONES) & !q)
-            | (b.wrapping_sub(ONES) & !b);
+    let n = bytes.len();
+    if n < 8 {
+        let mut pad = [b'a'; 8];
+        pad[..n].copy_from_slice(bytes);
+        return word_bad(u64::from_le_bytes(pad)) == 0;
     }
-    let mut tail = false;
-    for &b in words.remainder() {
-        tail |= (b < 0x20) | (b == b'"') | (b == b'\\');
+    let mut bad = word_bad(word_at(bytes, n - 8));
+    let mut i = 0;
+    while i + 8 <= n {
+        bad |= word_bad(word_at(bytes, i));
+        i += 8;
     }
-    bad & HIGHS == 0 && !tail
+    bad == 0
 }
 
 /// `s` as a JSON string literal, escaped exactly as serde_json escapes it.

@@ -167,7 +167,19 @@ pub fn blocker(text: &str) -> Option<Blocker> {
 pub fn blocker_line(text: &str) -> Option<&str> {
     // A line's signature is one of the whole text's: most texts have none.
     blocker(text)?;
-    text.lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
+    blocker_line_of(text)
+}
+
+/// [`blocker_line`] of a text known to have a blocker signature ([`blocker`] is some): the
+/// caller has checked the whole text already.
+pub fn blocker_line_of(text: &str) -> Option<&str> {
+    // No does a line that ends before the whole text's first signature starts (that
+    // signature would be in it): the line by line scan starts at the line of that one, not at
+    // the top of a long log.
+    let from = BLOCKER_ANY_AC
+        .find(text)
+        .map_or(0, |m| memchr::memrchr(b'\n', &text.as_bytes()[..m.start()]).map_or(0, |i| i + 1));
+    text[from..].lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
 }
 
 /// The text reports a step, cost or context budget reached.

@@ -1,0 +1,352 @@
+//! A trajectory's [`Overview`] written field by field, byte for byte what serde_json writes for
+//! it (tested on every fixture and on an overview with every field set, `tests/report_json.rs`).
+//!
+//! Why: an overview is about a kilobyte of JSON, most of it keys and empty or null fields, and a
+//! file of 100,000 one-step runs writes 100,000 of them. Through serde each key is a separate
+//! string (checked for escapes, copied); here each key is a literal fused with the punctuation
+//! around it, and the usual all-empty record and usage are one literal each. A field added to
+//! an overview type must be added here too: the tests fail until it is.
+
+use serde_json::ser::Formatter as _;
+
+use super::{write, write_str, Error};
+use crate::attribution::{Candidate, Critical, Evidence, Trigger};
+use crate::classify::Signals;
+use crate::record::AttributionRecord;
+use crate::report::{FlaggedRef, Overview};
+use crate::usage::{AgentUsage, UsageSummary};
+
+/// Serialises `o` as compact JSON onto the end of `out`: the bytes of [`super::write`] (and of
+/// serde_json), faster.
+pub fn write_overview(out: &mut Vec<u8>, o: &Overview) -> Result<(), Error> {
+    out.extend_from_slice(b"{\"id\":");
+    write_str(out, &o.id);
+    out.extend_from_slice(b",\"steps\":");
+    uint(out, o.steps as u64);
+    out.extend_from_slice(b",\"outcome\":");
+    write(out, &o.outcome)?;
+    out.extend_from_slice(b",\"task\":");
+    opt_str(out, o.task.as_deref());
+    out.extend_from_slice(b",\"gold\":");
+    match &o.gold {
+        Some(g) => write(out, g)?,
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"errors\":");
+    uint(out, u64::from(o.errors));
+    out.extend_from_slice(b",\"agents\":");
+    strs(out, &o.agents);
+    out.extend_from_slice(b",\"roles\":[");
+    for (i, (role, n)) in o.roles.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        pair(out, role, *n);
+    }
+    out.extend_from_slice(b"],\"repeated_action\":");
+    match &o.repeated_action {
+        Some((action, n)) => pair(out, action, *n),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(if o.analysed {
+        b",\"analysed\":true,\"critical\":"
+    } else {
+        b",\"analysed\":false,\"critical\":"
+    });
+    match &o.critical {
+        Some(c) => critical(out, c)?,
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"candidates\":[");
+    for (i, c) in o.candidates.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        candidate(out, c)?;
+    }
+    out.extend_from_slice(b"],\"classification\":");
+    write(out, &o.classification)?;
+    out.extend_from_slice(b",\"failure_mode\":");
+    write(out, &o.failure_mode)?;
+    out.extend_from_slice(b",\"signals\":");
+    signals(out, &o.signals);
+    out.extend_from_slice(b",\"triggers\":[");
+    for (i, t) in o.triggers.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        trigger(out, t)?;
+    }
+    out.extend_from_slice(b"],\"record\":");
+    record(out, &o.record)?;
+    out.extend_from_slice(b",\"usage\":");
+    usage(out, &o.usage)?;
+    if !o.agent_usage.is_empty() {
+        out.extend_from_slice(b",\"agent_usage\":[");
+        for (i, a) in o.agent_usage.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            agent_usage(out, a)?;
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b",\"flagged_artifact_refs\":[");
+    for (i, f) in o.flagged_artifact_refs.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        flagged(out, f);
+    }
+    out.extend_from_slice(b"]}");
+    Ok(())
+}
+
+fn uint(out: &mut Vec<u8>, v: u64) {
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::ser::CompactFormatter.write_u64(out, v);
+}
+
+fn opt_uint(out: &mut Vec<u8>, v: Option<u64>) {
+    match v {
+        Some(v) => uint(out, v),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => write_str(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn strs(out: &mut Vec<u8>, v: &[String]) {
+    out.push(b'[');
+    for (i, s) in v.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, s);
+    }
+    out.push(b']');
+}
+
+/// `[text, n]`.
+fn pair(out: &mut Vec<u8>, text: &str, n: u32) {
+    out.push(b'[');
+    write_str(out, text);
+    out.push(b',');
+    uint(out, u64::from(n));
+    out.push(b']');
+}
+
+fn evidence(out: &mut Vec<u8>, list: &[Evidence]) -> Result<(), Error> {
+    out.push(b'[');
+    for (i, e) in list.iter().enumerate() {
+        out.extend_from_slice(if i > 0 { b",{\"step\":" } else { b"{\"step\":" });
+        uint(out, u64::from(e.step));
+        out.extend_from_slice(b",\"kind\":");
+        write_str(out, &e.kind);
+        out.extend_from_slice(b",\"quote\":");
+        write_str(out, &e.quote);
+        out.extend_from_slice(b",\"rule\":");
+        write(out, &e.rule)?;
+        out.push(b'}');
+    }
+    out.push(b']');
+    Ok(())
+}
+
+fn critical(out: &mut Vec<u8>, c: &Critical) -> Result<(), Error> {
+    out.extend_from_slice(b"{\"step\":");
+    uint(out, u64::from(c.step));
+    out.extend_from_slice(b",\"line\":");
+    uint(out, u64::from(c.line));
+    out.extend_from_slice(b",\"agent\":");
+    write_str(out, &c.agent);
+    out.extend_from_slice(b",\"action_id\":");
+    opt_str(out, c.action_id.as_deref());
+    out.extend_from_slice(b",\"evidence\":");
+    evidence(out, &c.evidence)?;
+    out.push(b'}');
+    Ok(())
+}
+
+fn candidate(out: &mut Vec<u8>, c: &Candidate) -> Result<(), Error> {
+    out.extend_from_slice(b"{\"step\":");
+    uint(out, u64::from(c.step));
+    out.extend_from_slice(b",\"line\":");
+    uint(out, u64::from(c.line));
+    out.extend_from_slice(b",\"agent\":");
+    write_str(out, &c.agent);
+    out.extend_from_slice(b",\"score\":");
+    write(out, &c.score)?;
+    out.extend_from_slice(b",\"category\":");
+    write(out, &c.category)?;
+    out.extend_from_slice(b",\"phase\":");
+    write(out, &c.phase)?;
+    out.extend_from_slice(b",\"state\":");
+    write(out, &c.state)?;
+    out.extend_from_slice(b",\"evidence\":");
+    evidence(out, &c.evidence)?;
+    out.extend_from_slice(b",\"instance\":");
+    opt_uint(out, c.instance.map(|i| i as u64));
+    out.extend_from_slice(b",\"why\":");
+    strs(out, &c.why);
+    out.push(b'}');
+    Ok(())
+}
+
+fn signals(out: &mut Vec<u8>, s: &Signals) {
+    fn flag(out: &mut Vec<u8>, v: bool) {
+        out.extend_from_slice(if v { b"true" } else { b"false" });
+    }
+    out.extend_from_slice(b"{\"repeated_actions\":");
+    uint(out, u64::from(s.repeated_actions));
+    out.extend_from_slice(b",\"repeated_failures\":");
+    uint(out, u64::from(s.repeated_failures));
+    out.extend_from_slice(b",\"attempts\":");
+    uint(out, u64::from(s.attempts));
+    out.extend_from_slice(b",\"repetition\":");
+    flag(out, s.repetition);
+    out.extend_from_slice(b",\"attempts_exceeded\":");
+    flag(out, s.attempts_exceeded);
+    out.extend_from_slice(b",\"budget_exhausted\":");
+    flag(out, s.budget_exhausted);
+    out.extend_from_slice(b",\"escalate\":");
+    flag(out, s.escalate);
+    out.push(b'}');
+}
+
+fn trigger(out: &mut Vec<u8>, t: &Trigger) -> Result<(), Error> {
+    out.extend_from_slice(b"{\"step\":");
+    uint(out, u64::from(t.step));
+    out.extend_from_slice(b",\"category\":");
+    write(out, &t.category)?;
+    out.extend_from_slice(b",\"phase\":");
+    write(out, &t.phase)?;
+    out.extend_from_slice(b",\"wrong_quote\":");
+    write_str(out, &t.wrong_quote);
+    out.extend_from_slice(b",\"reference_quote\":");
+    write_str(out, &t.reference_quote);
+    out.extend_from_slice(b",\"reference_step\":");
+    opt_uint(out, t.reference_step.map(u64::from));
+    out.extend_from_slice(b",\"rule\":");
+    write(out, &t.rule)?;
+    out.extend_from_slice(b",\"object\":");
+    write_str(out, &t.object);
+    if let Some(b) = &t.blocker {
+        out.extend_from_slice(b",\"blocker\":");
+        write(out, b)?;
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// The record of a run that did not fail: every field empty.
+const EMPTY_RECORD: &[u8] = b"{\"failure_event\":null,\"failure_event_step\":null,\
+\"failure_turn_id\":null,\"failed_artifact_refs\":[],\"source_action_ids\":[],\
+\"verifier_action_id\":null,\"touched_action_ids\":[],\"memory_read_node_ids\":[],\
+\"evidence_refs\":[],\"root_cause_summary\":\"\",\"verification_probe_candidate\":null,\
+\"classification\":null,\"failure_mode\":null,\"attribution_heuristics\":[]}";
+
+fn record(out: &mut Vec<u8>, r: &AttributionRecord) -> Result<(), Error> {
+    let empty = r.failure_event.is_none()
+        && r.failure_event_step.is_none()
+        && r.failure_turn_id.is_none()
+        && r.failed_artifact_refs.is_empty()
+        && r.source_action_ids.is_empty()
+        && r.verifier_action_id.is_none()
+        && r.touched_action_ids.is_empty()
+        && r.memory_read_node_ids.is_empty()
+        && r.evidence_refs.is_empty()
+        && r.root_cause_summary.is_empty()
+        && r.verification_probe_candidate.is_none()
+        && r.classification.is_none()
+        && r.failure_mode.is_none()
+        && r.attribution_heuristics.is_empty();
+    if empty {
+        out.extend_from_slice(EMPTY_RECORD);
+        return Ok(());
+    }
+    out.extend_from_slice(b"{\"failure_event\":");
+    opt_str(out, r.failure_event.as_deref());
+    out.extend_from_slice(b",\"failure_event_step\":");
+    opt_uint(out, r.failure_event_step.map(u64::from));
+    out.extend_from_slice(b",\"failure_turn_id\":");
+    opt_str(out, r.failure_turn_id.as_deref());
+    out.extend_from_slice(b",\"failed_artifact_refs\":");
+    strs(out, &r.failed_artifact_refs);
+    out.extend_from_slice(b",\"source_action_ids\":");
+    strs(out, &r.source_action_ids);
+    out.extend_from_slice(b",\"verifier_action_id\":");
+    opt_str(out, r.verifier_action_id.as_deref());
+    out.extend_from_slice(b",\"touched_action_ids\":");
+    strs(out, &r.touched_action_ids);
+    out.extend_from_slice(b",\"memory_read_node_ids\":");
+    strs(out, &r.memory_read_node_ids);
+    out.extend_from_slice(b",\"evidence_refs\":");
+    strs(out, &r.evidence_refs);
+    out.extend_from_slice(b",\"root_cause_summary\":");
+    write_str(out, &r.root_cause_summary);
+    out.extend_from_slice(b",\"verification_probe_candidate\":");
+    opt_str(out, r.verification_probe_candidate.as_deref());
+    out.extend_from_slice(b",\"classification\":");
+    write(out, &r.classification)?;
+    out.extend_from_slice(b",\"failure_mode\":");
+    write(out, &r.failure_mode)?;
+    out.extend_from_slice(b",\"attribution_heuristics\":");
+    strs(out, &r.attribution_heuristics);
+    out.push(b'}');
+    Ok(())
+}
+
+/// The usage of a trajectory whose format records none.
+const NO_USAGE: &[u8] = b"{\"input_tokens\":null,\"output_tokens\":null,\
+\"cache_read_tokens\":null,\"cache_write_tokens\":null,\"cost_usd\":null,\"duration_ms\":null,\
+\"steps_with_usage\":0}";
+
+fn usage(out: &mut Vec<u8>, u: &UsageSummary) -> Result<(), Error> {
+    if *u == UsageSummary::default() {
+        out.extend_from_slice(NO_USAGE);
+        return Ok(());
+    }
+    out.extend_from_slice(b"{\"input_tokens\":");
+    opt_uint(out, u.input_tokens);
+    out.extend_from_slice(b",\"output_tokens\":");
+    opt_uint(out, u.output_tokens);
+    out.extend_from_slice(b",\"cache_read_tokens\":");
+    opt_uint(out, u.cache_read_tokens);
+    out.extend_from_slice(b",\"cache_write_tokens\":");
+    opt_uint(out, u.cache_write_tokens);
+    out.extend_from_slice(b",\"cost_usd\":");
+    write(out, &u.cost_usd)?;
+    out.extend_from_slice(b",\"duration_ms\":");
+    opt_uint(out, u.duration_ms);
+    out.extend_from_slice(b",\"steps_with_usage\":");
+    uint(out, u.steps_with_usage as u64);
+    out.push(b'}');
+    Ok(())
+}
+
+fn agent_usage(out: &mut Vec<u8>, a: &AgentUsage) -> Result<(), Error> {
+    out.extend_from_slice(b"{\"agent\":");
+    write_str(out, &a.agent);
+    out.extend_from_slice(b",\"steps\":");
+    uint(out, a.steps as u64);
+    out.extend_from_slice(b",\"usage\":");
+    usage(out, &a.usage)?;
+    out.push(b'}');
+    Ok(())
+}
+
+fn flagged(out: &mut Vec<u8>, f: &FlaggedRef) {
+    out.extend_from_slice(b"{\"ref\":");
+    write_str(out, &f.reference);
+    out.extend_from_slice(b",\"reason\":");
+    write_str(out, &f.reason);
+    out.extend_from_slice(b",\"step\":");
+    uint(out, u64::from(f.step));
+    out.push(b'}');
+}
