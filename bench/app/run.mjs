@@ -93,14 +93,14 @@ async function appLoad(big) {
     // From the file being handed to the page to `ready` with the first step on screen.
     await page.evaluate(() => {
       const input = document.querySelector('[data-testid="file-input"]');
-      input.addEventListener('change', () => { window.__t0 = performance.now(); }, { capture: true, once: true });
+      input.addEventListener('change', () => { window.__t0 = performance.now(); window.__d0 = Date.now(); }, { capture: true, once: true });
       new MutationObserver((_, obs) => {
         const app = document.querySelector('.app');
         if (app.dataset.state === 'error' || document.querySelector('[data-testid="load-error"]')) {
           window.__failed = app.textContent.slice(0, 300); obs.disconnect();
         }
         if (app.dataset.state === 'ready' && document.querySelector('[data-testid="step"]')) {
-          window.__t1 = performance.now(); obs.disconnect();
+          window.__t1 = performance.now(); window.__d1 = Date.now(); obs.disconnect();
         }
       }).observe(document.body, { subtree: true, attributes: true, childList: true });
     });
@@ -110,6 +110,10 @@ async function appLoad(big) {
     const failed = await page.evaluate(() => window.__failed || (document.querySelector('.app[data-state="error"]') ? document.querySelector('.app').textContent.slice(0, 300) : null));
     if (failed) return { failed, errors };
     const ms = await page.evaluate(() => window.__t1 - window.__t0);
+    // The worker's and the page's timing lines give absolute times (`at=`, Date.now()): the
+    // pick and `ready` on the same clock place them.
+    const clock = await page.evaluate(() => ({ pick_at: window.__d0, ready_at: window.__d1 }));
+    timings.push(`${big.name}: pick at=${clock.pick_at} ready at=${clock.ready_at}`);
     const lines = await page.textContent('[data-testid="lines"]').catch(() => '');
     const dom_ready = await nodes(page);
     // The rest are analysed behind the progress line; wait for it to go.

@@ -6,6 +6,8 @@
 //! an answer it no longer waits for. (The hash helper's messages are its own, in
 //! `hash_helper.rs`.)
 
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 use trajscope_core::model::{IngestStats, Outcome};
 use trajscope_core::redact::TraceFinding;
@@ -176,6 +178,17 @@ pub enum Response {
         cases_jsonl: String,
         brief_markdown: String,
     },
+    /// The secret scan's progress, after `Loaded` (the scan never delays it): the findings of
+    /// this batch (only as many as the page still lists, see [`SECRETS_SHOWN`]), the number
+    /// found so far, and how many of the `of` pieces (trajectories, then quarantined lines)
+    /// are scanned; the scan is complete when `scanned == of`.
+    Secrets {
+        file: u32,
+        found: Vec<TraceFinding>,
+        total: u64,
+        scanned: u32,
+        of: u32,
+    },
 }
 
 impl Response {
@@ -192,7 +205,10 @@ impl Response {
     }
 }
 
-/// What the page keeps about a loaded file.
+/// What the page keeps about a loaded file. The large parts are shared (`Rc`): the page's
+/// reducer clones its state on every update, and a batch of new overviews must cost the page
+/// the overviews it carries, not a copy of every other one (each trajectory's overview is its
+/// own `Rc`, replaced when a batch brings a new one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
     /// `sha256:<hex>` of the file's bytes: the identity of its labels. Empty until known
@@ -203,25 +219,38 @@ pub struct TraceSummary {
     pub error: Option<String>,
     /// Quarantined lines, the raw preview cut to [`RAW_PREVIEW_CHARS`]; at most
     /// [`QUARANTINE_SHOWN`] entries (the export has them all).
-    pub quarantine: Vec<QuarantineRecord>,
+    pub quarantine: Rc<Vec<QuarantineRecord>>,
     pub quarantine_total: u64,
-    pub trajectories: Vec<Overview>,
+    pub trajectories: Vec<Rc<Overview>>,
     /// How many of `trajectories` are analysed (the progress shown until `analysis_done`).
     #[serde(default)]
     pub analysed: u32,
     /// One failed turn case per attributed failure, valid or not.
-    pub cases: Vec<CaseView>,
+    pub cases: Rc<Vec<CaseView>>,
     /// The valid cases as JSONL (what the cases export writes).
-    pub cases_jsonl: String,
+    pub cases_jsonl: Rc<str>,
     /// The Failure Prevention Brief built from the valid cases, as Markdown (empty: no-op).
-    pub brief_markdown: String,
+    pub brief_markdown: Rc<str>,
     /// False until every trajectory is analysed (cases and brief come then).
     pub analysis_done: bool,
-    /// Secrets found in the trace (at most [`SECRETS_SHOWN`]; `docs/redaction.md`).
+    /// Secrets found in the trace so far (at most [`SECRETS_SHOWN`]; `docs/redaction.md`).
     #[serde(default)]
     pub secrets: Vec<TraceFinding>,
     #[serde(default)]
     pub secrets_total: u64,
+    /// How far the secret scan is (`Response::Secrets`): pieces scanned of `secrets_of`
+    /// (trajectories, then quarantined lines). The scan runs after `Loaded`.
+    #[serde(default)]
+    pub secrets_scanned: u32,
+    #[serde(default)]
+    pub secrets_of: u32,
+}
+
+impl TraceSummary {
+    /// Whether the secret scan is complete (the secrets listed are all there are).
+    pub fn secrets_done(&self) -> bool {
+        self.secrets_scanned >= self.secrets_of
+    }
 }
 
 pub const SECRETS_SHOWN: usize = 200;

@@ -49,14 +49,14 @@ fn worker(s: State, resp: Response) -> State {
     act(s, Action::Worker(Box::new(resp)))
 }
 
-/// A page that opened `text` as file `id`, with the worker that holds it: every trajectory
-/// analysed, its answers given to the page.
+/// A page that opened `text` as file `id`, with the worker that holds it: its secrets scanned
+/// and every trajectory analysed, the answers given to the page.
 fn opened(s: State, id: u32, text: &str) -> (State, Store) {
     let mut store = Store::default();
     let s = act(s, QueueAction::Add { id, name: format!("f{id}"), size: text.len() as f64 });
     let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
     let mut s = worker(s, store.insert(id, session));
-    while let Some(resp) = store.analyse_batch(id, || true) {
+    while let Some(resp) = store.next_batch(id, || true) {
         s = worker(s, resp);
     }
     (s, store)
@@ -407,5 +407,55 @@ test! {
         let s = act(s, Action::WorkerCrashed("404".into()));
         assert_eq!(s.page.crashes, 1);
         assert!(s.page.notice.as_deref().is_some_and(|n| n.contains("404")));
+    }
+
+    fn a_batch_replaces_only_the_overviews_it_brings() {
+        let mut store = Store::default();
+        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let session = Session::new(ingest(three_runs().as_bytes(), IngestOptions::default()), None);
+        let s = worker(s, store.insert(1, session));
+        let before = s.queue.summary(1).unwrap().clone();
+        assert!(before.trajectories[0].analysed && !before.trajectories[1].analysed);
+        // One piece at a time: the secret scan's first batch, then analysis batches.
+        let mut s = s;
+        let mut analysed = None;
+        while analysed.is_none() {
+            match store.next_batch(1, || false) {
+                Some(Response::Analysed { overviews, .. }) => analysed = Some(overviews),
+                Some(other) => s = worker(s, other),
+                None => panic!("no analysis batch"),
+            }
+        }
+        let overviews = analysed.unwrap();
+        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [1]);
+        let s = worker(s, Response::Analysed { file: 1, overviews });
+        let after = s.queue.summary(1).unwrap();
+        assert!(after.trajectories[1].analysed);
+        assert_eq!(after.analysed, 2);
+        // The others are the very same overviews (no copy, nothing for a row to re-render).
+        assert!(Rc::ptr_eq(&before.trajectories[0], &after.trajectories[0]));
+        assert!(Rc::ptr_eq(&before.trajectories[2], &after.trajectories[2]));
+        assert!(!Rc::ptr_eq(&before.trajectories[1], &after.trajectories[1]));
+        assert!(Rc::ptr_eq(&before.quarantine, &after.quarantine));
+    }
+
+    fn the_secrets_arrive_after_loaded_and_fill_in() {
+        let planted = include_str!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
+        let mut store = Store::default();
+        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let session = Session::new(ingest(planted.as_bytes(), IngestOptions::default()), None);
+        let s = worker(s, store.insert(1, session));
+        let summary = s.queue.summary(1).unwrap();
+        assert!(!summary.secrets_done() && summary.secrets_total == 0, "scanning");
+        assert_eq!(s.sel(), Some((1, 0)), "readable before the scan");
+        let Some(resp @ Response::Secrets { .. }) = store.next_batch(1, || true) else {
+            panic!("no scan")
+        };
+        let s = worker(s, resp);
+        let summary = s.queue.summary(1).unwrap();
+        assert!(summary.secrets_done());
+        assert!(summary.secrets_total >= 12, "{}", summary.secrets_total);
+        assert_eq!(summary.secrets.len() as u64, summary.secrets_total);
+        assert!(summary.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
     }
 }

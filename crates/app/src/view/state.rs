@@ -149,11 +149,14 @@ impl State {
             }
             Response::CasesReady { file, cases, cases_jsonl, brief_markdown } => {
                 self.queue.update_summary(file, |s| {
-                    s.cases = cases;
-                    s.cases_jsonl = cases_jsonl;
-                    s.brief_markdown = brief_markdown;
+                    s.cases = Rc::new(cases);
+                    s.cases_jsonl = cases_jsonl.into();
+                    s.brief_markdown = brief_markdown.into();
                     s.analysis_done = true;
                 });
+            }
+            Response::Secrets { file, found, total, scanned, of } => {
+                self.queue.secrets(file, found, total, scanned, of);
             }
             // Saved as a download by the bridge's handler.
             Response::QuarantineJsonl { .. } => {}

@@ -3,6 +3,7 @@
 //! the brief once the identity is known. Plain Rust, tested natively.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use trajscope_core::model::Outcome;
 use trajscope_core::outcome::ReviewerOutcome;
@@ -21,17 +22,71 @@ pub struct Store {
     /// Files whose cases and brief were sent (sent again when a reviewer's outcome changes an
     /// analysis).
     cases_sent: HashSet<u32>,
+    /// The secret scans still running, by file.
+    scans: HashMap<u32, Scan>,
+}
+
+/// How far the secret scan of a file is: pieces are its trajectories, then its quarantined
+/// lines.
+#[derive(Default)]
+struct Scan {
+    next: usize,
+    /// Findings sent (the page lists at most [`SECRETS_SHOWN`]).
+    sent: usize,
+    total: u64,
 }
 
 impl Store {
     /// Keeps `session` and analyses its first trajectory, so the first trajectory can be read
-    /// at once; answers with the summary. The others follow through [`Store::analyse_batch`].
+    /// at once; answers with the summary. The secret scan and the other trajectories follow
+    /// through [`Store::next_batch`].
     pub fn insert(&mut self, file: u32, mut session: Session) -> Response {
         session.analyse(0);
         let summary = summarize(&session);
         self.sessions.insert(file, session);
         self.cases_sent.remove(&file);
+        self.scans.insert(file, Scan::default());
         Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// The background work of `file` after `Loaded`, one batch at a time while `more()` says so
+    /// (at least one piece): the secret scan first ([`Store::scan_batch`]), then the analysis
+    /// ([`Store::analyse_batch`]); `None` when both are done.
+    pub fn next_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        self.scan_batch(file, &mut more).or_else(|| self.analyse_batch(file, more))
+    }
+
+    /// Scans pieces of `file` for secrets while `more()` says so (at least one): its
+    /// trajectories in order, then its quarantined lines. Answers with what this batch found
+    /// and how far the scan is; `None` once the last batch was answered (or for an unknown
+    /// file).
+    pub fn scan_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        let (s, scan) = (self.sessions.get(&file)?, self.scans.get_mut(&file)?);
+        let (trajectories, quarantine) = (s.len(), &s.trace().quarantine);
+        let of = trajectories + quarantine.len();
+        let mut found = Vec::new();
+        while scan.next < of {
+            let i = scan.next;
+            match s.trajectory(i) {
+                Some(t) => trajscope_core::redact::scan_trajectory(i, t, &mut found),
+                None => {
+                    let q = i - trajectories;
+                    trajscope_core::redact::scan_quarantine(&quarantine[q..=q], &mut found);
+                }
+            }
+            scan.next += 1;
+            if !more() {
+                break;
+            }
+        }
+        scan.total += found.len() as u64;
+        found.truncate(SECRETS_SHOWN.saturating_sub(scan.sent));
+        scan.sent += found.len();
+        let (total, scanned) = (scan.total, scan.next as u32);
+        if scan.next >= of {
+            self.scans.remove(&file);
+        }
+        Some(Response::Secrets { file, found, total, scanned, of: of as u32 })
     }
 
     /// The session of `file` (what the worker answers from).
@@ -170,6 +225,7 @@ impl Store {
             Request::Forget { file } => {
                 self.sessions.remove(&file);
                 self.cases_sent.remove(&file);
+                self.scans.remove(&file);
                 None
             }
             Request::Columns { req, file, traj } => {
@@ -218,9 +274,10 @@ impl Store {
     }
 }
 
-/// What the page keeps about a loaded file: the overviews as far as analysed, the quarantine
+/// What the page keeps about a loaded file: the overviews as far as analysed and the quarantine
 /// preview (at most [`QUARANTINE_SHOWN`] lines, each cut to [`RAW_PREVIEW_CHARS`]; the export
-/// has them all, exactly) and the secrets found.
+/// has them all, exactly). The secrets come after, from the scan ([`Store::scan_batch`]): a
+/// scan of the whole trace before `Loaded` kept the first trajectory off screen for seconds.
 pub fn summarize(s: &Session) -> TraceSummary {
     let trace = s.trace();
     let quarantine = trace
@@ -237,23 +294,24 @@ pub fn summarize(s: &Session) -> TraceSummary {
             r
         })
         .collect();
-    let secrets = s.secrets();
-    let trajectories = s.overviews();
+    let trajectories: Vec<Rc<_>> = s.overviews().into_iter().map(Rc::new).collect();
     TraceSummary {
         content_hash: s.identity().unwrap_or_default().to_string(),
         format: trace.format.name().to_string(),
         stats: trace.stats.clone(),
         error: trace.error.clone(),
-        quarantine,
+        quarantine: Rc::new(quarantine),
         quarantine_total: trace.quarantine.len() as u64,
         analysed: trajectories.iter().filter(|o| o.analysed).count() as u32,
+        secrets_of: (trajectories.len() + trace.quarantine.len()) as u32,
         trajectories,
-        cases: Vec::new(),
-        cases_jsonl: String::new(),
-        brief_markdown: String::new(),
+        cases: Rc::default(),
+        cases_jsonl: Rc::from(""),
+        brief_markdown: Rc::from(""),
         analysis_done: false,
-        secrets_total: secrets.len() as u64,
-        secrets: secrets.into_iter().take(SECRETS_SHOWN).collect(),
+        secrets_total: 0,
+        secrets: Vec::new(),
+        secrets_scanned: 0,
     }
 }
 
@@ -273,24 +331,43 @@ mod tests {
         store
     }
 
-    /// Every batch until the cases: the overviews as the page ends up holding them, and the
-    /// cases message.
+    /// What the page ends up holding once the background work is done.
     #[cfg(not(target_arch = "wasm32"))]
-    fn drain(
-        store: &mut Store,
-        file: u32,
-        mut overviews: Vec<crate::protocol::Overview>,
-    ) -> (Vec<crate::protocol::Overview>, Option<Response>) {
-        let mut cases = None;
+    struct Drained {
+        overviews: Vec<crate::protocol::Overview>,
+        cases: Option<Response>,
+        secrets: Vec<trajscope_core::redact::TraceFinding>,
+        secrets_total: u64,
+        scan_complete: bool,
+    }
+
+    /// Every batch of the background work (each as short as can be: one piece), as the page
+    /// applies them: the overviews, the cases message, the secrets.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn drain(store: &mut Store, file: u32, summary: &TraceSummary) -> Drained {
+        let overviews = summary.trajectories.iter().map(|o| (**o).clone()).collect();
+        let mut d = Drained {
+            overviews,
+            cases: None,
+            secrets: Vec::new(),
+            secrets_total: 0,
+            scan_complete: summary.secrets_of == 0,
+        };
         loop {
-            match store.analyse_batch(file, || true) {
+            match store.next_batch(file, || false) {
                 Some(Response::Analysed { overviews: batch, .. }) => {
+                    assert!(d.scan_complete, "the scan comes before the rest of the analysis");
                     for (i, o) in batch {
-                        overviews[i as usize] = o;
+                        d.overviews[i as usize] = o;
                     }
                 }
-                Some(c @ Response::CasesReady { .. }) => cases = Some(c),
-                None => return (overviews, cases),
+                Some(Response::Secrets { found, total, scanned, of, .. }) => {
+                    d.secrets.extend(found);
+                    d.secrets_total = total;
+                    d.scan_complete = scanned == of;
+                }
+                Some(c @ Response::CasesReady { .. }) => d.cases = Some(c),
+                None => return d,
                 Some(other) => panic!("unexpected {other:?}"),
             }
         }
@@ -396,9 +473,22 @@ mod tests {
     fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
         let planted =
             include_bytes!("../../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
-        let s = summarize(&session(planted, None));
-        assert!(s.secrets_total >= 12, "{}", s.secrets_total);
-        assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } = store.insert(1, session(planted, None)) else {
+            panic!("not loaded");
+        };
+        // Not in `Loaded`: the scan follows it, before the analysis of the rest.
+        assert!(summary.secrets.is_empty() && !summary.secrets_done());
+        let Some(Response::Secrets { found, total, scanned, of, .. }) =
+            store.next_batch(1, || true)
+        else {
+            panic!("no scan");
+        };
+        assert_eq!((scanned, of), (summary.secrets_of, summary.secrets_of));
+        assert!(total >= 12, "{total}");
+        assert_eq!(found.len() as u64, total);
+        assert!(found.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        assert!(store.scan_batch(1, || true).is_none(), "the scan is answered once");
         let corrupt =
             include_bytes!("../../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
         let mut store = store_with(corrupt);
@@ -606,13 +696,13 @@ mod tests {
     }
 
     /// The worker answers with exactly the session's projections (what the CLI prints), for
-    /// every fixture: the overviews, the cases and the brief. (Natively: it lists the fixture
+    /// every fixture: the overviews, the cases and the brief, and the secrets its scan finds in
+    /// pieces after `Loaded`. (Natively: it lists the fixture
     /// folder.)
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
     fn the_worker_answers_what_the_session_projects_for_every_fixture() {
-        let mut n = 0;
-        let mut with_cases = 0;
+        let (mut n, mut with_cases, mut with_secrets) = (0, 0, 0);
         for p in fixtures() {
             let bytes = std::fs::read(&p).unwrap();
             let hash = trajscope_core::labels::content_hash(&bytes);
@@ -624,9 +714,16 @@ mod tests {
             else {
                 panic!("not loaded");
             };
-            let (overviews, got) = drain(&mut store, 1, summary.trajectories.clone());
-            assert_eq!(overviews, report.trajectories, "{p:?}");
-            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) = got
+            let d = drain(&mut store, 1, &summary);
+            assert_eq!(d.overviews, report.trajectories, "{p:?}");
+            // The scan in pieces finds what the session's scan of the whole trace finds.
+            let secrets = expected.secrets();
+            assert!(d.scan_complete, "{p:?}");
+            assert_eq!(d.secrets_total, secrets.len() as u64, "{p:?}");
+            assert_eq!(d.secrets, secrets[..secrets.len().min(SECRETS_SHOWN)], "{p:?}");
+            with_secrets += usize::from(!secrets.is_empty());
+            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) =
+                d.cases
             else {
                 panic!("no cases for {p:?}");
             };
@@ -639,5 +736,6 @@ mod tests {
             with_cases += usize::from(!got.is_empty());
         }
         assert!(n > 20 && with_cases > 5, "{n} fixtures, {with_cases} with cases");
+        assert!(with_secrets >= 2, "{with_secrets} fixtures with secrets");
     }
 }
