@@ -189,7 +189,11 @@ mod glue {
             gloo::timers::future::TimeoutFuture::new(0).await;
             let t0 = now();
             let until = t0 + budget;
-            budget = (budget * 2.0).min(BATCH_MAX_MS);
+            // Short batches until the page shows the file (asked for a trajectory's columns):
+            // its first request is not kept waiting behind a long one.
+            if store.borrow().shown(file) {
+                budget = (budget * 2.0).min(BATCH_MAX_MS);
+            }
             let next = store.borrow_mut().next_batch(file, || now() < until);
             t_work += now() - t0;
             match next {

@@ -68,9 +68,12 @@ fn ask(s: State, store: &mut Store, req: Request) -> State {
     worker(s, resp)
 }
 
+/// The columns of the open trajectory, as the worker answers them: its full overview first.
 fn columns(s: State, store: &mut Store) -> State {
     let (file, traj) = s.sel().expect("a trajectory is open");
-    ask(s, store, Request::Columns { req: 1, file, traj })
+    let out = store.answer_all(Request::Columns { req: 1, file, traj });
+    assert!(matches!(&out[..], [Response::Analysed { .. }, Response::Columns { .. }]), "{out:?}");
+    out.into_iter().fold(s, worker)
 }
 
 /// The open trajectory with `n` steps, errors at `errors` (no worker).
@@ -123,10 +126,9 @@ test! {
         assert_eq!((s.nav.step, s.nav.filter.errors_only), (None, false));
         assert!(s.nav.columns.is_none() && s.nav.visible.is_empty() && s.nav.cache.is_empty());
         assert_eq!((s.search.query.as_str(), s.search.hits.is_none()), ("userId", true));
-        let c = &s.queue.summary(1).unwrap().trajectories[2].candidates;
-        assert!(!c.is_empty(), "the failed run has candidates");
-        let steps: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
-        assert_eq!(steps, c.iter().map(|c| c.step).collect::<Vec<_>>(), "its own candidates");
+        // Its row is all the page holds of it until its columns come, its full overview first.
+        assert!(s.queue.summary(1).unwrap().trajectories[2].candidates.is_empty());
+        assert!(s.selection.candidates.is_empty());
 
         // The first run's answers, late, are not this run's.
         let s = ask(s, &mut store, Request::Columns { req: 4, file: 1, traj: 0 });
@@ -135,6 +137,10 @@ test! {
         assert!(s.nav.columns.is_none() && s.nav.cache.is_empty() && s.search.hits.is_none());
         let s = columns(s, &mut store);
         assert_eq!(s.attr(), "ready");
+        let c = &s.queue.summary(1).unwrap().trajectories[2].candidates;
+        assert!(!c.is_empty(), "the failed run has candidates");
+        let steps: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
+        assert_eq!(steps, c.iter().map(|c| c.step).collect::<Vec<_>>(), "its own candidates");
 
         // The passed run has no candidates; selecting the open one again changes nothing.
         let s = act(s, Action::Select { file: 1, traj: 1 });
@@ -252,6 +258,7 @@ test! {
 
     fn a_reviewers_outcome_reaches_the_open_trajectorys_candidates() {
         let (s, mut store) = opened(State::default(), 1, SAMPLE);
+        let s = columns(s, &mut store);
         assert!(!s.selection.candidates.is_empty());
         let id = s.queue.summary(1).unwrap().trajectories[0].id.clone();
         let set = Request::SetOutcome { file: 1, trajectory_id: id, outcome: Outcome::Passed };
@@ -421,14 +428,14 @@ test! {
         let mut analysed = None;
         while analysed.is_none() {
             match store.next_batch(1, || false) {
-                Some(Response::Analysed { overviews, .. }) => analysed = Some(overviews),
+                Some(Response::Rows { rows, .. }) => analysed = Some(rows),
                 Some(other) => s = worker(s, other),
                 None => panic!("no analysis batch"),
             }
         }
-        let overviews = analysed.unwrap();
-        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [1]);
-        let s = worker(s, Response::Analysed { file: 1, overviews });
+        let rows = analysed.unwrap();
+        assert_eq!(rows.iter().map(|o| o.0).collect::<Vec<_>>(), [1]);
+        let s = worker(s, Response::Rows { file: 1, rows });
         let after = s.queue.summary(1).unwrap();
         assert!(after.trajectories[1].analysed);
         assert_eq!(after.analysed, 2);

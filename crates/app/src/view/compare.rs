@@ -874,6 +874,7 @@ mod tests {
                 error: None,
                 quarantine: Rc::default(),
                 quarantine_total: 0,
+                rows: vec![],
                 trajectories: runs.iter().map(|(id, task)| Rc::new(overview(id, task))).collect(),
                 analysed: runs.len() as u32,
                 cases: Rc::default(),

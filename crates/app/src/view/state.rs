@@ -155,6 +155,10 @@ impl State {
                     s.analysis_done = true;
                 });
             }
+            Response::Rows { file, rows } => {
+                let rows = rows.into_iter().map(|(i, r)| (i, r.into_overview()));
+                self.queue.analysed(file, rows.collect());
+            }
             Response::Secrets { file, found, total, scanned, of } => {
                 self.queue.secrets(file, found, total, scanned, of);
             }
@@ -175,7 +179,8 @@ impl State {
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 self.queue.progress(file, bytes, total, lines, quarantined);
             }
-            Response::Loaded { file, summary } => {
+            Response::Loaded { file, mut summary } => {
+                summary.unpack();
                 self.queue.set_status(file, FileStatus::Ready(Rc::new(*summary)));
                 let pos = self.queue.position(file);
                 let pending = &self.selection.pending;

@@ -11,7 +11,8 @@ use trajscope_core::report::QuarantineRecord;
 use trajscope_core::Session;
 
 use crate::protocol::{
-    CaseView, Request, Response, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS, SECRETS_SHOWN,
+    CaseView, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
+    SECRETS_SHOWN,
 };
 
 /// The sessions this worker holds, by file id.
@@ -24,6 +25,8 @@ pub struct Store {
     cases_sent: HashSet<u32>,
     /// The secret scans still running, by file.
     scans: HashMap<u32, Scan>,
+    /// Files whose columns the page asked for: it shows one of their trajectories.
+    shown: HashSet<u32>,
 }
 
 /// How far the secret scan of a file is: pieces are its trajectories, then its quarantined
@@ -95,22 +98,28 @@ impl Store {
     }
 
     /// Analyses trajectories of `file` not analysed yet while `more()` says so (at least one)
-    /// and answers with their overviews in one message. Once all are analysed and the identity
-    /// is known, answers once with the cases and the brief; then `None`. (The session keeps
-    /// where it stopped: a batch never rescans the trajectories before it.)
+    /// and answers with their queue rows in one message. Once all are analysed and the
+    /// identity is known, answers once with the cases and the brief; then `None`. (The session
+    /// keeps where it stopped: a batch never rescans the trajectories before it.)
     pub fn analyse_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
         let s = self.sessions.get_mut(&file)?;
-        let mut overviews = Vec::new();
+        let mut rows = Vec::new();
         while let Some(i) = s.analyse_next() {
-            overviews.extend(s.overview(i).map(|o| (i as u32, o)));
+            rows.extend(s.overview(i).map(|o| (i as u32, Row::of(&o))));
             if !more() {
                 break;
             }
         }
-        if !overviews.is_empty() {
-            return Some(Response::Analysed { file, overviews });
+        if !rows.is_empty() {
+            return Some(Response::Rows { file, rows });
         }
         self.cases_ready(file)
+    }
+
+    /// Whether the page asked for the columns of one of `file`'s trajectories (it shows the
+    /// file: the worker's background batches may grow longer).
+    pub fn shown(&self, file: u32) -> bool {
+        self.shown.contains(&file)
     }
 
     /// The cases and the brief, once, when every trajectory is analysed and the identity known.
@@ -175,10 +184,11 @@ impl Store {
         out
     }
 
-    /// Analyses `traj` now if the page needs it before the background got there.
-    fn ensure_analysed(&mut self, file: u32, traj: u32) -> Option<Response> {
+    /// Analyses `traj` now if the page needs it before the background got there; with
+    /// `always`, answers its full overview even when it was analysed already.
+    fn ensure_analysed(&mut self, file: u32, traj: u32, always: bool) -> Option<Response> {
         let s = self.sessions.get_mut(&file)?;
-        if s.analyse(traj as usize) {
+        if s.analyse(traj as usize) || always {
             let o = s.overview(traj as usize)?;
             return Some(Response::Analysed { file, overviews: vec![(traj, o)] });
         }
@@ -201,12 +211,18 @@ impl Store {
             return self.set_outcome(*file, trajectory_id, *outcome);
         }
         let mut out = Vec::new();
-        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj, .. } = &req {
-            out.extend(self.ensure_analysed(*file, *traj));
+        // The page opens a trajectory with its columns: its full overview first (the page
+        // holds only rows of the others).
+        if let Request::Columns { file, traj, .. } = &req {
+            out.extend(self.ensure_analysed(*file, *traj, true));
+            self.shown.insert(*file);
+        }
+        if let Request::Steps { file, traj, .. } = &req {
+            out.extend(self.ensure_analysed(*file, *traj, false));
         }
         if let Request::Compare { left, right, .. } = &req {
-            out.extend(self.ensure_analysed(left.0, left.1));
-            out.extend(self.ensure_analysed(right.0, right.1));
+            out.extend(self.ensure_analysed(left.0, left.1, false));
+            out.extend(self.ensure_analysed(right.0, right.1, false));
         }
         out.extend(self.answer(req));
         out
@@ -226,6 +242,7 @@ impl Store {
                 self.sessions.remove(&file);
                 self.cases_sent.remove(&file);
                 self.scans.remove(&file);
+                self.shown.remove(&file);
                 None
             }
             Request::Columns { req, file, traj } => {
@@ -294,7 +311,7 @@ pub fn summarize(s: &Session) -> TraceSummary {
             r
         })
         .collect();
-    let trajectories: Vec<Rc<_>> = s.overviews().into_iter().map(Rc::new).collect();
+    let rows: Vec<Row> = (0..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
     TraceSummary {
         content_hash: s.identity().unwrap_or_default().to_string(),
         format: trace.format.name().to_string(),
@@ -302,9 +319,10 @@ pub fn summarize(s: &Session) -> TraceSummary {
         error: trace.error.clone(),
         quarantine: Rc::new(quarantine),
         quarantine_total: trace.quarantine.len() as u64,
-        analysed: trajectories.iter().filter(|o| o.analysed).count() as u32,
-        secrets_of: (trajectories.len() + trace.quarantine.len()) as u32,
-        trajectories,
+        analysed: rows.iter().filter(|o| o.analysed).count() as u32,
+        secrets_of: (rows.len() + trace.quarantine.len()) as u32,
+        rows,
+        trajectories: Vec::new(),
         cases: Rc::default(),
         cases_jsonl: Rc::from(""),
         brief_markdown: Rc::from(""),
@@ -334,7 +352,7 @@ mod tests {
     /// What the page ends up holding once the background work is done.
     #[cfg(not(target_arch = "wasm32"))]
     struct Drained {
-        overviews: Vec<crate::protocol::Overview>,
+        rows: Vec<Row>,
         cases: Option<Response>,
         secrets: Vec<trajscope_core::redact::TraceFinding>,
         secrets_total: u64,
@@ -345,9 +363,8 @@ mod tests {
     /// applies them: the overviews, the cases message, the secrets.
     #[cfg(not(target_arch = "wasm32"))]
     fn drain(store: &mut Store, file: u32, summary: &TraceSummary) -> Drained {
-        let overviews = summary.trajectories.iter().map(|o| (**o).clone()).collect();
         let mut d = Drained {
-            overviews,
+            rows: summary.rows.clone(),
             cases: None,
             secrets: Vec::new(),
             secrets_total: 0,
@@ -355,10 +372,10 @@ mod tests {
         };
         loop {
             match store.next_batch(file, || false) {
-                Some(Response::Analysed { overviews: batch, .. }) => {
+                Some(Response::Rows { rows: batch, .. }) => {
                     assert!(d.scan_complete, "the scan comes before the rest of the analysis");
-                    for (i, o) in batch {
-                        d.overviews[i as usize] = o;
+                    for (i, r) in batch {
+                        d.rows[i as usize] = r;
                     }
                 }
                 Some(Response::Secrets { found, total, scanned, of, .. }) => {
@@ -438,10 +455,14 @@ mod tests {
         else {
             panic!("not loaded");
         };
-        // The sample run failed: the first trajectory is analysed at once, with candidates.
-        assert!(s.trajectories[0].analysed);
+        // The sample run failed: the first trajectory is analysed at once (its row says
+        // which step is critical), its candidates come with its columns.
+        assert!(s.rows[0].analysed && s.rows[0].critical.is_some());
         assert_eq!(s.analysed, 1);
-        assert!(!s.trajectories[0].candidates.is_empty());
+        assert!(s.trajectories.is_empty(), "rows only: the page unpacks them");
+        let out = store.answer_all(Request::Columns { req: 1, file: 3, traj: 0 });
+        let Response::Analysed { overviews, .. } = &out[0] else { panic!("{out:?}") };
+        assert!(!overviews[0].1.candidates.is_empty());
         assert!(!s.analysis_done);
         assert_eq!(s.content_hash, "sha256:x");
         // Then the cases and the brief, once; then nothing.
@@ -464,9 +485,9 @@ mod tests {
         assert_eq!(s.quarantine_total, 1);
         assert_eq!(s.quarantine[0].line, 10);
         assert!(s.quarantine[0].raw_base64.is_empty(), "the page preview does not carry the bytes");
-        assert_eq!(s.trajectories.len(), 1);
-        assert_eq!(s.trajectories[0].steps, 12);
-        assert!(s.trajectories[0].agents.contains(&"coder".to_string()));
+        assert_eq!(s.rows.len(), 1);
+        assert_eq!(s.rows[0].steps, 12);
+        assert_eq!(s.rows[0].id, "run-demo-7");
     }
 
     #[test]
@@ -547,8 +568,7 @@ mod tests {
     #[test]
     fn usage_reaches_the_overview_the_steps_and_the_columns() {
         let cc = include_bytes!("../../../../tests/fixtures/claude_code/hello-world-script.jsonl");
-        let s = summarize(&session(cc, None));
-        let t = &s.trajectories[0];
+        let t = &session(cc, None).overview(0).unwrap();
         assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
         assert_eq!(t.agent_usage.iter().map(|a| a.steps).sum::<usize>(), t.steps);
         let mut store = store_with(cc);
@@ -574,8 +594,8 @@ mod tests {
                 .flatten()
                 .sum();
         assert_eq!(c.tokens.iter().sum::<u64>(), want);
-        let none = summarize(&session(SAMPLE, None));
-        assert!(none.trajectories[0].agent_usage.is_empty(), "the AWTL sample records no usage");
+        let none = session(SAMPLE, None).overview(0).unwrap();
+        assert!(none.agent_usage.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]
@@ -623,8 +643,8 @@ mod tests {
         else {
             panic!("not loaded");
         };
-        assert_eq!(summary.trajectories.len(), 3);
-        assert!(summary.trajectories[0].analysed && !summary.trajectories[1].analysed);
+        assert_eq!(summary.rows.len(), 3);
+        assert!(summary.rows[0].analysed && !summary.rows[1].analysed);
         // Asking for the second trajectory's steps analyses it first.
         let out = store.answer_all(Request::Steps {
             req: 1,
@@ -636,11 +656,11 @@ mod tests {
             matches!(&out[0], Response::Analysed { overviews, .. } if overviews.len() == 1 && overviews[0].0 == 1 && overviews[0].1.analysed)
         );
         assert!(matches!(&out[1], Response::Steps { .. }));
-        // The rest in one batch, not one message each.
-        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || true) else {
+        // The rest in one batch, not one message each: their queue rows.
+        let Some(Response::Rows { rows, .. }) = store.analyse_batch(1, || true) else {
             panic!("no batch");
         };
-        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [2]);
+        assert_eq!(rows.iter().map(|o| (o.0, o.1.analysed)).collect::<Vec<_>>(), [(2, true)]);
         // Nothing left but the cases.
         assert!(matches!(store.analyse_batch(1, || true), Some(Response::CasesReady { .. })));
         assert!(store.analyse_batch(1, || true).is_none());
@@ -650,10 +670,10 @@ mod tests {
     fn a_batch_stops_when_its_budget_runs_out_but_makes_progress() {
         let mut store = Store::default();
         store.insert(1, session(THREE.as_bytes(), Some("h")));
-        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || false) else {
+        let Some(Response::Rows { rows, .. }) = store.analyse_batch(1, || false) else {
             panic!("no batch");
         };
-        assert_eq!(overviews.len(), 1, "at least one per batch, however short the budget");
+        assert_eq!(rows.len(), 1, "at least one per batch, however short the budget");
     }
 
     #[test]
@@ -662,7 +682,7 @@ mod tests {
         let Response::Loaded { summary, .. } = store.insert(1, session(SAMPLE, None)) else {
             panic!("not loaded");
         };
-        assert!(summary.trajectories[0].analysed, "readable before the hash");
+        assert!(summary.rows[0].analysed, "readable before the hash");
         assert!(store.analyse_batch(1, || true).is_none(), "no cases without an identity");
         let out = store.set_identity(1, "sha256:late".into());
         assert!(
@@ -715,7 +735,18 @@ mod tests {
                 panic!("not loaded");
             };
             let d = drain(&mut store, 1, &summary);
-            assert_eq!(d.overviews, report.trajectories, "{p:?}");
+            let rows: Vec<Row> = report.trajectories.iter().map(Row::of).collect();
+            assert_eq!(d.rows, rows, "{p:?}");
+            // The full overview of the trajectory the page opens comes before its columns.
+            for (i, want) in report.trajectories.iter().enumerate() {
+                let out = store.answer_all(Request::Columns { req: 1, file: 1, traj: i as u32 });
+                let [Response::Analysed { overviews, .. }, Response::Columns { .. }] =
+                    out.as_slice()
+                else {
+                    panic!("{p:?}: {out:?}")
+                };
+                assert_eq!(overviews, &[(i as u32, want.clone())], "{p:?}");
+            }
             // The scan in pieces finds what the session's scan of the whole trace finds.
             let secrets = expected.secrets();
             assert!(d.scan_complete, "{p:?}");

@@ -148,7 +148,14 @@ impl Queue {
 
     /// A batch of the secret scan: its findings added (up to what the page lists), the count
     /// and the progress updated.
-    pub fn secrets(&mut self, file: u32, found: Vec<TraceFinding>, total: u64, scanned: u32, of: u32) {
+    pub fn secrets(
+        &mut self,
+        file: u32,
+        found: Vec<TraceFinding>,
+        total: u64,
+        scanned: u32,
+        of: u32,
+    ) {
         self.update_summary(file, |s| {
             let room = SECRETS_SHOWN.saturating_sub(s.secrets.len());
             s.secrets.extend(found.into_iter().take(room));
