@@ -9,6 +9,13 @@
 //     renderer process: the page's and the worker's JS heaps, their wasm memories and the rest of
 //     the renderer) against the file's size;
 // then the DOM node count and scroll frames of the transcript with a 100,000-step trace.
+// `ready` is the first trajectory readable (its columns in, a step on screen); the secret scan
+// and the other trajectories' analysis run after it ("all analysed" waits for them). Where the
+// time goes: the worker's `trajscope-timing` line (read, feed, finish, first analysis and the
+// rows, posting `Loaded`), the page's `trajscope-timing-page` lines (reading each message,
+// applying it), the worker's `trajscope-timing-background` line (the scan, the rest of the
+// analysis), and the pick and `ready` on the same clock (`at=`, Date.now()): all in
+// `worker_timings` of the output.
 // Each measurement runs in a fresh Chromium profile, so each peak is its own.
 // Run with bench/app.sh (it builds the release bundle and the files first).
 //   node bench/app/run.mjs NAME=FILE ...    BENCH_RUNS (default 1: runs per shape),

@@ -27,6 +27,8 @@ impl Bridge {
             .ok_or_else(|| "could not start the ingest worker".to_string())?;
         let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (q, w) = (queue.clone(), worker.clone());
+        // The first columns and steps after each `Loaded` are timed too.
+        let mut timed = 0u8;
         let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
             let t0 = js_sys::Date::now();
             let text = e.data().as_string();
@@ -41,9 +43,18 @@ impl Bridge {
                 // `bench/app/run.mjs`, reads this line): reading the message, then the state
                 // update (the render follows).
                 let kind = match &resp {
-                    Response::Loaded { .. } => Some("loaded"),
-                    Response::Columns { .. } => Some("columns"),
-                    Response::Steps { .. } => Some("steps"),
+                    Response::Loaded { .. } => {
+                        timed = 2;
+                        Some("loaded")
+                    }
+                    Response::Columns { .. } | Response::Steps { .. } if timed > 0 => {
+                        timed -= 1;
+                        Some(if matches!(resp, Response::Columns { .. }) {
+                            "columns"
+                        } else {
+                            "steps"
+                        })
+                    }
                     _ => None,
                 };
                 let t1 = js_sys::Date::now();

@@ -99,6 +99,8 @@ mod glue {
     const BATCH_MS: f64 = 50.0;
     /// The longest a batch runs (how long a page request can wait behind one).
     const BATCH_MAX_MS: f64 = 500.0;
+    /// The least time between two progress reports while a file is read.
+    const PROGRESS_MS: f64 = 400.0;
 
     /// The load loop: the file's slices into the loader, then `Loaded` (the first trajectory
     /// readable at once), the identity when a helper has it, the secret scan and the rest's
@@ -125,6 +127,7 @@ mod glue {
         let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
+        let mut t_progress = t_start;
         // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
         loop {
@@ -142,10 +145,15 @@ mod glue {
             let t1 = now();
             loader.feed(&bytes);
             (t_read, t_feed) = (t_read + t1 - t0, t_feed + now() - t1);
-            let p = loader.progress();
-            let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
-            let bytes = slices.pos();
-            post(&scope, &Response::Progress { file, bytes, total, lines, quarantined });
+            // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
+            // which shares the machine's cores with this parse.
+            if now() - t_progress >= PROGRESS_MS {
+                t_progress = now();
+                let p = loader.progress();
+                let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
+                let bytes = slices.pos();
+                post(&scope, &Response::Progress { file, bytes, total, lines, quarantined });
+            }
         }
         if store.borrow_mut().take_cancelled(file) {
             return post(&scope, &Response::Cancelled { file });
