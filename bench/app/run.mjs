@@ -9,6 +9,13 @@
 //     renderer process: the page's and the worker's JS heaps, their wasm memories and the rest of
 //     the renderer) against the file's size;
 // then the DOM node count and scroll frames of the transcript with a 100,000-step trace.
+// `ready` is the first trajectory readable (its columns in, a step on screen); the secret scan
+// and the other trajectories' analysis run after it ("all analysed" waits for them). Where the
+// time goes: the worker's `trajscope-timing` line (read, feed, finish, first analysis and the
+// rows, posting `Loaded`), the page's `trajscope-timing-page` lines (reading each message,
+// applying it), the worker's `trajscope-timing-background` line (the scan, the rest of the
+// analysis), and the pick and `ready` on the same clock (`at=`, Date.now()): all in
+// `worker_timings` of the output.
 // Each measurement runs in a fresh Chromium profile, so each peak is its own.
 // Run with bench/app.sh (it builds the release bundle and the files first).
 //   node bench/app/run.mjs NAME=FILE ...    BENCH_RUNS (default 1: runs per shape),
@@ -93,14 +100,14 @@ async function appLoad(big) {
     // From the file being handed to the page to `ready` with the first step on screen.
     await page.evaluate(() => {
       const input = document.querySelector('[data-testid="file-input"]');
-      input.addEventListener('change', () => { window.__t0 = performance.now(); }, { capture: true, once: true });
+      input.addEventListener('change', () => { window.__t0 = performance.now(); window.__d0 = Date.now(); }, { capture: true, once: true });
       new MutationObserver((_, obs) => {
         const app = document.querySelector('.app');
         if (app.dataset.state === 'error' || document.querySelector('[data-testid="load-error"]')) {
           window.__failed = app.textContent.slice(0, 300); obs.disconnect();
         }
         if (app.dataset.state === 'ready' && document.querySelector('[data-testid="step"]')) {
-          window.__t1 = performance.now(); obs.disconnect();
+          window.__t1 = performance.now(); window.__d1 = Date.now(); obs.disconnect();
         }
       }).observe(document.body, { subtree: true, attributes: true, childList: true });
     });
@@ -110,6 +117,10 @@ async function appLoad(big) {
     const failed = await page.evaluate(() => window.__failed || (document.querySelector('.app[data-state="error"]') ? document.querySelector('.app').textContent.slice(0, 300) : null));
     if (failed) return { failed, errors };
     const ms = await page.evaluate(() => window.__t1 - window.__t0);
+    // The worker's and the page's timing lines give absolute times (`at=`, Date.now()): the
+    // pick and `ready` on the same clock place them.
+    const clock = await page.evaluate(() => ({ pick_at: window.__d0, ready_at: window.__d1 }));
+    timings.push(`${big.name}: pick at=${clock.pick_at} ready at=${clock.ready_at}`);
     const lines = await page.textContent('[data-testid="lines"]').catch(() => '');
     const dom_ready = await nodes(page);
     // The rest are analysed behind the progress line; wait for it to go.

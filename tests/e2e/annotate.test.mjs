@@ -136,7 +136,7 @@ test('a marked label survives a reload and a closed tab, and every export matche
 });
 
 test('a large file hashed by the helper worker beside the parse has the SHA-256 identity', async () => {
-  // Over 16 MiB: the ingest worker hands the hash to a second instance of itself.
+  // Over 2 MiB: the ingest worker hands the hash to a second instance of itself.
   const big = await bigFile(20, 'hashed.jsonl');
   const workers = [];
   const expected = 'sha256:' + createHash('sha256').update(await readFile(big.path)).digest('hex');

@@ -78,6 +78,8 @@ async function label(page, n, quote) {
 test('a trace with a planted secret of every kind: no download shows one', async () => {
   const { page, context } = await open(PLANTED);
   // The overview says how many were found and where.
+  // The scan follows `ready` (docs/redaction.md): its row says "scanning…" until it is done.
+  await page.waitForSelector('[data-testid="secrets"][data-scanned="true"]');
   const secrets = await page.textContent('[data-testid="secrets"]');
   assert.match(secrets, /^\d+ found: .*masked in the exports/);
   assert.ok(Number(secrets.split(' ')[0]) >= SECRETS.length, secrets);
@@ -141,6 +143,8 @@ test('the quarantine export comes exact (secrets kept, byte for byte) or redacte
 test('plain-text passwords in a real Claude Code session: found, and masked in the labels', async () => {
   const planted = ['Pl4ntedConnStr9', 'Pl4ntedQuoted7', 'Pl4ntedSshpass3', 'Pl4ntedInputKey2', 'Pl4ntedEnvDump5', 'Pl4ntedJsonStr1'];
   const { page, context } = await open(PASSWORDS);
+  // The scan follows `ready` (docs/redaction.md): its row says "scanning…" until it is done.
+  await page.waitForSelector('[data-testid="secrets"][data-scanned="true"]');
   const secrets = await page.textContent('[data-testid="secrets"]');
   assert.match(secrets, /password at/);
   assert.ok(Number(secrets.split(' ')[0]) >= planted.length, secrets);

@@ -27,14 +27,45 @@ impl Bridge {
             .ok_or_else(|| "could not start the ingest worker".to_string())?;
         let queue: Rc<RefCell<Option<Vec<JsValue>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (q, w) = (queue.clone(), worker.clone());
+        // The first columns and steps after each `Loaded` are timed too.
+        let mut timed = 0u8;
         let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-            if let Some(resp) = e.data().as_string().and_then(|t| Response::from_json(&t)) {
+            let t0 = js_sys::Date::now();
+            let text = e.data().as_string();
+            let bytes = text.as_ref().map_or(0, String::len);
+            if let Some(resp) = text.and_then(|t| Response::from_json(&t)) {
                 if resp == Response::Ready {
                     for m in q.borrow_mut().take().unwrap_or_default() {
                         w.post_message(&m).ok();
                     }
                 }
+                // Where the page's time goes on the way to `ready` (the app benchmark,
+                // `bench/app/run.mjs`, reads this line): reading the message, then the state
+                // update (the render follows).
+                let kind = match &resp {
+                    Response::Loaded { .. } => {
+                        timed = 2;
+                        Some("loaded")
+                    }
+                    Response::Columns { .. } | Response::Steps { .. } if timed > 0 => {
+                        timed -= 1;
+                        Some(if matches!(resp, Response::Columns { .. }) {
+                            "columns"
+                        } else {
+                            "steps"
+                        })
+                    }
+                    _ => None,
+                };
+                let t1 = js_sys::Date::now();
                 on_response(resp);
+                if let Some(kind) = kind {
+                    gloo::console::log!(format!(
+                        "trajscope-timing-page {kind} at={t0:.0} bytes={bytes} parse={:.0} apply={:.0}",
+                        t1 - t0,
+                        js_sys::Date::now() - t1
+                    ));
+                }
             }
         });
         let onerror = Closure::<dyn FnMut(_)>::new(move |e: web_sys::Event| {

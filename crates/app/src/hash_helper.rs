@@ -28,7 +28,10 @@ pub enum HashReply {
 
 /// A file at least this large is hashed by a helper worker beside the parse; a smaller one by
 /// the ingest worker as it is fed (starting a second wasm instance costs more than hashing it).
-pub const HELPER_MIN_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+/// Hashed in the ingest worker, a 3.3 MB file of 10,000 one-step runs took 283–435 ms to feed;
+/// with the hash in the helper, 109 ms (`bench/app.sh`, the `one-step` shape at
+/// `BENCH_SCALE=10`, single runs on a loaded machine), so from 2 MiB on it is the helper's.
+pub const HELPER_MIN_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
 
 #[cfg(target_arch = "wasm32")]
 pub use glue::{hash_blob, serve, HashHelper};

@@ -6,6 +6,8 @@
 //! an answer it no longer waits for. (The hash helper's messages are its own, in
 //! `hash_helper.rs`.)
 
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 use trajscope_core::model::{IngestStats, Outcome};
 use trajscope_core::redact::TraceFinding;
@@ -162,11 +164,17 @@ pub enum Response {
         ties: u32,
         warnings: Vec<String>,
     },
-    /// More trajectories analysed (after `Loaded`: in the background in batches, or one on
-    /// demand, or again after a reviewer's outcome): their overviews, by index.
+    /// Full overviews, by index: of the trajectory the page opens (before its `Columns`), of
+    /// one analysed on demand, of those a reviewer's outcome changed.
     Analysed {
         file: u32,
         overviews: Vec<(u32, Overview)>,
+    },
+    /// A background batch of analysis (after `Loaded`): the queue rows of the trajectories it
+    /// analysed, by index.
+    Rows {
+        file: u32,
+        rows: Vec<(u32, Row)>,
     },
     /// Every trajectory analysed and the identity known: the cases and the brief of the file
     /// (again after a reviewer's outcome changed an analysis).
@@ -175,6 +183,17 @@ pub enum Response {
         cases: Vec<CaseView>,
         cases_jsonl: String,
         brief_markdown: String,
+    },
+    /// The secret scan's progress, after `Loaded` (the scan never delays it): the findings of
+    /// this batch (only as many as the page still lists, see [`SECRETS_SHOWN`]), the number
+    /// found so far, and how many of the `of` pieces (trajectories, then quarantined lines)
+    /// are scanned; the scan is complete when `scanned == of`.
+    Secrets {
+        file: u32,
+        found: Vec<TraceFinding>,
+        total: u64,
+        scanned: u32,
+        of: u32,
     },
 }
 
@@ -192,7 +211,10 @@ impl Response {
     }
 }
 
-/// What the page keeps about a loaded file.
+/// What the page keeps about a loaded file. The large parts are shared (`Rc`): the page's
+/// reducer clones its state on every update, and a batch of new overviews must cost the page
+/// the overviews it carries, not a copy of every other one (each trajectory's overview is its
+/// own `Rc`, replaced when a batch brings a new one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
     /// `sha256:<hex>` of the file's bytes: the identity of its labels. Empty until known
@@ -203,28 +225,117 @@ pub struct TraceSummary {
     pub error: Option<String>,
     /// Quarantined lines, the raw preview cut to [`RAW_PREVIEW_CHARS`]; at most
     /// [`QUARANTINE_SHOWN`] entries (the export has them all).
-    pub quarantine: Vec<QuarantineRecord>,
+    pub quarantine: Rc<Vec<QuarantineRecord>>,
     pub quarantine_total: u64,
-    pub trajectories: Vec<Overview>,
+    /// Each trajectory's queue row, as sent (`Loaded`); the page moves them into
+    /// `trajectories` ([`TraceSummary::unpack`]).
+    #[serde(default)]
+    pub rows: Vec<Row>,
+    /// Each trajectory's overview on the page: from its row until the page opens it (then
+    /// the full one, `Response::Analysed`).
+    #[serde(skip)]
+    pub trajectories: Vec<Rc<Overview>>,
     /// How many of `trajectories` are analysed (the progress shown until `analysis_done`).
     #[serde(default)]
     pub analysed: u32,
     /// One failed turn case per attributed failure, valid or not.
-    pub cases: Vec<CaseView>,
+    pub cases: Rc<Vec<CaseView>>,
     /// The valid cases as JSONL (what the cases export writes).
-    pub cases_jsonl: String,
+    pub cases_jsonl: Rc<str>,
     /// The Failure Prevention Brief built from the valid cases, as Markdown (empty: no-op).
-    pub brief_markdown: String,
+    pub brief_markdown: Rc<str>,
     /// False until every trajectory is analysed (cases and brief come then).
     pub analysis_done: bool,
-    /// Secrets found in the trace (at most [`SECRETS_SHOWN`]; `docs/redaction.md`).
+    /// Secrets found in the trace so far (at most [`SECRETS_SHOWN`]; `docs/redaction.md`).
     #[serde(default)]
     pub secrets: Vec<TraceFinding>,
     #[serde(default)]
     pub secrets_total: u64,
+    /// How far the secret scan is (`Response::Secrets`): pieces scanned of `secrets_of`
+    /// (trajectories, then quarantined lines). The scan runs after `Loaded`.
+    #[serde(default)]
+    pub secrets_scanned: u32,
+    #[serde(default)]
+    pub secrets_of: u32,
+}
+
+impl TraceSummary {
+    /// The rows as the page keeps them: one overview each (`Row::into_overview`).
+    pub fn unpack(&mut self) {
+        let rows = std::mem::take(&mut self.rows);
+        self.trajectories = rows.into_iter().map(|r| Rc::new(r.into_overview())).collect();
+    }
+
+    /// Whether the secret scan is complete (the secrets listed are all there are).
+    pub fn secrets_done(&self) -> bool {
+        self.secrets_scanned >= self.secrets_of
+    }
 }
 
 pub const SECRETS_SHOWN: usize = 200;
+
+/// A trajectory as the queue lists it (and the filters, the label count and the compare
+/// view's pairing read it): what `Loaded` and the background batches carry for every
+/// trajectory. The full [`Overview`] (candidates, triggers, record, usage…) crosses only for
+/// the trajectory the page opens: a full overview of every trajectory of a file of 10,000 runs
+/// was 9.5 MB of JSON, seconds of parsing on the page before its first trajectory showed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub id: String,
+    pub steps: usize,
+    pub outcome: trajscope_core::model::Outcome,
+    #[serde(default)]
+    pub task: Option<String>,
+    #[serde(default)]
+    pub gold: Option<trajscope_core::model::GoldLabel>,
+    #[serde(default)]
+    pub errors: u32,
+    pub analysed: bool,
+    #[serde(default)]
+    pub critical: Option<trajscope_core::attribution::Critical>,
+}
+
+impl Row {
+    pub fn of(o: &Overview) -> Row {
+        Row {
+            id: o.id.clone(),
+            steps: o.steps,
+            outcome: o.outcome,
+            task: o.task.clone(),
+            gold: o.gold.clone(),
+            errors: o.errors,
+            analysed: o.analysed,
+            critical: o.critical.clone(),
+        }
+    }
+
+    /// The overview the page keeps until it asks for the full one: these fields, the rest
+    /// empty.
+    pub fn into_overview(self) -> Overview {
+        Overview {
+            id: self.id,
+            steps: self.steps,
+            outcome: self.outcome,
+            task: self.task,
+            gold: self.gold,
+            errors: self.errors,
+            agents: Vec::new(),
+            roles: Vec::new(),
+            repeated_action: None,
+            analysed: self.analysed,
+            critical: self.critical,
+            candidates: Vec::new(),
+            classification: None,
+            failure_mode: None,
+            signals: Default::default(),
+            triggers: Vec::new(),
+            record: Default::default(),
+            usage: Default::default(),
+            agent_usage: Vec::new(),
+            flagged_artifact_refs: Vec::new(),
+        }
+    }
+}
 
 /// A failed turn case and its validation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -93,14 +93,18 @@ mod glue {
     /// How long the first background batch of analysis may run before its overviews are posted
     /// (and the page's requests get their turn): one message per batch, not per trajectory.
     /// Each batch may run twice as long as the one before, up to [`BATCH_MAX_MS`]: every
-    /// message costs the page an update of the whole summary, so a file of 12,000 trajectories
-    /// gets a few dozen updates, not hundreds, while the first ones still come quickly.
+    /// message costs the page an update (a re-render of what it changed), so a file of 12,000
+    /// trajectories gets a few dozen updates, not hundreds, while the first ones still come
+    /// quickly.
     const BATCH_MS: f64 = 50.0;
     /// The longest a batch runs (how long a page request can wait behind one).
     const BATCH_MAX_MS: f64 = 500.0;
+    /// The least time between two progress reports while a file is read.
+    const PROGRESS_MS: f64 = 400.0;
 
     /// The load loop: the file's slices into the loader, then `Loaded` (the first trajectory
-    /// readable at once), the identity when a helper has it, the rest analysed in batches.
+    /// readable at once), the identity when a helper has it, the secret scan and the rest's
+    /// analysis in batches.
     async fn load(
         scope: DedicatedWorkerGlobalScope,
         store: Rc<RefCell<Store>>,
@@ -123,6 +127,7 @@ mod glue {
         let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
+        let mut t_progress = t_start;
         // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
         loop {
@@ -140,10 +145,15 @@ mod glue {
             let t1 = now();
             loader.feed(&bytes);
             (t_read, t_feed) = (t_read + t1 - t0, t_feed + now() - t1);
-            let p = loader.progress();
-            let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
-            let bytes = slices.pos();
-            post(&scope, &Response::Progress { file, bytes, total, lines, quarantined });
+            // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
+            // which shares the machine's cores with this parse.
+            if now() - t_progress >= PROGRESS_MS {
+                t_progress = now();
+                let p = loader.progress();
+                let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
+                let bytes = slices.pos();
+                post(&scope, &Response::Progress { file, bytes, total, lines, quarantined });
+            }
         }
         if store.borrow_mut().take_cancelled(file) {
             return post(&scope, &Response::Cancelled { file });
@@ -158,7 +168,7 @@ mod glue {
         let t_posted = now();
         // Where the time went (the app benchmark, `bench/app/run.mjs`, reads this line).
         gloo::console::log!(format!(
-            "trajscope-timing read={t_read:.0} feed={t_feed:.0} hash=0 finish={:.0} analyse={:.0} post={:.0} total={:.0}",
+            "trajscope-timing at={t_start:.0} read={t_read:.0} feed={t_feed:.0} finish={:.0} analyse={:.0} post={:.0} total={:.0}",
             t_finished - t0,
             t_inserted - t_finished,
             t_posted - t_inserted,
@@ -179,18 +189,36 @@ mod glue {
                 resps.iter().for_each(|r| post(&scope, r));
             });
         }
-        // The other trajectories in batches, yielding between them so the page's requests are
-        // answered.
+        // The background work in batches, yielding between them so the page's requests are
+        // answered: the secret scan, then the other trajectories' analysis.
         let mut budget = BATCH_MS;
+        let (mut t_scanned, mut t_work) = (None, 0.0);
         loop {
             gloo::timers::future::TimeoutFuture::new(0).await;
-            let until = now() + budget;
-            budget = (budget * 2.0).min(BATCH_MAX_MS);
-            let next = store.borrow_mut().analyse_batch(file, || now() < until);
+            let t0 = now();
+            let until = t0 + budget;
+            // Short batches until the page shows the file (asked for a trajectory's columns):
+            // its first request is not kept waiting behind a long one.
+            if store.borrow().shown(file) {
+                budget = (budget * 2.0).min(BATCH_MAX_MS);
+            }
+            let next = store.borrow_mut().next_batch(file, || now() < until);
+            t_work += now() - t0;
             match next {
-                Some(resp) => post(&scope, &resp),
+                Some(resp) => {
+                    if matches!(&resp, Response::Secrets { scanned, of, .. } if scanned == of) {
+                        t_scanned = Some(t_work);
+                    }
+                    post(&scope, &resp)
+                }
                 None => break,
             }
         }
+        let scan = t_scanned.unwrap_or(0.0);
+        gloo::console::log!(format!(
+            "trajscope-timing-background scan={scan:.0} analyse={:.0} after_ready={:.0}",
+            t_work - scan,
+            now() - t_posted
+        ));
     }
 }

@@ -49,14 +49,14 @@ fn worker(s: State, resp: Response) -> State {
     act(s, Action::Worker(Box::new(resp)))
 }
 
-/// A page that opened `text` as file `id`, with the worker that holds it: every trajectory
-/// analysed, its answers given to the page.
+/// A page that opened `text` as file `id`, with the worker that holds it: its secrets scanned
+/// and every trajectory analysed, the answers given to the page.
 fn opened(s: State, id: u32, text: &str) -> (State, Store) {
     let mut store = Store::default();
     let s = act(s, QueueAction::Add { id, name: format!("f{id}"), size: text.len() as f64 });
     let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
     let mut s = worker(s, store.insert(id, session));
-    while let Some(resp) = store.analyse_batch(id, || true) {
+    while let Some(resp) = store.next_batch(id, || true) {
         s = worker(s, resp);
     }
     (s, store)
@@ -68,9 +68,12 @@ fn ask(s: State, store: &mut Store, req: Request) -> State {
     worker(s, resp)
 }
 
+/// The columns of the open trajectory, as the worker answers them: its full overview first.
 fn columns(s: State, store: &mut Store) -> State {
     let (file, traj) = s.sel().expect("a trajectory is open");
-    ask(s, store, Request::Columns { req: 1, file, traj })
+    let out = store.answer_all(Request::Columns { req: 1, file, traj });
+    assert!(matches!(&out[..], [Response::Analysed { .. }, Response::Columns { .. }]), "{out:?}");
+    out.into_iter().fold(s, worker)
 }
 
 /// The open trajectory with `n` steps, errors at `errors` (no worker).
@@ -123,10 +126,9 @@ test! {
         assert_eq!((s.nav.step, s.nav.filter.errors_only), (None, false));
         assert!(s.nav.columns.is_none() && s.nav.visible.is_empty() && s.nav.cache.is_empty());
         assert_eq!((s.search.query.as_str(), s.search.hits.is_none()), ("userId", true));
-        let c = &s.queue.summary(1).unwrap().trajectories[2].candidates;
-        assert!(!c.is_empty(), "the failed run has candidates");
-        let steps: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
-        assert_eq!(steps, c.iter().map(|c| c.step).collect::<Vec<_>>(), "its own candidates");
+        // Its row is all the page holds of it until its columns come, its full overview first.
+        assert!(s.queue.summary(1).unwrap().trajectories[2].candidates.is_empty());
+        assert!(s.selection.candidates.is_empty());
 
         // The first run's answers, late, are not this run's.
         let s = ask(s, &mut store, Request::Columns { req: 4, file: 1, traj: 0 });
@@ -135,6 +137,10 @@ test! {
         assert!(s.nav.columns.is_none() && s.nav.cache.is_empty() && s.search.hits.is_none());
         let s = columns(s, &mut store);
         assert_eq!(s.attr(), "ready");
+        let c = &s.queue.summary(1).unwrap().trajectories[2].candidates;
+        assert!(!c.is_empty(), "the failed run has candidates");
+        let steps: Vec<u32> = s.selection.candidates.iter().map(|c| c.step).collect();
+        assert_eq!(steps, c.iter().map(|c| c.step).collect::<Vec<_>>(), "its own candidates");
 
         // The passed run has no candidates; selecting the open one again changes nothing.
         let s = act(s, Action::Select { file: 1, traj: 1 });
@@ -252,6 +258,7 @@ test! {
 
     fn a_reviewers_outcome_reaches_the_open_trajectorys_candidates() {
         let (s, mut store) = opened(State::default(), 1, SAMPLE);
+        let s = columns(s, &mut store);
         assert!(!s.selection.candidates.is_empty());
         let id = s.queue.summary(1).unwrap().trajectories[0].id.clone();
         let set = Request::SetOutcome { file: 1, trajectory_id: id, outcome: Outcome::Passed };
@@ -407,5 +414,55 @@ test! {
         let s = act(s, Action::WorkerCrashed("404".into()));
         assert_eq!(s.page.crashes, 1);
         assert!(s.page.notice.as_deref().is_some_and(|n| n.contains("404")));
+    }
+
+    fn a_batch_replaces_only_the_overviews_it_brings() {
+        let mut store = Store::default();
+        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let session = Session::new(ingest(three_runs().as_bytes(), IngestOptions::default()), None);
+        let s = worker(s, store.insert(1, session));
+        let before = s.queue.summary(1).unwrap().clone();
+        assert!(before.trajectories[0].analysed && !before.trajectories[1].analysed);
+        // One piece at a time: the secret scan's first batch, then analysis batches.
+        let mut s = s;
+        let mut analysed = None;
+        while analysed.is_none() {
+            match store.next_batch(1, || false) {
+                Some(Response::Rows { rows, .. }) => analysed = Some(rows),
+                Some(other) => s = worker(s, other),
+                None => panic!("no analysis batch"),
+            }
+        }
+        let rows = analysed.unwrap();
+        assert_eq!(rows.iter().map(|o| o.0).collect::<Vec<_>>(), [1]);
+        let s = worker(s, Response::Rows { file: 1, rows });
+        let after = s.queue.summary(1).unwrap();
+        assert!(after.trajectories[1].analysed);
+        assert_eq!(after.analysed, 2);
+        // The others are the very same overviews (no copy, nothing for a row to re-render).
+        assert!(Rc::ptr_eq(&before.trajectories[0], &after.trajectories[0]));
+        assert!(Rc::ptr_eq(&before.trajectories[2], &after.trajectories[2]));
+        assert!(!Rc::ptr_eq(&before.trajectories[1], &after.trajectories[1]));
+        assert!(Rc::ptr_eq(&before.quarantine, &after.quarantine));
+    }
+
+    fn the_secrets_arrive_after_loaded_and_fill_in() {
+        let planted = include_str!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
+        let mut store = Store::default();
+        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let session = Session::new(ingest(planted.as_bytes(), IngestOptions::default()), None);
+        let s = worker(s, store.insert(1, session));
+        let summary = s.queue.summary(1).unwrap();
+        assert!(!summary.secrets_done() && summary.secrets_total == 0, "scanning");
+        assert_eq!(s.sel(), Some((1, 0)), "readable before the scan");
+        let Some(resp @ Response::Secrets { .. }) = store.next_batch(1, || true) else {
+            panic!("no scan")
+        };
+        let s = worker(s, resp);
+        let summary = s.queue.summary(1).unwrap();
+        assert!(summary.secrets_done());
+        assert!(summary.secrets_total >= 12, "{}", summary.secrets_total);
+        assert_eq!(summary.secrets.len() as u64, summary.secrets_total);
+        assert!(summary.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
     }
 }

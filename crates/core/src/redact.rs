@@ -371,12 +371,24 @@ pub struct TraceFinding {
 
 /// Every secret in a loaded trace's steps (text and arguments), tasks, final answers and
 /// quarantined lines, in order: what the app lists (the file's bytes are not kept there).
+/// The same as [`scan_trajectory`] of each trajectory, then [`scan_quarantine`].
 pub fn scan_trace(trace: &crate::model::Trace) -> Vec<TraceFinding> {
     let mut out = Vec::new();
-    let mut push = |trajectory, step, line, field: &str, text: &str| {
+    for (ti, t) in trace.trajectories.iter().enumerate() {
+        scan_trajectory(ti, t, &mut out);
+    }
+    scan_quarantine(&trace.quarantine, &mut out);
+    out
+}
+
+/// The secrets of trajectory `ti` (its task, each step's text and arguments, its final
+/// answer), appended to `out` in order: a shell may scan a large trace one piece at a time
+/// (the app does, after the first trajectory is on screen).
+pub fn scan_trajectory(ti: usize, t: &crate::model::Trajectory, out: &mut Vec<TraceFinding>) {
+    let mut push = |step, line, field: &str, text: &str| {
         for f in find(text.as_bytes()) {
             out.push(TraceFinding {
-                trajectory,
+                trajectory: Some(ti),
                 step,
                 line,
                 field: field.to_string(),
@@ -384,27 +396,36 @@ pub fn scan_trace(trace: &crate::model::Trace) -> Vec<TraceFinding> {
             });
         }
     };
-    for (ti, t) in trace.trajectories.iter().enumerate() {
-        if let Some(task) = &t.task {
-            push(Some(ti), None, 0, "task", task);
-        }
-        for s in &t.steps {
-            push(Some(ti), Some(s.index), u64::from(s.loc.line), "text", &s.text);
-            if let Some(a) = &s.args {
-                // Most adapters repeat the arguments in the text: count them once.
-                if !s.text.contains(a.as_str()) {
-                    push(Some(ti), Some(s.index), u64::from(s.loc.line), "args", a);
-                }
+    if let Some(task) = &t.task {
+        push(None, 0, "task", task);
+    }
+    for s in &t.steps {
+        push(Some(s.index), u64::from(s.loc.line), "text", &s.text);
+        if let Some(a) = &s.args {
+            // Most adapters repeat the arguments in the text: count them once.
+            if !s.text.contains(a.as_str()) {
+                push(Some(s.index), u64::from(s.loc.line), "args", a);
             }
         }
-        if let Some(fa) = &t.final_answer {
-            push(Some(ti), None, 0, "final_answer", fa);
+    }
+    if let Some(fa) = &t.final_answer {
+        push(None, 0, "final_answer", fa);
+    }
+}
+
+/// The secrets of the quarantined lines, appended to `out` in order.
+pub fn scan_quarantine(quarantine: &[QuarantineEntry], out: &mut Vec<TraceFinding>) {
+    for q in quarantine {
+        for f in find(String::from_utf8_lossy(&q.raw).as_bytes()) {
+            out.push(TraceFinding {
+                trajectory: None,
+                step: None,
+                line: q.line,
+                field: "quarantine".to_string(),
+                kind: f.kind.to_string(),
+            });
         }
     }
-    for q in &trace.quarantine {
-        push(None, None, q.line, "quarantine", &String::from_utf8_lossy(&q.raw));
-    }
-    out
 }
 
 /// The rules, for documentation and the app's help.

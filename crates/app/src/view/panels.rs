@@ -215,7 +215,7 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     }</dd>
                 }
                 <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
-                <dt>{"secrets"}</dt><dd data-testid="secrets">{ secrets_text(s) }</dd>
+                <dt>{"secrets"}</dt><dd data-testid="secrets" data-scanned={s.secrets_done().to_string()}>{ secrets_text(s) }</dd>
             </dl>
             <details class="ov-more" open={tall}>
                 <summary>{"more"}</summary>
@@ -515,7 +515,15 @@ pub fn duration_text(ms: u64) -> String {
 }
 
 /// How many secrets and where (the first few), e.g. `3 found: github-token at step 2 (line 3), …`.
+/// While the scan runs (after the first trajectory is on screen): how far it is.
 fn secrets_text(s: &TraceSummary) -> String {
+    if !s.secrets_done() {
+        let pct = u64::from(s.secrets_scanned) * 100 / u64::from(s.secrets_of.max(1));
+        return match s.secrets_total {
+            0 => format!("scanning… {pct}%"),
+            n => format!("scanning… {pct}%, {n} found so far — masked in the exports"),
+        };
+    }
     if s.secrets_total == 0 {
         return "none found".into();
     }

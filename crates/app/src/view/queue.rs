@@ -4,11 +4,13 @@
 //! queue's filter (failed only, unlabelled only, format) decides which rows there are.
 
 use std::ops::Range;
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
 use super::{Action, FileStatus, State};
+use crate::protocol::Overview;
 use trajscope_core::model::Outcome;
 
 /// Height of one queue row in CSS pixels (web/style.css `.queue-rows .queue-row` matches it).
@@ -127,51 +129,16 @@ pub fn trajectories(props: &Props) -> Html {
     let onscroll = super::list::track_scroll(&scroll_top, &viewport);
 
     let Some(s) = summary else { return html! {} };
+    let (sel, dispatch) = (state.sel(), state.dispatcher());
+    let format = AttrValue::from(s.format.clone());
     let rows = shown.map(|p| {
         let t = idx[p];
         let info = &s.trajectories[t as usize];
-        let selected = state.sel() == Some((props.file, t));
-        let onclick = {
-            let (dispatch, id) = (state.dispatcher(), props.file);
-            Callback::from(move |_| dispatch.dispatch(Action::Select { file: id, traj: t }))
-        };
-        let label = match state.labels.get(props.file, &info.id) {
-            Some(Some(step)) => format!("label: #{step}"),
-            Some(None) => "label: none".to_string(),
-            None => "label: —".to_string(),
-        };
-        let critical =
-            info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
-        // Compare the selected run with this one (the compare view's right run).
-        let compare = (state.sel().is_some() && !selected).then(|| {
-            let (dispatch, run) = (state.dispatcher(), (props.file, t));
-            let onclick = Callback::from(move |_| {
-                dispatch.dispatch(Action::Compare(super::compare::Msg::With(run)))
-            });
-            html! {
-                <button class="qcmp" data-testid="queue-compare" {onclick}
-                        aria-label={format!("Compare the selected run with {}", info.id)}
-                        title="Compare the selected run with this one">{"⇄"}</button>
-            }
-        });
         html! {
-            <li key={t} data-testid="queue-item"
-                data-traj={t.to_string()} aria-setsize={len.to_string()} aria-posinset={(p + 1).to_string()}
-                class={classes!("qitem", virtual_list.then_some("queue-row"))}
-                data-qtop={virtual_list.then(|| (p as f64 * ROW_HEIGHT).to_string())}>
-                <button class={classes!("queue-item", selected.then_some("selected"))}
-                    aria-current={selected.then_some("true")} {onclick}>
-                    <span class="qid">{ info.id.clone() }</span>
-                    <span class="qmeta">
-                        <span>{ s.format.clone() }</span>
-                        <span>{ format!("{} steps", info.steps) }</span>
-                        <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
-                        <span title="predicted critical step" data-testid="queue-critical">{ format!("critical: {critical}") }</span>
-                        <span title="label status" data-testid="queue-label">{ label }</span>
-                    </span>
-                </button>
-                { for compare }
-            </li>
+            <Row key={t} file={props.file} traj={t} pos={p} {len} {virtual_list}
+                info={Shared(info.clone())} format={format.clone()}
+                selected={sel == Some((props.file, t))} can_compare={sel.is_some()}
+                label={state.labels.get(props.file, &info.id)} dispatch={dispatch.clone()} />
         }
     });
     let list = html! {
@@ -202,5 +169,85 @@ pub fn trajectories(props: &Props) -> Html {
             { list }
         </div>
         </>
+    }
+}
+
+/// A trajectory's overview, compared by identity: the page's state replaces an overview only
+/// when the worker sends a new one, so an unchanged row is skipped without comparing its
+/// contents.
+#[derive(Clone)]
+pub struct Shared(pub Rc<Overview>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Shared) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    file: u32,
+    traj: u32,
+    /// Position in the filtered list.
+    pos: usize,
+    /// Rows in the filtered list.
+    len: usize,
+    virtual_list: bool,
+    info: Shared,
+    format: AttrValue,
+    selected: bool,
+    /// A trajectory is open (this one can be compared with it).
+    can_compare: bool,
+    /// The saved label: its critical step, `Some(None)` for "no critical step".
+    label: Option<Option<u32>>,
+    dispatch: UseReducerDispatcher<State>,
+}
+
+/// One queue row. Its props are small and compared cheaply, so a batch of analysis re-renders
+/// only the rows whose overview it replaced (and a selection only the two rows it changes).
+#[function_component(Row)]
+fn row(props: &RowProps) -> Html {
+    let RowProps { file, traj, pos, len, virtual_list, selected, .. } = *props;
+    let info = &*props.info.0;
+    let onclick = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_| dispatch.dispatch(Action::Select { file, traj }))
+    };
+    let label = match props.label {
+        Some(Some(step)) => format!("label: #{step}"),
+        Some(None) => "label: none".to_string(),
+        None => "label: —".to_string(),
+    };
+    let critical = info.critical.as_ref().map(|c| format!("#{}", c.step)).unwrap_or("—".into());
+    // Compare the selected run with this one (the compare view's right run).
+    let compare = (props.can_compare && !selected).then(|| {
+        let dispatch = props.dispatch.clone();
+        let onclick = Callback::from(move |_| {
+            dispatch.dispatch(Action::Compare(super::compare::Msg::With((file, traj))))
+        });
+        html! {
+            <button class="qcmp" data-testid="queue-compare" {onclick}
+                    aria-label={format!("Compare the selected run with {}", info.id)}
+                    title="Compare the selected run with this one">{"⇄"}</button>
+        }
+    });
+    html! {
+        <li data-testid="queue-item"
+            data-traj={traj.to_string()} aria-setsize={len.to_string()} aria-posinset={(pos + 1).to_string()}
+            class={classes!("qitem", virtual_list.then_some("queue-row"))}
+            data-qtop={virtual_list.then(|| (pos as f64 * ROW_HEIGHT).to_string())}>
+            <button class={classes!("queue-item", selected.then_some("selected"))}
+                aria-current={selected.then_some("true")} {onclick}>
+                <span class="qid">{ info.id.clone() }</span>
+                <span class="qmeta">
+                    <span>{ props.format.clone() }</span>
+                    <span>{ format!("{} steps", info.steps) }</span>
+                    <span class={classes!("outcome", outcome_name(info.outcome))}>{ outcome_name(info.outcome) }</span>
+                    <span title="predicted critical step" data-testid="queue-critical">{ format!("critical: {critical}") }</span>
+                    <span title="label status" data-testid="queue-label">{ label }</span>
+                </span>
+            </button>
+            { for compare }
+        </li>
     }
 }

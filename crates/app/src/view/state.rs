@@ -149,11 +149,18 @@ impl State {
             }
             Response::CasesReady { file, cases, cases_jsonl, brief_markdown } => {
                 self.queue.update_summary(file, |s| {
-                    s.cases = cases;
-                    s.cases_jsonl = cases_jsonl;
-                    s.brief_markdown = brief_markdown;
+                    s.cases = Rc::new(cases);
+                    s.cases_jsonl = cases_jsonl.into();
+                    s.brief_markdown = brief_markdown.into();
                     s.analysis_done = true;
                 });
+            }
+            Response::Rows { file, rows } => {
+                let rows = rows.into_iter().map(|(i, r)| (i, r.into_overview()));
+                self.queue.analysed(file, rows.collect());
+            }
+            Response::Secrets { file, found, total, scanned, of } => {
+                self.queue.secrets(file, found, total, scanned, of);
             }
             // Saved as a download by the bridge's handler.
             Response::QuarantineJsonl { .. } => {}
@@ -172,7 +179,8 @@ impl State {
             Response::Progress { file, bytes, total, lines, quarantined } => {
                 self.queue.progress(file, bytes, total, lines, quarantined);
             }
-            Response::Loaded { file, summary } => {
+            Response::Loaded { file, mut summary } => {
+                summary.unpack();
                 self.queue.set_status(file, FileStatus::Ready(Rc::new(*summary)));
                 let pos = self.queue.position(file);
                 let pending = &self.selection.pending;

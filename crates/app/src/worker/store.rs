@@ -3,6 +3,7 @@
 //! the brief once the identity is known. Plain Rust, tested natively.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use trajscope_core::model::Outcome;
 use trajscope_core::outcome::ReviewerOutcome;
@@ -10,7 +11,8 @@ use trajscope_core::report::QuarantineRecord;
 use trajscope_core::Session;
 
 use crate::protocol::{
-    CaseView, Request, Response, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS, SECRETS_SHOWN,
+    CaseView, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
+    SECRETS_SHOWN,
 };
 
 /// The sessions this worker holds, by file id.
@@ -21,17 +23,73 @@ pub struct Store {
     /// Files whose cases and brief were sent (sent again when a reviewer's outcome changes an
     /// analysis).
     cases_sent: HashSet<u32>,
+    /// The secret scans still running, by file.
+    scans: HashMap<u32, Scan>,
+    /// Files whose columns the page asked for: it shows one of their trajectories.
+    shown: HashSet<u32>,
+}
+
+/// How far the secret scan of a file is: pieces are its trajectories, then its quarantined
+/// lines.
+#[derive(Default)]
+struct Scan {
+    next: usize,
+    /// Findings sent (the page lists at most [`SECRETS_SHOWN`]).
+    sent: usize,
+    total: u64,
 }
 
 impl Store {
     /// Keeps `session` and analyses its first trajectory, so the first trajectory can be read
-    /// at once; answers with the summary. The others follow through [`Store::analyse_batch`].
+    /// at once; answers with the summary. The secret scan and the other trajectories follow
+    /// through [`Store::next_batch`].
     pub fn insert(&mut self, file: u32, mut session: Session) -> Response {
         session.analyse(0);
         let summary = summarize(&session);
         self.sessions.insert(file, session);
         self.cases_sent.remove(&file);
+        self.scans.insert(file, Scan::default());
         Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// The background work of `file` after `Loaded`, one batch at a time while `more()` says so
+    /// (at least one piece): the secret scan first ([`Store::scan_batch`]), then the analysis
+    /// ([`Store::analyse_batch`]); `None` when both are done.
+    pub fn next_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        self.scan_batch(file, &mut more).or_else(|| self.analyse_batch(file, more))
+    }
+
+    /// Scans pieces of `file` for secrets while `more()` says so (at least one): its
+    /// trajectories in order, then its quarantined lines. Answers with what this batch found
+    /// and how far the scan is; `None` once the last batch was answered (or for an unknown
+    /// file).
+    pub fn scan_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
+        let (s, scan) = (self.sessions.get(&file)?, self.scans.get_mut(&file)?);
+        let (trajectories, quarantine) = (s.len(), &s.trace().quarantine);
+        let of = trajectories + quarantine.len();
+        let mut found = Vec::new();
+        while scan.next < of {
+            let i = scan.next;
+            match s.trajectory(i) {
+                Some(t) => trajscope_core::redact::scan_trajectory(i, t, &mut found),
+                None => {
+                    let q = i - trajectories;
+                    trajscope_core::redact::scan_quarantine(&quarantine[q..=q], &mut found);
+                }
+            }
+            scan.next += 1;
+            if !more() {
+                break;
+            }
+        }
+        scan.total += found.len() as u64;
+        found.truncate(SECRETS_SHOWN.saturating_sub(scan.sent));
+        scan.sent += found.len();
+        let (total, scanned) = (scan.total, scan.next as u32);
+        if scan.next >= of {
+            self.scans.remove(&file);
+        }
+        Some(Response::Secrets { file, found, total, scanned, of: of as u32 })
     }
 
     /// The session of `file` (what the worker answers from).
@@ -40,22 +98,28 @@ impl Store {
     }
 
     /// Analyses trajectories of `file` not analysed yet while `more()` says so (at least one)
-    /// and answers with their overviews in one message. Once all are analysed and the identity
-    /// is known, answers once with the cases and the brief; then `None`. (The session keeps
-    /// where it stopped: a batch never rescans the trajectories before it.)
+    /// and answers with their queue rows in one message. Once all are analysed and the
+    /// identity is known, answers once with the cases and the brief; then `None`. (The session
+    /// keeps where it stopped: a batch never rescans the trajectories before it.)
     pub fn analyse_batch(&mut self, file: u32, mut more: impl FnMut() -> bool) -> Option<Response> {
         let s = self.sessions.get_mut(&file)?;
-        let mut overviews = Vec::new();
+        let mut rows = Vec::new();
         while let Some(i) = s.analyse_next() {
-            overviews.extend(s.overview(i).map(|o| (i as u32, o)));
+            rows.extend(s.overview(i).map(|o| (i as u32, Row::of(&o))));
             if !more() {
                 break;
             }
         }
-        if !overviews.is_empty() {
-            return Some(Response::Analysed { file, overviews });
+        if !rows.is_empty() {
+            return Some(Response::Rows { file, rows });
         }
         self.cases_ready(file)
+    }
+
+    /// Whether the page asked for the columns of one of `file`'s trajectories (it shows the
+    /// file: the worker's background batches may grow longer).
+    pub fn shown(&self, file: u32) -> bool {
+        self.shown.contains(&file)
     }
 
     /// The cases and the brief, once, when every trajectory is analysed and the identity known.
@@ -120,10 +184,11 @@ impl Store {
         out
     }
 
-    /// Analyses `traj` now if the page needs it before the background got there.
-    fn ensure_analysed(&mut self, file: u32, traj: u32) -> Option<Response> {
+    /// Analyses `traj` now if the page needs it before the background got there; with
+    /// `always`, answers its full overview even when it was analysed already.
+    fn ensure_analysed(&mut self, file: u32, traj: u32, always: bool) -> Option<Response> {
         let s = self.sessions.get_mut(&file)?;
-        if s.analyse(traj as usize) {
+        if s.analyse(traj as usize) || always {
             let o = s.overview(traj as usize)?;
             return Some(Response::Analysed { file, overviews: vec![(traj, o)] });
         }
@@ -146,12 +211,18 @@ impl Store {
             return self.set_outcome(*file, trajectory_id, *outcome);
         }
         let mut out = Vec::new();
-        if let Request::Steps { file, traj, .. } | Request::Columns { file, traj, .. } = &req {
-            out.extend(self.ensure_analysed(*file, *traj));
+        // The page opens a trajectory with its columns: its full overview first (the page
+        // holds only rows of the others).
+        if let Request::Columns { file, traj, .. } = &req {
+            out.extend(self.ensure_analysed(*file, *traj, true));
+            self.shown.insert(*file);
+        }
+        if let Request::Steps { file, traj, .. } = &req {
+            out.extend(self.ensure_analysed(*file, *traj, false));
         }
         if let Request::Compare { left, right, .. } = &req {
-            out.extend(self.ensure_analysed(left.0, left.1));
-            out.extend(self.ensure_analysed(right.0, right.1));
+            out.extend(self.ensure_analysed(left.0, left.1, false));
+            out.extend(self.ensure_analysed(right.0, right.1, false));
         }
         out.extend(self.answer(req));
         out
@@ -170,6 +241,8 @@ impl Store {
             Request::Forget { file } => {
                 self.sessions.remove(&file);
                 self.cases_sent.remove(&file);
+                self.scans.remove(&file);
+                self.shown.remove(&file);
                 None
             }
             Request::Columns { req, file, traj } => {
@@ -218,9 +291,10 @@ impl Store {
     }
 }
 
-/// What the page keeps about a loaded file: the overviews as far as analysed, the quarantine
+/// What the page keeps about a loaded file: the overviews as far as analysed and the quarantine
 /// preview (at most [`QUARANTINE_SHOWN`] lines, each cut to [`RAW_PREVIEW_CHARS`]; the export
-/// has them all, exactly) and the secrets found.
+/// has them all, exactly). The secrets come after, from the scan ([`Store::scan_batch`]): a
+/// scan of the whole trace before `Loaded` kept the first trajectory off screen for seconds.
 pub fn summarize(s: &Session) -> TraceSummary {
     let trace = s.trace();
     let quarantine = trace
@@ -237,23 +311,25 @@ pub fn summarize(s: &Session) -> TraceSummary {
             r
         })
         .collect();
-    let secrets = s.secrets();
-    let trajectories = s.overviews();
+    let rows: Vec<Row> = (0..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
     TraceSummary {
         content_hash: s.identity().unwrap_or_default().to_string(),
         format: trace.format.name().to_string(),
         stats: trace.stats.clone(),
         error: trace.error.clone(),
-        quarantine,
+        quarantine: Rc::new(quarantine),
         quarantine_total: trace.quarantine.len() as u64,
-        analysed: trajectories.iter().filter(|o| o.analysed).count() as u32,
-        trajectories,
-        cases: Vec::new(),
-        cases_jsonl: String::new(),
-        brief_markdown: String::new(),
+        analysed: rows.iter().filter(|o| o.analysed).count() as u32,
+        secrets_of: (rows.len() + trace.quarantine.len()) as u32,
+        rows,
+        trajectories: Vec::new(),
+        cases: Rc::default(),
+        cases_jsonl: Rc::from(""),
+        brief_markdown: Rc::from(""),
         analysis_done: false,
-        secrets_total: secrets.len() as u64,
-        secrets: secrets.into_iter().take(SECRETS_SHOWN).collect(),
+        secrets_total: 0,
+        secrets: Vec::new(),
+        secrets_scanned: 0,
     }
 }
 
@@ -273,24 +349,42 @@ mod tests {
         store
     }
 
-    /// Every batch until the cases: the overviews as the page ends up holding them, and the
-    /// cases message.
+    /// What the page ends up holding once the background work is done.
     #[cfg(not(target_arch = "wasm32"))]
-    fn drain(
-        store: &mut Store,
-        file: u32,
-        mut overviews: Vec<crate::protocol::Overview>,
-    ) -> (Vec<crate::protocol::Overview>, Option<Response>) {
-        let mut cases = None;
+    struct Drained {
+        rows: Vec<Row>,
+        cases: Option<Response>,
+        secrets: Vec<trajscope_core::redact::TraceFinding>,
+        secrets_total: u64,
+        scan_complete: bool,
+    }
+
+    /// Every batch of the background work (each as short as can be: one piece), as the page
+    /// applies them: the overviews, the cases message, the secrets.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn drain(store: &mut Store, file: u32, summary: &TraceSummary) -> Drained {
+        let mut d = Drained {
+            rows: summary.rows.clone(),
+            cases: None,
+            secrets: Vec::new(),
+            secrets_total: 0,
+            scan_complete: summary.secrets_of == 0,
+        };
         loop {
-            match store.analyse_batch(file, || true) {
-                Some(Response::Analysed { overviews: batch, .. }) => {
-                    for (i, o) in batch {
-                        overviews[i as usize] = o;
+            match store.next_batch(file, || false) {
+                Some(Response::Rows { rows: batch, .. }) => {
+                    assert!(d.scan_complete, "the scan comes before the rest of the analysis");
+                    for (i, r) in batch {
+                        d.rows[i as usize] = r;
                     }
                 }
-                Some(c @ Response::CasesReady { .. }) => cases = Some(c),
-                None => return (overviews, cases),
+                Some(Response::Secrets { found, total, scanned, of, .. }) => {
+                    d.secrets.extend(found);
+                    d.secrets_total = total;
+                    d.scan_complete = scanned == of;
+                }
+                Some(c @ Response::CasesReady { .. }) => d.cases = Some(c),
+                None => return d,
                 Some(other) => panic!("unexpected {other:?}"),
             }
         }
@@ -361,10 +455,14 @@ mod tests {
         else {
             panic!("not loaded");
         };
-        // The sample run failed: the first trajectory is analysed at once, with candidates.
-        assert!(s.trajectories[0].analysed);
+        // The sample run failed: the first trajectory is analysed at once (its row says
+        // which step is critical), its candidates come with its columns.
+        assert!(s.rows[0].analysed && s.rows[0].critical.is_some());
         assert_eq!(s.analysed, 1);
-        assert!(!s.trajectories[0].candidates.is_empty());
+        assert!(s.trajectories.is_empty(), "rows only: the page unpacks them");
+        let out = store.answer_all(Request::Columns { req: 1, file: 3, traj: 0 });
+        let Response::Analysed { overviews, .. } = &out[0] else { panic!("{out:?}") };
+        assert!(!overviews[0].1.candidates.is_empty());
         assert!(!s.analysis_done);
         assert_eq!(s.content_hash, "sha256:x");
         // Then the cases and the brief, once; then nothing.
@@ -387,18 +485,31 @@ mod tests {
         assert_eq!(s.quarantine_total, 1);
         assert_eq!(s.quarantine[0].line, 10);
         assert!(s.quarantine[0].raw_base64.is_empty(), "the page preview does not carry the bytes");
-        assert_eq!(s.trajectories.len(), 1);
-        assert_eq!(s.trajectories[0].steps, 12);
-        assert!(s.trajectories[0].agents.contains(&"coder".to_string()));
+        assert_eq!(s.rows.len(), 1);
+        assert_eq!(s.rows[0].steps, 12);
+        assert_eq!(s.rows[0].id, "run-demo-7");
     }
 
     #[test]
     fn secrets_are_listed_and_the_quarantine_export_comes_exact_or_redacted() {
         let planted =
             include_bytes!("../../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
-        let s = summarize(&session(planted, None));
-        assert!(s.secrets_total >= 12, "{}", s.secrets_total);
-        assert!(s.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        let mut store = Store::default();
+        let Response::Loaded { summary, .. } = store.insert(1, session(planted, None)) else {
+            panic!("not loaded");
+        };
+        // Not in `Loaded`: the scan follows it, before the analysis of the rest.
+        assert!(summary.secrets.is_empty() && !summary.secrets_done());
+        let Some(Response::Secrets { found, total, scanned, of, .. }) =
+            store.next_batch(1, || true)
+        else {
+            panic!("no scan");
+        };
+        assert_eq!((scanned, of), (summary.secrets_of, summary.secrets_of));
+        assert!(total >= 12, "{total}");
+        assert_eq!(found.len() as u64, total);
+        assert!(found.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+        assert!(store.scan_batch(1, || true).is_none(), "the scan is answered once");
         let corrupt =
             include_bytes!("../../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
         let mut store = store_with(corrupt);
@@ -457,8 +568,7 @@ mod tests {
     #[test]
     fn usage_reaches_the_overview_the_steps_and_the_columns() {
         let cc = include_bytes!("../../../../tests/fixtures/claude_code/hello-world-script.jsonl");
-        let s = summarize(&session(cc, None));
-        let t = &s.trajectories[0];
+        let t = &session(cc, None).overview(0).unwrap();
         assert!(t.usage.input_tokens.is_some() && t.usage.steps_with_usage > 0);
         assert_eq!(t.agent_usage.iter().map(|a| a.steps).sum::<usize>(), t.steps);
         let mut store = store_with(cc);
@@ -484,8 +594,8 @@ mod tests {
                 .flatten()
                 .sum();
         assert_eq!(c.tokens.iter().sum::<u64>(), want);
-        let none = summarize(&session(SAMPLE, None));
-        assert!(none.trajectories[0].agent_usage.is_empty(), "the AWTL sample records no usage");
+        let none = session(SAMPLE, None).overview(0).unwrap();
+        assert!(none.agent_usage.is_empty(), "the AWTL sample records no usage");
     }
 
     #[test]
@@ -533,8 +643,8 @@ mod tests {
         else {
             panic!("not loaded");
         };
-        assert_eq!(summary.trajectories.len(), 3);
-        assert!(summary.trajectories[0].analysed && !summary.trajectories[1].analysed);
+        assert_eq!(summary.rows.len(), 3);
+        assert!(summary.rows[0].analysed && !summary.rows[1].analysed);
         // Asking for the second trajectory's steps analyses it first.
         let out = store.answer_all(Request::Steps {
             req: 1,
@@ -546,11 +656,11 @@ mod tests {
             matches!(&out[0], Response::Analysed { overviews, .. } if overviews.len() == 1 && overviews[0].0 == 1 && overviews[0].1.analysed)
         );
         assert!(matches!(&out[1], Response::Steps { .. }));
-        // The rest in one batch, not one message each.
-        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || true) else {
+        // The rest in one batch, not one message each: their queue rows.
+        let Some(Response::Rows { rows, .. }) = store.analyse_batch(1, || true) else {
             panic!("no batch");
         };
-        assert_eq!(overviews.iter().map(|o| o.0).collect::<Vec<_>>(), [2]);
+        assert_eq!(rows.iter().map(|o| (o.0, o.1.analysed)).collect::<Vec<_>>(), [(2, true)]);
         // Nothing left but the cases.
         assert!(matches!(store.analyse_batch(1, || true), Some(Response::CasesReady { .. })));
         assert!(store.analyse_batch(1, || true).is_none());
@@ -560,10 +670,10 @@ mod tests {
     fn a_batch_stops_when_its_budget_runs_out_but_makes_progress() {
         let mut store = Store::default();
         store.insert(1, session(THREE.as_bytes(), Some("h")));
-        let Some(Response::Analysed { overviews, .. }) = store.analyse_batch(1, || false) else {
+        let Some(Response::Rows { rows, .. }) = store.analyse_batch(1, || false) else {
             panic!("no batch");
         };
-        assert_eq!(overviews.len(), 1, "at least one per batch, however short the budget");
+        assert_eq!(rows.len(), 1, "at least one per batch, however short the budget");
     }
 
     #[test]
@@ -572,7 +682,7 @@ mod tests {
         let Response::Loaded { summary, .. } = store.insert(1, session(SAMPLE, None)) else {
             panic!("not loaded");
         };
-        assert!(summary.trajectories[0].analysed, "readable before the hash");
+        assert!(summary.rows[0].analysed, "readable before the hash");
         assert!(store.analyse_batch(1, || true).is_none(), "no cases without an identity");
         let out = store.set_identity(1, "sha256:late".into());
         assert!(
@@ -606,13 +716,13 @@ mod tests {
     }
 
     /// The worker answers with exactly the session's projections (what the CLI prints), for
-    /// every fixture: the overviews, the cases and the brief. (Natively: it lists the fixture
+    /// every fixture: the overviews, the cases and the brief, and the secrets its scan finds in
+    /// pieces after `Loaded`. (Natively: it lists the fixture
     /// folder.)
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
     fn the_worker_answers_what_the_session_projects_for_every_fixture() {
-        let mut n = 0;
-        let mut with_cases = 0;
+        let (mut n, mut with_cases, mut with_secrets) = (0, 0, 0);
         for p in fixtures() {
             let bytes = std::fs::read(&p).unwrap();
             let hash = trajscope_core::labels::content_hash(&bytes);
@@ -624,9 +734,27 @@ mod tests {
             else {
                 panic!("not loaded");
             };
-            let (overviews, got) = drain(&mut store, 1, summary.trajectories.clone());
-            assert_eq!(overviews, report.trajectories, "{p:?}");
-            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) = got
+            let d = drain(&mut store, 1, &summary);
+            let rows: Vec<Row> = report.trajectories.iter().map(Row::of).collect();
+            assert_eq!(d.rows, rows, "{p:?}");
+            // The full overview of the trajectory the page opens comes before its columns.
+            for (i, want) in report.trajectories.iter().enumerate() {
+                let out = store.answer_all(Request::Columns { req: 1, file: 1, traj: i as u32 });
+                let [Response::Analysed { overviews, .. }, Response::Columns { .. }] =
+                    out.as_slice()
+                else {
+                    panic!("{p:?}: {out:?}")
+                };
+                assert_eq!(overviews, &[(i as u32, want.clone())], "{p:?}");
+            }
+            // The scan in pieces finds what the session's scan of the whole trace finds.
+            let secrets = expected.secrets();
+            assert!(d.scan_complete, "{p:?}");
+            assert_eq!(d.secrets_total, secrets.len() as u64, "{p:?}");
+            assert_eq!(d.secrets, secrets[..secrets.len().min(SECRETS_SHOWN)], "{p:?}");
+            with_secrets += usize::from(!secrets.is_empty());
+            let Some(Response::CasesReady { cases: got, cases_jsonl, brief_markdown, .. }) =
+                d.cases
             else {
                 panic!("no cases for {p:?}");
             };
@@ -639,5 +767,6 @@ mod tests {
             with_cases += usize::from(!got.is_empty());
         }
         assert!(n > 20 && with_cases > 5, "{n} fixtures, {with_cases} with cases");
+        assert!(with_secrets >= 2, "{with_secrets} fixtures with secrets");
     }
 }

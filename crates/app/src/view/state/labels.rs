@@ -53,7 +53,10 @@ impl Labels {
         let (mut done, mut total) = (0, 0);
         for (file, s) in queue.ready() {
             total += s.trajectories.len();
-            done += s.trajectories.iter().filter(|t| self.is_labelled(file, &t.id)).count();
+            // Drawn on every render: a file without labels costs no lookup per trajectory.
+            if self.by_trajectory.keys().any(|(f, _)| *f == file) {
+                done += s.trajectories.iter().filter(|t| self.is_labelled(file, &t.id)).count();
+            }
         }
         (done, total)
     }

@@ -6,7 +6,8 @@ use std::rc::Rc;
 use trajscope_core::model::Outcome;
 
 use super::labels::Labels;
-use crate::protocol::{Overview, TraceSummary};
+use crate::protocol::{Overview, TraceSummary, SECRETS_SHOWN};
+use trajscope_core::redact::TraceFinding;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FileStatus {
@@ -92,7 +93,7 @@ impl Queue {
 
     /// The overview of trajectory `traj` of a loaded file.
     pub fn overview(&self, file: u32, traj: u32) -> Option<&Overview> {
-        self.summary(file)?.trajectories.get(traj as usize)
+        self.summary(file)?.trajectories.get(traj as usize).map(|o| &**o)
     }
 
     /// The loaded files, in queue order.
@@ -139,9 +140,28 @@ impl Queue {
                     if !t.analysed && o.analysed {
                         s.analysed += 1;
                     }
-                    *t = o;
+                    *t = Rc::new(o);
                 }
             }
+        });
+    }
+
+    /// A batch of the secret scan: its findings added (up to what the page lists), the count
+    /// and the progress updated.
+    pub fn secrets(
+        &mut self,
+        file: u32,
+        found: Vec<TraceFinding>,
+        total: u64,
+        scanned: u32,
+        of: u32,
+    ) {
+        self.update_summary(file, |s| {
+            let room = SECRETS_SHOWN.saturating_sub(s.secrets.len());
+            s.secrets.extend(found.into_iter().take(room));
+            s.secrets_total = total;
+            s.secrets_scanned = scanned;
+            s.secrets_of = of;
         });
     }
 
