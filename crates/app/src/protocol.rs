@@ -271,7 +271,7 @@ mod tests {
         for resp in [Response::Ready, Response::Cancelled { file: 2 }, store_reply] {
             let text = resp.to_json();
             // The variant's name comes first: `"ready"`, `{"cancelled":…}`, `{"loaded":…}`.
-            let kind = if text.starts_with('"') { &text[1..] } else { &text[2..] };
+            let kind = text.strip_prefix('"').or_else(|| text.get(2..)).unwrap_or_default();
             assert!(
                 ["ready", "cancelled", "loaded"].iter().any(|k| kind.starts_with(k)),
                 "{}",
