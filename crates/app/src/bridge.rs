@@ -97,13 +97,12 @@ impl Bridge {
     }
 }
 
-/// A request as the worker reads it: `{req, blob?}` (also how the ingest worker asks its
-/// hashing helper).
+/// A request as the worker reads it: `{req, blob?}`, `req` the request as JSON text
+/// ([`Request::to_json`]).
 pub(crate) fn envelope(req: &Request, blob: Option<&web_sys::Blob>) -> Option<JsValue> {
     let env = js_sys::Object::new();
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    let v = serde::Serialize::serialize(req, &ser).ok()?;
-    js_sys::Reflect::set(&env, &JsValue::from_str("req"), &v).ok()?;
+    js_sys::Reflect::set(&env, &JsValue::from_str("req"), &JsValue::from_str(&req.to_json()))
+        .ok()?;
     if let Some(b) = blob {
         js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok()?;
     }

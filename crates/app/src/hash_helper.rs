@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Ingest worker → helper: hash the blob sent beside this job (envelope `{hash_job, blob}`).
+/// Ingest worker → helper: hash the blob sent beside this job (envelope `{hash_job, blob}`,
+/// `hash_job` the job as JSON text).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HashJob {
     pub job: u32,
@@ -68,7 +69,8 @@ mod glue {
         let Some(job) = js_sys::Reflect::get(data, &JsValue::from_str("hash_job"))
             .ok()
             .filter(|v| !v.is_undefined())
-            .and_then(|v| serde_wasm_bindgen::from_value::<HashJob>(v).ok())
+            .and_then(|v| v.as_string())
+            .and_then(|v| serde_json::from_str::<HashJob>(&v).ok())
         else {
             return false;
         };
@@ -181,9 +183,9 @@ mod glue {
     /// Posts the job with the blob beside it.
     fn send_job(worker: &web_sys::Worker, blob: &web_sys::Blob) -> Option<()> {
         let env = js_sys::Object::new();
-        let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        let job = serde::Serialize::serialize(&HashJob { job: 0 }, &ser).ok()?;
-        js_sys::Reflect::set(&env, &JsValue::from_str("hash_job"), &job).ok()?;
+        let job = serde_json::to_string(&HashJob { job: 0 }).ok()?;
+        js_sys::Reflect::set(&env, &JsValue::from_str("hash_job"), &JsValue::from_str(&job))
+            .ok()?;
         js_sys::Reflect::set(&env, &JsValue::from_str("blob"), blob).ok()?;
         worker.post_message(&env).ok()
     }

@@ -22,9 +22,10 @@ pub use trajscope_core::report::Overview;
 /// Per-step columns and a step's text at a grain, as the core's session projects them.
 pub use trajscope_core::session::{StepColumns, StepView};
 
-/// Page → worker.
+/// Page → worker, posted as JSON text (`{"columns": {…}}`, see [`Request::to_json`]).
+/// Externally tagged, like [`Response`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// Ingest the blob sent beside this request (the envelope's `blob` field).
     Load { file: u32 },
@@ -66,6 +67,18 @@ pub enum Request {
     },
 }
 
+impl Request {
+    /// The request as the page posts it: JSON text (`crate::bridge::envelope`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a posted request; `None` for anything else.
+    pub fn from_json(text: &str) -> Option<Request> {
+        serde_json::from_str(text).ok()
+    }
+}
+
 /// A file whose labelled trajectories go into a dataset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DatasetFile {
@@ -76,11 +89,13 @@ pub struct DatasetFile {
     pub trajectories: Option<Vec<u32>>,
 }
 
-/// Worker → page, posted as JSON text (`{"kind": …, "body": {…}}`, see [`Response::to_json`]).
-/// Adjacently tagged, so a reader that meets `kind` first parses the body straight into its type
-/// (an internally tagged enum is buffered whole first: twice the work on a large summary).
+/// Worker → page, posted as JSON text (`{"loaded": {…}}`, `"ready"`, see [`Response::to_json`]).
+/// Externally tagged: the reader meets the variant's name first and parses its body straight
+/// into its type. (An internally tagged enum is buffered whole first: twice the work on a large
+/// summary. An adjacently tagged one also compiles a buffered path for a body that comes before
+/// its tag, for every variant: about 90 KB of wasm.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "body", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Response {
     /// The worker is up and listening.
     Ready,
@@ -366,7 +381,13 @@ mod tests {
         };
         for resp in [Response::Ready, Response::Cancelled { file: 2 }, store_reply] {
             let text = resp.to_json();
-            assert!(text.starts_with("{\"kind\":"), "{}", &text[..text.len().min(80)]);
+            // The variant's name comes first: `"ready"`, `{"cancelled":…}`, `{"loaded":…}`.
+            let kind = text.strip_prefix('"').or_else(|| text.get(2..)).unwrap_or_default();
+            assert!(
+                ["ready", "cancelled", "loaded"].iter().any(|k| kind.starts_with(k)),
+                "{}",
+                &text[..text.len().min(80)]
+            );
             // (Compared as text: fields the core does not serialise, such as a candidate's
             // ranking features, come back as their defaults.)
             assert_eq!(Response::from_json(&text).map(|r| r.to_json()), Some(text));
@@ -374,5 +395,28 @@ mod tests {
         // Anything else (a hash helper's reply, garbage) is not a page message.
         assert_eq!(Response::from_json("{\"hash_reply\":\"hashed\",\"job\":1}"), None);
         assert_eq!(Response::from_json("not json"), None);
+    }
+
+    #[test]
+    fn requests_travel_as_json_text() {
+        let reqs = [
+            Request::Load { file: 1 },
+            Request::Steps { req: 2, file: 1, traj: 0, items: vec![(3, Grain::Low)] },
+            Request::SetOutcome { file: 1, trajectory_id: "t\"1".into(), outcome: Outcome::Failed },
+            Request::QuarantineJsonl { req: 4, file: 1, redacted: true },
+        ];
+        for req in reqs {
+            let text = req.to_json();
+            assert_eq!(Request::from_json(&text), Some(req), "{text}");
+        }
+        // A field left out that has a default takes it.
+        assert_eq!(
+            Request::from_json(r#"{"quarantine_jsonl":{"req":1,"file":2}}"#),
+            Some(Request::QuarantineJsonl { req: 1, file: 2, redacted: false })
+        );
+        // A response, a hash job or garbage is not a request.
+        assert_eq!(Request::from_json(&Response::Ready.to_json()), None);
+        assert_eq!(Request::from_json("{\"job\":0}"), None);
+        assert_eq!(Request::from_json("not json"), None);
     }
 }

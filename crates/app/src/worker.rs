@@ -60,8 +60,8 @@ mod glue {
                     return;
                 }
                 let req = js_sys::Reflect::get(&data, &JsValue::from_str("req")).ok();
-                let Some(req) = req.and_then(|r| serde_wasm_bindgen::from_value::<Request>(r).ok())
-                else {
+                let req = req.and_then(|r| r.as_string());
+                let Some(req) = req.and_then(|r| Request::from_json(&r)) else {
                     return;
                 };
                 match req {
