@@ -580,16 +580,14 @@ mod tests {
         assert_eq!(ag_first, 2);
     }
 
-    /// An item whose gold step is the candidate with feature `a` (`assumption`) in a group
-    /// chat, or with `b` (`introduces_code`) in an orchestrated run; the other candidate has
-    /// the other feature.
-    fn shaped(k: usize, orchestrated: bool) -> Scored {
-        use crate::attribution::{Features, InstanceState};
+    /// A candidate with nothing but its step, agent and features (what the fit reads).
+    fn bare_candidate(step: u32, agent: &str, features: crate::attribution::Features) -> Candidate {
+        use crate::attribution::InstanceState;
         use crate::record::{Category, Phase};
-        let cand = |step: u32, assumption: bool| Candidate {
+        Candidate {
             step,
             line: 0,
-            agent: format!("agent{step}"),
+            agent: agent.into(),
             score: 0.0,
             category: Category::TaskConflict,
             phase: Phase::Reasoning,
@@ -597,12 +595,23 @@ mod tests {
             evidence: Vec::new(),
             instance: None,
             why: Vec::new(),
-            features: Features {
+            features,
+        }
+    }
+
+    /// An item whose gold step is the candidate with feature `a` (`assumption`) in a group
+    /// chat, or with `b` (`introduces_code`) in an orchestrated run; the other candidate has
+    /// the other feature.
+    fn shaped(k: usize, orchestrated: bool) -> Scored {
+        use crate::attribution::Features;
+        let cand = |step: u32, assumption: bool| {
+            let features = Features {
                 assumption,
                 introduces_code: !assumption,
                 orchestrated,
                 ..Features::default()
-            },
+            };
+            bare_candidate(step, &format!("agent{step}"), features)
         };
         let candidates = vec![cand(1, true), cand(2, false)];
         Scored {
@@ -644,24 +653,14 @@ mod tests {
     /// is the first of agent `b`'s three steps (2, 3, 4); the features are equal but for
     /// earliness, so no step weight puts step 2 first.
     fn outvoted(k: usize, orchestrated: bool) -> Scored {
-        use crate::attribution::{Features, InstanceState};
-        use crate::record::{Category, Phase};
-        let cand = |step: u32, agent: &str| Candidate {
-            step,
-            line: 0,
-            agent: agent.into(),
-            score: 0.0,
-            category: Category::TaskConflict,
-            phase: Phase::Reasoning,
-            state: InstanceState::LatentActive,
-            evidence: Vec::new(),
-            instance: None,
-            why: Vec::new(),
-            features: Features {
+        use crate::attribution::Features;
+        let cand = |step: u32, agent: &str| {
+            let features = Features {
                 earliness: 1.0 - step as f64 / 5.0,
                 orchestrated,
                 ..Features::default()
-            },
+            };
+            bare_candidate(step, agent, features)
         };
         let candidates = vec![cand(1, "a"), cand(2, "b"), cand(3, "b"), cand(4, "b")];
         Scored {

@@ -158,13 +158,18 @@ fn evidence(out: &mut Vec<u8>, list: &[Evidence]) -> Result<(), Error> {
     Ok(())
 }
 
-fn critical(out: &mut Vec<u8>, c: &Critical) -> Result<(), Error> {
+/// The opening of a critical step's or a candidate's object: `{"step":…,"line":…,"agent":…`.
+fn step_head(out: &mut Vec<u8>, step: u32, line: u32, agent: &str) {
     out.extend_from_slice(b"{\"step\":");
-    uint(out, u64::from(c.step));
+    uint(out, u64::from(step));
     out.extend_from_slice(b",\"line\":");
-    uint(out, u64::from(c.line));
+    uint(out, u64::from(line));
     out.extend_from_slice(b",\"agent\":");
-    write_str(out, &c.agent);
+    write_str(out, agent);
+}
+
+fn critical(out: &mut Vec<u8>, c: &Critical) -> Result<(), Error> {
+    step_head(out, c.step, c.line, &c.agent);
     out.extend_from_slice(b",\"action_id\":");
     opt_str(out, c.action_id.as_deref());
     out.extend_from_slice(b",\"evidence\":");
@@ -174,12 +179,7 @@ fn critical(out: &mut Vec<u8>, c: &Critical) -> Result<(), Error> {
 }
 
 fn candidate(out: &mut Vec<u8>, c: &Candidate) -> Result<(), Error> {
-    out.extend_from_slice(b"{\"step\":");
-    uint(out, u64::from(c.step));
-    out.extend_from_slice(b",\"line\":");
-    uint(out, u64::from(c.line));
-    out.extend_from_slice(b",\"agent\":");
-    write_str(out, &c.agent);
+    step_head(out, c.step, c.line, &c.agent);
     out.extend_from_slice(b",\"score\":");
     write(out, &c.score)?;
     out.extend_from_slice(b",\"category\":");
