@@ -57,48 +57,45 @@ pub fn write_overview(out: &mut Vec<u8>, o: &Overview) -> Result<(), Error> {
         Some(c) => critical(out, c)?,
         None => out.extend_from_slice(b"null"),
     }
-    out.extend_from_slice(b",\"candidates\":[");
-    for (i, c) in o.candidates.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        candidate(out, c)?;
-    }
-    out.extend_from_slice(b"],\"classification\":");
+    list(out, b",\"candidates\":", &o.candidates, candidate)?;
+    out.extend_from_slice(b",\"classification\":");
     write(out, &o.classification)?;
     out.extend_from_slice(b",\"failure_mode\":");
     write(out, &o.failure_mode)?;
     out.extend_from_slice(b",\"signals\":");
     signals(out, &o.signals);
-    out.extend_from_slice(b",\"triggers\":[");
-    for (i, t) in o.triggers.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        trigger(out, t)?;
-    }
-    out.extend_from_slice(b"],\"record\":");
+    list(out, b",\"triggers\":", &o.triggers, trigger)?;
+    out.extend_from_slice(b",\"record\":");
     record(out, &o.record)?;
     out.extend_from_slice(b",\"usage\":");
     usage(out, &o.usage)?;
     if !o.agent_usage.is_empty() {
-        out.extend_from_slice(b",\"agent_usage\":[");
-        for (i, a) in o.agent_usage.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            agent_usage(out, a)?;
-        }
-        out.push(b']');
+        list(out, b",\"agent_usage\":", &o.agent_usage, agent_usage)?;
     }
-    out.extend_from_slice(b",\"flagged_artifact_refs\":[");
-    for (i, f) in o.flagged_artifact_refs.iter().enumerate() {
+    list(out, b",\"flagged_artifact_refs\":", &o.flagged_artifact_refs, |out, f| {
+        flagged(out, f);
+        Ok(())
+    })?;
+    out.push(b'}');
+    Ok(())
+}
+
+/// `key` (with its leading comma and colon), then `items` as a JSON array, each by `each`.
+fn list<T>(
+    out: &mut Vec<u8>,
+    key: &[u8],
+    items: &[T],
+    mut each: impl FnMut(&mut Vec<u8>, &T) -> Result<(), Error>,
+) -> Result<(), Error> {
+    out.extend_from_slice(key);
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        flagged(out, f);
+        each(out, item)?;
     }
-    out.extend_from_slice(b"]}");
+    out.push(b']');
     Ok(())
 }
 
