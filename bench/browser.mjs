@@ -8,18 +8,17 @@
 // first run's.
 //   node bench/browser.mjs FILE PKG_DIR [RUNS]
 import { createServer } from 'node:http';
-import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join, extname, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { rendererPeak, ARGS } from './chromium.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const [FILE, PKG, RUNS = '2'] = process.argv.slice(2);
 if (!FILE || !PKG) { console.error('usage: node bench/browser.mjs FILE PKG_DIR'); process.exit(2); }
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 const server = createServer(async (req, res) => {
@@ -34,22 +33,6 @@ const server = createServer(async (req, res) => {
 });
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const url = `http://127.0.0.1:${server.address().port}/`;
-
-/** Peak RSS (VmHWM, bytes) of the renderer processes of the browser whose profile is `dir`
- *  (Chromium rewrites its children's command lines into one space-separated string). */
-async function rendererPeak(dir) {
-  let peak = 0;
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
-      if (!cmd.includes('--type=renderer') || !cmd.includes(`--user-data-dir=${dir}`)) continue;
-      const status = await readFile(`/proc/${pid}/status`, 'utf8');
-      peak = Math.max(peak, Number((/VmHWM:\s+(\d+) kB/.exec(status) || [0, 0])[1]) * 1024);
-    } catch { /* gone */ }
-  }
-  return peak;
-}
 
 async function run(fn) {
   const dir = await mkdtemp(join(tmpdir(), 'trajscope-bench-'));

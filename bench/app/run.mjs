@@ -21,37 +21,21 @@
 //   node bench/app/run.mjs NAME=FILE ...    BENCH_RUNS (default 1: runs per shape),
 //   BENCH_ANALYSE_S (default 600: how long to wait for the background analysis)
 import { statSync } from 'node:fs';
-import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { rendererPeak, ARGS } from '../chromium.mjs';
 import { serveDist } from '../../tests/e2e/harness.mjs';
 import { tempFile, steps } from '../../tests/e2e/gen.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS || 1);
 const ANALYSE_MS = Number(process.env.BENCH_ANALYSE_S || 600) * 1000;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const MiB = 1024 * 1024;
 const SHAPES = process.argv.slice(2).map((a) => { const [name, path] = a.split('='); return { name, path }; });
 
 const srv = await serveDist();
-
-/** Peak RSS (VmHWM, bytes) of the renderer processes of the browser whose profile is `dir`. */
-async function rendererPeak(dir) {
-  let peak = 0;
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
-      if (!cmd.includes('--type=renderer') || !cmd.includes(`--user-data-dir=${dir}`)) continue;
-      const status = await readFile(`/proc/${pid}/status`, 'utf8');
-      peak = Math.max(peak, Number((/VmHWM:\s+(\d+) kB/.exec(status) || [0, 0])[1]) * 1024);
-    } catch { /* gone */ }
-  }
-  return peak;
-}
 
 /** Runs `fn(page)` in a fresh Chromium profile; adds the renderer's peak RSS to its result. */
 async function fresh(fn) {
