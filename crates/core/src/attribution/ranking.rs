@@ -363,10 +363,10 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
     }
     if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
-        let scores: Vec<f64> = out.order.iter().fold(vec![0.0; n], |mut v, o| {
-            v[o.1] = o.0;
-            v
-        });
+        let mut scores = vec![0.0; n];
+        for &(score, k) in &out.order {
+            scores[k] = score;
+        }
         let (winner, share) = score::agent_mass(&ranked, &scores, agents, w.agent_vote);
         out.mass = share;
         if let Some(winner) = winner {
