@@ -53,6 +53,13 @@ pub struct Found {
     pub instructed: Vec<u32>,
 }
 
+/// An observation where the environment blocked an action: its signature and the quote of it (its first line with a signature, else its error quote).
+#[derive(Clone, Copy)]
+struct Blocked<'t> {
+    blocker: Blocker,
+    quote: &'t str,
+}
+
 struct OpenError {
     quote_step: usize,
     object: String,
@@ -79,10 +86,29 @@ struct Scan<'t> {
     last_instruction: Option<&'t str>,
     open_error: Option<OpenError>,
     /// Action step → the observation where the environment blocked it.
-    env_by_action: HashMap<usize, usize>,
+    env_by_action: HashMap<usize, Blocked<'t>>,
     /// A failing test action → the edit it caught (the edit introduced the error).
     edit_by_test: HashMap<usize, usize>,
     scratch: String,
+    lower: Lowered,
+}
+
+/// One step's text lower-cased (ASCII), made once however many scans of that step read it
+/// (the budget, error and blocker scans search lower-cased text: `text::lower_into`).
+#[derive(Default)]
+struct Lowered {
+    text: String,
+    step: Option<usize>,
+}
+
+impl Lowered {
+    fn of(&mut self, i: usize, text: &str) -> &str {
+        if self.step != Some(i) {
+            text::lower_into(&mut self.text, text);
+            self.step = Some(i);
+        }
+        &self.text
+    }
 }
 
 /// Runs every rule over the trajectory: one pass, each step handed to the rules that read its
@@ -109,6 +135,7 @@ pub fn detect(traj: &Trajectory) -> Found {
         env_by_action: HashMap::default(),
         edit_by_test: HashMap::default(),
         scratch: String::new(),
+        lower: Lowered::default(),
     };
     for (i, s) in steps.iter().enumerate() {
         if text::is_agent_step(s) {
@@ -241,7 +268,7 @@ impl<'t> Scan<'t> {
             || matches!(s.role, Role::Environment | Role::Other);
         if !may_report_limit
             || matches!(s.role, Role::User | Role::System)
-            || !text::is_budget_exhausted_in(&s.text, &mut self.scratch)
+            || !text::is_budget_exhausted_lower(self.lower.of(i, &s.text))
         {
             return;
         }
@@ -274,7 +301,13 @@ impl<'t> Scan<'t> {
                 env_by_action: &self.env_by_action,
                 edit_by_test: &self.edit_by_test,
             };
-            verifier_triggers(&mut self.f, steps, i, &maps, self.last_agent, self.last_memory);
+            let lower = self.lower.of(i, &s.text);
+            let judge = Judge {
+                at: i,
+                reason: judge_quote_lower(s, lower),
+                blocker: text::blocker_lower(lower),
+            };
+            verifier_triggers(&mut self.f, steps, &judge, &maps, self.last_agent, self.last_memory);
         } else if s.kind == StepKind::JudgeResult && judge_passed(s) {
             self.f.green_steps.push(i as u32);
         }
@@ -313,11 +346,14 @@ impl<'t> Scan<'t> {
         }
         let s = &steps[i];
         self.f.first_error.get_or_insert(i as u32);
-        let quote = error_quote(s);
+        let lower = self.lower.of(i, &s.text);
+        let quote = error_quote_lower(s, lower);
+        let blocker =
+            text::blocker_lower(lower).map(|b| (b, text::blocker_line_lower(&s.text, lower)));
         let n = self.failure_sigs.entry(text::signature(quote)).or_insert(0);
         *n += 1;
         self.f.max_identical_failures = self.f.max_identical_failures.max(*n);
-        let blocked = self.environment_blocker(i, cause);
+        let blocked = self.environment_blocker(i, cause, blocker, quote);
         let Some(a) = cause else { return };
         let h = self.f.action_hash[a];
         let attempts = self.failed_attempts.entry(h).or_insert(0);
@@ -332,11 +368,17 @@ impl<'t> Scan<'t> {
 
     /// `environment_blocker` / `flaky_blocker` / `harness_blocker`: the failure has the
     /// environment's signature. The trigger sits on the action whose observation shows the
-    /// anomaly; the observation's line is the reference. Returns whether it fired.
-    fn environment_blocker(&mut self, i: usize, cause: Option<usize>) -> bool {
+    /// anomaly; the observation's line is the reference. Returns whether it fired. `blocker`:
+    /// the observation's signature and the first line holding one; `error`: its error quote.
+    fn environment_blocker(
+        &mut self,
+        i: usize,
+        cause: Option<usize>,
+        blocker: Option<(Blocker, Option<&'t str>)>,
+        error: &'t str,
+    ) -> bool {
         let steps = self.steps;
-        let s = &steps[i];
-        let Some(b) = text::blocker(&s.text) else { return false };
+        let Some((b, line)) = blocker else { return false };
         // A transient failure (a timeout, a rate limit) inside a program the agent wrote itself
         // is that program failing: the agent chose the request and can change it. It stays a
         // `failed_command` on the agent's step; the environment failing to run what it was given
@@ -344,7 +386,7 @@ impl<'t> Scan<'t> {
         if b == Blocker::Flaky && cause.is_some_and(|a| is_own_code(&steps[a])) {
             return false;
         }
-        let quote = text::blocker_line_of(&s.text).unwrap_or_else(|| error_quote(s));
+        let quote = line.unwrap_or(error);
         let (class, rule) = blocker_class(b);
         let (step, wrong) = match cause {
             Some(a) => (a, action_quote(&steps[a])),
@@ -364,7 +406,7 @@ impl<'t> Scan<'t> {
         });
         self.open_error = Some(OpenError { quote_step: i, object, hash: 0 });
         if let Some(a) = cause {
-            self.env_by_action.insert(a, i);
+            self.env_by_action.insert(a, Blocked { blocker: b, quote });
         }
         true
     }
@@ -430,7 +472,7 @@ impl<'t> Scan<'t> {
 struct Lookup<'a, 'b> {
     by_action_id: &'a HashMap<&'b str, usize>,
     by_artifact: &'a HashMap<&'b str, usize>,
-    env_by_action: &'a HashMap<usize, usize>,
+    env_by_action: &'a HashMap<usize, Blocked<'b>>,
     edit_by_test: &'a HashMap<usize, usize>,
 }
 
@@ -442,17 +484,24 @@ fn blocker_class(b: Blocker) -> (FailureClass, Rule) {
     }
 }
 
+/// A failed verdict: its step, its quote and its blocker signature, read once.
+struct Judge<'t> {
+    at: usize,
+    reason: &'t str,
+    blocker: Option<Blocker>,
+}
+
 fn verifier_triggers(
     f: &mut Found,
     steps: &[Step],
-    j: usize,
+    verdict: &Judge<'_>,
     maps: &Lookup<'_, '_>,
     last_agent: Option<usize>,
     last_memory: Option<usize>,
 ) {
     let (by_action_id, by_artifact) = (maps.by_action_id, maps.by_artifact);
+    let (j, reason) = (verdict.at, verdict.reason);
     let judge = &steps[j];
-    let reason = judge_quote(judge);
     let source = judge
         .ids
         .source_action_id
@@ -467,7 +516,8 @@ fn verifier_triggers(
         })
         .or_else(|| {
             // A verdict that names an environment failure is about the action it blocked.
-            text::blocker(&judge.text)
+            verdict
+                .blocker
                 .and_then(|_| maps.env_by_action.keys().max().copied())
                 .or_else(|| action_about(steps, j, last_agent))
         });
@@ -483,16 +533,15 @@ fn verifier_triggers(
             reference_step: Some(j as u32),
             rule: Rule::VerifierRejected,
             object: format!("judge:{}", judge.actor),
-            blocker: text::blocker(&judge.text).map(|_| FailureClass::HarnessBlocker),
+            blocker: verdict.blocker.map(|_| FailureClass::HarnessBlocker),
         });
         return;
     };
     // The verified action was blocked by the environment: the verdict joins that blocker.
-    if let Some(&obs) = maps.env_by_action.get(&src) {
-        let class = text::blocker(&steps[obs].text).map(blocker_class);
-        let q = class
-            .and_then(|_| text::blocker_line_of(&steps[obs].text))
-            .unwrap_or_else(|| error_quote(&steps[obs]));
+    // (Its signature and quote are those `environment_blocker` read.)
+    if let Some(blocked) = maps.env_by_action.get(&src) {
+        let class = Some(blocker_class(blocked.blocker));
+        let q = blocked.quote;
         f.triggers.push(Trigger {
             step: src as u32,
             category: Category::EnvironmentAnomaly,
@@ -506,7 +555,7 @@ fn verifier_triggers(
         });
         return;
     }
-    if let Some((class, rule)) = text::blocker(&judge.text).map(blocker_class) {
+    if let Some((class, rule)) = verdict.blocker.map(blocker_class) {
         f.triggers.push(Trigger {
             step: src as u32,
             category: Category::EnvironmentAnomaly,
@@ -654,8 +703,13 @@ fn error_quote(s: &Step) -> &str {
     text::last_error_line(&s.text).unwrap_or_else(|| text::first_line(&s.text))
 }
 
-fn judge_quote(s: &Step) -> &str {
-    text::first_error_line(&s.text).unwrap_or_else(|| text::first_line(&s.text))
+/// [`error_quote`] given the step's text lower-cased.
+fn error_quote_lower<'t>(s: &'t Step, lower: &str) -> &'t str {
+    text::last_error_line_lower(&s.text, lower).unwrap_or_else(|| text::first_line(&s.text))
+}
+
+fn judge_quote_lower<'t>(s: &'t Step, lower: &str) -> &'t str {
+    text::first_error_line_lower(&s.text, lower).unwrap_or_else(|| text::first_line(&s.text))
 }
 
 fn budget_quote(t: &str) -> &str {
@@ -748,7 +802,10 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
             out.push(w);
         }
     }
-    if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
+    // (Only a line with a colon can hold the marker: no lower-cased copy of every other.)
+    let marker = memchr::memchr(b':', line.as_bytes())
+        .and_then(|_| line.to_ascii_lowercase().find("final answer:"));
+    if let Some(pos) = marker {
         let phrase = line[pos + "final answer:".len()..]
             .trim()
             .trim_end_matches(['.', '!', '*', '"', '\''])
@@ -805,6 +862,12 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
         if matches!(s.role, Role::User | Role::System) && !text::is_agent_step(s) {
             continue;
         }
+        // A line holds a token only where the token is part of it: a text without any is
+        // skipped whole, not searched line by line.
+        let b = s.text.as_bytes();
+        if !tokens.iter().any(|t| memchr::memmem::find(b, t.as_bytes()).is_some()) {
+            continue;
+        }
         let Some(l) = s.text.lines().find(|l| tokens.iter().any(|t| holds_token(l, t))) else {
             continue;
         };
@@ -839,7 +902,8 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
 }
 
 fn contains_number(line: &str, n: &str) -> bool {
-    numbers(line).contains(&n)
+    // Each of the line's numbers is a part of it: a line without `n` in it has none equal.
+    memchr::memmem::find(line.as_bytes(), n.as_bytes()).is_some() && numbers(line).contains(&n)
 }
 
 /// A quote of a line that keeps the token when the line is longer than a quote may be.

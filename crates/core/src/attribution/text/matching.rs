@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use super::vocab::*;
 
@@ -20,9 +20,47 @@ fn automaton(needles: &[&str]) -> AhoCorasick {
         .expect("static needle lists build")
 }
 
-static ERROR_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(ERROR_NEEDLES));
+/// A vocabulary searched in ASCII-lower-cased text (see [`lower_into`]), case-sensitively: the
+/// needles are lower-case ASCII, so a match in the lower-cased copy is exactly a
+/// case-insensitive match in the original, at the same byte offsets. Whether a text matches,
+/// and the first line holding a match, do not depend on the match semantics.
+struct Lower {
+    /// For whole texts: leftmost-first, which lets aho-corasick search with its SIMD packed
+    /// matcher (Teddy) where the CPU has one, several times faster over a long text than the
+    /// byte-at-a-time automaton a case-insensitive search needs (it allows no packed matcher).
+    scan: AhoCorasick,
+    /// For a short haystack (a line): a DFA without a prefilter, whose start-up costs less
+    /// than the packed matcher's and that does not stop at every digit as a rare-byte
+    /// prefilter would.
+    short: AhoCorasick,
+}
 
-static NEGATED_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(NEGATED));
+/// Longest haystack [`Lower::is_match`] gives to the DFA without a prefilter.
+const SHORT: usize = 128;
+
+impl Lower {
+    fn new(needles: &[&str]) -> Lower {
+        let build = |b: &mut aho_corasick::AhoCorasickBuilder| {
+            b.build(needles).expect("static needle lists build")
+        };
+        Lower {
+            scan: build(AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst)),
+            short: build(AhoCorasick::builder().kind(Some(AhoCorasickKind::DFA)).prefilter(false)),
+        }
+    }
+
+    fn is_match(&self, lower: &str) -> bool {
+        if lower.len() <= SHORT {
+            self.short.is_match(lower)
+        } else {
+            self.scan.is_match(lower)
+        }
+    }
+}
+
+static ERROR_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(ERROR_NEEDLES));
+
+static NEGATED_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(NEGATED));
 
 static CLAIM_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
     let mut all = CLAIMS.to_vec();
@@ -30,24 +68,22 @@ static CLAIM_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
     automaton(&all)
 });
 
-static ENV_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(ENV));
+static ENV_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(ENV));
 
-static FLAKY_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(FLAKY));
+static FLAKY_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(FLAKY));
 
-static HARNESS_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(HARNESS));
+static HARNESS_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(HARNESS));
 
-static SANDBOX_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(&["sandbox"]));
+static SANDBOX_DENIED_AC: LazyLock<Lower> =
+    LazyLock::new(|| Lower::new(&["denied", "not permitted"]));
 
-static SANDBOX_DENIED_AC: LazyLock<AhoCorasick> =
-    LazyLock::new(|| automaton(&["denied", "not permitted"]));
-
-static BLOCKER_ANY_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
+static BLOCKER_ANY_AC: LazyLock<Lower> = LazyLock::new(|| {
     let mut all: Vec<&str> = [ENV, FLAKY, HARNESS].concat();
     all.push("sandbox");
-    automaton(&all)
+    Lower::new(&all)
 });
 
-static BUDGET_AC: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(BUDGET));
+static BUDGET_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(BUDGET));
 
 /// Longest quote a trigger carries (quotes are single lines, cut at a char boundary).
 pub const QUOTE_MAX: usize = 200;
@@ -64,23 +100,36 @@ pub(super) fn ci_contains(hay: &str, needle: &str) -> bool {
     h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
-/// `s` lower-cased into a reused buffer (same byte offsets as `s`).
-pub(super) fn lower_into<'a>(buf: &'a mut String, s: &str) -> &'a str {
+/// `s` lower-cased into a reused buffer (same byte offsets as `s`): what the `*_lower` scans
+/// read.
+pub fn lower_into<'a>(buf: &'a mut String, s: &str) -> &'a str {
     buf.clear();
     buf.push_str(s);
     buf.make_ascii_lowercase();
     buf.as_str()
 }
 
-static CLAIM_STEM_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
-    LazyLock::new(|| CLAIM_STEMS.iter().map(memchr::memmem::Finder::new).collect());
+/// `s` lower-cased (ASCII), for the callers that scan a text once.
+fn lowered(s: &str) -> String {
+    let mut l = s.to_string();
+    l.make_ascii_lowercase();
+    l
+}
+
+/// The part of `text` at the offsets `part` has in `lower` (`lower` is `text` lower-cased, so
+/// the two have the same byte offsets and char boundaries).
+fn same_in<'t>(text: &'t str, lower: &str, part: &str) -> &'t str {
+    let start = part.as_ptr() as usize - lower.as_ptr() as usize;
+    &text[start..start + part.len()]
+}
+
+static CLAIM_STEMS_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(CLAIM_STEMS));
 
 /// [`claim_line`] with a reused buffer, for the pass over every agent text: the text
-/// lower-cased into `buf` and searched for the stems with SIMD substring finders (several
-/// times faster than the case-insensitive automaton); the line scan runs only on a stem.
+/// lower-cased into `buf` and searched for the stems in one pass (several times faster than
+/// the case-insensitive automaton of the claims); the line scan runs only on a stem.
 pub fn claim_line_in<'t>(text: &'t str, buf: &mut String) -> Option<&'t str> {
-    let lower = lower_into(buf, text).as_bytes();
-    if !CLAIM_STEM_FINDERS.iter().any(|f| f.find(lower).is_some()) {
+    if !CLAIM_STEMS_AC.is_match(lower_into(buf, text)) {
         return None;
     }
     claim_line(text)
@@ -111,7 +160,12 @@ pub fn has_word(lower: &str, needle: &str) -> bool {
 
 /// A line that reports an error (and is not a "0 failed" summary).
 pub fn is_error_line(line: &str) -> bool {
-    ERROR_AC.is_match(line) && !NEGATED_AC.is_match(line)
+    is_error_line_lower(&lowered(line))
+}
+
+/// [`is_error_line`] of a line already lower-cased.
+pub fn is_error_line_lower(lower: &str) -> bool {
+    ERROR_AC.is_match(lower) && !NEGATED_AC.is_match(lower)
 }
 
 /// A line that claims success ("all tests pass", "done", "fixed", ...).
@@ -148,15 +202,21 @@ pub enum Blocker {
 
 /// The blocker signature of a failure text, if any (environment beats flaky beats harness).
 pub fn blocker(text: &str) -> Option<Blocker> {
+    blocker_lower(&lowered(text))
+}
+
+/// [`blocker`] of a text already lower-cased.
+pub fn blocker_lower(lower: &str) -> Option<Blocker> {
     // One pass for the common answer (no signature at all), the lists in order only on a hit.
-    if !BLOCKER_ANY_AC.is_match(text) {
+    if !BLOCKER_ANY_AC.is_match(lower) {
         return None;
     }
-    if ENV_AC.is_match(text) || (SANDBOX_AC.is_match(text) && SANDBOX_DENIED_AC.is_match(text)) {
+    let sandbox = || memchr::memmem::find(lower.as_bytes(), b"sandbox").is_some();
+    if ENV_AC.is_match(lower) || (sandbox() && SANDBOX_DENIED_AC.is_match(lower)) {
         Some(Blocker::Environment)
-    } else if HARNESS_AC.is_match(text) {
+    } else if HARNESS_AC.is_match(lower) {
         Some(Blocker::Harness)
-    } else if FLAKY_AC.is_match(text) {
+    } else if FLAKY_AC.is_match(lower) {
         Some(Blocker::Flaky)
     } else {
         None
@@ -165,37 +225,34 @@ pub fn blocker(text: &str) -> Option<Blocker> {
 
 /// The first line of `text` with a blocker signature, as a quote.
 pub fn blocker_line(text: &str) -> Option<&str> {
-    // A line's signature is one of the whole text's: most texts have none.
-    blocker(text)?;
-    blocker_line_of(text)
+    blocker_line_lower(text, &lowered(text))
 }
 
-/// [`blocker_line`] of a text known to have a blocker signature ([`blocker`] is some): the
-/// caller has checked the whole text already.
-pub fn blocker_line_of(text: &str) -> Option<&str> {
-    // No does a line that ends before the whole text's first signature starts (that
-    // signature would be in it): the line by line scan starts at the line of that one, not at
-    // the top of a long log.
-    let from = BLOCKER_ANY_AC
-        .find(text)
-        .map_or(0, |m| memchr::memrchr(b'\n', &text.as_bytes()[..m.start()]).map_or(0, |i| i + 1));
-    text[from..].lines().map(str::trim).find(|l| !l.is_empty() && blocker(l).is_some()).map(cut)
+/// [`blocker_line`] of `text` given its lower-cased copy `lower`: one pass of the automaton of
+/// every signature over the whole text, and only the lines it hits checked line by line (not
+/// each line of a long log searched anew).
+pub fn blocker_line_lower<'t>(text: &'t str, lower: &str) -> Option<&'t str> {
+    first_line_with(text, lower, &BLOCKER_ANY_AC.scan, |l| blocker_lower(l).is_some())
 }
 
 /// The text reports a step, cost or context budget reached.
 pub fn is_budget_exhausted(text: &str) -> bool {
-    BUDGET_AC.is_match(text)
+    is_budget_exhausted_lower(&lowered(text))
+}
+
+/// [`is_budget_exhausted`] of a text already lower-cased.
+pub fn is_budget_exhausted_lower(lower: &str) -> bool {
+    let l = lower.as_bytes();
+    BUDGET_STEM_FINDERS.iter().any(|f| f.find(l).is_some()) && BUDGET_AC.is_match(lower)
 }
 
 static BUDGET_STEM_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
     LazyLock::new(|| BUDGET_STEMS.iter().map(memchr::memmem::Finder::new).collect());
 
-/// [`is_budget_exhausted`] with a reused buffer, for the pass over every environment text: the
-/// text lower-cased into `buf`, a few SIMD substring searches for the stems (several times
-/// faster than a case-insensitive automaton over long texts), and only on a stem the full list.
+/// [`is_budget_exhausted`] with a reused buffer: the text lower-cased into `buf`, a few SIMD
+/// substring searches for the stems, and only on a stem the full list.
 pub fn is_budget_exhausted_in(text: &str, buf: &mut String) -> bool {
-    let lower = lower_into(buf, text).as_bytes();
-    BUDGET_STEM_FINDERS.iter().any(|f| f.find(lower).is_some()) && BUDGET_AC.is_match(text)
+    is_budget_exhausted_lower(lower_into(buf, text))
 }
 
 /// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.
@@ -214,6 +271,10 @@ pub fn first_line(text: &str) -> &str {
 
 /// A quote: the line cut to [`QUOTE_MAX`] chars at a char boundary (still a substring).
 pub fn cut(line: &str) -> &str {
+    if line.len() <= QUOTE_MAX {
+        // No more chars than bytes.
+        return line;
+    }
     match line.char_indices().nth(QUOTE_MAX) {
         Some((i, _)) => &line[..i],
         None => line,
@@ -222,44 +283,71 @@ pub fn cut(line: &str) -> &str {
 
 /// The first error line of `text`, as a quote.
 pub fn first_error_line(text: &str) -> Option<&str> {
-    first_line_with(text, &ERROR_AC, is_error_line)
+    first_error_line_lower(text, &lowered(text))
+}
+
+/// [`first_error_line`] of `text` given its lower-cased copy `lower`.
+pub fn first_error_line_lower<'t>(text: &'t str, lower: &str) -> Option<&'t str> {
+    first_line_with(text, lower, &ERROR_AC.scan, is_error_line_lower)
+}
+
+/// The trimmed line of `searched` holding the match of `ac` found from `at` (its start and
+/// end offsets, and the offset after the line).
+fn line_of_match<'s>(searched: &'s str, ac: &AhoCorasick, at: usize) -> Option<(&'s str, usize)> {
+    let b = searched.as_bytes();
+    let m = ac.find(aho_corasick::Input::new(searched).range(at..))?;
+    let start = memchr::memrchr(b'\n', &b[..m.start()]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &b[m.end()..]).map_or(b.len(), |i| m.end() + i);
+    Some((searched[start..end].trim(), end + 1))
 }
 
 /// The first non-blank trimmed line of `text` for which `is` holds, as a quote, where `is`
-/// only holds for lines holding a match of `ac`: one automaton pass over the whole text, and
-/// only the lines with a match are checked (exactly, with `is`). No match crosses a line (the
-/// needles hold no newline), so no line with a match is skipped.
+/// only holds for lines holding a match of `ac`: one automaton pass over `searched` (`text`
+/// itself, or its lower-cased copy for a [`Lower`] vocabulary: the same offsets),
+/// and only the lines with a match are checked (exactly, with `is`, on the line of
+/// `searched`). No match crosses a line (the needles hold no newline), so no line with a match
+/// is skipped.
 fn first_line_with<'t>(
     text: &'t str,
+    searched: &str,
     ac: &AhoCorasick,
     is: impl Fn(&str) -> bool,
 ) -> Option<&'t str> {
-    let b = text.as_bytes();
     let mut at = 0;
-    while at < b.len() {
-        let m = ac.find(aho_corasick::Input::new(text).range(at..))?;
-        let start = memchr::memrchr(b'\n', &b[..m.start()]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &b[m.end()..]).map_or(b.len(), |i| m.end() + i);
-        let line = text[start..end].trim();
+    while at < searched.len() {
+        let (line, next) = line_of_match(searched, ac, at)?;
         if !line.is_empty() && is(line) {
-            return Some(cut(line));
+            return Some(cut(same_in(text, searched, line)));
         }
-        at = end + 1;
+        at = next;
     }
     None
 }
 
 /// The last error line of `text` (a traceback's last line names the exception).
 pub fn last_error_line(text: &str) -> Option<&str> {
-    if !ERROR_AC.is_match(text) {
-        return None;
+    last_error_line_lower(text, &lowered(text))
+}
+
+/// [`last_error_line`] of `text` given its lower-cased copy `lower`: the last of the lines
+/// the automaton hits in one forward pass that is an error line (the same line as a scan of
+/// every line from the end, without an automaton search per line).
+pub fn last_error_line_lower<'t>(text: &'t str, lower: &str) -> Option<&'t str> {
+    let mut last = None;
+    let mut at = 0;
+    while at < lower.len() {
+        let Some((line, next)) = line_of_match(lower, &ERROR_AC.scan, at) else { break };
+        if !line.is_empty() && is_error_line_lower(line) {
+            last = Some(line);
+        }
+        at = next;
     }
-    text.lines().rev().map(str::trim).find(|l| !l.is_empty() && is_error_line(l)).map(cut)
+    last.map(|l| cut(same_in(text, lower, l)))
 }
 
 /// The first success-claim line of `text`, as a quote.
 pub fn claim_line(text: &str) -> Option<&str> {
-    first_line_with(text, &CLAIM_AC, is_success_claim)
+    first_line_with(text, text, &CLAIM_AC, is_success_claim)
 }
 
 /// A normalised error signature (digits folded, trimmed) for grouping identical failures.
@@ -355,6 +443,84 @@ mod tests {
             assert!(claim_line(&t).is_some(), "{c}");
         }
         assert_eq!(claim_line_in("the fixture is undone", &mut buf), None);
+    }
+
+    /// The references the lower-cased scans must equal: every line lower-cased and searched
+    /// needle by needle.
+    fn reference_blocker(line: &str) -> Option<Blocker> {
+        let l = line.to_ascii_lowercase();
+        let any = |list: &[&str]| list.iter().any(|n| l.contains(n));
+        let sandbox =
+            l.contains("sandbox") && (l.contains("denied") || l.contains("not permitted"));
+        if any(ENV) || sandbox {
+            Some(Blocker::Environment)
+        } else if any(HARNESS) {
+            Some(Blocker::Harness)
+        } else if any(FLAKY) {
+            Some(Blocker::Flaky)
+        } else {
+            None
+        }
+    }
+
+    fn reference_error_line(line: &str) -> bool {
+        let l = line.to_ascii_lowercase();
+        ERROR_NEEDLES.iter().any(|n| l.contains(n)) && !NEGATED.iter().any(|n| l.contains(n))
+    }
+
+    /// A text of lines made of needles of every list (in any case), negations, non-ASCII and
+    /// filler, short (the DFA without prefilter) and long (the packed searcher).
+    fn signal_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let pieces: Vec<&'static str> = [ERROR_NEEDLES, NEGATED, ENV, FLAKY, HARNESS, BUDGET]
+            .concat()
+            .into_iter()
+            .chain(["sandbox", "denied", "Ünïcode ÉRROR", "  ", "\r", "x", "filler words 0 1 2"])
+            .collect();
+        // The sandbox pair weighed up: with it alone a text is an environment blocker.
+        let word = prop_oneof![
+            4 => proptest::sample::select(pieces),
+            1 => proptest::sample::select(vec!["sandbox", "denied", "not permitted"]),
+        ];
+        let piece = (word, 0u8..3).prop_map(|(p, case)| match case {
+            0 => p.to_string(),
+            1 => p.to_ascii_uppercase(),
+            _ => p
+                .chars()
+                .enumerate()
+                .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c })
+                .collect(),
+        });
+        let line = proptest::collection::vec(piece, 0..5).prop_map(|p| p.join(" "));
+        proptest::collection::vec(line, 0..8).prop_map(|l| l.join("\n"))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lower_cased_scans_match_the_per_line_references(text in signal_text()) {
+            let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
+            proptest::prop_assert_eq!(blocker(&text), reference_blocker(&text));
+            proptest::prop_assert_eq!(
+                blocker_line(&text),
+                lines().find(|l| reference_blocker(l).is_some()).map(cut)
+            );
+            proptest::prop_assert_eq!(
+                last_error_line(&text),
+                lines().rfind(|l| reference_error_line(l)).map(cut)
+            );
+            proptest::prop_assert_eq!(
+                first_error_line(&text),
+                lines().find(|l| reference_error_line(l)).map(cut)
+            );
+            let lower = text.to_ascii_lowercase();
+            proptest::prop_assert_eq!(
+                is_budget_exhausted(&text),
+                BUDGET.iter().any(|n| lower.contains(n))
+            );
+            for l in lines() {
+                proptest::prop_assert_eq!(is_error_line(l), reference_error_line(l));
+            }
+        }
     }
 
     #[test]
