@@ -792,8 +792,31 @@ const NOT_VALUES: &[&str] = &[
 /// The distinctive values of an answer line not given in the task: numbers, words in capitals
 /// (codes, acronyms), and the phrase after `FINAL ANSWER:`.
 fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
+    // A number needs a digit, a word in capitals a capital, the marker a colon: a line with
+    // none (most prose) has no token. One pass without early exit over the bytes, which the
+    // compiler makes a SIMD loop.
+    let signal = line
+        .bytes()
+        .fold(false, |any, c| any | c.is_ascii_digit() | c.is_ascii_uppercase() | (c == b':'));
+    if !signal {
+        return Vec::new();
+    }
     let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
-    for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
+    // The words: runs of ASCII letters and digits, read byte by byte (any other byte, each
+    // byte of a multi-byte char included, ends a word, as splitting on chars does; the empty
+    // pieces that split gives are never words in capitals).
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let w = &line[start..i];
         let caps = w.len() >= 2
             && w.len() <= 12
             && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
@@ -918,4 +941,57 @@ fn quote_around<'a>(line: &'a str, tokens: &[&str]) -> &'a str {
         start -= 1;
     }
     text::cut(&line[start..])
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The tokens as first written: words split on chars, every line read.
+    fn reference_answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
+        let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+        for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let caps = w.len() >= 2
+                && w.len() <= 12
+                && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+                && w.bytes().any(|b| b.is_ascii_uppercase());
+            if caps && !NOT_VALUES.contains(&w) && !text::has_word(task, w) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
+            let phrase = line[pos + "final answer:".len()..]
+                .trim()
+                .trim_end_matches(['.', '!', '*', '"', '\''])
+                .trim_start_matches(['*', '"', '\'']);
+            if (2..=80).contains(&phrase.len()) && !task.contains(phrase) && !out.contains(&phrase)
+            {
+                out.push(phrase);
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn answer_tokens_match_the_char_by_char_reading(
+            line in prop_oneof![
+                // Prose: no digit, no capital (a colon only in the marker's line).
+                "([a-z .,é\u{3042}*\"!-]|final answer: |final answer:x){0,24}",
+                "([a-zA-Z0-9 .,:ÉéÜ\u{3042}*\"!-]|FINAL ANSWER: |ABC|42|NASA){0,24}",
+            ],
+            task in "([a-zA-Z0-9 ]|ABC|42){0,8}",
+        ) {
+            prop_assert_eq!(answer_tokens(&line, &task), reference_answer_tokens(&line, &task));
+        }
+    }
+
+    #[test]
+    fn numbers_are_found_in_a_line_only_where_they_are_part_of_it() {
+        assert!(contains_number("got 3.14 and 2,000 here", "2,000"));
+        assert!(!contains_number("got 314 here", "3.14"));
+        assert!(!contains_number("version 12a", "12"));
+    }
 }
