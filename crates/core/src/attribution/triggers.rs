@@ -53,7 +53,8 @@ pub struct Found {
     pub instructed: Vec<u32>,
 }
 
-/// An observation where the environment blocked an action: its signature and the quote of it (its first line with a signature, else its error quote).
+/// An observation where the environment blocked an action: its signature and the quote of it
+/// (its first line with a signature, else its error quote).
 #[derive(Clone, Copy)]
 struct Blocked<'t> {
     blocker: Blocker,
@@ -540,8 +541,7 @@ fn verifier_triggers(
     // The verified action was blocked by the environment: the verdict joins that blocker.
     // (Its signature and quote are those `environment_blocker` read.)
     if let Some(blocked) = maps.env_by_action.get(&src) {
-        let class = Some(blocker_class(blocked.blocker));
-        let q = blocked.quote;
+        let (class, rule) = blocker_class(blocked.blocker);
         f.triggers.push(Trigger {
             step: src as u32,
             category: Category::EnvironmentAnomaly,
@@ -549,9 +549,9 @@ fn verifier_triggers(
             wrong_quote: action_quote(&steps[src]).to_string(),
             reference_quote: reason.to_string(),
             reference_step: Some(j as u32),
-            rule: class.map_or(Rule::EnvironmentBlocker, |c| c.1),
-            object: format!("env:{}", text::signature(q)),
-            blocker: Some(class.map_or(FailureClass::EnvironmentBlocker, |c| c.0)),
+            rule,
+            object: format!("env:{}", text::signature(blocked.quote)),
+            blocker: Some(class),
         });
         return;
     }
