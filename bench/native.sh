@@ -5,7 +5,9 @@
 # pair by pair and the median is reported, with both medians of wall time and analyze's peak RSS.
 # Shapes: see bench/shapes.sh (files in target/bench/, made once); the 1 GB one only with BENCH_1GB=1.
 #   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes;
-#   TRAJSCOPE=path/to/trajscope measures another build, e.g. a copy of the one before a change)
+#   TRAJSCOPE=path/to/trajscope measures another build; BEFORE=path/to/trajscope adds a build
+#   started first in each round (before, analyze, orjson), e.g. a copy of the build before a
+#   change, with its own CPU ratio and peak RSS columns)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -25,11 +27,12 @@ for s in $SHAPES; do make_shape "$s"; done
 
 FILES=()
 for s in $SHAPES; do FILES+=("$s=$(shape_file "$s")"); done
-python3 - "$RUNS" "$BIN" "${FILES[@]}" <<'PY'
+python3 - "$RUNS" "$BIN" "${BEFORE:-}" "${FILES[@]}" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 
 runs = int(sys.argv[1])
 binary = sys.argv[2]
+before = sys.argv[3]
 
 def timed(cmd):
     """Wall seconds, CPU seconds (user + sys of every thread) and peak RSS (KiB) of one run."""
@@ -43,8 +46,9 @@ def timed(cmd):
 
 print(f"{binary}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
-print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9}")
-for arg in sys.argv[3:]:
+extra = f" | before {before}: {'cpu s':>7} {'ratio':>6} {'peak MiB':>9}" if before else ""
+print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9}{extra}")
+for arg in sys.argv[4:]:
     name, path = arg.split("=", 1)
     mb = os.path.getsize(path) / 1e6
     with open(path, "rb") as f:  # warm the page cache: both contenders read from memory
@@ -54,12 +58,16 @@ for arg in sys.argv[3:]:
     b = [sys.executable, "bench/orjson_loop.py", path]
     pairs = []
     for _ in range(runs):
+        cz, rz = timed([before] + a[1:])[1:] if before else (0.0, 0)
         wa, ca, rss = timed(a)
         wb, cb, _ = timed(b)
-        pairs.append((wa, wb, ca, cb, rss))
+        pairs.append((wa, wb, ca, cb, rss, cz, rz))
     med = lambda f: statistics.median(f(p) for p in pairs)
     wa, wb, ca, cb = med(lambda p: p[0]), med(lambda p: p[1]), med(lambda p: p[2]), med(lambda p: p[3])
     ratio, cratio = med(lambda p: p[1] / p[0]), med(lambda p: p[3] / p[2])
     rss = max(p[4] for p in pairs)
-    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f}", flush=True)
+    if before:
+        cz, zratio = med(lambda p: p[5]), med(lambda p: p[3] / p[5])
+        extra = f" | {'':>{len(before) + 8}}{cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f}"
+    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f}{extra}", flush=True)
 PY
