@@ -122,7 +122,7 @@ pub fn find(text: &[u8]) -> Vec<Finding> {
             found.push((h.secret_start, h.secret_end, i));
         }
     }
-    found.sort_by_key(|&(s, e, i)| (s, std::cmp::Reverse(e), i));
+    crate::sort::sort_by_key(&mut found, |&(s, e, i)| (s, std::cmp::Reverse(e), i));
     let mut out: Vec<Finding> = Vec::new();
     for (start, end, i) in found {
         if out.last().is_some_and(|l| start < l.end) {
