@@ -182,6 +182,11 @@ fn table() -> Vec<String> {
 }
 
 #[test]
+fn there_is_a_shape_for_every_rule() {
+    assert_eq!(SHAPES.len(), redact::rules().len());
+}
+
+#[test]
 fn every_matcher_finds_what_its_pattern_finds_on_the_edge_table() {
     for text in table() {
         check(text.as_bytes()).unwrap();
@@ -357,14 +362,215 @@ fn fragment() -> impl Strategy<Value = String> {
     ]
 }
 
+/// One shape per rule: slots in the order of its pattern, each a list of choices that match
+/// and choices that just miss (`@@CLASS` is a run of that class at one of [`LENGTHS`]).
+const SHAPES: &[&[&[&str]]] = &[
+    &[
+        &["-----BEGIN"],
+        &[" RSA", " ", "", "@@AB7"],
+        &[" PRIVATE KEY", "PRIVATE KEY"],
+        &[" BLOCK", ""],
+        &["-----", "----"],
+        &["@@a+/=", "\n@aZ09\n", ""],
+        &["-----END", ""],
+        &[" RSA", ""],
+        &[" PRIVATE KEY", "PRIVATE KEY"],
+        &[" BLOCK", ""],
+        &["-----", ""],
+    ],
+    &[&["sk-ant-"], &["@@a-_", "@@aZ09"]],
+    &[&["sk-"], &["proj-", "svcacct-", "admin-", ""], &["@@a-_", "@@aZ09"]],
+    &[&["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "ghx_"], &["@@aZ09", "@@a-_"]],
+    &[&["xoxb-", "xoxp-", "xoxz-", "xoxe"], &["@@aZ09", "@@a-_"]],
+    &[
+        &["https://", "http://", "httpss://"],
+        &["hooks.slack.com/"],
+        &["services/", "workflows/", "triggers/", "x/"],
+        &["@@a-_", "@@aZ09", "@@a+/="],
+    ],
+    &[&["AIza"], &["@@a-_", "@@aZ09"]],
+    &[&["sk_", "rk_", "xk_"], &["live_", "test_", "live"], &["@@aZ09"]],
+    &[&["AKIA", "ASIA", "ABIA", "ACCA", "AKIB"], &["@@AB7"], &["", "_", " ", "a"]],
+    &[
+        &[
+            "aws_secret_access_key",
+            "AWS_SECRET_KEY",
+            "awssecretkey",
+            "secret_access_key",
+            "SecretAccessKey",
+            "aws_secret_accesskey",
+        ],
+        &["\\\"", "\"", "'", ""],
+        &[" ", ""],
+        &[":", "=", " = "],
+        &["\\\"", "'", ""],
+        &["@@a+/=", "@@aZ09"],
+        &["\"", "", "a", "="],
+    ],
+    &[&["eyJ", "-eyJ"], &["@@a-_"], &["."], &["eyJ"], &["@@a-_"], &["."], &["@@a-_"]],
+    &[
+        &["Bearer", "bearer", "BEARER"],
+        &[" ", "\t", "", "\n "],
+        &["@@a.b", "@@a-_", "@@aZ09"],
+        &["=", "==", ""],
+    ],
+    &[
+        &["Authorization", "authorization"],
+        &["\\\"", "\"", ""],
+        &[": ", "=", ":", " "],
+        &["\"", ""],
+        &["Basic ", "basic\t", "basic"],
+        &["@@a+/=", "@@aZ09"],
+        &["=", "==", "==="],
+    ],
+    &[&["hf_"], &["@@aZ09"], &["", "_", " ", "-"]],
+    &[
+        &["@@a.b", "", "db_", "@@a-_"],
+        &["password", "passwd", "passphrase", "_pass", "PASSWORD"],
+        &["\\\"", "\"", "'", ""],
+        &[" ", ""],
+        &[":=", "=>", "===", "==", "!==", "!=", "=", ":", "::"],
+        &[" ", "\t", ""],
+        &["\\", ""],
+        &["\"", "'"],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "hunter2"],
+        &["\\\"", "\"", "'", "\\'", ""],
+    ],
+    &[
+        &["DB_", "MYSQL_ROOT_", "", "@@AB7", "x"],
+        &["PASSWORD", "PASSWD", "PASSPHRASE", "_PASS"],
+        &[" ", ""],
+        &[":=", "=", ":"],
+        &[" ", ""],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "$x"],
+        &["", " ", "(", "[", "{", "\n", "'"],
+    ],
+    &[
+        &["@@a.b", "", "db.", "--"],
+        &["password", "Passwd", "PASSPHRASE", "_pass"],
+        &[" ", ""],
+        &[":=", "=", ":"],
+        &[" ", ""],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "hunter2", "x1y2"],
+        &["", " ", "(", "[", "{", ";"],
+    ],
+    &[
+        &["\n", ""],
+        &["- ", "  ", "-", "@@- \t", ""],
+        &["@@a.b", "", "db_"],
+        &["password", "passwd", "passphrase", "Password"],
+        &[" ", ""],
+        &[":"],
+        &[" ", "\t", ""],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "changeme"],
+        &["", " ", "\r", " \t\r"],
+        &["\n", "", "x"],
+    ],
+    &[
+        &[
+            "--password",
+            "--db-password",
+            "--pass",
+            "--PASSWD",
+            "sshpass -p",
+            "sshpass  -P ",
+            "mysql -u root -p",
+            "mysqldump -h h -p",
+            "mariadb -p",
+            "mysql",
+            "mysql -pa -p",
+        ],
+        &[" ", "=", "", "\t"],
+        &["\\\"", "\"", "'", "\\'", ""],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "s3cr3t"],
+        &["\\\"", "\"", "'", "", " "],
+    ],
+    &[
+        &["Server", "data source", "User Id", "uid", "host", "username", "user"],
+        &[" ", ""],
+        &["="],
+        &["@@a.b", "x", ""],
+        &[";", "\n", ""],
+        &["uid=u;", "", "a=b;a=b;", "@@a.b;"],
+        &[" ", ""],
+        &["Password", "pwd", "PWD"],
+        &[" ", ""],
+        &["="],
+        &[" ", ""],
+        &["@@!#$%*+./:=?@^_~-a1", "@@aZ09", "S3cret!"],
+        &[";", "", "\""],
+    ],
+    &[
+        &["postgres", "x", "a.b-c", "1x", "_s", "@@aZ09"],
+        &["://"],
+        &["user", "@@a.b", ""],
+        &[":"],
+        &["pass", "@@!#$%*+./:=?@^_~-a1", ""],
+        &["@"],
+        &["host", ""],
+    ],
+];
+
+/// A text in the shape of rule `rule`: most slots take one of their choices, some are left out or
+/// replaced by a piece of another pattern; the shape is written once or twice.
+fn shaped(rule: usize, seed: u64) -> String {
+    let mut x = seed | 1;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut out = String::new();
+    for _ in 0..1 + next(2) {
+        for slot in SHAPES[rule] {
+            match next(10) {
+                0 => continue,
+                1 => out.push_str(PIECES[next(PIECES.len())]),
+                _ => {
+                    let c = slot[next(slot.len())];
+                    if let Some(class) = c.strip_prefix("@@") {
+                        let cs: Vec<char> = class.chars().collect();
+                        for _ in 0..LENGTHS[next(LENGTHS.len())] {
+                            out.push(cs[next(cs.len())]);
+                        }
+                    } else {
+                        out.push_str(c);
+                    }
+                }
+            }
+        }
+        out.push_str([" ", "\n", "", ";"][next(4)]);
+    }
+    out
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    // 3,000 texts each run; `PROPTEST_CASES=N` runs N instead (a longer search).
+    #![proptest_config(ProptestConfig {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            ProptestConfig::default().cases
+        } else {
+            3000
+        },
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn every_matcher_finds_what_its_pattern_finds_on_generated_texts(
         parts in prop::collection::vec(fragment(), 0..24)
     ) {
         let text = parts.concat();
+        if let Err(e) = check(text.as_bytes()) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+
+    #[test]
+    fn every_matcher_finds_what_its_pattern_finds_on_texts_shaped_like_its_pattern(
+        rule in 0..SHAPES.len(), seed in any::<u64>(), before in fragment(), after in fragment()
+    ) {
+        let text = format!("{before}{}{after}", shaped(rule, seed));
         if let Err(e) = check(text.as_bytes()) {
             prop_assert!(false, "{}", e);
         }
