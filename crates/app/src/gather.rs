@@ -105,7 +105,7 @@ async fn walk(root: FileSystemEntry, out: &mut Vec<Item>) {
             }
         }
         children.retain(|c| !skipped(c.full_path().trim_start_matches('/')));
-        children.sort_by_key(|c| std::cmp::Reverse(c.name()));
+        trajscope_core::sort::sort_by_key(&mut children, |c| std::cmp::Reverse(c.name()));
         stack.extend(children);
     }
 }
@@ -142,7 +142,7 @@ pub fn files_of_picker(list: Option<web_sys::FileList>) -> Vec<Item> {
             out.push(Item::Trace { name: rel, blob: f.into() });
         }
     }
-    out.sort_by(|a, b| name(a).cmp(name(b)));
+    trajscope_core::sort::sort_by(&mut out, |a, b| name(a).cmp(name(b)));
     out
 }
 

@@ -96,7 +96,7 @@ pub fn labels_of_trace(content_hash: &str) -> Result<Vec<Label>, StorageError> {
             out.push(l);
         }
     }
-    out.sort_by(|a, b| a.trajectory_id.cmp(&b.trajectory_id));
+    trajscope_core::sort::sort_by(&mut out, |a, b| a.trajectory_id.cmp(&b.trajectory_id));
     Ok(out)
 }
 

@@ -411,7 +411,7 @@ fn fill_record(
     r.classification = classification;
     r.failure_mode = failure_mode;
     let mut rules: Vec<String> = c.evidence.iter().map(|e| e.rule.to_string()).collect();
-    rules.sort();
+    crate::sort::sort(&mut rules);
     rules.dedup();
     r.attribution_heuristics = rules;
     r

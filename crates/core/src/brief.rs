@@ -142,7 +142,7 @@ pub fn build(cases: &[FailedTurnCase], records: &[ScorecardRecord], ctx: &BriefC
         let verified = record.is_some_and(scorecard::replay_passed);
         candidates.push((verified, order, line_for(case, verified, &matched)));
     }
-    candidates.sort_by_key(|(verified, order, _)| (!*verified, *order));
+    crate::sort::sort_by_key(&mut candidates, |(verified, order, _)| (!*verified, *order));
     let mut lines: Vec<BriefLine> = Vec::new();
     for (_, _, line) in candidates {
         if let Some(first) = lines.iter().find(|l| l.text == line.text) {

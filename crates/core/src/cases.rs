@@ -223,7 +223,7 @@ pub fn validate_value(value: &Value) -> Vec<String> {
     }
     let mut unknown: Vec<&String> =
         obj.keys().filter(|k| !KNOWN_FIELDS.contains(&k.as_str())).collect();
-    unknown.sort();
+    crate::sort::sort(&mut unknown);
     for k in unknown {
         errors.push(format!("unknown field `{k}`"));
     }

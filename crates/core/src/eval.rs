@@ -336,7 +336,9 @@ pub fn first_half(items: &[(&str, &str)], split: Split) -> Vec<bool> {
         Split::Parity => (0..items.len()).map(|i| number(i) % 2 == 1).collect(),
         Split::Alternate => {
             let mut order: Vec<usize> = (0..items.len()).collect();
-            order.sort_by(|&a, &b| items[a].0.cmp(items[b].0).then(number(a).cmp(&number(b))));
+            crate::sort::sort_by(&mut order, |&a, &b| {
+                items[a].0.cmp(items[b].0).then(number(a).cmp(&number(b)))
+            });
             let mut first = vec![false; items.len()];
             let mut pos = 0usize;
             for (j, &i) in order.iter().enumerate() {

@@ -246,7 +246,7 @@ impl Ingestor {
         };
         compact::compact_all(&mut trajectories);
         unique_ids(&mut trajectories);
-        r.quarantine.sort_by_key(|q| q.line);
+        crate::sort::sort_by_key(&mut r.quarantine, |q| q.line);
         debug_assert_eq!(
             r.stats.lines_total,
             r.stats.lines_parsed + r.stats.lines_blank + r.stats.lines_quarantined

@@ -22,6 +22,7 @@ pub mod redact;
 pub mod report;
 pub mod scorecard;
 pub mod session;
+pub mod sort;
 pub mod usage;
 pub mod views;
 

@@ -11,15 +11,16 @@
 //! - [`step_markdown`] is one step as Markdown, masked; [`quarantine_record`] a quarantined
 //!   line, masked (the exact export stays `QuarantineRecord::from_entry`).
 //!
-//! Pure: the `regex` crate's byte API, patterns compiled once per process.
+//! Pure: each rule's pattern is found by a hand-written matcher (`matchers`), the keywords by
+//! one Aho-Corasick automaton built once per process.
 
+pub mod matchers;
 pub mod rules;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{QuarantineEntry, Step};
@@ -59,7 +60,6 @@ struct Compiled {
     keywords: AhoCorasick,
     /// keyword index → rule index.
     keyword_rule: Vec<usize>,
-    regexes: Vec<Regex>,
 }
 
 fn compiled() -> &'static Compiled {
@@ -79,10 +79,6 @@ fn compiled() -> &'static Compiled {
                 .build(&words)
                 .expect("the redaction keywords build"),
             keyword_rule,
-            regexes: RULES
-                .iter()
-                .map(|r| Regex::new(r.pattern).expect("every redaction pattern compiles"))
-                .collect(),
         }
     })
 }
@@ -111,24 +107,22 @@ pub fn find(text: &[u8]) -> Vec<Finding> {
         return Vec::new();
     }
     let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    let mut hits = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
         if !candidates[i] {
             continue;
         }
-        for caps in c.regexes[i].captures_iter(text) {
-            let m = if rule.group == 0 {
-                caps.get(0)
-            } else {
-                (rule.group..caps.len()).find_map(|g| caps.get(g))
-            };
-            let Some(m) = m else { continue };
-            if m.is_empty() || !rules::passes(rule.check, m.as_bytes()) {
+        hits.clear();
+        (rule.matcher)(text, &mut hits);
+        for h in &hits {
+            let secret = &text[h.secret_start..h.secret_end];
+            if secret.is_empty() || !rules::passes(rule.check, secret) {
                 continue;
             }
-            found.push((m.start(), m.end(), i));
+            found.push((h.secret_start, h.secret_end, i));
         }
     }
-    found.sort_by_key(|&(s, e, i)| (s, std::cmp::Reverse(e), i));
+    crate::sort::sort_by_key(&mut found, |&(s, e, i)| (s, std::cmp::Reverse(e), i));
     let mut out: Vec<Finding> = Vec::new();
     for (start, end, i) in found {
         if out.last().is_some_and(|l| start < l.end) {

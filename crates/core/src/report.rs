@@ -199,7 +199,7 @@ impl Overview {
         }
         // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the
         // first run of the greatest length.
-        actions.sort_unstable();
+        crate::sort::sort(&mut actions);
         let mut repeated: Option<(Action, u32)> = None;
         for run in actions.chunk_by(|a, b| a == b) {
             let n = run.len() as u32;

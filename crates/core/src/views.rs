@@ -375,7 +375,7 @@ fn fit_around(line: &str, quotes: &[&str], max: usize) -> String {
         .iter()
         .filter_map(|q| line.find(q).map(|b| (chars(&line[..b]), chars(&line[..b]) + chars(q))))
         .collect();
-    spans.sort_unstable();
+    crate::sort::sort(&mut spans);
     let mut merged: Vec<(usize, usize)> = Vec::new();
     for (a, b) in spans {
         match merged.last_mut() {
@@ -469,7 +469,7 @@ fn render(header: &str, lines: &[&str], n_args: usize, quotes: &[&str], bound: u
         }
     }
     let mut order: Vec<(u8, usize)> = prio.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-    order.sort_unstable();
+    crate::sort::sort(&mut order);
     for (p, i) in order {
         let line = lines[i];
         let rendered = if p == 0 {

@@ -143,7 +143,7 @@ fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview
                 }
             }
             // Wrong content first, then what it violates.
-            quotes.sort_by_key(|(k, _, _)| *k == "reference");
+            trajscope_core::sort::sort_by_key(&mut quotes, |(k, _, _)| *k == "reference");
             quotes.truncate(4);
             let go = {
                 let d = state.dispatcher();

@@ -357,7 +357,7 @@ pub fn highlight(text: &str, query: &str, quotes: &[String]) -> Html {
     if marks.is_empty() {
         return html! { { text.to_string() } };
     }
-    marks.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+    trajscope_core::sort::sort_by_key(&mut marks, |(r, _)| (r.start, std::cmp::Reverse(r.end)));
     let mut out = Vec::new();
     let mut pos = 0;
     for (r, class) in marks {

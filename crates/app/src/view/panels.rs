@@ -150,7 +150,7 @@ pub fn queue(
             _ => None,
         })
         .collect();
-    formats.sort();
+    trajscope_core::sort::sort(&mut formats);
     formats.dedup();
     let next = {
         let d = dispatch.clone();

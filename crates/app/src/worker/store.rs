@@ -711,7 +711,7 @@ mod tests {
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures"),
             &mut out,
         );
-        out.sort();
+        trajscope_core::sort::sort(&mut out);
         out
     }
 

@@ -119,7 +119,7 @@ pub fn rank(
         p.blocked |= blocked;
     }
     for p in &mut pool {
-        p.features.rules.sort();
+        crate::sort::sort(&mut p.features.rules);
     }
     let open = failed || traj.outcome == Outcome::Unknown;
     if open {
@@ -324,7 +324,7 @@ fn depth(w: &Weights) -> usize {
 
 /// Best first; ties go to the earlier step.
 fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
-    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(at_steps[a.1].cmp(&at_steps[b.1])));
+    crate::sort::sort_by(order, |a, b| b.0.total_cmp(&a.0).then(at_steps[a.1].cmp(&at_steps[b.1])));
 }
 
 /// What the ranking stages decided.

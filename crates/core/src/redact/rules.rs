@@ -4,10 +4,14 @@
 //! rule) and the providers' published token formats; the plain-text password rules follow
 //! GitHub's `advanced-security/secret-scanning-custom-patterns` (MIT: "Generic Passwords",
 //! "Database Connection String", "Hardcoded Database Passwords") and the false-positive filters
-//! of Yelp's detect-secrets `KeywordDetector` (Apache-2.0). All are rewritten for the `regex`
-//! crate's byte API with ASCII classes only. Each rule has keywords: a rule's regex runs on a text only when
-//! one of its keywords occurs in it (ASCII case-insensitively), so a text without any keyword
-//! costs one multi-keyword scan.
+//! of Yelp's detect-secrets `KeywordDetector` (Apache-2.0). Each is written down as a pattern in
+//! the `regex` crate's syntax (byte API, ASCII classes only), the rule's specification, and
+//! found by a hand-written matcher of that pattern ([`super::matchers`]; the tests compare the
+//! two). Each rule has keywords: a rule's matcher runs on a text only when one of its keywords
+//! occurs in it (ASCII case-insensitively), so a text without any keyword costs one
+//! multi-keyword scan.
+
+use super::matchers::{self, Hit};
 
 /// One kind of secret.
 #[derive(Clone, Copy, Debug)]
@@ -18,13 +22,16 @@ pub struct Rule {
     pub what: &'static str,
     /// Substrings one of which every match contains (ASCII case-insensitive).
     pub keywords: &'static [&'static str],
-    /// The pattern (`regex` syntax, bytes, ASCII classes).
+    /// The pattern (`regex` syntax, bytes, ASCII classes): what `matcher` finds.
     pub pattern: &'static str,
     /// The capture group that is the secret: 0 the whole match, else the first group from
     /// this one on that took part in the match (a pattern with quoted and bare alternatives).
     pub group: usize,
     /// What the secret must look like beside the pattern.
     pub check: Check,
+    /// The pattern's matches in a text, found without a regex engine (`matchers`): the same
+    /// matches, one after another, as the `regex` crate's `captures_iter` of `pattern`.
+    pub matcher: fn(&[u8], &mut Vec<Hit>),
 }
 
 /// A test on the secret a pattern captured, beside the pattern itself.
@@ -175,6 +182,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
         group: 0,
         check: Check::None,
+        matcher: matchers::private_key,
     },
     Rule {
         kind: "anthropic-api-key",
@@ -183,6 +191,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\bsk-ant-[A-Za-z0-9_-]{20,300}",
         group: 0,
         check: Check::Random,
+        matcher: matchers::anthropic,
     },
     Rule {
         kind: "openai-api-key",
@@ -191,6 +200,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}",
         group: 0,
         check: Check::Random,
+        matcher: matchers::openai,
     },
     Rule {
         kind: "github-token",
@@ -199,6 +209,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})",
         group: 0,
         check: Check::Random,
+        matcher: matchers::github,
     },
     Rule {
         kind: "slack-token",
@@ -207,6 +218,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\bxox[abposre]-[A-Za-z0-9-]{10,250}",
         group: 0,
         check: Check::Random,
+        matcher: matchers::slack,
     },
     Rule {
         kind: "slack-webhook",
@@ -215,6 +227,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
         group: 0,
         check: Check::None,
+        matcher: matchers::slack_webhook,
     },
     Rule {
         kind: "google-api-key",
@@ -223,6 +236,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\bAIza[0-9A-Za-z_-]{35}",
         group: 0,
         check: Check::None,
+        matcher: matchers::google,
     },
     Rule {
         kind: "stripe-key",
@@ -231,6 +245,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}",
         group: 0,
         check: Check::None,
+        matcher: matchers::stripe,
     },
     Rule {
         kind: "aws-access-key-id",
@@ -239,6 +254,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
         group: 0,
         check: Check::None,
+        matcher: matchers::aws_key_id,
     },
     Rule {
         kind: "aws-secret-access-key",
@@ -247,6 +263,7 @@ pub const RULES: &[Rule] = &[
         pattern: r#"(?-u)(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         group: 1,
         check: Check::Random,
+        matcher: matchers::aws_secret,
     },
     Rule {
         kind: "jwt",
@@ -255,6 +272,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
         group: 0,
         check: Check::None,
+        matcher: matchers::jwt,
     },
     Rule {
         kind: "bearer-token",
@@ -263,6 +281,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)",
         group: 1,
         check: Check::Random,
+        matcher: matchers::bearer,
     },
     Rule {
         kind: "basic-auth",
@@ -271,6 +290,7 @@ pub const RULES: &[Rule] = &[
         pattern: r#"(?-u)(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?basic\s+([A-Za-z0-9+/]{12,}={0,2})"#,
         group: 1,
         check: Check::None,
+        matcher: matchers::basic_auth,
     },
     Rule {
         kind: "huggingface-token",
@@ -279,6 +299,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\bhf_[A-Za-z0-9]{34,40}\b",
         group: 0,
         check: Check::Random,
+        matcher: matchers::huggingface,
     },
     Rule {
         kind: "password",
@@ -287,6 +308,7 @@ pub const RULES: &[Rule] = &[
         pattern: r#"(?-u)(?i)[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|_pass)\b\\?["']?[ \t]*(?::=|=>|===?|!==?|=|:)[ \t]*\\?(?:"([^"\s\\]{4,200})\\?"|'([^'\s\\]{4,200})\\?')"#,
         group: 1,
         check: Check::Value,
+        matcher: matchers::password_quoted,
     },
     Rule {
         kind: "password",
@@ -295,6 +317,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)\b[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|_PASS)\b[ \t]*(?::=|=|:)[ \t]*([A-Za-z0-9!#%*+./?@^_~-][A-Za-z0-9!#$%*+./:=?@^_~-]{3,127})(?:[^A-Za-z0-9!#$%*+./:=?@^_~(\[{-]|$)",
         group: 1,
         check: Check::Value,
+        matcher: matchers::password_env,
     },
     Rule {
         kind: "password",
@@ -303,6 +326,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)(?i)[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|_pass)\b[ \t]*(?::=|=|:)[ \t]*([A-Za-z0-9!#%*+./?@^_~-][A-Za-z0-9!#$%*+./:=?@^_~-]{3,127})(?:[^A-Za-z0-9!#$%*+./:=?@^_~(\[{-]|$)",
         group: 1,
         check: Check::RandomValue,
+        matcher: matchers::password_bare,
     },
     Rule {
         kind: "password",
@@ -311,6 +335,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)(?im)^[ \t-]*[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase)[ \t]*:[ \t]*([A-Za-z0-9!#%*+./?@^_~-][^\s\x22'\\]{3,127})[ \t\r]*$",
         group: 1,
         check: Check::Value,
+        matcher: matchers::password_yaml,
     },
     Rule {
         kind: "password",
@@ -319,6 +344,7 @@ pub const RULES: &[Rule] = &[
         pattern: r#"(?-u)(?i)(?:--[A-Za-z0-9-]{0,30}(?:password|passwd|passphrase|pass)(?:[ \t]+|=)|\bsshpass[ \t]+-p[ \t]*|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,100}?[ \t]-p)(?:\\?"([^"\s\\]{3,200})\\?"|\\?'([^'\s\\]{3,200})\\?'|([A-Za-z0-9!#%*+./?@^_~][^\s"'\\;|&<>()]{2,199}))"#,
         group: 1,
         check: Check::Flag,
+        matcher: matchers::password_flag,
     },
     Rule {
         kind: "password",
@@ -327,6 +353,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?-u)(?i)\b(?:server|data source|datasource|host|address|addr|uid|user id|userid|user|username|database|initial catalog|dsn|driver|provider)[ \t]*=[^;\n]{0,200};(?:[^;\n]{0,200};){0,10}?[ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;\s\x22'\\]{1,200})",
         group: 1,
         check: Check::Value,
+        matcher: matchers::password_connection,
     },
     Rule {
         kind: "url-password",
@@ -335,5 +362,6 @@ pub const RULES: &[Rule] = &[
         pattern: r#"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@"'<>\\]{1,200}:([^\s/?#@"'<>\\]{1,200})@"#,
         group: 1,
         check: Check::None,
+        matcher: matchers::url_password,
     },
 ];

@@ -145,7 +145,7 @@ impl JsonlAdapter for Awtl {
                     // Reopened: its steps again in arrival order, the later ones after them.
                     changed.push(i);
                     let mut steps = t.steps;
-                    steps.sort_by_key(|s| s.ingest_seq);
+                    crate::sort::sort_by_key(&mut steps, |s| s.ingest_seq);
                     steps.append(&mut run.steps);
                     run.task = run.task.or(t.task);
                     run.final_answer = run.final_answer.or(t.final_answer);
@@ -167,7 +167,7 @@ fn finished(position: usize, run: &mut Run, id: String, mut steps: Vec<Step>) ->
     let all_seq = steps.iter().all(|s| s.writer_seq.is_some());
     let key = |s: &Step| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq);
     if all_seq && !steps.is_sorted_by_key(key) {
-        steps.sort_by_key(key);
+        crate::sort::sort_by_key(&mut steps, key);
     }
     for (idx, s) in steps.iter_mut().enumerate() {
         s.index = idx as u32;

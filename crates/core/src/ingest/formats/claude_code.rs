@@ -168,7 +168,7 @@ impl JsonlAdapter for ClaudeCode {
                 let orphan = runs.remove(i);
                 let j = if j > i { j - 1 } else { j };
                 runs[j].steps.extend(orphan.steps);
-                runs[j].steps.sort_by_key(|s| s.ingest_seq);
+                crate::sort::sort_by_key(&mut runs[j].steps, |s| s.ingest_seq);
             }
         }
         runs.into_iter()

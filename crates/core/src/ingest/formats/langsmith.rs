@@ -93,7 +93,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     // (a parent finishes last); siblings in start order.
     // Compared segment by segment, a run's own key ending before its descendants' (a total
     // order, which the sort requires: a byte comparison with a descendant exception is not).
-    runs.sort_by(|a, b| {
+    crate::sort::sort_by(&mut runs, |a, b| {
         let k = |r: &Map<String, Value>| get_text(r, &["dotted_order"]).unwrap_or_default();
         post_order(&k(&a.1), &k(&b.1))
     });

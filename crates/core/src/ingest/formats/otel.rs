@@ -69,7 +69,7 @@ impl JsonlAdapter for Otel {
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
         let mut spans = self.spans;
         // Stable: spans with equal start times keep their arrival order.
-        spans.sort_by_key(|s| s.start);
+        crate::sort::sort_by_key(&mut spans, |s| s.start);
         let agents: HashMap<String, (Option<String>, Option<String>)> = spans
             .iter()
             .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
