@@ -36,12 +36,23 @@ pub fn empty(state: &State) -> Html {
     }
 }
 
-/// The progress of one file being read, with a cancel button.
+/// The progress of one file being read (loading, or shown early while the rest is read),
+/// with a cancel button.
 pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
-    let FileStatus::Loading { bytes, total, lines, quarantined } = f.status else {
+    let Some(p) = f.reading() else {
         return html! {};
     };
-    let pct = if total > 0.0 { bytes / total * 100.0 } else { 0.0 };
+    let (bytes, total, lines, quarantined, pct) =
+        (p.bytes, p.total, p.lines, p.quarantined, p.percent());
+    // Shown early: what is on screen is the part read so far.
+    let early = match &f.status {
+        FileStatus::Ready(s) => Some(format!(
+            " · {} trajector{} read so far, the rest fill in",
+            s.trajectories.len(),
+            if s.trajectories.len() == 1 { "y" } else { "ies" }
+        )),
+        _ => None,
+    };
     let cancel = {
         let (ctx, id) = (ctx.clone(), f.id);
         Callback::from(move |_| ctx.send(&Request::Cancel { file: id }))
@@ -53,6 +64,7 @@ pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
                 <span data-testid="progress-bytes">{ format!("{} of {}", mb(bytes), mb(total)) }</span>
                 {" · "}<span data-testid="progress-lines">{ format!("{lines} lines") }</span>
                 {" · "}<span data-testid="progress-quarantined">{ format!("{quarantined} quarantined") }</span>
+                if let Some(early) = early { <span data-testid="progress-early">{ early }</span> }
             </p>
             <progress max="100" value={format!("{pct:.0}")} aria-label="Read progress" />
             <button class="button" data-testid="cancel-load" onclick={cancel}>{"Cancel"}</button>
