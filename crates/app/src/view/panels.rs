@@ -232,8 +232,14 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
             <details class="ov-more" open={tall}>
                 <summary>{"more"}</summary>
                 <dl>
-                    <dt>{"lines"}</dt><dd data-testid="lines">{ format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank) }</dd>
-                    <dt>{"trajectories"}</dt><dd>{ s.trajectories.len() }</dd>
+                    <dt>{"lines"}</dt><dd data-testid="lines">{ match &s.reading {
+                        Some(p) => format!("{} so far (reading… {:.0} %)", st.lines_total, p.percent()),
+                        None => format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank),
+                    } }</dd>
+                    <dt>{"trajectories"}</dt><dd>{ match &s.reading {
+                        Some(_) => format!("{} so far", s.trajectories.len()),
+                        None => s.trajectories.len().to_string(),
+                    } }</dd>
                     if let Some(t) = info {
                         <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
                         <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
@@ -529,6 +535,9 @@ pub fn duration_text(ms: u64) -> String {
 /// How many secrets and where (the first few), e.g. `3 found: github-token at step 2 (line 3), …`.
 /// While the scan runs (after the first trajectory is on screen): how far it is.
 fn secrets_text(s: &TraceSummary) -> String {
+    if s.reading.is_some() {
+        return "scanned once the file is read".into();
+    }
     if !s.secrets_done() {
         let pct = u64::from(s.secrets_scanned) * 100 / u64::from(s.secrets_of.max(1));
         return match s.secrets_total {
