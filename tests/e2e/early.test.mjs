@@ -24,6 +24,7 @@ test('the first run is readable while the rest is read; the place stays once it 
   assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-0');
   assert.match(await page.textContent('[data-testid="progress-early"]'), /read so far/);
   assert.match(await page.textContent('[data-testid="analysis-progress"]'), /reading… \d+ %/);
+  await screenshot(page, 'load-early-top');
   // The reviewer picks a step while the file is read.
   await page.locator('[data-testid="step"][data-step="3"]').click();
   await page.waitForSelector('[data-testid="step"][data-step="3"][aria-selected="true"]');

@@ -23,13 +23,16 @@ pub struct Slices<'b> {
     pos: f64,
     /// End of the slice requested next.
     next_end: f64,
+    /// Size of the slices requested from now on.
+    chunk: f64,
     next: Option<JsFuture>,
 }
 
 impl<'b> Slices<'b> {
     pub fn new(blob: &'b web_sys::Blob) -> Slices<'b> {
         let total = blob.size();
-        let mut s = Slices { blob, total, pos: 0.0, next_end: FIRST_CHUNK.min(total), next: None };
+        let next_end = FIRST_CHUNK.min(total);
+        let mut s = Slices { blob, total, pos: 0.0, next_end, chunk: CHUNK, next: None };
         s.next = s.request(0.0, s.next_end);
         s
     }
@@ -37,6 +40,17 @@ impl<'b> Slices<'b> {
     fn request(&self, from: f64, to: f64) -> Option<JsFuture> {
         let slice = self.blob.slice_with_f64_and_f64(from, to).ok()?;
         Some(JsFuture::from(slice.array_buffer()))
+    }
+
+    /// The size of the slices requested from now on: [`FIRST_CHUNK`] while the page waits for
+    /// an answer (the worker answers between slices), else [`CHUNK`].
+    pub fn set_small(&mut self, small: bool) {
+        self.chunk = if small { FIRST_CHUNK } else { CHUNK };
+        // A big slice asked already is asked again small (the page waits behind its parse).
+        if small && self.next.is_some() && self.next_end - self.pos > FIRST_CHUNK {
+            self.next_end = (self.pos + FIRST_CHUNK).min(self.total);
+            self.next = self.request(self.pos, self.next_end);
+        }
     }
 
     /// Bytes handed out so far.
@@ -57,7 +71,7 @@ impl<'b> Slices<'b> {
         };
         self.pos = self.next_end;
         if self.pos < self.total {
-            self.next_end = (self.pos + CHUNK).min(self.total);
+            self.next_end = (self.pos + self.chunk).min(self.total);
             self.next = self.request(self.pos, self.next_end);
         }
         Some(Ok(Uint8Array::new(&buf).to_vec()))

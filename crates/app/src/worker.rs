@@ -101,6 +101,9 @@ mod glue {
     const BATCH_MAX_MS: f64 = 500.0;
     /// The least time between two progress reports while a file is read.
     const PROGRESS_MS: f64 = 400.0;
+    /// How long after an early `Loaded` the file is read in small slices while the page has
+    /// not asked for the open trajectory's steps yet.
+    const EARLY_SMALL_MS: f64 = 2000.0;
 
     /// The load loop: the file's slices into the loader; as soon as the first trajectory has
     /// settled (an AWTL run whose `run_end` was read), an early `Loaded` of the trajectories
@@ -129,7 +132,8 @@ mod glue {
         let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
-        let (mut t_progress, mut t_early) = (t_start, None);
+        // (The first report comes after the first slice: the page counts lines at once.)
+        let (mut t_progress, mut t_early) = (t_start - PROGRESS_MS, None);
         store.borrow_mut().begin(file);
         // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
@@ -164,6 +168,11 @@ mod glue {
                     t_progress = now();
                 }
             }
+            // Shown early, the page asks for the open trajectory's columns and steps: small
+            // slices meanwhile (it is answered between two), for a while at most.
+            let waiting = t_early.is_some_and(|t| now() - t_start - t < EARLY_SMALL_MS)
+                && !store.borrow().stepped(file);
+            slices.set_small(waiting);
             // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
             // which shares the machine's cores with this parse.
             if now() - t_progress >= PROGRESS_MS {

@@ -445,7 +445,11 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     html! {
         <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
             <h2>{ format!("Quarantine ({})", s.quarantine_total) }</h2>
-            if s.quarantine_total == 0 {
+            if let Some(p) = &s.reading {
+                <p class="muted" data-testid="quarantine-reading">{ format!(
+                    "Listed once the file is read ({} lines quarantined so far).", p.quarantined
+                ) }</p>
+            } else if s.quarantine_total == 0 {
                 <p class="muted">{"Every line was taken in: nothing quarantined."}</p>
             } else {
                 <button class="button" data-testid="export-quarantine" onclick={export(false)}

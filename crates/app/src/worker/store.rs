@@ -47,6 +47,8 @@ struct Reading {
     /// Rows of the provisional session the page has (the next [`Response::Reading`] brings
     /// the rest).
     sent: usize,
+    /// The page asked for step texts (it shows the file).
+    stepped: bool,
     /// Reviewer outcomes asked for while the file is read, set on the whole session (a
     /// provisional trajectory keeps the file's outcome: it is given back to the loader).
     outcomes: Vec<(String, Outcome)>,
@@ -142,6 +144,12 @@ impl Store {
     /// Whether the page shows `file` while it is read.
     pub fn shown_early(&self, file: u32) -> bool {
         self.reading.get(&file).is_some_and(|r| r.shown)
+    }
+
+    /// Whether the page asked for step texts of `file` while it is read (it shows one of its
+    /// trajectories).
+    pub fn stepped(&self, file: u32) -> bool {
+        self.reading.get(&file).is_some_and(|r| r.stepped)
     }
 
     /// The file is read: every settled trajectory (the provisional session's, with the
@@ -387,6 +395,9 @@ impl Store {
         }
         if let Request::Steps { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj, false));
+            if let Some(r) = self.reading.get_mut(file) {
+                r.stepped = true;
+            }
         }
         if let Request::Compare { left, right, .. } = &req {
             out.extend(self.ensure_analysed(left.0, left.1, false));
@@ -957,6 +968,7 @@ mod tests {
                 traj: 0,
                 items: vec![(0, Grain::Low)],
             }));
+            assert!(store.stepped(1), "the page shows it: the worker reads in big slices again");
             let outcome = Request::SetOutcome {
                 file: 1,
                 trajectory_id: "run-1".into(),
