@@ -9,8 +9,10 @@
 //     renderer process: the page's and the worker's JS heaps, their wasm memories and the rest of
 //     the renderer) against the file's size;
 // then the DOM node count and scroll frames of the transcript with a 100,000-step trace.
-// `ready` is the first trajectory readable (its columns in, a step on screen); the secret scan
-// and the other trajectories' analysis run after it ("all analysed" waits for them). Where the
+// `ready` is the first trajectory readable (its columns in, a step on screen); on a file of many
+// runs it comes while the worker still reads the rest (`data-reading` on the app root), and the
+// rest of the read, the secret scan and the other trajectories' analysis run after it ("all
+// analysed" waits for them all; the lines shown at `ready` are then the lines read so far). Where the
 // time goes: the worker's `trajscope-timing` line (read, feed, finish, first analysis and the
 // rows, posting `Loaded`), the page's `trajscope-timing-page` lines (reading each message,
 // applying it), the worker's `trajscope-timing-background` line (the scan, the rest of the

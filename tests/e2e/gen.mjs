@@ -53,6 +53,33 @@ export async function bigFile(mb, name = 'big.jsonl') {
   return { path, lines: i, bytes: written };
 }
 
+/** Writes about `mb` megabytes of many short runs (`run-0`, `run-1`, …, 40 steps each, every
+ * one ended by its `run_end`, the last failed) to a temp file: a file whose first run settles
+ * in its first slice. */
+export async function manyRunsFile(mb, name = 'runs.jsonl') {
+  const dir = await mkdtemp(join(tmpdir(), 'trajscope-runs-'));
+  const path = join(dir, name);
+  const ws = createWriteStream(path);
+  const filler = 'y'.repeat(400);
+  const target = mb * 1e6;
+  let written = 0, runs = 0, lines = 0;
+  while (written < target) {
+    const id = `run-${runs}`;
+    const out = [line({ type: 'run_start', run_id: id, task: `task ${runs}` })];
+    for (let i = 0; i < 38; i++) {
+      out.push(line(i % 2
+        ? { type: 'observation', run_id: id, exit_code: i === 37 ? 1 : 0, output: `${filler} ${i}` }
+        : { type: 'action', run_id: id, agent: 'coder', tool: 'shell', command: `make test-${i}` }));
+    }
+    out.push(line({ type: 'run_end', run_id: id, status: runs % 3 ? 'passed' : 'failed' }));
+    const text = out.join('');
+    if (!ws.write(text)) await new Promise((ok) => ws.once('drain', ok));
+    written += text.length; runs++; lines += out.length;
+  }
+  await new Promise((ok) => ws.end(ok));
+  return { path, runs, lines, bytes: written };
+}
+
 /** One attempt at a small task: both share their first steps, then `fixed` repairs the code
  * and passes while the other deletes the tests and fails. */
 export function attempt(id, fixed) {

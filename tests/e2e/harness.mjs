@@ -69,6 +69,8 @@ export async function screenshot(page, name) {
   return path;
 }
 
+/** The open trajectory readable and every file read whole (a file of many runs is `ready`
+ * while it is still read, `data-reading` on the app root: see `early.test.mjs`). */
 export async function waitReady(page, timeout = 30000) {
-  await page.waitForSelector('.app[data-state="ready"]', { timeout });
+  await page.waitForSelector('.app[data-state="ready"]:not([data-reading])', { timeout });
 }

@@ -9,6 +9,10 @@ use wasm_bindgen_futures::JsFuture;
 /// memory flat.
 pub const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
 
+/// The first slice is smaller: a file whose first trajectory settles early is shown after
+/// a few milliseconds of parsing, not after a whole [`CHUNK`].
+pub const FIRST_CHUNK: f64 = 256.0 * 1024.0;
+
 /// A blob read slice by slice, the next slice requested before the current one is handed
 /// out, so the browser reads while the caller works on the previous slice. Memory stays at two
 /// slices whatever the blob's size.
@@ -17,19 +21,36 @@ pub struct Slices<'b> {
     total: f64,
     /// End of the slice handed out last.
     pos: f64,
+    /// End of the slice requested next.
+    next_end: f64,
+    /// Size of the slices requested from now on.
+    chunk: f64,
     next: Option<JsFuture>,
 }
 
 impl<'b> Slices<'b> {
     pub fn new(blob: &'b web_sys::Blob) -> Slices<'b> {
-        let mut s = Slices { blob, total: blob.size(), pos: 0.0, next: None };
-        s.next = s.request(0.0);
+        let total = blob.size();
+        let next_end = FIRST_CHUNK.min(total);
+        let mut s = Slices { blob, total, pos: 0.0, next_end, chunk: CHUNK, next: None };
+        s.next = s.request(0.0, s.next_end);
         s
     }
 
-    fn request(&self, from: f64) -> Option<JsFuture> {
-        let slice = self.blob.slice_with_f64_and_f64(from, (from + CHUNK).min(self.total)).ok()?;
+    fn request(&self, from: f64, to: f64) -> Option<JsFuture> {
+        let slice = self.blob.slice_with_f64_and_f64(from, to).ok()?;
         Some(JsFuture::from(slice.array_buffer()))
+    }
+
+    /// The size of the slices requested from now on: [`FIRST_CHUNK`] while the page waits for
+    /// an answer (the worker answers between slices), else [`CHUNK`].
+    pub fn set_small(&mut self, small: bool) {
+        self.chunk = if small { FIRST_CHUNK } else { CHUNK };
+        // A big slice asked already is asked again small (the page waits behind its parse).
+        if small && self.next.is_some() && self.next_end - self.pos > FIRST_CHUNK {
+            self.next_end = (self.pos + FIRST_CHUNK).min(self.total);
+            self.next = self.request(self.pos, self.next_end);
+        }
     }
 
     /// Bytes handed out so far.
@@ -48,9 +69,10 @@ impl<'b> Slices<'b> {
         let Ok(buf) = pending.await else {
             return Some(Err("the browser could not read the file (was it moved or deleted?)"));
         };
-        self.pos = (self.pos + CHUNK).min(self.total);
+        self.pos = self.next_end;
         if self.pos < self.total {
-            self.next = self.request(self.pos);
+            self.next_end = (self.pos + self.chunk).min(self.total);
+            self.next = self.request(self.pos, self.next_end);
         }
         Some(Ok(Uint8Array::new(&buf).to_vec()))
     }

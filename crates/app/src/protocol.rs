@@ -106,9 +106,22 @@ pub enum Response {
         lines: f64,
         quarantined: f64,
     },
+    /// The file is readable: its first trajectory can be shown. Posted once the file is read
+    /// (`summary.reading` is `None`), and before that, while it is still read, as soon as its
+    /// first trajectory settled (an AWTL run whose `run_end` was read): then `summary.reading`
+    /// says how far the read is, [`Response::Reading`] brings the trajectories that settle
+    /// after it, and a second `Loaded` (the whole file) replaces it.
     Loaded {
         file: u32,
         summary: Box<TraceSummary>,
+    },
+    /// The read of a file shown early goes on: how far it is, and the queue rows of the
+    /// trajectories settled since the last message, from index `from` on.
+    Reading {
+        file: u32,
+        progress: ReadProgress,
+        from: u32,
+        rows: Vec<Row>,
     },
     Failed {
         file: u32,
@@ -272,6 +285,44 @@ pub struct TraceSummary {
     pub secrets_scanned: u32,
     #[serde(default)]
     pub secrets_of: u32,
+    /// Set while the file is still read (a summary of the trajectories settled so far, sent
+    /// early): how far the read is. `None` once the file is read whole.
+    #[serde(default)]
+    pub reading: Option<ReadProgress>,
+    /// In the summary of the whole file that replaces an early one: the trajectories the page
+    /// was shown that a later line changed (their rows, overviews and step columns are new).
+    #[serde(default)]
+    pub revised: Vec<u32>,
+}
+
+/// How far the read of a file is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReadProgress {
+    pub bytes: f64,
+    pub total: f64,
+    pub lines: f64,
+    pub quarantined: f64,
+}
+
+impl ReadProgress {
+    /// The accounting of the file as far as it is read.
+    pub fn stats(&self) -> IngestStats {
+        IngestStats {
+            bytes: self.bytes as u64,
+            lines_total: self.lines as u64,
+            lines_quarantined: self.quarantined as u64,
+            ..IngestStats::default()
+        }
+    }
+
+    /// Percent read, 0 to 100.
+    pub fn percent(&self) -> f64 {
+        if self.total > 0.0 {
+            (self.bytes / self.total * 100.0).clamp(0.0, 100.0)
+        } else {
+            0.0
+        }
+    }
 }
 
 impl TraceSummary {

@@ -116,6 +116,7 @@ pub fn app() -> Html {
 
     html! {
         <div class={classes!("app", state.page.drag_over.then_some("drag-over"))} data-state={state.attr()}
+             data-reading={state.queue.any_reading().then_some("true")}
              ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}>
             <header class="topbar" role="banner">
                 <h1>{"trajscope"}</h1>
@@ -166,6 +167,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
     let Some((file, _)) = state.sel() else {
         return match state.queue.files.iter().rev().find_map(|f| match &f.status {
             FileStatus::Loading { .. } => Some(panels::progress(f, ctx)),
+            FileStatus::Ready(s) if s.reading.is_some() => Some(panels::progress(f, ctx)),
             _ => None,
         }) {
             Some(p) => p,
@@ -183,7 +185,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
     // One tree for both modes, so the label form (and what is typed in it) stays mounted.
     html! {
         <>
-        { for state.queue.files.iter().filter(|f| matches!(f.status, FileStatus::Loading { .. })).map(|f| panels::progress(f, ctx)) }
+        { for state.queue.files.iter().filter(|f| f.reading().is_some()).map(|f| panels::progress(f, ctx)) }
         if reviewing { { diagnosis::card(state, summary) } }
         { panels::overview(state, entry, summary) }
         { timeline::strip(state) }

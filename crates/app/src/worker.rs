@@ -40,7 +40,7 @@ mod glue {
     use super::Store;
     use crate::hash_helper::{self, HashHelper};
     use crate::load::Slices;
-    use crate::protocol::{Request, Response};
+    use crate::protocol::{ReadProgress, Request, Response};
 
     use super::post_to as post;
 
@@ -101,10 +101,15 @@ mod glue {
     const BATCH_MAX_MS: f64 = 500.0;
     /// The least time between two progress reports while a file is read.
     const PROGRESS_MS: f64 = 400.0;
+    /// How long after an early `Loaded` the file is read in small slices while the page has
+    /// not asked for the open trajectory's steps yet.
+    const EARLY_SMALL_MS: f64 = 2000.0;
 
-    /// The load loop: the file's slices into the loader, then `Loaded` (the first trajectory
-    /// readable at once), the identity when a helper has it, the secret scan and the rest's
-    /// analysis in batches.
+    /// The load loop: the file's slices into the loader; as soon as the first trajectory has
+    /// settled (an AWTL run whose `run_end` was read), an early `Loaded` of the trajectories
+    /// settled so far while the rest is read (`Reading` messages bring the next ones); once
+    /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
+    /// identity when a helper has it, the secret scan and the rest's analysis in batches.
     async fn load(
         scope: DedicatedWorkerGlobalScope,
         store: Rc<RefCell<Store>>,
@@ -127,7 +132,9 @@ mod glue {
         let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
-        let mut t_progress = t_start;
+        // (The first report comes after the first slice: the page counts lines at once.)
+        let (mut t_progress, mut t_early) = (t_start - PROGRESS_MS, None);
+        store.borrow_mut().begin(file);
         // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
         loop {
@@ -145,32 +152,52 @@ mod glue {
             let t1 = now();
             loader.feed(&bytes);
             (t_read, t_feed) = (t_read + t1 - t0, t_feed + now() - t1);
+            let p = loader.progress();
+            let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
+            let progress = ReadProgress { bytes: slices.pos(), total, lines, quarantined };
+            // The trajectories that settled in this slice go to the store: the first one makes
+            // the file readable before its end (unless this was the last slice).
+            let settled = loader.take_settled();
+            if !settled.is_empty() {
+                let early = slices.pos() < total;
+                let format = loader.format();
+                let resp = store.borrow_mut().settle(file, settled, format, progress, early);
+                if let Some(resp) = resp {
+                    post(&scope, &resp);
+                    t_early = Some(now() - t_start);
+                    t_progress = now();
+                }
+            }
+            // Shown early, the page asks for the open trajectory's columns and steps: small
+            // slices meanwhile (it is answered between two), for a while at most.
+            let waiting = t_early.is_some_and(|t| now() - t_start - t < EARLY_SMALL_MS)
+                && !store.borrow().stepped(file);
+            slices.set_small(waiting);
             // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
             // which shares the machine's cores with this parse.
             if now() - t_progress >= PROGRESS_MS {
                 t_progress = now();
-                let p = loader.progress();
-                let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
-                let bytes = slices.pos();
-                post(&scope, &Response::Progress { file, bytes, total, lines, quarantined });
+                let resp = store.borrow_mut().read_progress(file, progress);
+                post(&scope, &resp);
             }
         }
         if store.borrow_mut().take_cancelled(file) {
             return post(&scope, &Response::Cancelled { file });
         }
         let t0 = now();
-        let session = loader.finish();
-        let t_finished = now();
-        let resp = store.borrow_mut().insert(file, session);
+        // The whole file: the settled trajectories given back, the session kept, its first
+        // trajectory analysed (and, for a file shown early, what changed since).
+        let resps = store.borrow_mut().finish(file, loader);
         let t_inserted = now();
-        // `ready`: the first trajectory can be read now, whether or not the hash has arrived.
-        post(&scope, &resp);
+        // `ready` (unless it came early): the first trajectory can be read now, whether or not
+        // the hash has arrived.
+        resps.iter().for_each(|r| post(&scope, r));
         let t_posted = now();
         // Where the time went (the app benchmark, `bench/app/run.mjs`, reads this line).
+        let early = t_early.map(|t| format!(" early={t:.0}")).unwrap_or_default();
         gloo::console::log!(format!(
-            "trajscope-timing at={t_start:.0} read={t_read:.0} feed={t_feed:.0} finish={:.0} analyse={:.0} post={:.0} total={:.0}",
-            t_finished - t0,
-            t_inserted - t_finished,
+            "trajscope-timing at={t_start:.0} read={t_read:.0} feed={t_feed:.0} finish+analyse={:.0} post={:.0} total={:.0}{early}",
+            t_inserted - t0,
             t_posted - t_inserted,
             t_posted - t_start
         ));

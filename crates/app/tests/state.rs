@@ -4,14 +4,14 @@
 
 use std::rc::Rc;
 
-use trajscope_app::protocol::{Grain, Request, Response, StepColumns};
+use trajscope_app::protocol::{Grain, ReadProgress, Request, Response, StepColumns};
 use trajscope_app::state::{
     Action, FileStatus, HashView, LabelAction, Mode, NavAction, PageAction, QueueAction,
     QueueFilter, SearchAction, State,
 };
 use trajscope_app::worker::Store;
 use trajscope_core::model::Outcome;
-use trajscope_core::{ingest, IngestOptions, Session};
+use trajscope_core::{ingest, IngestOptions, Loader, Session};
 use yew::Reducible as _;
 
 #[cfg(target_arch = "wasm32")]
@@ -464,5 +464,81 @@ test! {
         assert!(summary.secrets_total >= 12, "{}", summary.secrets_total);
         assert_eq!(summary.secrets.len() as u64, summary.secrets_total);
         assert!(summary.secrets.iter().any(|f| f.kind == "github-token" && f.step == Some(2)));
+    }
+
+    fn a_file_shown_while_it_is_read_keeps_the_reviewers_place_when_it_is_read_whole() {
+        for late in [false, true] {
+            // Five runs; with `late`, a line of the first after its end (it changes under the
+            // page).
+            let mut text = String::new();
+            for i in 0..5 {
+                text += &SAMPLE.replace("run-demo-7", &format!("run-{i}"));
+                if late && i == 2 {
+                    text += "{\"type\":\"observation\",\"run_id\":\"run-0\",\"output\":\"late\"}\n";
+                }
+            }
+            let mut store = Store::default();
+            let mut s = act(
+                State::default(),
+                QueueAction::Add { id: 1, name: "f".into(), size: text.len() as f64 },
+            );
+            let mut loader = Loader::new(IngestOptions::default(), true);
+            store.begin(1);
+            let (mut pos, mut rows_seen) = (0, Vec::new());
+            for piece in text.as_bytes().chunks(700) {
+                loader.feed(piece);
+                pos += piece.len();
+                let p = loader.progress();
+                let progress = ReadProgress {
+                    bytes: pos as f64,
+                    total: text.len() as f64,
+                    lines: p.lines as f64,
+                    quarantined: p.quarantined as f64,
+                };
+                let early = pos < text.len();
+                let settled = loader.take_settled();
+                if let Some(r) = store.settle(1, settled, loader.format(), progress, early) {
+                    s = worker(s, r);
+                    // Ready before the end: the first run open, its columns in, a step chosen.
+                    assert_eq!(s.sel(), Some((1, 0)));
+                    assert_eq!(s.attr(), "loading", "until its columns come");
+                    s = columns(s, &mut store);
+                    assert_eq!(s.attr(), "ready");
+                    s = act(s, NavAction::Go(3));
+                }
+                s = worker(s, store.read_progress(1, progress));
+                if let Some(sum) = s.queue.summary(1) {
+                    rows_seen.push(sum.trajectories.len());
+                }
+            }
+            assert!(s.queue.any_reading(), "still read");
+            assert!(rows_seen.len() > 1 && rows_seen.windows(2).any(|w| w[1] > w[0]), "{rows_seen:?}");
+            assert!(rows_seen[0] < 5, "{rows_seen:?}");
+            let open = s.queue.overview(1, 0).unwrap().clone();
+            assert!(!open.candidates.is_empty(), "its full overview");
+            for r in store.finish(1, loader) {
+                s = worker(s, r);
+            }
+            // Read whole: the same place, every run in the queue, no progress left.
+            assert!(!s.queue.any_reading());
+            let sum = s.queue.summary(1).unwrap();
+            assert_eq!(sum.trajectories.len(), 5);
+            assert_eq!(sum.stats.lines_total, text.lines().count() as u64);
+            assert_eq!((s.sel(), s.nav.step), (Some((1, 0)), Some(3)));
+            let now = s.queue.overview(1, 0).unwrap();
+            if late {
+                // Its columns asked again (one step more), its new overview in.
+                assert!(s.nav.columns.is_none());
+                assert_eq!(now.steps, open.steps + 1);
+                assert!(!now.candidates.is_empty());
+                s = columns(s, &mut store);
+                assert_eq!(s.nav.columns.as_ref().unwrap().role.len(), open.steps + 1);
+                assert_eq!(s.nav.step, Some(3));
+            } else {
+                assert!(s.nav.columns.is_some());
+                assert_eq!(now, &open);
+            }
+            assert_eq!(s.attr(), "ready");
+        }
     }
 }

@@ -186,6 +186,15 @@ impl Ingestor {
         self.source.container()
     }
 
+    /// The format, once the input is known to be line-oriented (the only inputs that settle
+    /// trajectories early); `None` before that or for a document.
+    pub fn jsonl_format(&self) -> Option<Format> {
+        match &self.router.mode {
+            Mode::Jsonl { format, .. } => Some(*format),
+            _ => None,
+        }
+    }
+
     /// Trajectories complete before the end of the input (AWTL: a run whose `run_end` was
     /// read), in their final form, each once: a caller may work on them (the CLI analyses them
     /// on another core) while the rest is read, and must give every one back to

@@ -46,6 +46,16 @@ impl Session {
         Session { trace, analyses: vec![None; n], analysed_below: 0, identity, opts, file_outcomes }
     }
 
+    /// Adds a trajectory after the last one, not analysed: a shell showing a file while it is
+    /// read (the app's worker) builds its provisional session from the trajectories settled
+    /// so far, in order, and gives them back to [`Loader::finish_returning`] from
+    /// [`Session::into_parts`].
+    pub fn push(&mut self, t: Trajectory) {
+        self.file_outcomes.push(t.outcome);
+        self.analyses.push(None);
+        self.trace.trajectories.push(t);
+    }
+
     /// Sets the reviewer's outcome ([`ReviewerOutcome`]) on the trajectories it is about;
     /// `Unknown` takes it back (each one's outcome as the trace came in). The analysis of a
     /// trajectory whose outcome changed is dropped (analysed again on demand). Returns those

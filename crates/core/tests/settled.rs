@@ -143,3 +143,45 @@ proptest! {
         prop_assert_eq!(changed, stale);
     }
 }
+
+/// The app's worker keeps settled trajectories in a provisional session (`Session::push`) and
+/// analyses only some; `Loader::finish_returning` takes them back with whatever analyses they
+/// have, keeps those still valid and names the changed ones.
+#[test]
+fn a_loader_takes_settled_trajectories_back_with_some_analyses() {
+    use trajscope_core::{Loader, Session};
+    let lines = [
+        line(1, "action", None, r#","command":"make""#),
+        line(1, "run_end", None, r#","status":"failed""#),
+        line(2, "action", None, r#","command":"ls""#),
+        line(2, "run_end", None, r#","status":"passed""#),
+        line(3, "action", None, r#","command":"cargo test""#),
+        line(1, "observation", None, r#","exit_code":1,"output":"late""#),
+        line(3, "run_end", None, r#","status":"failed""#),
+    ];
+    let input = lines.join("\n");
+    let mut loader = Loader::new(IngestOptions::default(), false);
+    let first_four: usize = lines[..4].iter().map(|l| l.len() + 1).sum();
+    loader.feed(&input.as_bytes()[..first_four]);
+    assert_eq!(loader.format(), Some(trajscope_core::Format::Awtl));
+    let settled = loader.take_settled();
+    let plain =
+        trajscope_core::Trace { trajectories: Vec::new(), ..ingest(b"", IngestOptions::default()) };
+    let mut early = Session::new(plain, None);
+    for s in &settled {
+        early.push(s.trajectory.clone());
+    }
+    assert_eq!(early.len(), 2);
+    early.analyse(0);
+    early.analyse(1);
+    loader.feed(&input.as_bytes()[first_four..]);
+    let (_, analyses) = early.into_parts();
+    let back = settled.into_iter().zip(analyses).collect();
+    let (mut session, changed) = loader.finish_returning(back);
+    assert_eq!(changed, [0], "run 1 had a line after its end");
+    // Run 2's analysis is kept; run 1's is dropped (analysed again from the whole run).
+    assert!(!session.is_analysed(0) && session.is_analysed(1) && !session.is_analysed(2));
+    let mut whole = Session::new(ingest(input.as_bytes(), IngestOptions::default()), None);
+    assert_eq!(session.trace(), whole.trace());
+    assert_eq!(session.report(), whole.report());
+}

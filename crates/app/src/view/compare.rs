@@ -885,6 +885,8 @@ mod tests {
                 secrets_total: 0,
                 secrets_scanned: 0,
                 secrets_of: 0,
+                reading: None,
+                revised: Vec::new(),
             };
             s.queue.files.push(super::super::state::FileEntry {
                 id: k as u32 + 1,

@@ -36,12 +36,23 @@ pub fn empty(state: &State) -> Html {
     }
 }
 
-/// The progress of one file being read, with a cancel button.
+/// The progress of one file being read (loading, or shown early while the rest is read),
+/// with a cancel button.
 pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
-    let FileStatus::Loading { bytes, total, lines, quarantined } = f.status else {
+    let Some(p) = f.reading() else {
         return html! {};
     };
-    let pct = if total > 0.0 { bytes / total * 100.0 } else { 0.0 };
+    let (bytes, total, lines, quarantined, pct) =
+        (p.bytes, p.total, p.lines, p.quarantined, p.percent());
+    // Shown early: what is on screen is the part read so far.
+    let early = match &f.status {
+        FileStatus::Ready(s) => Some(format!(
+            " · {} trajector{} read so far, the rest fill in",
+            s.trajectories.len(),
+            if s.trajectories.len() == 1 { "y" } else { "ies" }
+        )),
+        _ => None,
+    };
     let cancel = {
         let (ctx, id) = (ctx.clone(), f.id);
         Callback::from(move |_| ctx.send(&Request::Cancel { file: id }))
@@ -53,6 +64,7 @@ pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
                 <span data-testid="progress-bytes">{ format!("{} of {}", mb(bytes), mb(total)) }</span>
                 {" · "}<span data-testid="progress-lines">{ format!("{lines} lines") }</span>
                 {" · "}<span data-testid="progress-quarantined">{ format!("{quarantined} quarantined") }</span>
+                if let Some(early) = early { <span data-testid="progress-early">{ early }</span> }
             </p>
             <progress max="100" value={format!("{pct:.0}")} aria-label="Read progress" />
             <button class="button" data-testid="cancel-load" onclick={cancel}>{"Cancel"}</button>
@@ -220,8 +232,14 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
             <details class="ov-more" open={tall}>
                 <summary>{"more"}</summary>
                 <dl>
-                    <dt>{"lines"}</dt><dd data-testid="lines">{ format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank) }</dd>
-                    <dt>{"trajectories"}</dt><dd>{ s.trajectories.len() }</dd>
+                    <dt>{"lines"}</dt><dd data-testid="lines">{ match &s.reading {
+                        Some(p) => format!("{} so far (reading… {:.0} %)", st.lines_total, p.percent()),
+                        None => format!("{} ({} parsed, {} blank)", st.lines_total, st.lines_parsed, st.lines_blank),
+                    } }</dd>
+                    <dt>{"trajectories"}</dt><dd>{ match &s.reading {
+                        Some(_) => format!("{} so far", s.trajectories.len()),
+                        None => s.trajectories.len().to_string(),
+                    } }</dd>
                     if let Some(t) = info {
                         <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
                         <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
@@ -427,7 +445,11 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
     html! {
         <section class="quarantine panel" aria-label="Quarantine" data-testid="quarantine">
             <h2>{ format!("Quarantine ({})", s.quarantine_total) }</h2>
-            if s.quarantine_total == 0 {
+            if let Some(p) = &s.reading {
+                <p class="muted" data-testid="quarantine-reading">{ format!(
+                    "Listed once the file is read ({} lines quarantined so far).", p.quarantined
+                ) }</p>
+            } else if s.quarantine_total == 0 {
                 <p class="muted">{"Every line was taken in: nothing quarantined."}</p>
             } else {
                 <button class="button" data-testid="export-quarantine" onclick={export(false)}
@@ -517,6 +539,9 @@ pub fn duration_text(ms: u64) -> String {
 /// How many secrets and where (the first few), e.g. `3 found: github-token at step 2 (line 3), …`.
 /// While the scan runs (after the first trajectory is on screen): how far it is.
 fn secrets_text(s: &TraceSummary) -> String {
+    if s.reading.is_some() {
+        return "scanned once the file is read".into();
+    }
     if !s.secrets_done() {
         let pct = u64::from(s.secrets_scanned) * 100 / u64::from(s.secrets_of.max(1));
         return match s.secrets_total {

@@ -150,12 +150,15 @@ pub fn trajectories(props: &Props) -> Html {
             if len == 0 && !s.trajectories.is_empty() { <li class="muted" data-testid="queue-filtered">{ format!("{} hidden by the filter", s.trajectories.len()) }</li> }
         </ul>
     };
-    // The trajectories after the first are analysed in the background, in batches.
-    let progress = ((s.analysed as usize) < len).then(|| {
+    // The trajectories after the first are analysed in the background, in batches; a file
+    // shown early is still read (its queue fills in).
+    let progress = ((s.analysed as usize) < len || s.reading.is_some()).then(|| {
+        let text = match &s.reading {
+            Some(p) => format!("reading… {:.0} % · {len} so far", p.percent()),
+            None => format!("analysing… {} of {len}", s.analysed),
+        };
         html! {
-            <p class="muted small" data-testid="analysis-progress" aria-busy="true" role="status">{
-                format!("analysing… {} of {len}", s.analysed)
-            }</p>
+            <p class="muted small" data-testid="analysis-progress" aria-busy="true" role="status">{ text }</p>
         }
     });
     if !virtual_list {

@@ -23,7 +23,7 @@ pub use queue::{FileEntry, FileStatus, Queue, QueueAction, QueueFilter};
 pub use search::{Search, SearchAction};
 pub use selection::{Candidate, HashView, Selection};
 
-use crate::protocol::Response;
+use crate::protocol::{Response, TraceSummary};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
@@ -137,6 +137,38 @@ impl State {
         }
     }
 
+    /// The whole file's summary replaces the one shown while it was read: the reviewer's place
+    /// stays (the open trajectory, its step, the step texts and its full overview), except
+    /// that a trajectory a later line changed (`revised`) gets its columns and texts again
+    /// (its new overview follows, `Analysed`).
+    fn read_whole(&mut self, file: u32, early: &TraceSummary, mut summary: TraceSummary) {
+        let open = self.sel().filter(|(f, _)| *f == file).map(|(_, t)| t);
+        if let Some(t) = open {
+            if summary.revised.contains(&t) {
+                self.nav.refresh();
+            } else if let (Some(o), Some(slot)) =
+                (early.trajectories.get(t as usize), summary.trajectories.get_mut(t as usize))
+            {
+                *slot = o.clone();
+            }
+        }
+        self.queue.set_status(file, FileStatus::Ready(Rc::new(summary)));
+        self.open_link_when_read(file);
+    }
+
+    /// A deep link into `file` waits for a trajectory not read yet: opened once it is there,
+    /// or once the file is read whole.
+    fn open_link_when_read(&mut self, file: u32) {
+        let pos = self.queue.position(file).map(|p| p as u32);
+        let Some(summary) = self.queue.summary(file) else { return };
+        let waiting = self.selection.pending.as_ref().filter(|h| Some(h.file) == pos);
+        let Some(traj) = waiting.map(|h| h.traj) else { return };
+        let there = (traj as usize) < summary.trajectories.len() || summary.reading.is_none();
+        if there && self.sel() != Some((file, traj)) {
+            self.select(file, traj);
+        }
+    }
+
     fn on_worker(&mut self, resp: Response) {
         match resp {
             Response::Ready => self.page.worker_up = true,
@@ -181,6 +213,11 @@ impl State {
             }
             Response::Loaded { file, mut summary } => {
                 summary.unpack();
+                let early = self.queue.summary(file).filter(|s| s.reading.is_some()).cloned();
+                if let Some(early) = early {
+                    return self.read_whole(file, &early, *summary);
+                }
+                let (len, reading) = (summary.trajectories.len(), summary.reading.is_some());
                 self.queue.set_status(file, FileStatus::Ready(Rc::new(*summary)));
                 let pos = self.queue.position(file);
                 let pending = &self.selection.pending;
@@ -189,16 +226,29 @@ impl State {
                     pending.as_ref().filter(|h| Some(h.file as usize) == pos).map(|h| h.traj);
                 let waiting_for_other =
                     pending.as_ref().is_some_and(|h| Some(h.file as usize) != pos);
-                if let Some(traj) = link {
-                    self.select(file, traj);
-                } else if self.sel().is_none() || !waiting_for_other {
-                    self.select(file, 0);
+                match link {
+                    Some(traj) if (traj as usize) < len || !reading => self.select(file, traj),
+                    // A file shown early: the link's trajectory is not read yet (opened when
+                    // it comes, `Reading`); the first one meanwhile.
+                    Some(_) => self.select(file, 0),
+                    None if self.sel().is_none() || !waiting_for_other => self.select(file, 0),
+                    None => {}
                 }
+            }
+            Response::Reading { file, progress, from, rows } => {
+                self.queue.reading(file, progress, from, rows);
+                self.open_link_when_read(file);
             }
             Response::Failed { file, error } => {
                 self.queue.set_status(file, FileStatus::Failed(error))
             }
-            Response::Cancelled { file } => self.queue.set_status(file, FileStatus::Cancelled),
+            Response::Cancelled { file } => {
+                self.queue.set_status(file, FileStatus::Cancelled);
+                // A file shown early was open: nothing of it is left to show.
+                if self.sel().is_some_and(|(f, _)| f == file) {
+                    self.select_first_ready();
+                }
+            }
             Response::Columns { file, traj, columns, .. } => {
                 if !self.selection.is(file, traj) {
                     return;

@@ -2,17 +2,18 @@
 //! answered with the session's projection, the background analysis in batches, the cases and
 //! the brief once the identity is known. Plain Rust, tested natively.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
-use trajscope_core::model::Outcome;
+use trajscope_core::ingest::Settled;
+use trajscope_core::model::{Format, IngestStats, Outcome, Trace, Trajectory};
 use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
-use trajscope_core::Session;
+use trajscope_core::{Loader, Session};
 
 use crate::protocol::{
-    CaseView, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN, RAW_PREVIEW_CHARS,
-    SECRETS_SHOWN,
+    CaseView, ReadProgress, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN,
+    RAW_PREVIEW_CHARS, SECRETS_SHOWN,
 };
 
 /// The sessions this worker holds, by file id.
@@ -27,6 +28,30 @@ pub struct Store {
     scans: HashMap<u32, Scan>,
     /// Files whose columns the page asked for: it shows one of their trajectories.
     shown: HashSet<u32>,
+    /// The trajectory of each file whose columns the page asked for last (the one it has
+    /// open).
+    opened: HashMap<u32, u32>,
+    /// Files still read; the session of one in `sessions` meanwhile is provisional: the
+    /// trajectories settled so far.
+    reading: HashMap<u32, Reading>,
+}
+
+/// A file still read, shown early ([`Store::settle`]).
+#[derive(Default)]
+struct Reading {
+    /// Settled trajectories whose predecessors have not settled yet, by position: the
+    /// provisional session holds positions `0..n` only, so its indices are the final ones.
+    waiting: BTreeMap<usize, Trajectory>,
+    /// The provisional `Loaded` was answered: the page shows the file.
+    shown: bool,
+    /// Rows of the provisional session the page has (the next [`Response::Reading`] brings
+    /// the rest).
+    sent: usize,
+    /// The page asked for step texts (it shows the file).
+    stepped: bool,
+    /// Reviewer outcomes asked for while the file is read, set on the whole session (a
+    /// provisional trajectory keeps the file's outcome: it is given back to the loader).
+    outcomes: Vec<(String, Outcome)>,
 }
 
 /// How far the secret scan of a file is: pieces are its trajectories, then its quarantined
@@ -50,6 +75,146 @@ impl Store {
         self.cases_sent.remove(&file);
         self.scans.insert(file, Scan::default());
         Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// A read of `file` starts: a `Forget` meanwhile stops it.
+    pub fn begin(&mut self, file: u32) {
+        self.reading.insert(file, Reading::default());
+    }
+
+    /// Trajectories of `file` that settled while it is read (see [`Loader::take_settled`]),
+    /// kept in a provisional session the page may show before the end of the file. Answers
+    /// the provisional `Loaded` (with `progress`) once the first trajectory is there, if `early`
+    /// (the read is not about to end: a file read in one slice is not shown twice); `None`
+    /// otherwise. Later trajectories reach the page with [`Store::read_progress`].
+    pub fn settle(
+        &mut self,
+        file: u32,
+        settled: Vec<Settled>,
+        format: Option<Format>,
+        progress: ReadProgress,
+        early: bool,
+    ) -> Option<Response> {
+        let r = self.reading.entry(file).or_default();
+        r.waiting.extend(settled.into_iter().map(|s| (s.position, s.trajectory)));
+        if !self.sessions.contains_key(&file) && r.waiting.contains_key(&0) {
+            let format = format.unwrap_or(Format::Generic);
+            let trace = Trace {
+                format,
+                stats: IngestStats::default(),
+                quarantine: Vec::new(),
+                trajectories: Vec::new(),
+                error: None,
+            };
+            self.sessions.insert(file, Session::new(trace, None));
+        }
+        let s = self.sessions.get_mut(&file)?;
+        // The ones whose predecessors are all there, in order.
+        while let Some(t) = r.waiting.remove(&s.len()) {
+            s.push(t);
+        }
+        if r.shown || !early || s.is_empty() {
+            return None;
+        }
+        r.shown = true;
+        r.sent = s.len();
+        s.analyse(0);
+        let mut summary = summarize(s);
+        summary.stats = progress.stats();
+        summary.reading = Some(progress);
+        Some(Response::Loaded { file, summary: Box::new(summary) })
+    }
+
+    /// How far the read of `file` is: [`Response::Reading`] with the rows settled since the
+    /// last answer when the page shows the file early, else [`Response::Progress`].
+    pub fn read_progress(&mut self, file: u32, progress: ReadProgress) -> Response {
+        let ReadProgress { bytes, total, lines, quarantined } = progress;
+        let (Some(r), Some(s)) = (self.reading.get_mut(&file), self.sessions.get(&file)) else {
+            return Response::Progress { file, bytes, total, lines, quarantined };
+        };
+        if !r.shown {
+            return Response::Progress { file, bytes, total, lines, quarantined };
+        }
+        let from = r.sent;
+        let rows = (from..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
+        r.sent = s.len();
+        Response::Reading { file, progress, from: from as u32, rows }
+    }
+
+    /// Whether the page shows `file` while it is read.
+    pub fn shown_early(&self, file: u32) -> bool {
+        self.reading.get(&file).is_some_and(|r| r.shown)
+    }
+
+    /// Whether the page asked for step texts of `file` while it is read (it shows one of its
+    /// trajectories).
+    pub fn stepped(&self, file: u32) -> bool {
+        self.reading.get(&file).is_some_and(|r| r.stepped)
+    }
+
+    /// The file is read: every settled trajectory (the provisional session's, with the
+    /// analyses made for the page, and those still waiting) goes back to `loader`, whose
+    /// session is kept as [`Store::insert`] keeps one. Answers its `Loaded`; if the page was
+    /// shown the file early, the summary names the trajectories a later line changed
+    /// (`revised`), followed by the new full overviews of those the page had analysed (the one
+    /// it has open among them) and the reviewer outcomes asked for meanwhile.
+    pub fn finish(&mut self, file: u32, mut loader: Loader) -> Vec<Response> {
+        let mut r = self.reading.remove(&file).unwrap_or_default();
+        // (A session of `file` now is the provisional one: a file id is loaded once.)
+        let provisional = self.sessions.remove(&file);
+        r.waiting.extend(loader.take_settled().into_iter().map(|s| (s.position, s.trajectory)));
+        let mut back = Vec::new();
+        let mut was_analysed = Vec::new();
+        if let Some(p) = provisional {
+            let (trace, analyses) = p.into_parts();
+            for (position, (trajectory, a)) in
+                trace.trajectories.into_iter().zip(analyses).enumerate()
+            {
+                was_analysed.push(a.is_some());
+                back.push((Settled { position, trajectory }, a));
+            }
+        }
+        back.extend(
+            r.waiting
+                .into_iter()
+                .map(|(position, trajectory)| (Settled { position, trajectory }, None)),
+        );
+        let (session, changed) = loader.finish_returning(back);
+        let Response::Loaded { file, mut summary } = self.insert(file, session) else {
+            unreachable!("insert answers Loaded")
+        };
+        let seen = if r.shown { r.sent } else { 0 };
+        summary.revised = changed.iter().filter(|&&i| i < seen).map(|&i| i as u32).collect();
+        // The overviews the page held of revised trajectories are stale: the new ones (the
+        // session dropped their analyses; analysed again now).
+        let overviews: Vec<_> = summary
+            .revised
+            .iter()
+            .filter(|&&i| was_analysed.get(i as usize).copied().unwrap_or(false))
+            .filter_map(|&i| {
+                let s = self.sessions.get_mut(&file)?;
+                s.analyse(i as usize);
+                s.overview(i as usize).map(|o| (i, o))
+            })
+            .collect();
+        let mut out = vec![Response::Loaded { file, summary }];
+        if !overviews.is_empty() {
+            out.push(Response::Analysed { file, overviews });
+        }
+        for (id, outcome) in r.outcomes {
+            out.extend(self.set_outcome(file, &id, outcome));
+        }
+        out
+    }
+
+    /// Forgets `file` (its session, a read in progress, what was sent of it).
+    fn forget(&mut self, file: u32) {
+        self.sessions.remove(&file);
+        self.cases_sent.remove(&file);
+        self.scans.remove(&file);
+        self.shown.remove(&file);
+        self.opened.remove(&file);
+        self.reading.remove(&file);
     }
 
     /// The background work of `file` after `Loaded`, one batch at a time while `more()` says so
@@ -162,6 +327,11 @@ impl Store {
     /// the session, and analyses the trajectories it changed again: their new overviews, and
     /// the cases and brief again if they were already sent.
     pub fn set_outcome(&mut self, file: u32, id: &str, outcome: Outcome) -> Vec<Response> {
+        if let Some(r) = self.reading.get_mut(&file) {
+            // Set on the whole file once read ([`Store::finish`]).
+            r.outcomes.push((id.to_string(), outcome));
+            return Vec::new();
+        }
         let Some(s) = self.sessions.get_mut(&file) else { return Vec::new() };
         let Ok(changed) = s.set_outcome(&ReviewerOutcome::new(outcome, Some(id.to_string())))
         else {
@@ -199,9 +369,14 @@ impl Store {
         self.cancelled.insert(file);
     }
 
-    /// True (once) if the load of `file` was cancelled.
+    /// True (once) if the load of `file` was cancelled; what was shown of it early is
+    /// forgotten.
     pub fn take_cancelled(&mut self, file: u32) -> bool {
-        self.cancelled.remove(&file)
+        let cancelled = self.cancelled.remove(&file);
+        if cancelled && self.reading.contains_key(&file) {
+            self.forget(file);
+        }
+        cancelled
     }
 
     /// Answers a request that needs no I/O (everything but `Load`): an `Analysed` first when
@@ -216,9 +391,13 @@ impl Store {
         if let Request::Columns { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj, true));
             self.shown.insert(*file);
+            self.opened.insert(*file, *traj);
         }
         if let Request::Steps { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj, false));
+            if let Some(r) = self.reading.get_mut(file) {
+                r.stepped = true;
+            }
         }
         if let Request::Compare { left, right, .. } = &req {
             out.extend(self.ensure_analysed(left.0, left.1, false));
@@ -239,10 +418,11 @@ impl Store {
                 None
             }
             Request::Forget { file } => {
-                self.sessions.remove(&file);
-                self.cases_sent.remove(&file);
-                self.scans.remove(&file);
-                self.shown.remove(&file);
+                // A file still read: its read stops too.
+                if self.reading.contains_key(&file) {
+                    self.cancel(file);
+                }
+                self.forget(file);
                 None
             }
             Request::Columns { req, file, traj } => {
@@ -330,6 +510,8 @@ pub fn summarize(s: &Session) -> TraceSummary {
         secrets_total: 0,
         secrets: Vec::new(),
         secrets_scanned: 0,
+        reading: None,
+        revised: Vec::new(),
     }
 }
 
@@ -690,6 +872,310 @@ mod tests {
         );
         assert!(matches!(&out[1], Response::CasesReady { cases, .. } if !cases.is_empty()));
         assert!(store.analyse_batch(1, || true).is_none(), "the cases come once");
+    }
+
+    /// The worker's load loop over `bytes` read in `chunk`-byte slices, as `worker.rs` runs it
+    /// over a `File`: after each slice the settled trajectories go to the store and a progress
+    /// report is answered, then `page` may ask something (it gets the bytes read so far); at
+    /// the end the whole file. Every answer, in order, each with the bytes read when it came.
+    fn load_in_slices(
+        store: &mut Store,
+        file: u32,
+        bytes: &[u8],
+        chunk: usize,
+        mut page: impl FnMut(&mut Store, usize) -> Vec<Response>,
+    ) -> Vec<(usize, Response)> {
+        let mut loader = Loader::new(IngestOptions::default(), true);
+        let total = bytes.len();
+        let mut out = Vec::new();
+        store.begin(file);
+        for (k, piece) in bytes.chunks(chunk.max(1)).enumerate() {
+            if store.take_cancelled(file) {
+                return out;
+            }
+            let pos = (k * chunk + piece.len()).min(total);
+            loader.feed(piece);
+            let p = loader.progress();
+            let progress = ReadProgress {
+                bytes: pos as f64,
+                total: total as f64,
+                lines: p.lines as f64,
+                quarantined: p.quarantined as f64,
+            };
+            let settled = loader.take_settled();
+            let early = pos < total;
+            if let Some(r) = store.settle(file, settled, loader.format(), progress, early) {
+                out.push((pos, r));
+            }
+            out.push((pos, store.read_progress(file, progress)));
+            out.extend(page(store, pos).into_iter().map(|r| (pos, r)));
+        }
+        out.extend(store.finish(file, loader).into_iter().map(|r| (total, r)));
+        out
+    }
+
+    /// AWTL lines of run `id` (a start, `n` actions, an end when `ended`).
+    fn run(id: &str, n: usize, ended: bool) -> String {
+        let mut out = format!("{{\"type\":\"run_start\",\"run_id\":\"{id}\",\"task\":\"t\"}}\n");
+        for i in 0..n {
+            out += &format!(
+                "{{\"type\":\"action\",\"run_id\":\"{id}\",\"agent\":\"coder\",\"tool\":\"shell\",\"command\":\"make {i}\"}}\n\
+                 {{\"type\":\"observation\",\"run_id\":\"{id}\",\"exit_code\":{},\"output\":\"error: step {i} failed\"}}\n",
+                i % 2
+            );
+        }
+        if ended {
+            out += &format!("{{\"type\":\"run_end\",\"run_id\":\"{id}\",\"status\":\"failed\"}}\n");
+        }
+        out
+    }
+
+    /// What the page holds of a file once every message of its load and background work is
+    /// applied (rows, the full overviews it got, the secrets, the cases), to compare a load
+    /// shown early with one that is not.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn settle_down(store: &mut Store, file: u32, answers: &[(usize, Response)]) -> Drained {
+        let summary = answers
+            .iter()
+            .rev()
+            .find_map(|(_, r)| match r {
+                Response::Loaded { summary, .. } if summary.reading.is_none() => Some(summary),
+                _ => None,
+            })
+            .expect("the whole file's Loaded");
+        drain(store, file, summary)
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_file_of_many_runs_is_readable_before_its_end_and_ends_as_a_plain_load() {
+        let text = (0..40).map(|i| run(&format!("run-{i}"), 20, true)).collect::<String>();
+        let bytes = text.as_bytes();
+        let hash = trajscope_core::labels::content_hash(bytes);
+        let mut store = Store::default();
+        let mut opened_at = None;
+        let answers = load_in_slices(&mut store, 1, bytes, 4096, |store, pos| {
+            // The page opens the first trajectory as soon as it is shown, and asks a
+            // reviewer's outcome while the file is still read.
+            if opened_at.is_some() || !store.shown_early(1) {
+                return Vec::new();
+            }
+            opened_at = Some(pos);
+            let mut out = store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 });
+            out.extend(store.answer_all(Request::Steps {
+                req: 2,
+                file: 1,
+                traj: 0,
+                items: vec![(0, Grain::Low)],
+            }));
+            assert!(store.stepped(1), "the page shows it: the worker reads in big slices again");
+            let outcome = Request::SetOutcome {
+                file: 1,
+                trajectory_id: "run-1".into(),
+                outcome: Outcome::Passed,
+            };
+            assert!(store.answer_all(outcome).is_empty(), "set once the file is read");
+            out
+        });
+        // `Loaded` early: the first run, long before the end of the file, marked as read
+        // in part, with what was read so far.
+        let (at, Response::Loaded { summary: early, .. }) = &answers[0] else {
+            panic!("{:?}", &answers[0])
+        };
+        assert!(*at <= 8192 && *at < bytes.len() / 4, "{at} of {}", bytes.len());
+        let reading = early.reading.expect("read in part");
+        assert_eq!(reading.bytes as usize, *at);
+        assert!(!early.rows.is_empty() && early.rows[0].id == "run-0" && early.rows[0].analysed);
+        assert!(early.rows.len() < 40 && early.stats.lines_total > 0);
+        // The open trajectory's full overview, columns and steps come from the early session.
+        let rest: Vec<&Response> = answers.iter().map(|(_, r)| r).collect();
+        assert!(rest.iter().any(
+            |r| matches!(r, Response::Columns { traj: 0, columns, .. } if columns.role.len() == 42)
+        ));
+        assert!(rest
+            .iter()
+            .any(|r| matches!(r, Response::Steps { steps, .. } if steps.len() == 1)));
+        // The queue fills in behind it, in order, each row once.
+        let mut next = early.rows.len() as u32;
+        for r in &rest {
+            if let Response::Reading { from, rows, progress, .. } = r {
+                assert_eq!(*from, next);
+                assert!(progress.bytes <= progress.total);
+                next += rows.len() as u32;
+            }
+        }
+        assert!(next > early.rows.len() as u32, "rows came while reading");
+        // The whole file: nothing revised, the identity there, the outcome asked meanwhile set.
+        let whole = rest
+            .iter()
+            .position(
+                |r| matches!(r, Response::Loaded { summary, .. } if summary.reading.is_none()),
+            )
+            .expect("the whole file's Loaded");
+        let Response::Loaded { summary, .. } = rest[whole] else { unreachable!() };
+        assert!(summary.revised.is_empty());
+        assert_eq!(summary.content_hash, hash);
+        assert_eq!(summary.rows.len(), 40);
+        assert!(summary.rows[0].analysed, "the analysis made while reading is kept");
+        assert!(matches!(rest[whole + 1], Response::Analysed { overviews, .. }
+            if overviews[0].0 == 1 && overviews[0].1.outcome == Outcome::Passed));
+        // And the same as a file loaded whole (today's path), the outcome set on both.
+        let mut plain = Store::default();
+        let Response::Loaded { summary: want, .. } = plain.insert(1, session(bytes, Some(&hash)))
+        else {
+            unreachable!()
+        };
+        plain.set_outcome(1, "run-1", Outcome::Passed);
+        assert_eq!(store.session(1).unwrap().trace(), plain.session(1).unwrap().trace());
+        let got = settle_down(&mut store, 1, &answers);
+        let want = drain(&mut plain, 1, &want);
+        // (The outcome's `Analysed` came outside the drain in both.)
+        assert_eq!(got.rows, want.rows);
+        assert_eq!(got.secrets, want.secrets);
+        assert_eq!(got.cases, want.cases);
+        let (mut a, mut b) = (store.session(1).unwrap().clone(), plain.session(1).unwrap().clone());
+        assert_eq!(a.report(), b.report());
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_trajectory_a_later_line_changed_is_sent_again() {
+        // Run `a` ends, then a line of `a` comes after `b`'s lines: `a` was shown early.
+        let late = "{\"type\":\"observation\",\"run_id\":\"a\",\"exit_code\":1,\"output\":\"late: crashed after the end\"}\n";
+        let text = run("a", 3, true) + &run("b", 30, false) + late + &run("b", 0, true);
+        let bytes = text.as_bytes();
+        let mut store = Store::default();
+        let mut opened = false;
+        let answers = load_in_slices(&mut store, 1, bytes, 512, |store, _| {
+            if opened || !store.shown_early(1) {
+                return Vec::new();
+            }
+            opened = true;
+            store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 })
+        });
+        assert!(opened);
+        let Some(Response::Analysed { overviews: before, .. }) =
+            answers.iter().map(|(_, r)| r).find(|r| matches!(r, Response::Analysed { .. }))
+        else {
+            panic!("no overview while reading")
+        };
+        assert_eq!(before[0].1.steps, 8);
+        let whole = answers
+            .iter()
+            .position(
+                |(_, r)| matches!(r, Response::Loaded { summary, .. } if summary.reading.is_none()),
+            )
+            .unwrap();
+        let Response::Loaded { summary, .. } = &answers[whole].1 else { unreachable!() };
+        assert_eq!(summary.revised, [0], "the page is told its trajectory changed");
+        assert_eq!(summary.rows[0].steps, 9);
+        // Its new full overview, analysed again on the whole run.
+        let Response::Analysed { overviews, .. } = &answers[whole + 1].1 else {
+            panic!("{:?}", answers[whole + 1])
+        };
+        let mut whole_session = session(bytes, None);
+        whole_session.analyse(0);
+        assert_eq!(overviews[..], [(0, whole_session.overview(0).unwrap())]);
+        assert_eq!(store.session(1).unwrap().trace(), whole_session.trace());
+    }
+
+    #[test]
+    fn a_file_read_is_shown_early_only_when_its_first_trajectory_settled_before_the_end() {
+        // One run that never ends before the file does (and non-AWTL formats): as before.
+        let one = run("only", 50, true);
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, one.as_bytes(), 256, |_, _| Vec::new());
+        let loaded: Vec<_> =
+            answers.iter().filter(|(_, r)| matches!(r, Response::Loaded { .. })).collect();
+        assert_eq!(loaded.len(), 1);
+        assert!(
+            matches!(&loaded[0].1, Response::Loaded { summary, .. } if summary.reading.is_none())
+        );
+        assert!(answers.iter().all(|(_, r)| !matches!(r, Response::Reading { .. })));
+        // Runs that end in another order: shown once the first has settled, in file order.
+        let text = run("first", 1, false)
+            + &run("second", 40, true)
+            + &run("first", 0, true)
+            + &run("third", 40, true);
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, text.as_bytes(), 512, |_, _| Vec::new());
+        let (at, Response::Loaded { summary, .. }) =
+            answers.iter().find(|(_, r)| matches!(r, Response::Loaded { .. })).unwrap()
+        else {
+            unreachable!()
+        };
+        assert!(summary.reading.is_some());
+        assert!(*at > run("first", 1, false).len() + run("second", 40, true).len());
+        let ids: Vec<&str> = summary.rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids[..2], ["first", "second"]);
+        // A load forgotten while read stops, and nothing of it is kept.
+        let mut store = Store::default();
+        let mut forgot = false;
+        let answers = load_in_slices(&mut store, 1, text.as_bytes(), 512, |store, _| {
+            if store.shown_early(1) && !forgot {
+                forgot = true;
+                store.answer_all(Request::Forget { file: 1 });
+            }
+            Vec::new()
+        });
+        assert!(forgot);
+        assert!(store.session(1).is_none() && !store.shown_early(1));
+        let loaded = answers.iter().filter(|(_, r)| matches!(r, Response::Loaded { .. }));
+        assert_eq!(loaded.count(), 1, "the early one only");
+    }
+
+    /// Every fixture read in small slices (trajectories shown early where they settle) ends
+    /// as the same session, and the page ends up with the same rows, secrets and cases, as a
+    /// fixture loaded whole.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn every_fixture_read_in_slices_ends_as_when_loaded_whole() {
+        // And files of several runs: the AWTL fixtures one after the other, and twice over
+        // (the second copy's lines reopen runs that settled: the same ids).
+        let awtl: Vec<u8> = fixtures()
+            .iter()
+            .filter(|p| p.to_string_lossy().ends_with(".awtl.jsonl"))
+            .flat_map(|p| std::fs::read(p).unwrap())
+            .collect();
+        let twice = [awtl.clone(), awtl.clone()].concat();
+        let inputs = fixtures().into_iter().map(|p| (format!("{p:?}"), std::fs::read(&p).unwrap()));
+        let inputs = inputs.chain([("awtl".to_string(), awtl), ("twice".to_string(), twice)]);
+        let (mut early, mut revised) = (0, 0);
+        for (p, bytes) in inputs {
+            let hash = trajscope_core::labels::content_hash(&bytes);
+            let mut store = Store::default();
+            let answers = load_in_slices(&mut store, 1, &bytes, 97, |store, _| {
+                if store.shown_early(1) {
+                    store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 })
+                } else {
+                    Vec::new()
+                }
+            });
+            early += usize::from(store.shown.contains(&1));
+            revised += usize::from(answers.iter().any(
+                |(_, r)| matches!(r, Response::Loaded { summary, .. } if !summary.revised.is_empty()),
+            ));
+            let mut plain = Store::default();
+            let Response::Loaded { summary, .. } = plain.insert(1, session(&bytes, Some(&hash)))
+            else {
+                unreachable!()
+            };
+            assert_eq!(
+                store.session(1).unwrap().trace(),
+                plain.session(1).unwrap().trace(),
+                "{p:?}"
+            );
+            let got = settle_down(&mut store, 1, &answers);
+            let want = drain(&mut plain, 1, &summary);
+            assert_eq!(got.rows, want.rows, "{p:?}");
+            assert_eq!(
+                (got.secrets, got.secrets_total),
+                (want.secrets, want.secrets_total),
+                "{p:?}"
+            );
+            assert_eq!(got.cases, want.cases, "{p:?}");
+        }
+        assert!(early >= 2 && revised >= 1, "{early} files shown early, {revised} revised");
     }
 
     /// Every fixture file under `tests/fixtures` (any format, corrupt ones included).

@@ -54,6 +54,12 @@ impl Loader {
         self.ingestor.take_settled()
     }
 
+    /// The format, once the input is known to be line-oriented (see
+    /// [`Ingestor::jsonl_format`]): what a shell showing settled trajectories early names.
+    pub fn format(&self) -> Option<crate::model::Format> {
+        self.ingestor.jsonl_format()
+    }
+
     /// The session of everything fed, nothing analysed.
     pub fn finish(self) -> Session {
         self.finish_with(Vec::new())
@@ -62,13 +68,26 @@ impl Loader {
     /// The session, with the settled trajectories given back together with their analyses; an
     /// analysis whose trajectory a later line changed is dropped (it is analysed again).
     pub fn finish_with(self, settled: Vec<(Settled, TrajectoryAnalysis)>) -> Session {
-        let (returned, analyses): (Vec<Settled>, Vec<(usize, TrajectoryAnalysis)>) = settled
-            .into_iter()
-            .map(|(s, a)| {
-                let position = s.position;
-                (s, (position, a))
-            })
-            .unzip();
+        self.finish_returning(settled.into_iter().map(|(s, a)| (s, Some(a))).collect()).0
+    }
+
+    /// [`Loader::finish_with`] for a shell that analysed only some of the settled trajectories
+    /// (the app's worker analyses the ones the page opened while the file was read): every
+    /// settled trajectory given back, each with its analysis if it has one. Also returns the
+    /// positions of those a later line changed ([`Finished::changed`]): their analyses are
+    /// dropped, and whatever a shell showed of them is stale.
+    pub fn finish_returning(
+        self,
+        settled: Vec<(Settled, Option<TrajectoryAnalysis>)>,
+    ) -> (Session, Vec<usize>) {
+        let mut returned = Vec::with_capacity(settled.len());
+        let mut analyses = Vec::new();
+        for (s, a) in settled {
+            if let Some(a) = a {
+                analyses.push((s.position, a));
+            }
+            returned.push(s);
+        }
         let Finished { trace, changed } = self.ingestor.finish_with(returned);
         let identity = self.hasher.map(ContentHasher::finish);
         let mut session = Session::new(trace, identity);
@@ -84,6 +103,6 @@ impl Loader {
                 session.set_analysis(position, a);
             }
         }
-        session
+        (session, changed)
     }
 }

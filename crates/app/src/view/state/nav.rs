@@ -90,6 +90,13 @@ impl Nav {
         self.visible = Rc::new(Vec::new());
     }
 
+    /// The selected trajectory changed under the page (a later line of the file): its columns
+    /// and texts are asked again; the step, filter and grain stay.
+    pub fn refresh(&mut self) {
+        self.columns = None;
+        self.cache = Rc::new(HashMap::new());
+    }
+
     /// The selected trajectory's columns arrived.
     pub fn set_columns(&mut self, columns: StepColumns) {
         self.columns = Some(Rc::new(columns));

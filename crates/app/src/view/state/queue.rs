@@ -6,7 +6,7 @@ use std::rc::Rc;
 use trajscope_core::model::Outcome;
 
 use super::labels::Labels;
-use crate::protocol::{Overview, TraceSummary, SECRETS_SHOWN};
+use crate::protocol::{Overview, ReadProgress, Row, TraceSummary, SECRETS_SHOWN};
 use trajscope_core::redact::TraceFinding;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +23,23 @@ pub struct FileEntry {
     pub name: String,
     pub size: f64,
     pub status: FileStatus,
+}
+
+impl FileEntry {
+    /// How far the read is while the file is read: loading, or shown early (its first
+    /// trajectories readable while the rest is read).
+    pub fn reading(&self) -> Option<ReadProgress> {
+        match &self.status {
+            FileStatus::Loading { bytes, total, lines, quarantined } => Some(ReadProgress {
+                bytes: *bytes,
+                total: *total,
+                lines: *lines,
+                quarantined: *quarantined,
+            }),
+            FileStatus::Ready(s) => s.reading,
+            _ => None,
+        }
+    }
 }
 
 /// Which trajectories the queue lists.
@@ -108,6 +125,42 @@ impl Queue {
         self.files.iter().any(|f| matches!(f.status, FileStatus::Loading { .. }))
     }
 
+    /// Whether a file shown early is still read.
+    pub fn any_reading(&self) -> bool {
+        self.files.iter().any(|f| matches!(&f.status, FileStatus::Ready(s) if s.reading.is_some()))
+    }
+
+    /// A file shown early is read further: its progress, and the rows of the trajectories
+    /// settled since (from index `from`), added to the queue. (Nothing once the whole file's
+    /// summary replaced the early one.)
+    pub fn reading(&mut self, file: u32, progress: ReadProgress, from: u32, rows: Vec<Row>) {
+        self.update_summary(file, |s| {
+            if s.reading.is_none() {
+                return;
+            }
+            s.reading = Some(progress);
+            s.stats = progress.stats();
+            for (k, r) in rows.into_iter().enumerate() {
+                let i = from as usize + k;
+                let o = Rc::new(r.into_overview());
+                let len = s.trajectories.len();
+                match s.trajectories.get_mut(i) {
+                    Some(slot) => {
+                        s.analysed -= u32::from(slot.analysed);
+                        s.analysed += u32::from(o.analysed);
+                        *slot = o;
+                    }
+                    None if i == len => {
+                        s.analysed += u32::from(o.analysed);
+                        s.trajectories.push(o);
+                    }
+                    None => {}
+                }
+            }
+            s.secrets_of = s.trajectories.len() as u32;
+        });
+    }
+
     pub fn set_status(&mut self, file: u32, status: FileStatus) {
         if let Some(f) = self.files.iter_mut().find(|f| f.id == file) {
             f.status = status;
@@ -168,16 +221,18 @@ impl Queue {
     /// The worker stopped: a file loading failed for lack of room, a loaded one is gone.
     pub fn crashed(&mut self, msg: &str) {
         for f in &mut self.files {
-            f.status = match &f.status {
-                FileStatus::Loading { bytes, .. } => FileStatus::Failed(format!(
+            // (A file shown early was still read.)
+            let read = f.reading().map(|p| p.bytes);
+            f.status = match (&f.status, read) {
+                (_, Some(bytes)) => FileStatus::Failed(format!(
                     "The browser ran out of room for this trace after {:.0} MB ({msg}). \
                      Use the trajscope CLI for files this big, or split the file.",
                     bytes / 1e6
                 )),
-                FileStatus::Ready(_) => {
+                (FileStatus::Ready(_), None) => {
                     FileStatus::Failed("The ingest worker stopped; load this file again.".into())
                 }
-                other => other.clone(),
+                (other, None) => other.clone(),
             };
         }
     }
