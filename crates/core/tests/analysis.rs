@@ -313,3 +313,49 @@ fn the_agent_vote_puts_first_the_best_step_of_the_agent_most_candidates_point_at
     assert!(AnalysisOptions::default().weights.agent_vote > 0.0);
     assert_eq!(AnalysisOptions::default().orchestrated_weights.agent_vote, 0.0);
 }
+
+/// A Who&When Hand-Crafted (Magentic-One) run: `(role, content)` turns.
+fn orchestrated(turns: &[(&str, &str)]) -> Trajectory {
+    let history: Vec<serde_json::Value> = turns
+        .iter()
+        .map(|(role, content)| serde_json::json!({"role": role, "content": content}))
+        .collect();
+    let doc = serde_json::json!({"question": "Which park is closest?", "ground_truth": "x",
+        "history": history, "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+#[test]
+fn the_answer_after_final_answer_is_traced_not_the_harness_lines_after_it() {
+    // Magentic-One's closing step holds the answer, then the harness's own lines. The answer
+    // is the value after `FINAL ANSWER:`, and its origin is the worker reply that first said it.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (thought)", "Initial plan: search the parks."),
+        ("Orchestrator (-> WebSurfer)", "Please search for parks near the museum."),
+        ("WebSurfer", "I typed 'parks near the museum'. The closest is Riverside Commons."),
+        ("Orchestrator (thought)", "Request satisfied."),
+        (
+            "Orchestrator (termination condition)",
+            "No agent selected.\nFINAL ANSWER: Riverside Commons\nSCENARIO.PY COMPLETE !#!#\nRUN.SH COMPLETE !#!#",
+        ),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let origin: Vec<_> = a.triggers.iter().filter(|t| t.rule == Rule::AnswerOrigin).collect();
+    assert_eq!(origin.len(), 1, "{:?}", a.triggers);
+    assert_eq!(origin[0].step, 3, "the worker reply that first states the answer");
+    assert_eq!(origin[0].reference_step, Some(5));
+    assert_eq!(origin[0].reference_quote, "FINAL ANSWER: Riverside Commons");
+    assert!(a.triggers.iter().all(|t| !t.wrong_quote.contains("COMPLETE")));
+    // A marked answer too short to trace (one character) traces nothing, not the lines after it.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "There are 6 parks."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6\nSCENARIO.PY COMPLETE !#!#"),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().all(|t| t.rule != Rule::AnswerOrigin), "{:?}", a.triggers);
+}

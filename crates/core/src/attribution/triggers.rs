@@ -748,16 +748,22 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
             out.push(w);
         }
     }
-    if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
-        let phrase = line[pos + "final answer:".len()..]
-            .trim()
-            .trim_end_matches(['.', '!', '*', '"', '\''])
-            .trim_start_matches(['*', '"', '\'']);
-        if (2..=80).contains(&phrase.len()) && !task.contains(phrase) && !out.contains(&phrase) {
+    if let Some(phrase) = marked_answer(line, task) {
+        if !out.contains(&phrase) {
             out.push(phrase);
         }
     }
     out
+}
+
+/// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
+fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
+    let pos = line.to_ascii_lowercase().find("final answer:")?;
+    let phrase = line[pos + "final answer:".len()..]
+        .trim()
+        .trim_end_matches(['.', '!', '*', '"', '\''])
+        .trim_start_matches(['*', '"', '\'']);
+    ((2..=80).contains(&phrase.len()) && !task.contains(phrase)).then_some(phrase)
 }
 
 fn holds_token(line: &str, t: &str) -> bool {
@@ -788,10 +794,25 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
             continue;
         }
         seen += 1;
-        let hit = s.text.lines().rev().find_map(|l| {
-            let toks = answer_tokens(l, task);
-            (!toks.is_empty()).then_some((l.trim(), toks))
-        });
+        // A line marked `FINAL ANSWER:` is the answer whatever follows it (a harness's
+        // closing lines such as `SCENARIO.PY COMPLETE !#!#` are no value of the answer).
+        let marked =
+            s.text.lines().rev().find(|l| {
+                l.as_bytes().windows(13).any(|w| w.eq_ignore_ascii_case(b"final answer:"))
+            });
+        let hit = match marked {
+            // The marked phrase is the answer: its parts are not traced apart.
+            Some(l) => marked_answer(l, task).map(|p| (l.trim(), vec![p])),
+            None => s.text.lines().rev().find_map(|l| {
+                let toks = answer_tokens(l, task);
+                (!toks.is_empty()).then_some((l.trim(), toks))
+            }),
+        };
+        if marked.is_some() && hit.is_none() {
+            // The answer is marked but holds no value of its own (a short word, a value from
+            // the task): nothing to trace back.
+            break;
+        }
         if let Some((line, toks)) = hit {
             found = Some((i, line, toks));
             break;
