@@ -110,6 +110,10 @@ pub struct CrossValidation {
     pub folds: Vec<Fold>,
     /// Every item scored by the weights fitted on the fold that did not hold it.
     pub pooled_test: BTreeMap<String, SubsetScore>,
+    /// Those items one by one (prediction and ranked candidates), so a reader can see which
+    /// items the held-out fits got right.
+    #[serde(default)]
+    pub pooled_items: Vec<EvalItem>,
     /// Whether one weight set was fitted for both shapes (`--one-model`, the earlier
     /// procedure) instead of one per shape.
     pub one_model: bool,
@@ -435,6 +439,7 @@ pub fn cross_validate_without(
         one_model,
         folds,
         pooled_test: score(&pooled),
+        pooled_items: pooled,
         all_train_fit: score(&items(&all, &all_model)),
         defaults: score(&items(&all, &defaults)),
         all_weights: all_model.chat,
@@ -699,6 +704,38 @@ mod tests {
         }
         let refs: Vec<&Scored> = plain.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).chat.agent_vote, 0.0);
+    }
+
+    #[test]
+    fn the_cross_validation_lists_every_held_out_item_it_scored() {
+        // Four small group chats, the mistake at step 1 in each.
+        let trajs: Vec<Trajectory> = (1..=4)
+            .map(|k| {
+                let doc = serde_json::json!({"question": "Which year?", "history": [
+                    {"name": "Planner", "role": "assistant", "content": "The plan: look it up."},
+                    {"name": "Expert", "role": "assistant", "content": format!("Let's assume it is 19{k}0.")},
+                    {"name": "Checker", "role": "assistant", "content": "Verified."},
+                ], "mistake_agent": "Expert", "mistake_step": "1", "mistake_reason": "assumed"});
+                crate::ingest(doc.to_string().as_bytes(), crate::IngestOptions::default())
+                    .trajectories
+                    .remove(0)
+            })
+            .collect();
+        let inputs: Vec<EvalInput<'_>> = trajs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| EvalInput {
+                file: format!("AG/{}.json", i + 1),
+                subset: "AG".into(),
+                trajectory: t,
+            })
+            .collect();
+        let cv = cross_validate(&inputs, &AnalysisOptions::default(), Split::Parity, false);
+        let mut files: Vec<&str> = cv.pooled_items.iter().map(|i| i.file.as_str()).collect();
+        files.sort();
+        assert_eq!(files, ["AG/1.json", "AG/2.json", "AG/3.json", "AG/4.json"]);
+        assert_eq!(score(&cv.pooled_items), cv.pooled_test);
+        assert!(cv.pooled_items.iter().all(|i| i.gold_step == Some(1)));
     }
 
     #[test]
