@@ -266,6 +266,9 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
+    // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
+    // strictly helps on the fitted items.
+    w.shows_answer = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }
@@ -704,6 +707,56 @@ mod tests {
         }
         let refs: Vec<&Scored> = plain.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).chat.agent_vote, 0.0);
+    }
+
+    /// An orchestrated item: three worker replies (steps 4, 8, 12), the earliest best by
+    /// earliness; `shown` marks the reply that first shows the final answer's value, `gold`
+    /// is the annotated step.
+    fn answer_shown_item(k: usize, shown: u32, gold: u32) -> Scored {
+        use crate::attribution::Features;
+        let candidates: Vec<Candidate> = [4u32, 8, 12]
+            .iter()
+            .map(|&step| {
+                let features = Features {
+                    earliness: 1.0 - step as f64 / 20.0,
+                    worker_reply: true,
+                    shows_answer: step == shown,
+                    orchestrated: true,
+                    ..Features::default()
+                };
+                bare_candidate(step, "WebSurfer", features)
+            })
+            .collect();
+        Scored {
+            file: format!("HC/{k}.json"),
+            subset: "HC".into(),
+            gold_step: Some(gold),
+            gold_agent: Some("WebSurfer".into()),
+            orchestrated: true,
+            steps: vec![4, 8, 12],
+            agents: vec!["websurfer".into(); 3],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn the_answer_shown_weight_is_fitted_on_only_when_it_strictly_helps() {
+        // The reply that shows the answer is the gold step: the fit turns the feature on.
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 8, 8)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.orchestrated.shows_answer > 0.0, "{:?}", m.orchestrated);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(8)));
+        // Held out (`--drop shows_answer`), the earliest reply stays first.
+        let k = Weights::NAMES.iter().position(|n| *n == "shows_answer").unwrap();
+        let off = fit_model(&refs, false, &[k], false);
+        assert_eq!(off.orchestrated.shows_answer, 0.0);
+        assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(4)));
+        // A tie goes to off: where the feature changes nothing on the fitted items (it marks
+        // the reply that is first anyway), it stays 0.
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 4, 4)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.shows_answer, 0.0);
     }
 
     #[test]
