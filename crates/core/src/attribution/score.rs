@@ -217,24 +217,25 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
-    /// observed error counts there (`instance`), and a worker's early reply most.
+    /// observed error counts there (`instance`), an early step and a worker's reply more, and
+    /// most the first worker reply that shows the wrong final answer's value.
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.25,
+            assumption: 0.0,
             introduces_code: 0.0,
-            states_answer: 0.25,
+            states_answer: 0.0,
             earliness: 1.5,
-            worker_reply: 1.5,
+            worker_reply: 0.5,
             agent_support: 0.0,
+            // Unused while `agent_support` is 0.
             support_depth: 10.0,
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            // Not yet fitted on all items (the next commit): off.
-            shows_answer: 0.0,
+            shows_answer: 1.5,
         }
     }
 
