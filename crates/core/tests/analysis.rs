@@ -435,6 +435,16 @@ fn a_number_inside_another_or_a_value_from_the_task_is_not_the_answer_shown() {
         ("Orchestrator (termination condition)", "FINAL ANSWER: park"),
     ]);
     assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
+    // A run cut short has no answer: the value of whatever a worker said last (a page's
+    // footer) is not traced back.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please search."),
+        ("WebSurfer", "Results.\n- © 2024 Microsoft"),
+        ("Orchestrator (-> WebSurfer)", "Please scroll."),
+        ("WebSurfer", "More results.\n- © 2024 Microsoft"),
+    ]);
+    assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
     // A group chat has no worker replies: the feature never fires there.
     let doc = serde_json::json!({"question": "Which series?", "history": [
         {"name": "Planner", "role": "assistant", "content": "Results: CSI: Cyber."},

@@ -224,7 +224,7 @@ impl Weights {
             instance: 1.0,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.0,
+            assumption: 0.5,
             introduces_code: 0.0,
             states_answer: 0.0,
             earliness: 1.5,
@@ -235,7 +235,7 @@ impl Weights {
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            shows_answer: 1.5,
+            shows_answer: 0.5,
         }
     }
 

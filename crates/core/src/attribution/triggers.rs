@@ -805,6 +805,8 @@ struct FinalAnswer<'t> {
     tokens: Vec<&'t str>,
     /// The task's text (values given there are not introduced by an agent).
     task: &'t str,
+    /// The answer is a line marked `FINAL ANSWER:` (not just the last line holding a value).
+    marked: bool,
 }
 
 /// The final answer: among the last agent messages (a closing "TERMINATE" says nothing), the
@@ -842,7 +844,7 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
             return None;
         }
         if let Some((line, tokens)) = hit {
-            return Some(FinalAnswer { step: i, line, tokens, task });
+            return Some(FinalAnswer { step: i, line, tokens, task, marked: marked.is_some() });
         }
         if seen >= 3 {
             return None;
@@ -893,8 +895,9 @@ fn answer_origin(traj: &Trajectory, answer: &FinalAnswer<'_>) -> Option<Trigger>
     None
 }
 
-/// In an orchestrated run, the first worker reply whose text shows the final answer's value,
-/// matched with case and punctuation ignored (`CSI: Cyber` is `CSI Cyber`). Only the steps
+/// In an orchestrated run, the first worker reply whose text shows the final answer's value
+/// (a marked `FINAL ANSWER:`), matched with case and punctuation ignored (`CSI: Cyber` is
+/// `CSI Cyber`). Only the steps
 /// before the answer's own step are read; a value given in the task, or shorter than two
 /// characters, is not traced.
 fn answer_shown(
@@ -902,6 +905,11 @@ fn answer_shown(
     instructed: &[u32],
     answer: &FinalAnswer<'_>,
 ) -> Option<AnswerShown> {
+    // An orchestrated run states its answer (`FINAL ANSWER:`); one cut short ends on whatever
+    // a worker said last (a page's footer), which is no answer to trace.
+    if !answer.marked {
+        return None;
+    }
     let mut task_words = Vec::new();
     words_into(answer.task, &mut task_words);
     let needles: Vec<(&str, Vec<(usize, usize)>)> = answer
