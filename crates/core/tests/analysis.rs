@@ -435,6 +435,14 @@ fn a_number_inside_another_or_a_value_from_the_task_is_not_the_answer_shown() {
         ("Orchestrator (termination condition)", "FINAL ANSWER: park"),
     ]);
     assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
+    // Case is ignored beyond ASCII too.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please search."),
+        ("WebSurfer", "Top pick: CAFÉ MÜLLER!"),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: Café Müller"),
+    ]);
+    assert_eq!(marked(&analyze_trajectory(&t, &opts)), [2]);
     // A run cut short has no answer: the value of whatever a worker said last (a page's
     // footer) is not traced back.
     let t = orchestrated(&[

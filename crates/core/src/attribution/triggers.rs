@@ -926,9 +926,20 @@ fn answer_shown(
     if needles.is_empty() {
         return None;
     }
+    // A reply that holds none of the values' first words (ASCII case ignored) cannot match:
+    // skip cutting it into words. Only when every first word is ASCII, so the skip is exact.
+    let firsts: Vec<&str> = needles.iter().map(|(n, w)| &n[w[0].0..w[0].1]).collect();
+    let prefilter = firsts.iter().all(|w| w.is_ascii()).then(|| {
+        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&firsts).ok()
+    });
     let mut words = Vec::new();
     instructed.iter().take_while(|&&r| (r as usize) < answer.step).find_map(|&r| {
         let t = traj.steps.get(r as usize)?.text.as_str();
+        if let Some(Some(ac)) = &prefilter {
+            if !ac.is_match(t) {
+                return None;
+            }
+        }
         words_into(t, &mut words);
         needles.iter().find_map(|(n, nw)| {
             let (a, b) = find_words(t, &words, n, nw)?;
@@ -969,10 +980,14 @@ fn words_into(t: &str, out: &mut Vec<(usize, usize)>) {
     }
 }
 
+/// Two words equal with case ignored (ASCII case when either is ASCII, so the prefilter of
+/// [`answer_shown`] is exact; Unicode lower case between two non-ASCII words).
 fn same_word(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
-        || (!a.is_ascii()
-            && a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase)))
+    if a.is_ascii() || b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
+    }
 }
 
 /// Where the words of `needle` occur in a row among the words of `hay` (case and punctuation
