@@ -110,6 +110,10 @@ pub struct CrossValidation {
     pub folds: Vec<Fold>,
     /// Every item scored by the weights fitted on the fold that did not hold it.
     pub pooled_test: BTreeMap<String, SubsetScore>,
+    /// Those items one by one (prediction and ranked candidates), so a reader can see which
+    /// items the held-out fits got right.
+    #[serde(default)]
+    pub pooled_items: Vec<EvalItem>,
     /// Whether one weight set was fitted for both shapes (`--one-model`, the earlier
     /// procedure) instead of one per shape.
     pub one_model: bool,
@@ -262,6 +266,9 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
+    // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
+    // strictly helps on the fitted items.
+    w.shows_answer = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }
@@ -437,6 +444,7 @@ pub fn cross_validate_without(
         one_model,
         folds,
         pooled_test: score(&pooled),
+        pooled_items: pooled,
         all_train_fit: score(&items(&all, &all_model)),
         defaults: score(&items(&all, &defaults)),
         all_weights: all_model.chat,
@@ -701,6 +709,88 @@ mod tests {
         }
         let refs: Vec<&Scored> = plain.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).chat.agent_vote, 0.0);
+    }
+
+    /// An orchestrated item: three worker replies (steps 4, 8, 12), the earliest best by
+    /// earliness; `shown` marks the reply that first shows the final answer's value, `gold`
+    /// is the annotated step.
+    fn answer_shown_item(k: usize, shown: u32, gold: u32) -> Scored {
+        use crate::attribution::Features;
+        let candidates: Vec<Candidate> = [4u32, 8, 12]
+            .iter()
+            .map(|&step| {
+                let features = Features {
+                    earliness: 1.0 - step as f64 / 20.0,
+                    worker_reply: true,
+                    shows_answer: step == shown,
+                    orchestrated: true,
+                    ..Features::default()
+                };
+                bare_candidate(step, "WebSurfer", features)
+            })
+            .collect();
+        Scored {
+            file: format!("HC/{k}.json"),
+            subset: "HC".into(),
+            gold_step: Some(gold),
+            gold_agent: Some("WebSurfer".into()),
+            orchestrated: true,
+            steps: vec![4, 8, 12],
+            agents: vec!["websurfer".into(); 3],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn the_answer_shown_weight_is_fitted_on_only_when_it_strictly_helps() {
+        // The reply that shows the answer is the gold step: the fit turns the feature on.
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 8, 8)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.orchestrated.shows_answer > 0.0, "{:?}", m.orchestrated);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(8)));
+        // Held out (`--drop shows_answer`), the earliest reply stays first.
+        let k = Weights::NAMES.iter().position(|n| *n == "shows_answer").unwrap();
+        let off = fit_model(&refs, false, &[k], false);
+        assert_eq!(off.orchestrated.shows_answer, 0.0);
+        assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(4)));
+        // A tie goes to off: where the feature changes nothing on the fitted items (it marks
+        // the reply that is first anyway), it stays 0.
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 4, 4)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.shows_answer, 0.0);
+    }
+
+    #[test]
+    fn the_cross_validation_lists_every_held_out_item_it_scored() {
+        // Four small group chats, the mistake at step 1 in each.
+        let trajs: Vec<Trajectory> = (1..=4)
+            .map(|k| {
+                let doc = serde_json::json!({"question": "Which year?", "history": [
+                    {"name": "Planner", "role": "assistant", "content": "The plan: look it up."},
+                    {"name": "Expert", "role": "assistant", "content": format!("Let's assume it is 19{k}0.")},
+                    {"name": "Checker", "role": "assistant", "content": "Verified."},
+                ], "mistake_agent": "Expert", "mistake_step": "1", "mistake_reason": "assumed"});
+                crate::ingest(doc.to_string().as_bytes(), crate::IngestOptions::default())
+                    .trajectories
+                    .remove(0)
+            })
+            .collect();
+        let inputs: Vec<EvalInput<'_>> = trajs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| EvalInput {
+                file: format!("AG/{}.json", i + 1),
+                subset: "AG".into(),
+                trajectory: t,
+            })
+            .collect();
+        let cv = cross_validate(&inputs, &AnalysisOptions::default(), Split::Parity, false);
+        let mut files: Vec<&str> = cv.pooled_items.iter().map(|i| i.file.as_str()).collect();
+        files.sort();
+        assert_eq!(files, ["AG/1.json", "AG/2.json", "AG/3.json", "AG/4.json"]);
+        assert_eq!(score(&cv.pooled_items), cv.pooled_test);
+        assert!(cv.pooled_items.iter().all(|i| i.gold_step == Some(1)));
     }
 
     #[test]

@@ -212,7 +212,9 @@ fn the_agent_stage_reranks_by_agent_votes_and_says_so_only_when_on() {
         a.candidates.iter().filter(|c| c.why.iter().any(|w| w.contains("of the votes"))).count()
     };
     let off = analyze_trajectory(&t, &AnalysisOptions::default());
-    assert_eq!(off.critical.as_ref().map(|c| c.agent.as_str()), Some("WebSurfer"));
+    // The shipped orchestrated weights put the orchestrator's initial plan first here (its
+    // golden, `hc_6.json.expected`).
+    assert_eq!(off.critical.as_ref().map(|c| c.agent.as_str()), Some("Orchestrator"));
     assert_eq!(votes(&off), 0, "off in the shipped weights: no candidate claims votes");
     // A Magentic-One run is orchestrated: the group-chat weights do not rank it.
     let mut chat_only = AnalysisOptions::default();
@@ -312,4 +314,150 @@ fn the_agent_vote_puts_first_the_best_step_of_the_agent_most_candidates_point_at
     // verifier-linked candidate keeps its agent (checked on every AWTL fixture by the goldens).
     assert!(AnalysisOptions::default().weights.agent_vote > 0.0);
     assert_eq!(AnalysisOptions::default().orchestrated_weights.agent_vote, 0.0);
+}
+
+/// A Who&When Hand-Crafted (Magentic-One) run: `(role, content)` turns.
+fn orchestrated(turns: &[(&str, &str)]) -> Trajectory {
+    let history: Vec<serde_json::Value> = turns
+        .iter()
+        .map(|(role, content)| serde_json::json!({"role": role, "content": content}))
+        .collect();
+    let doc = serde_json::json!({"question": "Which park is closest?", "ground_truth": "x",
+        "history": history, "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+#[test]
+fn the_answer_after_final_answer_is_traced_not_the_harness_lines_after_it() {
+    // Magentic-One's closing step holds the answer, then the harness's own lines. The answer
+    // is the value after `FINAL ANSWER:`, and its origin is the worker reply that first said it.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (thought)", "Initial plan: search the parks."),
+        ("Orchestrator (-> WebSurfer)", "Please search for parks near the museum."),
+        ("WebSurfer", "I typed 'parks near the museum'. The closest is Riverside Commons."),
+        ("Orchestrator (thought)", "Request satisfied."),
+        (
+            "Orchestrator (termination condition)",
+            "No agent selected.\nFINAL ANSWER: Riverside Commons\nSCENARIO.PY COMPLETE !#!#\nRUN.SH COMPLETE !#!#",
+        ),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let origin: Vec<_> = a.triggers.iter().filter(|t| t.rule == Rule::AnswerOrigin).collect();
+    assert_eq!(origin.len(), 1, "{:?}", a.triggers);
+    assert_eq!(origin[0].step, 3, "the worker reply that first states the answer");
+    assert_eq!(origin[0].reference_step, Some(5));
+    assert_eq!(origin[0].reference_quote, "FINAL ANSWER: Riverside Commons");
+    assert!(a.triggers.iter().all(|t| !t.wrong_quote.contains("COMPLETE")));
+    // A marked answer too short to trace (one character) traces nothing, not the lines after it.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "There are 6 parks."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6\nSCENARIO.PY COMPLETE !#!#"),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().all(|t| t.rule != Rule::AnswerOrigin), "{:?}", a.triggers);
+}
+
+/// The candidate at `step` of an analysis (a failed run).
+fn candidate_at(a: &TrajectoryAnalysis, step: u32) -> &trajscope_core::attribution::Candidate {
+    a.candidates.iter().find(|c| c.step == step).unwrap_or_else(|| panic!("no step {step}"))
+}
+
+#[test]
+fn the_first_worker_reply_showing_the_answer_is_found_with_case_and_punctuation_ignored() {
+    // The answer says "CSI Cyber"; the first reply that shows it spells it "CSI: Cyber" (an
+    // exact match finds only the later reply).
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (thought)", "Initial plan: search the listings."),
+        ("Orchestrator (-> WebSurfer)", "Please search for the series."),
+        ("WebSurfer", "I typed 'series'.\nResults: Cheers, CSI: Cyber, The Good Place."),
+        ("Orchestrator (-> WebSurfer)", "Please open the second result."),
+        ("WebSurfer", "I clicked 'CSI Cyber'. CSI Cyber ran for two seasons."),
+        (
+            "Orchestrator (termination condition)",
+            "FINAL ANSWER: CSI Cyber\nSCENARIO.PY COMPLETE !#!#",
+        ),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let shown = candidate_at(&a, 3);
+    assert!(shown.features.shows_answer);
+    assert!(
+        shown
+            .why
+            .iter()
+            .any(|w| w
+                == "first worker reply whose text states the final answer's value 'CSI: Cyber'"),
+        "{:?}",
+        shown.why
+    );
+    // Its evidence quotes the line as the reply spells it, verbatim.
+    let e = shown.evidence.iter().find(|e| e.rule == Rule::AnswerOrigin).expect("evidence");
+    assert_eq!(e.quote, "Results: Cheers, CSI: Cyber, The Good Place.");
+    assert!(t.steps[3].text.contains(&e.quote));
+    for c in &a.candidates {
+        for e in &c.evidence {
+            assert!(t.steps[e.step as usize].text.contains(&e.quote), "{e:?}");
+        }
+    }
+    // Only the first reply is marked, and with the shipped weights it ranks first.
+    assert!(!candidate_at(&a, 5).features.shows_answer);
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(3));
+    assert!(AnalysisOptions::default().orchestrated_weights.shows_answer > 0.0);
+}
+
+#[test]
+fn a_number_inside_another_or_a_value_from_the_task_is_not_the_answer_shown() {
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let marked = |a: &TrajectoryAnalysis| -> Vec<u32> {
+        a.candidates.iter().filter(|c| c.features.shows_answer).map(|c| c.step).collect()
+    };
+    // "2.70" is not "70"; "70 km" is.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please measure the distance."),
+        ("WebSurfer", "The ticket costs 2.70 dollars."),
+        ("Orchestrator (-> WebSurfer)", "Please look again."),
+        ("WebSurfer", "The park is 70 km away."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 70"),
+    ]);
+    assert_eq!(marked(&analyze_trajectory(&t, &opts)), [4]);
+    // A value the task already names was not introduced by a reply.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please search."),
+        ("WebSurfer", "The closest PARK is far."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: park"),
+    ]);
+    assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
+    // Case is ignored beyond ASCII too.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please search."),
+        ("WebSurfer", "Top pick: CAFÉ MÜLLER!"),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: Café Müller"),
+    ]);
+    assert_eq!(marked(&analyze_trajectory(&t, &opts)), [2]);
+    // A run cut short has no answer: the value of whatever a worker said last (a page's
+    // footer) is not traced back.
+    let t = orchestrated(&[
+        ("human", "Which park is closest?"),
+        ("Orchestrator (-> WebSurfer)", "Please search."),
+        ("WebSurfer", "Results.\n- © 2024 Microsoft"),
+        ("Orchestrator (-> WebSurfer)", "Please scroll."),
+        ("WebSurfer", "More results.\n- © 2024 Microsoft"),
+    ]);
+    assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
+    // A group chat has no worker replies: the feature never fires there.
+    let doc = serde_json::json!({"question": "Which series?", "history": [
+        {"name": "Planner", "role": "assistant", "content": "Results: CSI: Cyber."},
+        {"name": "Expert", "role": "assistant", "content": "FINAL ANSWER: CSI Cyber"},
+    ], "mistake_agent": "Planner", "mistake_step": "0", "mistake_reason": ""});
+    let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+    assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
 }

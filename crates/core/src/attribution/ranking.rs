@@ -60,7 +60,7 @@ pub fn rank(
     });
     let base = |step: u32| -> Features {
         let s = &steps[step as usize];
-        Features {
+        let mut f = Features {
             orchestrated,
             introduces_first_error: author == Some(step),
             before_first_error: first_error.is_some_and(|e| step < e),
@@ -71,7 +71,12 @@ pub fn rank(
             worker_reply: found.instructed.binary_search(&step).is_ok(),
             first_error_step: first_error,
             ..Features::default()
+        };
+        if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == step) {
+            f.shows_answer = true;
+            f.shown_value = e.value.clone();
         }
+        f
     };
     // Sized once: the instances' steps and the out-of-set agent steps (a run of a few steps
     // allocates each list once, not once per growth).
@@ -260,6 +265,18 @@ fn candidate(
             (Category::TaskConflict, phase, InstanceState::LatentActive)
         }
     };
+    // The first worker reply showing the final answer's value: the line that shows it.
+    if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == p.step) {
+        let shown = Evidence {
+            step: e.step,
+            kind: "wrong".into(),
+            quote: e.quote.clone(),
+            rule: Rule::AnswerOrigin,
+        };
+        if evidence.len() < MAX_EVIDENCE && !evidence.contains(&shown) {
+            evidence.push(shown);
+        }
+    }
     Candidate {
         step: p.step,
         line: st.loc.line,

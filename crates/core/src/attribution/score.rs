@@ -47,6 +47,13 @@ pub struct Features {
     pub earliness: f64,
     /// The step is a worker's reply to an orchestrator's instruction.
     pub worker_reply: bool,
+    /// The step is the first worker reply whose text shows the value of the wrong final answer
+    /// (case and punctuation ignored); orchestrated runs only.
+    #[serde(default)]
+    pub shows_answer: bool,
+    /// The value as the step spells it, for `why` (with `shows_answer`).
+    #[serde(skip)]
+    pub shown_value: String,
     /// The rank-weighted support of this step's agent among the top candidates of the first
     /// ranking stage (see [`agent_support`]); set by the ranking, not by the step.
     #[serde(default)]
@@ -94,6 +101,9 @@ pub struct Weights {
     /// [`VOTE_GRID`] with the step weights held at each value.
     #[serde(default)]
     pub agent_vote: f64,
+    /// The first worker reply showing the wrong final answer's value (orchestrated runs).
+    #[serde(default)]
+    pub shows_answer: f64,
 }
 
 fn default_depth() -> f64 {
@@ -120,6 +130,8 @@ impl Default for Weights {
             support_depth: 10.0,
             // The agent vote at temperature 0.5: the agent most candidates point at.
             agent_vote: 0.5,
+            // Worker replies exist only in orchestrated runs: it never fires here.
+            shows_answer: 0.0,
         }
     }
 }
@@ -205,27 +217,30 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
-    /// observed error counts there (`instance`), and a worker's early reply most.
+    /// observed error counts there (`instance`), an early step and a worker's reply more, and
+    /// most the first worker reply that shows the wrong final answer's value.
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.25,
+            assumption: 0.5,
             introduces_code: 0.0,
-            states_answer: 0.25,
+            states_answer: 0.0,
             earliness: 1.5,
-            worker_reply: 1.5,
+            worker_reply: 0.5,
             agent_support: 0.0,
+            // Unused while `agent_support` is 0.
             support_depth: 10.0,
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
+            shows_answer: 0.5,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 11;
+    pub const LEN: usize = 12;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -240,6 +255,7 @@ impl Weights {
         "agent_support",
         "support_depth",
         "agent_vote",
+        "shows_answer",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -255,6 +271,7 @@ impl Weights {
             self.agent_support,
             self.support_depth,
             self.agent_vote,
+            self.shows_answer,
         ][k]
     }
 
@@ -270,7 +287,8 @@ impl Weights {
             7 => &mut self.worker_reply,
             8 => &mut self.agent_support,
             9 => &mut self.support_depth,
-            _ => &mut self.agent_vote,
+            10 => &mut self.agent_vote,
+            _ => &mut self.shows_answer,
         };
         *slot = v;
     }
@@ -303,6 +321,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.states_answer * b(f.states_answer)
         + w.earliness * f.earliness
         + w.worker_reply * b(f.worker_reply)
+        + w.shows_answer * b(f.shows_answer)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -362,6 +381,12 @@ pub fn why(f: &Features) -> Vec<String> {
     }
     if f.worker_reply {
         out.push("a worker's reply to an orchestrator instruction".into());
+    }
+    if f.shows_answer {
+        out.push(format!(
+            "first worker reply whose text states the final answer's value '{}'",
+            f.shown_value
+        ));
     }
     if f.promoted {
         out.push(format!(

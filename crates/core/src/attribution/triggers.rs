@@ -51,6 +51,22 @@ pub struct Found {
     pub first_error: Option<u32>,
     /// Agent steps that reply to an instruction addressed to their agent (ascending).
     pub instructed: Vec<u32>,
+    /// In an orchestrated run, the first worker reply whose text shows the value of the final
+    /// answer (case and punctuation ignored), before the answer is given.
+    pub answer_shown: Option<AnswerShown>,
+}
+
+/// The first worker reply of an orchestrated run that shows the final answer's value (see
+/// [`Found::answer_shown`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerShown {
+    /// The worker reply.
+    pub step: u32,
+    /// The value as the reply spells it: an exact substring of its text.
+    pub value: String,
+    /// The line of the reply that shows it (cut to a quote's length around the value; the
+    /// value alone when it runs over a line break): an exact substring of its text.
+    pub quote: String,
 }
 
 /// An observation where the environment blocked an action: its signature and the quote of it
@@ -160,8 +176,13 @@ pub fn detect(traj: &Trajectory) -> Found {
     f.last_agent_step = last_agent.map(|a| a as u32);
     f.final_claim = last_agent.is_some_and(|a| text::claim_line(&steps[a].text).is_some())
         || traj.final_answer.as_deref().is_some_and(|a| text::claim_line(a).is_some());
-    if let Some(t) = answer_origin(traj, last_agent) {
-        f.triggers.push(t);
+    if let Some(answer) = final_answer(traj, last_agent) {
+        if let Some(t) = answer_origin(traj, &answer) {
+            f.triggers.push(t);
+        }
+        if !f.instructed.is_empty() {
+            f.answer_shown = answer_shown(traj, &f.instructed, &answer);
+        }
     }
     f
 }
@@ -825,19 +846,24 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
             out.push(w);
         }
     }
-    // (Only a line with a colon can hold the marker: no lower-cased copy of every other.)
-    let marker = memchr::memchr(b':', line.as_bytes())
-        .and_then(|_| line.to_ascii_lowercase().find("final answer:"));
-    if let Some(pos) = marker {
-        let phrase = line[pos + "final answer:".len()..]
-            .trim()
-            .trim_end_matches(['.', '!', '*', '"', '\''])
-            .trim_start_matches(['*', '"', '\'']);
-        if (2..=80).contains(&phrase.len()) && !task.contains(phrase) && !out.contains(&phrase) {
+    if let Some(phrase) = marked_answer(line, task) {
+        if !out.contains(&phrase) {
             out.push(phrase);
         }
     }
     out
+}
+
+/// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
+fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
+    // (Only a line with a colon can hold the marker: no lower-cased copy of every other.)
+    memchr::memchr(b':', line.as_bytes())?;
+    let pos = line.to_ascii_lowercase().find("final answer:")?;
+    let phrase = line[pos + "final answer:".len()..]
+        .trim()
+        .trim_end_matches(['.', '!', '*', '"', '\''])
+        .trim_start_matches(['*', '"', '\'']);
+    ((2..=80).contains(&phrase.len()) && !task.contains(phrase)).then_some(phrase)
 }
 
 fn holds_token(line: &str, t: &str) -> bool {
@@ -850,37 +876,67 @@ fn holds_token(line: &str, t: &str) -> bool {
     }
 }
 
-/// In a failed run, the step that introduced the value of the final answer: its earliest
-/// occurrence — or, when that is a tool's output, the agent step whose code produced it.
-fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger> {
+/// The final answer of a run: the step holding it, its line, and the values traced (see
+/// [`final_answer`]).
+struct FinalAnswer<'t> {
+    step: usize,
+    line: &'t str,
+    tokens: Vec<&'t str>,
+    /// The task's text (values given there are not introduced by an agent).
+    task: &'t str,
+    /// The answer is a line marked `FINAL ANSWER:` (not just the last line holding a value).
+    marked: bool,
+}
+
+/// The final answer: among the last agent messages (a closing "TERMINATE" says nothing), the
+/// last line holding a value; a line marked `FINAL ANSWER:` wins, and its phrase is the value.
+fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAnswer<'_>> {
     let steps = &traj.steps;
     // Values given in the task are not introduced by an agent.
     let task = match traj.task.as_deref() {
         Some(t) => t,
         None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
     };
-    // The final answer: among the last agent messages (a closing "TERMINATE" says nothing), the
-    // last line holding a value.
-    let mut found = None;
     let mut seen = 0;
     for (i, s) in steps.iter().enumerate().take(last_agent? + 1).rev() {
         if !text::is_agent_step(s) || s.kind != StepKind::Message {
             continue;
         }
         seen += 1;
-        let hit = s.text.lines().rev().find_map(|l| {
-            let toks = answer_tokens(l, task);
-            (!toks.is_empty()).then_some((l.trim(), toks))
-        });
-        if let Some((line, toks)) = hit {
-            found = Some((i, line, toks));
-            break;
+        // A line marked `FINAL ANSWER:` is the answer whatever follows it (a harness's
+        // closing lines such as `SCENARIO.PY COMPLETE !#!#` are no value of the answer).
+        let marked =
+            s.text.lines().rev().find(|l| {
+                l.as_bytes().windows(13).any(|w| w.eq_ignore_ascii_case(b"final answer:"))
+            });
+        let hit = match marked {
+            // The marked phrase is the answer: its parts are not traced apart.
+            Some(l) => marked_answer(l, task).map(|p| (l.trim(), vec![p])),
+            None => s.text.lines().rev().find_map(|l| {
+                let toks = answer_tokens(l, task);
+                (!toks.is_empty()).then_some((l.trim(), toks))
+            }),
+        };
+        if marked.is_some() && hit.is_none() {
+            // The answer is marked but holds no value of its own (a short word, a value from
+            // the task): nothing to trace back.
+            return None;
+        }
+        if let Some((line, tokens)) = hit {
+            return Some(FinalAnswer { step: i, line, tokens, task, marked: marked.is_some() });
         }
         if seen >= 3 {
-            break;
+            return None;
         }
     }
-    let (fi, line, tokens) = found?;
+    None
+}
+
+/// In a failed run, the step that introduced the value of the final answer: its earliest
+/// occurrence — or, when that is a tool's output, the agent step whose code produced it.
+fn answer_origin(traj: &Trajectory, answer: &FinalAnswer<'_>) -> Option<Trigger> {
+    let steps = &traj.steps;
+    let (fi, line, tokens) = (answer.step, answer.line, &answer.tokens);
     for (i, s) in steps.iter().enumerate().take(fi + 1) {
         if matches!(s.role, Role::User | Role::System) && !text::is_agent_step(s) {
             continue;
@@ -899,8 +955,8 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
                 step: i as u32,
                 category: Category::TaskConflict,
                 phase: Phase::Reasoning,
-                wrong_quote: quote_around(l.trim(), &tokens).to_string(),
-                reference_quote: quote_around(line, &tokens).to_string(),
+                wrong_quote: quote_around(l.trim(), tokens).to_string(),
+                reference_quote: quote_around(line, tokens).to_string(),
                 reference_step: Some(fi as u32),
                 rule: Rule::AnswerOrigin,
                 object: "answer".into(),
@@ -914,7 +970,7 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
             category: Category::TaskConflict,
             phase: Phase::Action,
             wrong_quote: action_quote(&steps[author]).to_string(),
-            reference_quote: quote_around(l.trim(), &tokens).to_string(),
+            reference_quote: quote_around(l.trim(), tokens).to_string(),
             reference_step: Some(i as u32),
             rule: Rule::AnswerOrigin,
             object: "answer".into(),
@@ -922,6 +978,124 @@ fn answer_origin(traj: &Trajectory, last_agent: Option<usize>) -> Option<Trigger
         });
     }
     None
+}
+
+/// In an orchestrated run, the first worker reply whose text shows the final answer's value
+/// (a marked `FINAL ANSWER:`), matched with case and punctuation ignored (`CSI: Cyber` is
+/// `CSI Cyber`). Only the steps
+/// before the answer's own step are read; a value given in the task, or shorter than two
+/// characters, is not traced.
+fn answer_shown(
+    traj: &Trajectory,
+    instructed: &[u32],
+    answer: &FinalAnswer<'_>,
+) -> Option<AnswerShown> {
+    // An orchestrated run states its answer (`FINAL ANSWER:`); one cut short ends on whatever
+    // a worker said last (a page's footer), which is no answer to trace.
+    if !answer.marked {
+        return None;
+    }
+    let mut task_words = Vec::new();
+    words_into(answer.task, &mut task_words);
+    let needles: Vec<(&str, Vec<(usize, usize)>)> = answer
+        .tokens
+        .iter()
+        .filter_map(|&t| {
+            let mut w = Vec::new();
+            words_into(t, &mut w);
+            let chars: usize = w.iter().map(|&(a, b)| t[a..b].chars().count()).sum();
+            let given = find_words(answer.task, &task_words, t, &w).is_some();
+            (chars >= 2 && !given).then_some((t, w))
+        })
+        .collect();
+    if needles.is_empty() {
+        return None;
+    }
+    // A reply that holds none of the values' first words (ASCII case ignored) cannot match:
+    // skip cutting it into words. Only when every first word is ASCII, so the skip is exact.
+    let firsts: Vec<&str> = needles.iter().map(|(n, w)| &n[w[0].0..w[0].1]).collect();
+    let prefilter = firsts.iter().all(|w| w.is_ascii()).then(|| {
+        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&firsts).ok()
+    });
+    let mut words = Vec::new();
+    instructed.iter().take_while(|&&r| (r as usize) < answer.step).find_map(|&r| {
+        let t = traj.steps.get(r as usize)?.text.as_str();
+        if let Some(Some(ac)) = &prefilter {
+            if !ac.is_match(t) {
+                return None;
+            }
+        }
+        words_into(t, &mut words);
+        needles.iter().find_map(|(n, nw)| {
+            let (a, b) = find_words(t, &words, n, nw)?;
+            let value = &t[a..b];
+            let start = t[..a].rfind('\n').map_or(0, |p| p + 1);
+            let end = t[b..].find('\n').map_or(t.len(), |p| b + p);
+            let line = t[start..end].trim();
+            let quote = if value.contains('\n') { value } else { quote_around(line, &[value]) };
+            Some(AnswerShown { step: r, value: value.to_string(), quote: quote.to_string() })
+        })
+    })
+}
+
+/// The words of a text for matching with case and punctuation ignored: maximal runs of
+/// alphanumeric characters (a `.` or `,` between two digits stays inside the number, so `2.70`
+/// is one word, not `2` and `70`), as byte ranges into the text.
+fn words_into(t: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let b = t.as_bytes();
+    let mut start = None;
+    for (i, c) in t.char_indices() {
+        let inside = c.is_alphanumeric()
+            || (matches!(c, '.' | ',')
+                && start.is_some()
+                && b[i - 1].is_ascii_digit()
+                && b.get(i + 1).is_some_and(u8::is_ascii_digit));
+        match (inside, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, t.len()));
+    }
+}
+
+/// Two words equal with case ignored (ASCII case when either is ASCII, so the prefilter of
+/// [`answer_shown`] is exact; Unicode lower case between two non-ASCII words).
+fn same_word(a: &str, b: &str) -> bool {
+    if a.is_ascii() || b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
+    }
+}
+
+/// Where the words of `needle` occur in a row among the words of `hay` (case and punctuation
+/// ignored): the byte range of `hay` from the first word's start to the last word's end, so
+/// the quote is the value as `hay` spells it.
+fn find_words(
+    hay: &str,
+    hay_words: &[(usize, usize)],
+    needle: &str,
+    needle_words: &[(usize, usize)],
+) -> Option<(usize, usize)> {
+    let m = needle_words.len();
+    if m == 0 || hay_words.len() < m {
+        return None;
+    }
+    (0..=hay_words.len() - m)
+        .find(|&k| {
+            needle_words
+                .iter()
+                .zip(&hay_words[k..])
+                .all(|(&(na, nb), &(ha, hb))| same_word(&hay[ha..hb], &needle[na..nb]))
+        })
+        .map(|k| (hay_words[k].0, hay_words[k + m - 1].1))
 }
 
 fn contains_number(line: &str, n: &str) -> bool {
