@@ -29,27 +29,35 @@ export function steps(n, extra = () => ({})) {
   return out.join('');
 }
 
-/** Writes about `mb` megabytes of JSONL (many steps, one run) to a temp file, streaming. */
-export async function bigFile(mb, name = 'big.jsonl') {
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-big-'));
+/** Streams what `next()` returns (a string each call, `null` at the end) into a new temp file
+ * named `name`; returns its path. */
+async function writeTemp(prefix, name, next) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   const path = join(dir, name);
   const ws = createWriteStream(path);
+  for (let text = next(); text !== null; text = next()) {
+    if (!ws.write(text)) await new Promise((ok) => ws.once('drain', ok));
+  }
+  await new Promise((ok) => ws.end(ok));
+  return path;
+}
+
+/** Writes about `mb` megabytes of JSONL (many steps, one run) to a temp file, streaming. */
+export async function bigFile(mb, name = 'big.jsonl') {
   const filler = 'x'.repeat(900);
   const target = mb * 1e6;
   let written = 0, i = 0;
-  let chunk = [];
-  while (written < target) {
-    const l = line(i % 2
-      ? { type: 'action', run_id: `run-${Math.floor(i / 5000)}`, agent: 'coder', tool: 'shell', command: `make test-${i}` }
-      : { type: 'observation', run_id: `run-${Math.floor(i / 5000)}`, exit_code: i % 97 === 0 ? 1 : 0, output: `${filler} ${i}` });
-    chunk.push(l); written += l.length; i++;
-    if (chunk.length === 2000) {
-      if (!ws.write(chunk.join(''))) await new Promise((ok) => ws.once('drain', ok));
-      chunk = [];
+  const path = await writeTemp('trajscope-big-', name, () => {
+    if (written >= target) return null;
+    const chunk = [];
+    while (written < target && chunk.length < 2000) {
+      const l = line(i % 2
+        ? { type: 'action', run_id: `run-${Math.floor(i / 5000)}`, agent: 'coder', tool: 'shell', command: `make test-${i}` }
+        : { type: 'observation', run_id: `run-${Math.floor(i / 5000)}`, exit_code: i % 97 === 0 ? 1 : 0, output: `${filler} ${i}` });
+      chunk.push(l); written += l.length; i++;
     }
-  }
-  ws.write(chunk.join(''));
-  await new Promise((ok) => ws.end(ok));
+    return chunk.join('');
+  });
   return { path, lines: i, bytes: written };
 }
 
@@ -57,13 +65,11 @@ export async function bigFile(mb, name = 'big.jsonl') {
  * one ended by its `run_end`, the last failed) to a temp file: a file whose first run settles
  * in its first slice. */
 export async function manyRunsFile(mb, name = 'runs.jsonl') {
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-runs-'));
-  const path = join(dir, name);
-  const ws = createWriteStream(path);
   const filler = 'y'.repeat(400);
   const target = mb * 1e6;
   let written = 0, runs = 0, lines = 0;
-  while (written < target) {
+  const path = await writeTemp('trajscope-runs-', name, () => {
+    if (written >= target) return null;
     const id = `run-${runs}`;
     const out = [line({ type: 'run_start', run_id: id, task: `task ${runs}` })];
     for (let i = 0; i < 38; i++) {
@@ -73,10 +79,9 @@ export async function manyRunsFile(mb, name = 'runs.jsonl') {
     }
     out.push(line({ type: 'run_end', run_id: id, status: runs % 3 ? 'passed' : 'failed' }));
     const text = out.join('');
-    if (!ws.write(text)) await new Promise((ok) => ws.once('drain', ok));
     written += text.length; runs++; lines += out.length;
-  }
-  await new Promise((ok) => ws.end(ok));
+    return text;
+  });
   return { path, runs, lines, bytes: written };
 }
 

@@ -837,14 +837,7 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
         while i < b.len() && b[i].is_ascii_alphanumeric() {
             i += 1;
         }
-        let w = &line[start..i];
-        let caps = w.len() >= 2
-            && w.len() <= 12
-            && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-            && w.bytes().any(|b| b.is_ascii_uppercase());
-        if caps && !NOT_VALUES.contains(&w) && !text::has_word(task, w) && !out.contains(&w) {
-            out.push(w);
-        }
+        push_caps_value(&line[start..i], task, &mut out);
     }
     if let Some(phrase) = marked_answer(line, task) {
         if !out.contains(&phrase) {
@@ -852,6 +845,19 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// Adds a word to an answer's tokens when it is a value in capitals (a code, an acronym: 2 to
+/// 12 capitals and digits, at least one capital) that is not a common word in capitals, not in
+/// the task and not already there.
+fn push_caps_value<'a>(w: &'a str, task: &str, out: &mut Vec<&'a str>) {
+    let caps = w.len() >= 2
+        && w.len() <= 12
+        && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && w.bytes().any(|b| b.is_ascii_uppercase());
+    if caps && !NOT_VALUES.contains(&w) && !text::has_word(task, w) && !out.contains(&w) {
+        out.push(w);
+    }
 }
 
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
@@ -1127,13 +1133,7 @@ mod tests {
     fn reference_answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
         let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
         for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
-            let caps = w.len() >= 2
-                && w.len() <= 12
-                && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-                && w.bytes().any(|b| b.is_ascii_uppercase());
-            if caps && !NOT_VALUES.contains(&w) && !text::has_word(task, w) && !out.contains(&w) {
-                out.push(w);
-            }
+            push_caps_value(w, task, &mut out);
         }
         if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
             let phrase = line[pos + "final answer:".len()..]
