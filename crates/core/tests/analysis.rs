@@ -280,6 +280,46 @@ fn a_timeout_in_the_agents_own_code_is_its_failed_command_not_a_flaky_blocker() 
 }
 
 #[test]
+fn a_lookup_of_a_placeholder_host_is_the_agents_command_not_a_blocker() {
+    // The agent's command kept a placeholder for the URL: the lookup of `<URL>` failing shows
+    // no missing network. The terminal's output names the placeholder the command holds, an
+    // explicit report: the command is the critical step and its agent is blamed.
+    let code = "I'll draft the command.\n```sh\ncurl -o data.csv \"<URL>\"\n```";
+    let placeholder =
+        "exitcode: 6 (execution failed)\nCode output: curl: (6) Could not resolve host: <URL>";
+    let t = chat(&[
+        ("Planner", "The plan: assume the dataset is online, download it and count the rows."),
+        ("Data_Expert", code),
+        ("Computer_terminal", placeholder),
+        ("Planner", "The count is 12."),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().all(|t| t.blocker.is_none()), "{:?}", a.triggers);
+    assert!(a.triggers.iter().any(|t| t.step == 1 && t.rule == Rule::PlaceholderCommand));
+    let c = a.critical.as_ref().expect("a failed run has a critical step");
+    assert_eq!((c.step, c.agent.as_str()), (1, "Data_Expert"));
+    let top = &a.candidates[0];
+    assert!(top.evidence.iter().any(|e| e.quote.ends_with("Could not resolve host: <URL>")));
+    assert!(top.why.iter().any(|w| w == "rule: placeholder_command"), "{:?}", top.why);
+    assert!(a.candidates.iter().all(|c| c.agent != "environment"));
+    assert_ne!(a.classification, Some(FailureClass::EnvironmentBlocker));
+    // A name no host can have that the command does not hold (the agent did not write it):
+    // still no blocker, but only the agent's failed command, no explicit report.
+    let elsewhere =
+        "exitcode: 6 (execution failed)\nCode output: curl: (6) Could not resolve host: {mirror}";
+    let t = chat(&[
+        ("Planner", "The plan: download the dataset and count the rows."),
+        ("Data_Expert", code),
+        ("Computer_terminal", elsewhere),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().all(|t| t.blocker.is_none()), "{:?}", a.triggers);
+    assert!(a.triggers.iter().any(|t| t.step == 1 && t.rule == Rule::FailedCommand));
+    assert!(a.triggers.iter().all(|t| t.rule != Rule::PlaceholderCommand));
+}
+
+#[test]
 fn the_agent_vote_puts_first_the_best_step_of_the_agent_most_candidates_point_at() {
     // Five turns, no error: with earliness alone every step scores 1 − step / 5, so the opening
     // plan (step 0) is best. Expert_B's three steps just after it hold more of the score mass

@@ -30,8 +30,10 @@ pub fn build(
         let reach = t.step.max(t.reference_step.unwrap_or(t.step));
         if let Some(&ii) = open.get(t.object.as_str()) {
             let inst = &out[ii];
-            let splits = matches!(t.rule, Rule::FailedCommand | Rule::RepeatedAction)
-                && repaired_between(found, inst.last_step, t.step, t.object.as_str());
+            let splits = matches!(
+                t.rule,
+                Rule::FailedCommand | Rule::PlaceholderCommand | Rule::RepeatedAction
+            ) && repaired_between(found, inst.last_step, t.step, t.object.as_str());
             if !splits {
                 let inst = &mut out[ii];
                 inst.triggers.push(ti);

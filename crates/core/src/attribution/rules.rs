@@ -30,6 +30,8 @@ pub enum Rule {
     HarnessBlocker,
     /// A step, cost or context limit reached.
     BudgetExhausted,
+    /// A failed action whose failure names a placeholder it still held (a lookup of `<URL>`).
+    PlaceholderCommand,
     /// The earliest agent step stating the wrong final answer's value.
     AnswerOrigin,
     /// Out of set: the agent step the top candidate followed (the instruction it acted on).
@@ -44,7 +46,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::FailedCommand,
         Rule::EditBrokeTest,
         Rule::VerifierRejected,
@@ -55,6 +57,7 @@ impl Rule {
         Rule::FlakyBlocker,
         Rule::HarnessBlocker,
         Rule::BudgetExhausted,
+        Rule::PlaceholderCommand,
         Rule::AnswerOrigin,
         Rule::PrecedingInstruction,
         Rule::PlanOrigin,
@@ -75,6 +78,7 @@ impl Rule {
             Rule::FlakyBlocker => "flaky_blocker",
             Rule::HarnessBlocker => "harness_blocker",
             Rule::BudgetExhausted => "budget_exhausted",
+            Rule::PlaceholderCommand => "placeholder_command",
             Rule::AnswerOrigin => "answer_origin",
             Rule::PrecedingInstruction => "preceding_instruction",
             Rule::PlanOrigin => "plan_origin",
@@ -97,8 +101,9 @@ impl Rule {
     }
 
     /// Whether the rule rests on an explicit report of the failure: a verifier or a test that
-    /// rejected the step, the environment's own error, or the same failure reported again for
-    /// the same action (a loop). Such a candidate outranks every
+    /// rejected the step, the environment's own error, the environment's output naming a
+    /// placeholder the action held, or the same failure reported again for the same action
+    /// (a loop). Such a candidate outranks every
     /// inferred one (see [`super::score::LINKED`]).
     pub fn is_linked(self) -> bool {
         matches!(
@@ -110,6 +115,7 @@ impl Rule {
                 | Rule::EnvironmentBlocker
                 | Rule::FlakyBlocker
                 | Rule::HarnessBlocker
+                | Rule::PlaceholderCommand
         )
     }
 

@@ -383,8 +383,30 @@ impl<'t> Scan<'t> {
         self.f.max_failed_attempts = self.f.max_failed_attempts.max(*attempts);
         self.last_failure.insert(h, i);
         if !blocked {
-            self.failed_command(i, a, h, quote);
+            // The failure names a placeholder the command still holds (the lookup of `<URL>`
+            // its own text asked for): the environment's own output reports the command as the
+            // error, an explicit report like a verifier's.
+            let line = blocker.and_then(|(_, l)| l);
+            let held = |n: &&str| {
+                let (text, args) = (&steps[a].text, steps[a].args.as_deref().unwrap_or(""));
+                !n.is_empty() && (text.contains(*n) || args.contains(*n))
+            };
+            let named = line.and_then(text::unresolvable_name).filter(held);
+            match (named, line) {
+                (Some(_), Some(l)) => self.placeholder_command(i, a, h, l),
+                _ => self.failed_command(i, a, h, quote),
+            }
             self.edit_broke_test(i, a, quote);
+        }
+    }
+
+    /// `placeholder_command`: the failure of observation `i` names a placeholder the action
+    /// still held (`Could not resolve host: <URL>` after `curl "<URL>"`): that action is the
+    /// error. `line` is the observation's line that names it.
+    fn placeholder_command(&mut self, i: usize, a: usize, h: u64, line: &str) {
+        self.failed_command(i, a, h, line);
+        if let Some(t) = self.f.triggers.last_mut() {
+            t.rule = Rule::PlaceholderCommand;
         }
     }
 
@@ -406,6 +428,12 @@ impl<'t> Scan<'t> {
         // `failed_command` on the agent's step; the environment failing to run what it was given
         // (a missing binary, no network, a sandbox) is a blocker whatever ran.
         if b == Blocker::Flaky && cause.is_some_and(|a| is_own_code(&steps[a])) {
+            return false;
+        }
+        // A lookup of a name no host can have (`Could not resolve host: <URL>`) shows no
+        // missing network: the command asked for a placeholder (`placeholder_command` or
+        // `failed_command`, the agent's doing; see `observation`).
+        if b == Blocker::Environment && line.and_then(text::unresolvable_name).is_some() {
             return false;
         }
         let quote = line.unwrap_or(error);

@@ -223,6 +223,28 @@ pub fn blocker_lower(lower: &str) -> Option<Blocker> {
     }
 }
 
+/// The name a line reports a failed lookup of, when no host can have it (`Could not resolve
+/// host: <URL>`, `getaddrinfo ENOTFOUND {host}`): a host name holds only letters, digits,
+/// `-`, `_` and `.` (a port after `:`, an IPv6 address in brackets), so a lookup of anything
+/// else failed because of the command that asked for it (a placeholder left in it), not
+/// because the network is missing. An exact substring of the line (empty when no name
+/// follows the marker).
+pub fn unresolvable_name(line: &str) -> Option<&str> {
+    // ASCII lower-casing keeps every byte offset, so a position in `lower` is one in `line`.
+    let lower = line.to_ascii_lowercase();
+    ["could not resolve host:", "getaddrinfo enotfound"].iter().find_map(|m| {
+        let p = lower.find(m)?;
+        let rest = line[p + m.len()..].trim_start();
+        let host = rest.split(char::is_whitespace).next().unwrap_or("");
+        let host = host.trim_end_matches(['.', ',', ';', '\'', '"', ')']);
+        let valid = !host.is_empty()
+            && host.chars().all(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '[' | ']')
+            });
+        (!valid).then_some(host)
+    })
+}
+
 /// The first line of `text` with a blocker signature, as a quote.
 pub fn blocker_line(text: &str) -> Option<&str> {
     blocker_line_lower(text, &lowered(text))
@@ -390,6 +412,20 @@ mod tests {
         );
         assert_eq!(blocker("request timed out after 30s"), Some(Blocker::Flaky));
         assert_eq!(blocker("AssertionError: 3 != 4"), None);
+    }
+
+    #[test]
+    fn a_lookup_of_a_placeholder_names_no_host() {
+        let name = unresolvable_name;
+        assert_eq!(name("curl: (6) Could not resolve host: <URL>"), Some("<URL>"));
+        assert_eq!(name("Error: getaddrinfo ENOTFOUND {api_host}."), Some("{api_host}"));
+        assert_eq!(name("curl: (6) Could not resolve host: "), Some(""));
+        assert_eq!(name("curl: (6) Could not resolve host: web.archive.org"), None);
+        assert_eq!(name("curl: (6) Could not resolve host: localhost:8080."), None);
+        assert_eq!(name("Error: getaddrinfo ENOTFOUND registry.npmjs.org"), None);
+        assert_eq!(name("network is unreachable"), None);
+        // Non-ASCII before the marker keeps the byte offsets right (no panic, same answer).
+        assert_eq!(name("é curl: Could not resolve host: «url»"), Some("«url»"));
     }
 
     #[test]
