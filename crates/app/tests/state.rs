@@ -539,6 +539,27 @@ test! {
                 assert_eq!(now, &open);
             }
             assert_eq!(s.attr(), "ready");
+            // Its background work done, the page holds what it holds of the file loaded
+            // whole (the whole file's `Loaded` brought only the rows it did not hold).
+            while let Some(resp) = store.next_batch(1, || true) {
+                s = worker(s, resp);
+            }
+            let hash = trajscope_core::labels::content_hash(text.as_bytes());
+            let mut plain_store = Store::default();
+            let plain = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+            let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), Some(hash));
+            let mut plain = worker(plain, plain_store.insert(1, session));
+            plain = columns(plain, &mut plain_store);
+            while let Some(resp) = plain_store.next_batch(1, || true) {
+                plain = worker(plain, resp);
+            }
+            let whole = |s: &State| {
+                let mut sum = (**s.queue.summary(1).unwrap()).clone();
+                (sum.kept, sum.revised) = (0, Vec::new());
+                sum
+            };
+            assert_eq!(whole(&s), whole(&plain), "late: {late}");
+            assert!(s.queue.summary(1).unwrap().analysis_done);
         }
     }
 }

@@ -887,6 +887,7 @@ mod tests {
                 secrets_of: 0,
                 reading: None,
                 revised: Vec::new(),
+                kept: 0,
             };
             s.queue.files.push(super::super::state::FileEntry {
                 id: k as u32 + 1,

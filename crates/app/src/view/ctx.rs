@@ -28,6 +28,11 @@ pub struct Ctx {
     /// search): an answer with another id is stale and dropped. (Each quarantine export and
     /// each window of step texts is wanted, so those are not matched this way.)
     latest: Rc<RefCell<HashMap<Asked, u32>>>,
+    /// Columns asked as a file's `Loaded` arrived, before the page rendered it: the effect that
+    /// asks the open trajectory's columns runs only after the render, the layout and the
+    /// paint; if that trajectory is open then, the effect takes this request as its own
+    /// ([`Ctx::take_prefetched`]) instead of asking again.
+    prefetched: Rc<RefCell<Option<Prefetch>>>,
 }
 
 /// Requests of which only the last one's answer counts.
@@ -48,6 +53,16 @@ impl Asked {
     }
 }
 
+/// A columns request sent ahead of the effect ([`Ctx::prefetch_columns`]).
+#[derive(Clone, Copy)]
+struct Prefetch {
+    file: u32,
+    traj: u32,
+    req: u32,
+    /// Its answer came (and was given to the page, which keeps it if that trajectory is open).
+    answered: bool,
+}
+
 impl PartialEq for Ctx {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.bridge, &other.bridge)
@@ -62,7 +77,18 @@ impl Ctx {
             next_req: Rc::new(RefCell::new(0)),
             requested: Rc::new(RefCell::new(HashSet::new())),
             latest: Rc::new(RefCell::new(HashMap::new())),
+            prefetched: Rc::new(RefCell::new(None)),
         }
+    }
+
+    /// Asks the columns of trajectory `traj` of `file` ahead of the effect that would (a file
+    /// just loaded is opened at its first trajectory unless a deep link waits): the worker
+    /// answers while the page renders. Asking for a trajectory that is not opened costs one
+    /// small answer, dropped.
+    pub(super) fn prefetch_columns(&self, file: u32, traj: u32) {
+        let req = self.req_id();
+        *self.prefetched.borrow_mut() = Some(Prefetch { file, traj, req, answered: false });
+        self.send(&Request::Columns { req, file, traj });
     }
 
     /// No worker yet (or it crashed and was not restarted).
@@ -94,8 +120,30 @@ impl Ctx {
         req
     }
 
-    /// False for an answer to a request of a kind asked again since.
+    /// Whether the prefetched columns request is that of the open trajectory `traj` of `file`
+    /// and still unanswered: then it is the request whose answer counts, and the effect asks
+    /// nothing. Otherwise (another trajectory opened, or the answer came before the effect ran
+    /// and the page may not have kept it) the effect asks as usual. Either way the prefetch is
+    /// over.
+    pub(super) fn take_prefetched(&self, file: u32, traj: u32) -> bool {
+        let Some(p) = self.prefetched.borrow_mut().take() else { return false };
+        if (p.file, p.traj) != (file, traj) || p.answered {
+            return false;
+        }
+        self.latest.borrow_mut().insert(Asked::Columns, p.req);
+        true
+    }
+
+    /// False for an answer to a request of a kind asked again since. The answer to prefetched
+    /// columns counts: it may come before the effect took the request (the page applies
+    /// columns only to the trajectory it has open).
     pub(super) fn fresh(&self, resp: &Response) -> bool {
+        if let Some((Asked::Columns, req)) = Asked::of(resp) {
+            if let Some(p) = self.prefetched.borrow_mut().as_mut().filter(|p| p.req == req) {
+                p.answered = true;
+                return true;
+            }
+        }
         Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
     }
 
@@ -197,6 +245,11 @@ pub(super) fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
             }
             Response::Loaded { file, summary } => {
                 let hash = summary.content_hash.clone();
+                // A new file (not the whole of one shown early, `kept`) opens at its first
+                // trajectory: its columns asked now, not after the first render.
+                if summary.kept == 0 && !summary.rows.is_empty() {
+                    ctx1.prefetch_columns(file, 0);
+                }
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
                 restore_labels(&ctx1, &d1, file, &hash);
             }
@@ -247,4 +300,38 @@ fn same_origin(url: &str) -> Result<String, String> {
 pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     web_sys::Blob::new_with_str_sequence(&parts).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::StepColumns;
+
+    fn columns(req: u32) -> Response {
+        Response::Columns { req, file: 1, traj: 0, columns: StepColumns::default() }
+    }
+
+    #[test]
+    fn columns_asked_as_a_file_arrives_serve_the_trajectory_opened_then() {
+        // Opened as guessed, the answer after the effect: the effect asks nothing.
+        let ctx = Ctx::new();
+        ctx.prefetch_columns(1, 0);
+        let req = *ctx.next_req.borrow();
+        assert!(ctx.take_prefetched(1, 0));
+        assert!(ctx.fresh(&columns(req)));
+        assert!(!ctx.take_prefetched(1, 0), "taken once");
+        // The answer before the effect: given to the page, and the effect asks again (the
+        // page may not have kept it).
+        ctx.prefetch_columns(1, 0);
+        let req = *ctx.next_req.borrow();
+        assert!(ctx.fresh(&columns(req)));
+        assert!(!ctx.take_prefetched(1, 0));
+        // Another trajectory opened (a deep link): the prefetch is over, its answer stale.
+        ctx.prefetch_columns(1, 0);
+        let req = *ctx.next_req.borrow();
+        assert!(!ctx.take_prefetched(1, 5));
+        let asked = ctx.ask(Asked::Columns);
+        assert!(!ctx.fresh(&columns(req)));
+        assert!(ctx.fresh(&columns(asked)));
+    }
 }

@@ -74,6 +74,10 @@ pub fn use_columns(ctx: &Ctx, state: &UseReducerHandle<State>) {
     use_effect_with(need, move |need| {
         if let Some((file, traj)) = *need {
             ctx.forget_requested();
+            // Asked already as the file's `Loaded` arrived (`Ctx::prefetch_columns`).
+            if ctx.take_prefetched(file, traj) {
+                return;
+            }
             let req = ctx.ask(Asked::Columns);
             ctx.send(&Request::Columns { req, file, traj });
         }

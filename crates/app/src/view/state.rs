@@ -140,17 +140,14 @@ impl State {
     /// The whole file's summary replaces the one shown while it was read: the reviewer's place
     /// stays (the open trajectory, its step, the step texts and its full overview), except
     /// that a trajectory a later line changed (`revised`) gets its columns and texts again
-    /// (its new overview follows, `Analysed`).
+    /// (its new overview follows, `Analysed`). The page's overviews stay
+    /// ([`TraceSummary::unpack_over`]): the whole file's `Loaded` brings only the rows it does
+    /// not hold.
     fn read_whole(&mut self, file: u32, early: &TraceSummary, mut summary: TraceSummary) {
+        summary.unpack_over(&early.trajectories);
         let open = self.sel().filter(|(f, _)| *f == file).map(|(_, t)| t);
-        if let Some(t) = open {
-            if summary.revised.contains(&t) {
-                self.nav.refresh();
-            } else if let (Some(o), Some(slot)) =
-                (early.trajectories.get(t as usize), summary.trajectories.get_mut(t as usize))
-            {
-                *slot = o.clone();
-            }
+        if open.is_some_and(|t| summary.revised.contains(&t)) {
+            self.nav.refresh();
         }
         self.queue.set_status(file, FileStatus::Ready(Rc::new(summary)));
         self.open_link_when_read(file);
@@ -212,11 +209,11 @@ impl State {
                 self.queue.progress(file, bytes, total, lines, quarantined);
             }
             Response::Loaded { file, mut summary } => {
-                summary.unpack();
                 let early = self.queue.summary(file).filter(|s| s.reading.is_some()).cloned();
                 if let Some(early) = early {
                     return self.read_whole(file, &early, *summary);
                 }
+                summary.unpack();
                 let (len, reading) = (summary.trajectories.len(), summary.reading.is_some());
                 self.queue.set_status(file, FileStatus::Ready(Rc::new(*summary)));
                 let pos = self.queue.position(file);

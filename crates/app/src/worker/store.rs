@@ -68,13 +68,17 @@ impl Store {
     /// Keeps `session` and analyses its first trajectory, so the first trajectory can be read
     /// at once; answers with the summary. The secret scan and the other trajectories follow
     /// through [`Store::next_batch`].
-    pub fn insert(&mut self, file: u32, mut session: Session) -> Response {
+    pub fn insert(&mut self, file: u32, session: Session) -> Response {
+        let summary = summarize(self.keep(file, session), 0);
+        Response::Loaded { file, summary: Box::new(summary) }
+    }
+
+    /// Keeps `session` as [`Store::insert`] does, without the summary.
+    fn keep(&mut self, file: u32, mut session: Session) -> &mut Session {
         session.analyse(0);
-        let summary = summarize(&session);
-        self.sessions.insert(file, session);
         self.cases_sent.remove(&file);
         self.scans.insert(file, Scan::default());
-        Response::Loaded { file, summary: Box::new(summary) }
+        self.sessions.entry(file).insert_entry(session).into_mut()
     }
 
     /// A read of `file` starts: a `Forget` meanwhile stops it.
@@ -119,7 +123,7 @@ impl Store {
         r.shown = true;
         r.sent = s.len();
         s.analyse(0);
-        let mut summary = summarize(s);
+        let mut summary = summarize(s, 0);
         summary.stats = progress.stats();
         summary.reading = Some(progress);
         Some(Response::Loaded { file, summary: Box::new(summary) })
@@ -180,23 +184,29 @@ impl Store {
                 .map(|(position, trajectory)| (Settled { position, trajectory }, None)),
         );
         let (session, changed) = loader.finish_returning(back);
-        let Response::Loaded { file, mut summary } = self.insert(file, session) else {
-            unreachable!("insert answers Loaded")
-        };
+        // The page holds the rows it was sent while the file was read: only the rest go.
         let seen = if r.shown { r.sent } else { 0 };
-        summary.revised = changed.iter().filter(|&&i| i < seen).map(|&i| i as u32).collect();
+        let s = self.keep(file, session);
+        let revised: Vec<u32> = changed.iter().filter(|&&i| i < seen).map(|&i| i as u32).collect();
         // The overviews the page held of revised trajectories are stale: the new ones (the
         // session dropped their analyses; analysed again now).
-        let overviews: Vec<_> = summary
-            .revised
+        let overviews: Vec<_> = revised
             .iter()
             .filter(|&&i| was_analysed.get(i as usize).copied().unwrap_or(false))
             .filter_map(|&i| {
-                let s = self.sessions.get_mut(&file)?;
                 s.analyse(i as usize);
                 s.overview(i as usize).map(|o| (i, o))
             })
             .collect();
+        // Their new rows go first in `rows` (`TraceSummary::kept`).
+        let renewed: Vec<(u32, Row)> = revised
+            .iter()
+            .filter_map(|&i| s.overview(i as usize).map(|o| (i, Row::of(&o))))
+            .collect();
+        let mut summary = summarize(s, seen);
+        summary.revised = renewed.iter().map(|(i, _)| *i).collect();
+        summary.rows.splice(0..0, renewed.into_iter().map(|(_, row)| row));
+        let summary = Box::new(summary);
         let mut out = vec![Response::Loaded { file, summary }];
         if !overviews.is_empty() {
             out.push(Response::Analysed { file, overviews });
@@ -475,7 +485,9 @@ impl Store {
 /// preview (at most [`QUARANTINE_SHOWN`] lines, each cut to [`RAW_PREVIEW_CHARS`]; the export
 /// has them all, exactly). The secrets come after, from the scan ([`Store::scan_batch`]): a
 /// scan of the whole trace before `Loaded` kept the first trajectory off screen for seconds.
-pub fn summarize(s: &Session) -> TraceSummary {
+///
+/// Rows only of the trajectories from `kept` on (the page holds the others: `kept`).
+pub fn summarize(s: &Session, kept: usize) -> TraceSummary {
     let trace = s.trace();
     let quarantine = trace
         .quarantine
@@ -491,7 +503,9 @@ pub fn summarize(s: &Session) -> TraceSummary {
             r
         })
         .collect();
-    let rows: Vec<Row> = (0..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
+    let kept = kept.min(s.len());
+    let rows: Vec<Row> =
+        (kept..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
     TraceSummary {
         content_hash: s.identity().unwrap_or_default().to_string(),
         format: trace.format.name().to_string(),
@@ -499,8 +513,8 @@ pub fn summarize(s: &Session) -> TraceSummary {
         error: trace.error.clone(),
         quarantine: Rc::new(quarantine),
         quarantine_total: trace.quarantine.len() as u64,
-        analysed: rows.iter().filter(|o| o.analysed).count() as u32,
-        secrets_of: (rows.len() + trace.quarantine.len()) as u32,
+        analysed: (0..s.len()).filter(|&i| s.is_analysed(i)).count() as u32,
+        secrets_of: (s.len() + trace.quarantine.len()) as u32,
         rows,
         trajectories: Vec::new(),
         cases: Rc::default(),
@@ -512,6 +526,7 @@ pub fn summarize(s: &Session) -> TraceSummary {
         secrets_scanned: 0,
         reading: None,
         revised: Vec::new(),
+        kept: kept as u32,
     }
 }
 
@@ -661,7 +676,7 @@ mod tests {
             assert!(!cases[0].errors.is_empty());
         }
         assert!(store.analyse_batch(3, || true).is_none());
-        let s = summarize(&session(SAMPLE, None));
+        let s = summarize(&session(SAMPLE, None), 0);
         assert_eq!(s.format, "awtl");
         assert_eq!(s.content_hash, "", "no identity yet");
         assert_eq!(s.quarantine_total, 1);
@@ -930,20 +945,64 @@ mod tests {
         out
     }
 
-    /// What the page holds of a file once every message of its load and background work is
-    /// applied (rows, the full overviews it got, the secrets, the cases), to compare a load
-    /// shown early with one that is not.
+    /// What the page holds of a file once every message of its load (`answers`, in order) and
+    /// its background work is applied (rows, the full overviews it got, the secrets, the
+    /// cases), to compare a load shown early with one that is not. The rows as the page keeps
+    /// them: each `Loaded` unpacked over what it holds (`TraceSummary::unpack_over`), the rows
+    /// of `Reading`, the overviews of `Analysed` and `Rows`; its count of analysed
+    /// trajectories is checked against the whole file's `Loaded`.
     #[cfg(not(target_arch = "wasm32"))]
     fn settle_down(store: &mut Store, file: u32, answers: &[(usize, Response)]) -> Drained {
-        let summary = answers
-            .iter()
-            .rev()
-            .find_map(|(_, r)| match r {
-                Response::Loaded { summary, .. } if summary.reading.is_none() => Some(summary),
-                _ => None,
-            })
-            .expect("the whole file's Loaded");
-        drain(store, file, summary)
+        let whole = page(answers);
+        drain(store, file, &whole)
+    }
+
+    /// The whole file's summary as the page holds it after `answers` (see
+    /// [`settle_down`]), its rows the page's.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn page(answers: &[(usize, Response)]) -> TraceSummary {
+        use crate::protocol::Overview;
+        let (mut held, mut whole): (Vec<Rc<Overview>>, _) = (Vec::new(), None);
+        let put = |held: &mut Vec<Rc<Overview>>, i: usize, o: Overview| {
+            assert!(i <= held.len(), "row {i} of {}", held.len());
+            match held.get_mut(i) {
+                Some(slot) => *slot = Rc::new(o),
+                None => held.push(Rc::new(o)),
+            }
+        };
+        for (_, r) in answers {
+            match r {
+                Response::Loaded { summary, .. } => {
+                    let mut s = (**summary).clone();
+                    s.unpack_over(&held);
+                    held = std::mem::take(&mut s.trajectories);
+                    if s.reading.is_none() {
+                        let analysed = held.iter().filter(|o| o.analysed).count();
+                        assert_eq!(s.analysed as usize, analysed, "the page's count");
+                        whole = Some(s);
+                    }
+                }
+                Response::Reading { from, rows, .. } => {
+                    for (k, row) in rows.iter().enumerate() {
+                        put(&mut held, *from as usize + k, row.clone().into_overview());
+                    }
+                }
+                Response::Analysed { overviews, .. } => {
+                    for (i, o) in overviews {
+                        put(&mut held, *i as usize, o.clone());
+                    }
+                }
+                Response::Rows { rows, .. } => {
+                    for (i, row) in rows {
+                        put(&mut held, *i as usize, row.clone().into_overview());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut whole = whole.expect("the whole file's Loaded");
+        whole.rows = held.iter().map(|o| Row::of(o)).collect();
+        whole
     }
 
     #[test]
@@ -1015,8 +1074,9 @@ mod tests {
         let Response::Loaded { summary, .. } = rest[whole] else { unreachable!() };
         assert!(summary.revised.is_empty());
         assert_eq!(summary.content_hash, hash);
-        assert_eq!(summary.rows.len(), 40);
-        assert!(summary.rows[0].analysed, "the analysis made while reading is kept");
+        // Only the rows the page does not hold yet; the analysis made while reading is kept.
+        assert_eq!((summary.kept, summary.rows.len()), (next, 40 - next as usize));
+        assert!(summary.analysed >= 1 && store.session(1).unwrap().is_analysed(0));
         assert!(matches!(rest[whole + 1], Response::Analysed { overviews, .. }
             if overviews[0].0 == 1 && overviews[0].1.outcome == Outcome::Passed));
         // And the same as a file loaded whole (today's path), the outcome set on both.
@@ -1025,12 +1085,14 @@ mod tests {
         else {
             unreachable!()
         };
-        plain.set_outcome(1, "run-1", Outcome::Passed);
+        let mut plain_answers = vec![(0, Response::Loaded { file: 1, summary: want })];
+        plain_answers
+            .extend(plain.set_outcome(1, "run-1", Outcome::Passed).into_iter().map(|r| (0, r)));
         assert_eq!(store.session(1).unwrap().trace(), plain.session(1).unwrap().trace());
         let got = settle_down(&mut store, 1, &answers);
-        let want = drain(&mut plain, 1, &want);
-        // (The outcome's `Analysed` came outside the drain in both.)
+        let want = settle_down(&mut plain, 1, &plain_answers);
         assert_eq!(got.rows, want.rows);
+        assert_eq!(got.rows[1].outcome, Outcome::Passed);
         assert_eq!(got.secrets, want.secrets);
         assert_eq!(got.cases, want.cases);
         let (mut a, mut b) = (store.session(1).unwrap().clone(), plain.session(1).unwrap().clone());
@@ -1068,6 +1130,19 @@ mod tests {
             .unwrap();
         let Response::Loaded { summary, .. } = &answers[whole].1 else { unreachable!() };
         assert_eq!(summary.revised, [0], "the page is told its trajectory changed");
+        // Its new row first, then those of the trajectories the page does not hold (`b`
+        // settled in the last slice: its row came with the last `Reading`).
+        let held: usize = answers
+            .iter()
+            .map(|(_, r)| match r {
+                Response::Loaded { summary, .. } if summary.reading.is_some() => summary.rows.len(),
+                Response::Reading { rows, .. } => rows.len(),
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(summary.kept as usize, held);
+        let ids: Vec<&str> = summary.rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, [&["a"], &["a", "b"][held..]].concat());
         assert_eq!(summary.rows[0].steps, 9);
         // Its new full overview, analysed again on the whole run.
         let Response::Analysed { overviews, .. } = &answers[whole + 1].1 else {
@@ -1077,6 +1152,27 @@ mod tests {
         whole_session.analyse(0);
         assert_eq!(overviews[..], [(0, whole_session.overview(0).unwrap())]);
         assert_eq!(store.session(1).unwrap().trace(), whole_session.trace());
+
+        // A changed trajectory the page never opened (`a`, the second): only its new row.
+        let text = run("x", 2, true) + &run("a", 3, true) + &run("b", 30, false) + late;
+        let text = text + &run("b", 0, true);
+        let bytes = text.as_bytes();
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, bytes, 512, |_, _| Vec::new());
+        let loaded = answers.iter().map(|(_, r)| r);
+        let mut whole = loaded.filter_map(|r| match r {
+            Response::Loaded { summary, .. } if summary.reading.is_none() => Some(summary),
+            _ => None,
+        });
+        let summary = whole.next_back().unwrap();
+        assert_eq!(summary.revised, [1]);
+        assert_eq!((&summary.rows[0].id[..], summary.rows[0].steps), ("a", 9));
+        assert_eq!(page(&answers).rows[1].steps, 9, "the page's row of it is the new one");
+        let got = settle_down(&mut store, 1, &answers);
+        let mut plain = Store::default();
+        let loaded = plain.insert(1, session(bytes, None));
+        let want = settle_down(&mut plain, 1, &[(0, loaded)]);
+        assert_eq!(got.rows, want.rows);
     }
 
     #[test]
@@ -1156,17 +1252,14 @@ mod tests {
                 |(_, r)| matches!(r, Response::Loaded { summary, .. } if !summary.revised.is_empty()),
             ));
             let mut plain = Store::default();
-            let Response::Loaded { summary, .. } = plain.insert(1, session(&bytes, Some(&hash)))
-            else {
-                unreachable!()
-            };
+            let loaded = plain.insert(1, session(&bytes, Some(&hash)));
             assert_eq!(
                 store.session(1).unwrap().trace(),
                 plain.session(1).unwrap().trace(),
                 "{p:?}"
             );
             let got = settle_down(&mut store, 1, &answers);
-            let want = drain(&mut plain, 1, &summary);
+            let want = settle_down(&mut plain, 1, &[(0, loaded)]);
             assert_eq!(got.rows, want.rows, "{p:?}");
             assert_eq!(
                 (got.secrets, got.secrets_total),
