@@ -46,8 +46,8 @@ fn by_matcher(rule: &Rule, text: &[u8]) -> Vec<(usize, usize, usize, usize)> {
 /// The findings of the regex scan `redact::find` used before the matchers.
 fn find_by_regex(text: &[u8]) -> Vec<(&'static str, usize, usize)> {
     let mut found = Vec::new();
+    let lower = text.to_ascii_lowercase();
     for (i, (rule, re)) in redact::rules().iter().zip(compiled()).enumerate() {
-        let lower = text.to_ascii_lowercase();
         let keyword = rule.keywords.iter().any(|k| {
             let k = k.to_ascii_lowercase();
             lower.windows(k.len()).any(|w| w == k.as_bytes())

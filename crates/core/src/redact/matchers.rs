@@ -395,11 +395,16 @@ fn each_at_ci(t: &[u8], out: &mut Vec<Hit>, needle: &[u8], at: impl Fn(usize) ->
 /// `(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`
 pub fn bearer(t: &[u8], out: &mut Vec<Hit>) {
     each_at_ci(t, out, b"bearer", |s| {
+        // The cheap checks first: the token's run is measured only after a word's `bearer`
+        // and a space (else `bearerbearer…` would measure the rest of the text each time).
         let k = run(t, s + 6, usize::MAX, space);
+        if k == 0 || !starts_word(t, s) {
+            return None;
+        }
         let v = s + 6 + k;
         let r = run(t, v, usize::MAX, |b| token(b) || matches!(b, b'.' | b'~' | b'+' | b'/'));
         let e = v + r + run(t, v + r, usize::MAX, |b| b == b'=');
-        (starts_word(t, s) && k >= 1 && r >= 16).then(|| hit(s, (e, v, e)))
+        (r >= 16).then(|| hit(s, (e, v, e)))
     });
 }
 
