@@ -838,15 +838,14 @@ const NOT_VALUES: &[&str] = &[
     "IN",
 ];
 
-/// The distinctive values of an answer line not given in the task: numbers, words in capitals
-/// (codes, acronyms), and the phrase after `FINAL ANSWER:`.
+/// The distinctive values of an unmarked answer line not given in the task: numbers and words
+/// in capitals (codes, acronyms). A line marked `FINAL ANSWER:` is read by [`marked_answer`].
 fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
-    // A number needs a digit, a word in capitals a capital, the marker a colon: a line with
-    // none (most prose) has no token. One pass without early exit over the bytes, which the
-    // compiler makes a SIMD loop.
-    let signal = line
-        .bytes()
-        .fold(false, |any, c| any | c.is_ascii_digit() | c.is_ascii_uppercase() | (c == b':'));
+    // A number needs a digit, a word in capitals a capital: a line with neither (most prose)
+    // has no token. One pass without early exit over the bytes, which the compiler makes a
+    // SIMD loop.
+    let signal =
+        line.bytes().fold(false, |any, c| any | c.is_ascii_digit() | c.is_ascii_uppercase());
     if !signal {
         return Vec::new();
     }
@@ -867,11 +866,6 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
         }
         push_caps_value(&line[start..i], task, &mut out);
     }
-    if let Some(phrase) = marked_answer(line, task) {
-        if !out.contains(&phrase) {
-            out.push(phrase);
-        }
-    }
     out
 }
 
@@ -888,12 +882,16 @@ fn push_caps_value<'a>(w: &'a str, task: &str, out: &mut Vec<&'a str>) {
     }
 }
 
+/// Where a line says `FINAL ANSWER:` (ASCII case ignored): the byte offset after the marker.
+fn after_marker(line: &str) -> Option<usize> {
+    const MARKER: &[u8] = b"final answer:";
+    let pos = line.as_bytes().windows(MARKER.len()).position(|w| w.eq_ignore_ascii_case(MARKER))?;
+    Some(pos + MARKER.len())
+}
+
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
 fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
-    // (Only a line with a colon can hold the marker: no lower-cased copy of every other.)
-    memchr::memchr(b':', line.as_bytes())?;
-    let pos = line.to_ascii_lowercase().find("final answer:")?;
-    let phrase = line[pos + "final answer:".len()..]
+    let phrase = line[after_marker(line)?..]
         .trim()
         .trim_end_matches(['.', '!', '*', '"', '\''])
         .trim_start_matches(['*', '"', '\'']);
@@ -939,10 +937,7 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
         seen += 1;
         // A line marked `FINAL ANSWER:` is the answer whatever follows it (a harness's
         // closing lines such as `SCENARIO.PY COMPLETE !#!#` are no value of the answer).
-        let marked =
-            s.text.lines().rev().find(|l| {
-                l.as_bytes().windows(13).any(|w| w.eq_ignore_ascii_case(b"final answer:"))
-            });
+        let marked = s.text.lines().rev().find(|l| after_marker(l).is_some());
         let hit = match marked {
             // The marked phrase is the answer: its parts are not traced apart.
             Some(l) => marked_answer(l, task).map(|p| (l.trim(), vec![p])),
@@ -1157,21 +1152,12 @@ mod tests {
 
     use super::*;
 
-    /// The tokens as first written: words split on chars, every line read.
+    /// The tokens as first written: words split on chars, every line read (the marked phrase is
+    /// not a token: `final_answer` reads a marked line with `marked_answer`).
     fn reference_answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
         let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
         for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
             push_caps_value(w, task, &mut out);
-        }
-        if let Some(pos) = line.to_ascii_lowercase().find("final answer:") {
-            let phrase = line[pos + "final answer:".len()..]
-                .trim()
-                .trim_end_matches(['.', '!', '*', '"', '\''])
-                .trim_start_matches(['*', '"', '\'']);
-            if (2..=80).contains(&phrase.len()) && !task.contains(phrase) && !out.contains(&phrase)
-            {
-                out.push(phrase);
-            }
         }
         out
     }

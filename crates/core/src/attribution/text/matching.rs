@@ -45,7 +45,14 @@ impl Lower {
         };
         Lower {
             scan: build(AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst)),
-            short: build(AhoCorasick::builder().kind(Some(AhoCorasickKind::DFA)).prefilter(false)),
+            // ASCII case ignored: a short text needs no lower-cased copy (the needles are lower
+            // case, so on a lower-cased text this changes nothing).
+            short: build(
+                AhoCorasick::builder()
+                    .kind(Some(AhoCorasickKind::DFA))
+                    .prefilter(false)
+                    .ascii_case_insensitive(true),
+            ),
         }
     }
 
@@ -160,7 +167,12 @@ pub fn has_word(lower: &str, needle: &str) -> bool {
 
 /// A line that reports an error (and is not a "0 failed" summary).
 pub fn is_error_line(line: &str) -> bool {
-    is_error_line_lower(&lowered(line))
+    if line.len() <= SHORT {
+        // The short automata ignore ASCII case: no lower-cased copy of the line.
+        ERROR_AC.short.is_match(line) && !NEGATED_AC.short.is_match(line)
+    } else {
+        is_error_line_lower(&lowered(line))
+    }
 }
 
 /// [`is_error_line`] of a line already lower-cased.
