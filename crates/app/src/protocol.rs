@@ -336,14 +336,14 @@ impl ReadProgress {
 impl TraceSummary {
     /// The rows as the page keeps them: one overview each (`Row::into_overview`).
     pub fn unpack(&mut self) {
-        let rows = std::mem::take(&mut self.rows);
-        self.trajectories = rows.into_iter().map(|r| Rc::new(r.into_overview())).collect();
+        self.unpack_over(&[]);
     }
 
     /// The whole file's summary over the early one the page holds (`held`, its overviews):
     /// the page's own overviews of trajectories `0..kept` (the rows it got while the file was
     /// read, and the full overviews it asked for since), the `revised` ones replaced by their
-    /// new rows, then the rows of the rest. With `kept` 0, as [`TraceSummary::unpack`].
+    /// new rows, then the rows of the rest. With `kept` 0 and none revised (a plain load): every
+    /// row, as [`TraceSummary::unpack`].
     pub fn unpack_over(&mut self, held: &[Rc<Overview>]) {
         let mut rows = std::mem::take(&mut self.rows).into_iter();
         let kept = self.kept as usize;

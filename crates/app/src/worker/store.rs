@@ -28,9 +28,6 @@ pub struct Store {
     scans: HashMap<u32, Scan>,
     /// Files whose columns the page asked for: it shows one of their trajectories.
     shown: HashSet<u32>,
-    /// The trajectory of each file whose columns the page asked for last (the one it has
-    /// open).
-    opened: HashMap<u32, u32>,
     /// Files still read; the session of one in `sessions` meanwhile is provisional: the
     /// trajectories settled so far.
     reading: HashMap<u32, Reading>,
@@ -223,7 +220,6 @@ impl Store {
         self.cases_sent.remove(&file);
         self.scans.remove(&file);
         self.shown.remove(&file);
-        self.opened.remove(&file);
         self.reading.remove(&file);
     }
 
@@ -401,7 +397,6 @@ impl Store {
         if let Request::Columns { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj, true));
             self.shown.insert(*file);
-            self.opened.insert(*file, *traj);
         }
         if let Request::Steps { file, traj, .. } = &req {
             out.extend(self.ensure_analysed(*file, *traj, false));
