@@ -1044,7 +1044,7 @@ fn answer_shown(
     // skip cutting it into words. Only when every first word is ASCII, so the skip is exact.
     let firsts: Vec<&str> = needles.iter().map(|(n, w)| &n[w[0].0..w[0].1]).collect();
     let prefilter = firsts.iter().all(|w| w.is_ascii()).then(|| {
-        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&firsts).ok()
+        crate::ac::AcOptions::ascii_case_insensitive().build(&firsts).ok()
     });
     let mut words = Vec::new();
     instructed.iter().take_while(|&&r| (r as usize) < answer.step).find_map(|&r| {
