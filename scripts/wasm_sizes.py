@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Size profile of a wasm module from its name section (docs/performance.md, Bundle).
 
-    python3 scripts/wasm_sizes.py target/wasm-bindgen/release/app_bg.wasm [--top N] [--group]
+    python3 scripts/wasm_sizes.py target/wasm-bindgen/release/app_bg.wasm \
+        [--top N] [--width W] [--group]
 
 Prints each section's size (raw and `gzip -9` alone), then the code bytes of the biggest
 functions by their demangled-ish name, or (--group) summed by the first path segment of each
 name (impls counted with their type's crate: `<serde_json::de::X as ...>` is serde_json).
+--width: how many characters of each name are shown (160).
 Needs the name section: the wasm-bindgen output before wasm-opt keeps it.
 """
 import gzip
@@ -102,6 +104,7 @@ def crate_of(name):
 def main():
     path = sys.argv[1]
     top = int(sys.argv[sys.argv.index('--top') + 1]) if '--top' in sys.argv else 40
+    width = int(sys.argv[sys.argv.index('--width') + 1]) if '--width' in sys.argv else 160
     b = open(path, 'rb').read()
     ids = {0: 'custom', 1: 'type', 2: 'import', 3: 'function', 5: 'memory', 6: 'global',
            7: 'export', 9: 'elem', 10: 'code', 11: 'data', 12: 'datacount'}
@@ -134,7 +137,7 @@ def main():
             print(f'{s:>10,} {c}')
     else:
         for s, n in sorted(sized, reverse=True)[:top]:
-            print(f'{s:>10,} {n[:160]}')
+            print(f'{s:>10,} {n[:width]}')
     print(f'{sum(bodies):>10,} code bytes in {len(bodies)} functions')
 
 

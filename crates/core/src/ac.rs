@@ -29,7 +29,11 @@ pub(crate) struct AcOptions {
 
 impl Default for AcOptions {
     fn default() -> AcOptions {
-        AcOptions { match_kind: MatchKind::Standard, ascii_case_insensitive: false, prefilter: true }
+        AcOptions {
+            match_kind: MatchKind::Standard,
+            ascii_case_insensitive: false,
+            prefilter: true,
+        }
     }
 }
 
@@ -89,7 +93,8 @@ mod tests {
         for kind in [MatchKind::Standard, MatchKind::LeftmostFirst, MatchKind::LeftmostLongest] {
             for ci in [false, true] {
                 for prefilter in [false, true] {
-                    let opts = AcOptions { match_kind: kind, ascii_case_insensitive: ci, prefilter };
+                    let opts =
+                        AcOptions { match_kind: kind, ascii_case_insensitive: ci, prefilter };
                     let ours = opts.build(&needles).unwrap();
                     let theirs = aho_corasick::AhoCorasick::builder()
                         .match_kind(kind)

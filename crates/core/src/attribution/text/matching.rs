@@ -44,10 +44,7 @@ impl Lower {
             scan: build(AcOptions { match_kind: MatchKind::LeftmostFirst, ..AcOptions::default() }),
             // ASCII case ignored: a short text needs no lower-cased copy (the needles are lower
             // case, so on a lower-cased text this changes nothing).
-            short: build(AcOptions {
-                prefilter: false,
-                ..AcOptions::ascii_case_insensitive()
-            }),
+            short: build(AcOptions { prefilter: false, ..AcOptions::ascii_case_insensitive() }),
         }
     }
 
