@@ -62,7 +62,7 @@ web_size_env() {
     features="${features:+$features,}panic_immediate_abort"
   fi
   export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-  export CARGO_UNSTABLE_BUILD_STD_FEATURES="$features"
+  if [ -n "$features" ]; then export CARGO_UNSTABLE_BUILD_STD_FEATURES="$features"; fi
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
 }
 
