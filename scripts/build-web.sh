@@ -23,6 +23,7 @@ if ! flock -n 9; then
   log "another web build is running; waiting for it"
   flock 9
 fi
+web_size_env
 wasm trunk build --release "$@"
 exec 9>&-
 for wasm_file in "$dist"/*.wasm; do

@@ -36,6 +36,36 @@ wasm_route() {
   fi
 }
 
+# The web bundle's size settings (docs/performance.md, Bundle), exported by build-web.sh only:
+# the standard library built again with the bundle (-Zbuild-std, the rustup route's `rust-src`
+# or Debian's rust-web-src) with its size-optimised code paths (`optimize_for_size`), a panic that
+# traps at once without formatting its message (nothing shows that message: a panic in wasm ends
+# in a trap either way), and no source paths of panic locations. Unstable flags of the stable
+# toolchain, hence RUSTC_BOOTSTRAP=1, as the Debian route already sets for every wasm build.
+# Each setting only where this rustc and its library source have it (probed: rustc 1.85 has the
+# `panic_immediate_abort` library feature, later ones the `immediate-abort` panic strategy).
+web_size_env() {
+  local rustc=rustc
+  [ "$(wasm_route)" = debian ] && rustc=/usr/bin/rustc
+  local std_toml
+  std_toml="$("$rustc" --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml"
+  if [ ! -f "$std_toml" ]; then
+    echo "no standard library source for the web build ($std_toml): run scripts/setup.sh" >&2
+    return 1
+  fi
+  local features="" flags="-Zlocation-detail=none"
+  grep -q '^optimize_for_size *=' "$std_toml" && features=optimize_for_size
+  if RUSTC_BOOTSTRAP=1 "$rustc" -Zunstable-options -Cpanic=immediate-abort --print cfg \
+      --target wasm32-unknown-unknown >/dev/null 2>&1; then
+    flags="$flags -Zunstable-options -Cpanic=immediate-abort"
+  elif grep -q '^panic_immediate_abort *=' "$std_toml"; then
+    features="${features:+$features,}panic_immediate_abort"
+  fi
+  export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+  if [ -n "$features" ]; then export CARGO_UNSTABLE_BUILD_STD_FEATURES="$features"; fi
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
+}
+
 # Run a command in the wasm32 build environment. On the Debian route this uses Debian's
 # rustc-web with -Zbuild-std; the variables are set only for this command so native builds
 # keep their own cache.

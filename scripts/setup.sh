@@ -47,6 +47,13 @@ if [ "$(wasm_route)" = none ]; then
 fi
 [ "$(wasm_route)" != none ] || { echo "could not install a wasm32 standard library" >&2; exit 1; }
 log "wasm32 std: $(wasm_route) route"
+# The web bundle builds the standard library again, for size (web_size_env in lib.sh): on the
+# rustup route that needs its source (the Debian route's rust-web-src is that source).
+if [ "$(wasm_route)" = rustup ] \
+   && [ ! -f "$(rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ]; then
+  log "rust-src: rustup component add rust-src"
+  rustup component add rust-src
+fi
 
 # 2. Cargo tools.
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then

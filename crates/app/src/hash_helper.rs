@@ -12,9 +12,13 @@ pub struct HashJob {
     pub job: u32,
 }
 
-/// Helper → ingest worker.
+/// Helper → ingest worker: `{"hash_reply": "hashed", "job": 1, "content_hash": "sha256:…"}` or
+/// `{"hash_reply": "failed", "job": 1, "error": "…"}`. Written internally tagged; read through
+/// its flat [`WireReply`], which reads the same JSON without serde's buffered path for an
+/// internally tagged enum (about 6 KB of the wasm bundle, for this one message:
+/// `docs/performance.md`, Bundle).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "hash_reply", rename_all = "snake_case")]
+#[serde(tag = "hash_reply", rename_all = "snake_case", try_from = "WireReply")]
 pub enum HashReply {
     /// `sha256:<hex>` of the blob.
     Hashed {
@@ -25,6 +29,39 @@ pub enum HashReply {
         job: u32,
         error: String,
     },
+}
+
+/// A [`HashReply`] as it is read: its tag and the fields of both variants.
+#[derive(Deserialize)]
+struct WireReply {
+    hash_reply: ReplyKind,
+    job: u32,
+    content_hash: Option<String>,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ReplyKind {
+    Hashed,
+    Failed,
+}
+
+impl TryFrom<WireReply> for HashReply {
+    type Error = &'static str;
+
+    fn try_from(w: WireReply) -> Result<HashReply, &'static str> {
+        match w.hash_reply {
+            ReplyKind::Hashed => w
+                .content_hash
+                .map(|content_hash| HashReply::Hashed { job: w.job, content_hash })
+                .ok_or("missing field `content_hash`"),
+            ReplyKind::Failed => w
+                .error
+                .map(|error| HashReply::Failed { job: w.job, error })
+                .ok_or("missing field `error`"),
+        }
+    }
 }
 
 /// A file at least this large is hashed by a helper worker beside the parse; a smaller one by
@@ -202,5 +239,32 @@ mod tests {
         assert_eq!(v["hash_reply"], "hashed");
         assert!(serde_json::from_value::<crate::protocol::Response>(v.clone()).is_err());
         assert_eq!(serde_json::from_value::<HashReply>(v).unwrap(), reply);
+    }
+
+    #[test]
+    fn replies_read_back_and_bad_ones_are_refused() {
+        for reply in [
+            HashReply::Hashed { job: 7, content_hash: "sha256:ab".into() },
+            HashReply::Failed { job: 0, error: "could not read it".into() },
+        ] {
+            let text = serde_json::to_string(&reply).unwrap();
+            assert_eq!(serde_json::from_str::<HashReply>(&text).unwrap(), reply, "{text}");
+        }
+        // The tag may come anywhere; fields of the other variant are ignored.
+        let r: HashReply = serde_json::from_str(
+            r#"{"job":2,"error":"x","content_hash":"h","hash_reply":"hashed"}"#,
+        )
+        .unwrap();
+        assert_eq!(r, HashReply::Hashed { job: 2, content_hash: "h".into() });
+        for bad in [
+            r#"{"hash_reply":"hashed","job":1}"#,
+            r#"{"hash_reply":"failed","job":1,"content_hash":"h"}"#,
+            r#"{"hash_reply":"other","job":1,"error":"x"}"#,
+            r#"{"job":1,"error":"x"}"#,
+            r#"{"hash_reply":"failed","error":"x"}"#,
+            r#""ready""#,
+        ] {
+            assert!(serde_json::from_str::<HashReply>(bad).is_err(), "{bad}");
+        }
     }
 }

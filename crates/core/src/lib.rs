@@ -5,6 +5,7 @@
 //! `ingest` (bytes → [`model::Trace`] + quarantine) → views → attribution → cases → brief, and
 //! [`session`], the seam where a loaded trace becomes what the CLI and the app show.
 
+mod ac;
 pub mod artifact;
 pub mod attribution;
 pub mod brief;

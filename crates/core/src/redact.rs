@@ -20,7 +20,7 @@ pub mod rules;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use crate::ac::{Ac, AcOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{QuarantineEntry, Step};
@@ -57,7 +57,7 @@ pub fn mask(kind: &str) -> String {
 }
 
 struct Compiled {
-    keywords: AhoCorasick,
+    keywords: Ac,
     /// keyword index → rule index.
     keyword_rule: Vec<usize>,
 }
@@ -74,8 +74,7 @@ fn compiled() -> &'static Compiled {
             }
         }
         Compiled {
-            keywords: AhoCorasick::builder()
-                .ascii_case_insensitive(true)
+            keywords: AcOptions::ascii_case_insensitive()
                 .build(&words)
                 .expect("the redaction keywords build"),
             keyword_rule,

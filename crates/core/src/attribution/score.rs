@@ -427,9 +427,8 @@ const ASSUMPTION: &[&str] = &[
 /// Whether a text states an assumption, a placeholder or simulated data (ASCII
 /// case-insensitive, whole words at the start).
 pub fn states_assumption(text: &str) -> bool {
-    static AC: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
+    static AC: std::sync::LazyLock<crate::ac::Ac> = std::sync::LazyLock::new(|| {
+        crate::ac::AcOptions::ascii_case_insensitive()
             .build(ASSUMPTION)
             .expect("static needle list builds")
     });

@@ -1043,9 +1043,10 @@ fn answer_shown(
     // A reply that holds none of the values' first words (ASCII case ignored) cannot match:
     // skip cutting it into words. Only when every first word is ASCII, so the skip is exact.
     let firsts: Vec<&str> = needles.iter().map(|(n, w)| &n[w[0].0..w[0].1]).collect();
-    let prefilter = firsts.iter().all(|w| w.is_ascii()).then(|| {
-        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&firsts).ok()
-    });
+    let prefilter = firsts
+        .iter()
+        .all(|w| w.is_ascii())
+        .then(|| crate::ac::AcOptions::ascii_case_insensitive().build(&firsts).ok());
     let mut words = Vec::new();
     instructed.iter().take_while(|&&r| (r as usize) < answer.step).find_map(|&r| {
         let t = traj.steps.get(r as usize)?.text.as_str();

@@ -5,7 +5,9 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::MatchKind;
+
+use crate::ac::{Ac, AcOptions};
 
 use super::vocab::*;
 
@@ -13,11 +15,8 @@ use super::vocab::*;
 /// replaces one `str::find` per needle (the needles are lower-case ASCII, so matching the
 /// original text case-insensitively finds exactly what `contains` finds in its lower-cased copy,
 /// at the same byte offsets).
-fn automaton(needles: &[&str]) -> AhoCorasick {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(needles)
-        .expect("static needle lists build")
+fn automaton(needles: &[&str]) -> Ac {
+    AcOptions::ascii_case_insensitive().build(needles).expect("static needle lists build")
 }
 
 /// A vocabulary searched in ASCII-lower-cased text (see [`lower_into`]), case-sensitively: the
@@ -28,11 +27,11 @@ struct Lower {
     /// For whole texts: leftmost-first, which lets aho-corasick search with its SIMD packed
     /// matcher (Teddy) where the CPU has one, several times faster over a long text than the
     /// byte-at-a-time automaton a case-insensitive search needs (it allows no packed matcher).
-    scan: AhoCorasick,
+    scan: Ac,
     /// For a short haystack (a line): a DFA without a prefilter, whose start-up costs less
     /// than the packed matcher's and that does not stop at every digit as a rare-byte
     /// prefilter would.
-    short: AhoCorasick,
+    short: Ac,
 }
 
 /// Longest haystack [`Lower::is_match`] gives to the DFA without a prefilter.
@@ -40,19 +39,12 @@ const SHORT: usize = 128;
 
 impl Lower {
     fn new(needles: &[&str]) -> Lower {
-        let build = |b: &mut aho_corasick::AhoCorasickBuilder| {
-            b.build(needles).expect("static needle lists build")
-        };
+        let build = |o: AcOptions| o.build(needles).expect("static needle lists build");
         Lower {
-            scan: build(AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst)),
+            scan: build(AcOptions { match_kind: MatchKind::LeftmostFirst, ..AcOptions::default() }),
             // ASCII case ignored: a short text needs no lower-cased copy (the needles are lower
             // case, so on a lower-cased text this changes nothing).
-            short: build(
-                AhoCorasick::builder()
-                    .kind(Some(AhoCorasickKind::DFA))
-                    .prefilter(false)
-                    .ascii_case_insensitive(true),
-            ),
+            short: build(AcOptions { prefilter: false, ..AcOptions::ascii_case_insensitive() }),
         }
     }
 
@@ -69,7 +61,7 @@ static ERROR_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(ERROR_NEEDLES));
 
 static NEGATED_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(NEGATED));
 
-static CLAIM_AC: LazyLock<AhoCorasick> = LazyLock::new(|| {
+static CLAIM_AC: LazyLock<Ac> = LazyLock::new(|| {
     let mut all = CLAIMS.to_vec();
     all.push(DONE);
     automaton(&all)
@@ -327,7 +319,7 @@ pub fn first_error_line_lower<'t>(text: &'t str, lower: &str) -> Option<&'t str>
 
 /// The trimmed line of `searched` holding the match of `ac` found from `at` (its start and
 /// end offsets, and the offset after the line).
-fn line_of_match<'s>(searched: &'s str, ac: &AhoCorasick, at: usize) -> Option<(&'s str, usize)> {
+fn line_of_match<'s>(searched: &'s str, ac: &Ac, at: usize) -> Option<(&'s str, usize)> {
     let b = searched.as_bytes();
     let m = ac.find(aho_corasick::Input::new(searched).range(at..))?;
     let start = memchr::memrchr(b'\n', &b[..m.start()]).map_or(0, |i| i + 1);
@@ -344,7 +336,7 @@ fn line_of_match<'s>(searched: &'s str, ac: &AhoCorasick, at: usize) -> Option<(
 fn first_line_with<'t>(
     text: &'t str,
     searched: &str,
-    ac: &AhoCorasick,
+    ac: &Ac,
     is: impl Fn(&str) -> bool,
 ) -> Option<&'t str> {
     let mut at = 0;
