@@ -55,6 +55,12 @@ pub fn rank(
     let triggers = &found.triggers;
     let n = steps.len().max(1) as f64;
     let first_error = found.first_error;
+    // The task as given (its words are no agent's assumption): the trajectory's task, else a
+    // first step that is not an agent's.
+    let task = match traj.task.as_deref() {
+        Some(t) => t,
+        None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
+    };
     let author = first_error.and_then(|e| {
         (0..e as usize).rev().find(|&j| text::is_agent_step(&steps[j])).map(|j| j as u32)
     });
@@ -64,7 +70,7 @@ pub fn rank(
             orchestrated,
             introduces_first_error: author == Some(step),
             before_first_error: first_error.is_some_and(|e| step < e),
-            assumption: step > 0 && score::states_assumption(&s.text),
+            assumption: score::states_own_assumption(&s.text, task),
             introduces_code: s.args.as_deref().is_some_and(|a| !a.trim().is_empty())
                 || memchr::memmem::find(s.text.as_bytes(), b"```").is_some(),
             earliness: 1.0 - step as f64 / n,

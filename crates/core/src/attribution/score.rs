@@ -437,6 +437,21 @@ pub fn states_assumption(text: &str) -> bool {
     AC.find_iter(text).any(|m| m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
 }
 
+/// Whether a step's own words state an assumption ([`states_assumption`]): a step that quotes
+/// the task (as the opening message of a group chat does, the manager's plan and the expert's
+/// first work around it) is read without the task's text, whose words are the task's, not an
+/// assumption the step introduced.
+pub fn states_own_assumption(text: &str, task: &str) -> bool {
+    let task = task.trim();
+    match (!task.is_empty())
+        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .flatten()
+    {
+        Some(at) => states_assumption(&text[..at]) || states_assumption(&text[at + task.len()..]),
+        None => states_assumption(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,6 +462,17 @@ mod tests {
         assert!(states_assumption("We will SIMULATE the dataset"));
         assert!(!states_assumption("the presumed value"));
         assert!(!states_assumption("all tests pass"));
+    }
+
+    #[test]
+    fn assumption_words_quoted_from_the_task_are_not_the_steps() {
+        let task = "Assume a fictional language, Tizin.";
+        let opening = "# General Task\nAssume a fictional language, Tizin.\n# Plan\n1. Translate.";
+        assert!(!states_own_assumption(opening, task));
+        let own = "# General Task\nAssume a fictional language, Tizin.\n# Assuming the column is A";
+        assert!(states_own_assumption(own, task));
+        assert!(states_own_assumption("# Assuming the column is A", ""));
+        assert!(states_own_assumption("Let's assume 3 rows.", task));
     }
 
     #[test]
