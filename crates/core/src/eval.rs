@@ -269,6 +269,7 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
     // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
     // strictly helps on the fitted items.
     w.shows_answer = 0.0;
+    w.concludes_answer = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }

@@ -82,6 +82,10 @@ pub fn rank(
             f.shows_answer = true;
             f.shown_value = e.value.clone();
         }
+        if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == step) {
+            f.concludes_answer = true;
+            f.accepted = Some((e.shown.value.clone(), e.declared));
+        }
         f
     };
     // Sized once: the instances' steps and the out-of-set agent steps (a run of a few steps
@@ -281,6 +285,18 @@ fn candidate(
         };
         if evidence.len() < MAX_EVIDENCE && !evidence.contains(&shown) {
             evidence.push(shown);
+        }
+    }
+    // The worker reply the run accepted its answer from: the line that states it.
+    if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == p.step) {
+        let stated = Evidence {
+            step: e.shown.step,
+            kind: "wrong".into(),
+            quote: e.shown.quote.clone(),
+            rule: Rule::AnswerOrigin,
+        };
+        if evidence.len() < MAX_EVIDENCE && !evidence.contains(&stated) {
+            evidence.push(stated);
         }
     }
     Candidate {
