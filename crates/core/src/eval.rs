@@ -269,6 +269,7 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
     // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
     // strictly helps on the fitted items.
     w.shows_answer = 0.0;
+    w.concludes_answer = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }
@@ -759,6 +760,32 @@ mod tests {
         let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 4, 4)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).orchestrated.shows_answer, 0.0);
+    }
+
+    #[test]
+    fn the_accepted_reply_weight_is_fitted_on_only_when_it_strictly_helps() {
+        // The reply the run accepted its answer from (step 12) is the gold step.
+        let accepted = |k: usize, gold: u32| {
+            let mut s = answer_shown_item(k, 0, gold);
+            for c in &mut s.candidates {
+                c.features.concludes_answer = c.step == 12;
+            }
+            s
+        };
+        let items: Vec<Scored> = (0..3).map(|k| accepted(k, 12)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.orchestrated.concludes_answer > 0.0, "{:?}", m.orchestrated);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(12)));
+        // Held out (`--drop concludes_answer`), the earliest reply stays first.
+        let k = Weights::NAMES.iter().position(|n| *n == "concludes_answer").unwrap();
+        let off = fit_model(&refs, false, &[k], false);
+        assert_eq!(off.orchestrated.concludes_answer, 0.0);
+        assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(4)));
+        // Where the gold step is another reply, it stays off.
+        let items: Vec<Scored> = (0..3).map(|k| accepted(k, 4)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.concludes_answer, 0.0);
     }
 
     #[test]

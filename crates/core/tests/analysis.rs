@@ -501,3 +501,135 @@ fn a_number_inside_another_or_a_value_from_the_task_is_not_the_answer_shown() {
     let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
     assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
 }
+
+/// A Magentic-One progress ledger whose `is_request_satisfied` answer is `satisfied`.
+fn ledger(satisfied: bool) -> String {
+    format!(
+        "Updated Ledger:\n{{\n  \"is_request_satisfied\": {{\n    \"reason\": \"The count has \
+         an answer.\",\n    \"answer\": {satisfied}\n  }},\n  \"is_in_loop\": {{\n    \
+         \"reason\": \"No.\",\n    \"answer\": false\n  }}\n}}"
+    )
+}
+
+#[test]
+fn the_reply_the_run_accepted_its_wrong_answer_from_is_the_critical_step() {
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let done = ledger(true);
+    let t = orchestrated(&[
+        ("human", "How many parks are between the museum and the river?"),
+        ("Orchestrator (thought)", "Initial plan: find the parks, then count them."),
+        ("Orchestrator (-> WebSurfer)", "Please list the parks near the museum."),
+        ("WebSurfer", "I typed 'parks near the museum'. Results: Elm Park, Oak Park, Ash Park."),
+        ("Orchestrator (-> Assistant)", "Count the parks between the museum and the river."),
+        ("Assistant", "Counting the listed parks:\nThere are 6 parks between them.\nTERMINATE"),
+        ("Orchestrator (thought)", done.as_str()),
+        ("Orchestrator (thought)", "Request satisfied."),
+        ("Orchestrator (termination condition)", "No agent selected.\nFINAL ANSWER: 6"),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    let accepted = candidate_at(&a, 5);
+    assert!(accepted.features.concludes_answer, "{:?}", accepted.features);
+    assert!(
+        accepted.why.iter().any(|w| w
+            == "the worker reply the run accepted its answer from: it states the final \
+                answer's value '6', and the orchestrator next declared the request satisfied \
+                (step 6)"),
+        "{:?}",
+        accepted.why
+    );
+    // Its evidence quotes the line that states the value, verbatim.
+    let e = accepted.evidence.iter().find(|e| e.rule == Rule::AnswerOrigin).expect("evidence");
+    assert_eq!(e.quote, "There are 6 parks between them.");
+    for c in &a.candidates {
+        for e in &c.evidence {
+            assert!(t.steps[e.step as usize].text.contains(&e.quote), "{e:?}");
+        }
+    }
+    // No other step carries it, and with the shipped weights it is the critical step, its
+    // agent the Assistant (the worker that concluded the value), not the first WebSurfer reply.
+    assert!(a.candidates.iter().filter(|c| c.features.concludes_answer).count() == 1);
+    let critical = a.critical.as_ref().expect("a critical step");
+    assert_eq!((critical.step, critical.agent.as_str()), (5, "Assistant"));
+    assert!(AnalysisOptions::default().orchestrated_weights.concludes_answer > 0.0);
+
+    let fires = |turns: &[(&str, &str)]| -> Vec<u32> {
+        let a = analyze_trajectory(&orchestrated(turns), &opts);
+        a.candidates.iter().filter(|c| c.features.concludes_answer).map(|c| c.step).collect()
+    };
+    // The reply before the declaration does not state the answer: nothing is marked (the
+    // value came from elsewhere).
+    assert!(fires(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "I scrolled down. The page lists parks."),
+        ("Orchestrator (thought)", done.as_str()),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"),
+    ])
+    .is_empty());
+    // A ledger that says the request is not satisfied declares nothing; nor does a run that
+    // stops without a declaration.
+    let open = ledger(false);
+    assert!(fires(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "There are 6 parks."),
+        ("Orchestrator (thought)", open.as_str()),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"),
+    ])
+    .is_empty());
+    // The reply is the last one before the first declaration, not an earlier one that said
+    // the value too, and one-letter answers count.
+    assert_eq!(
+        fires(&[
+            ("human", "Which letter is missing?"),
+            ("Orchestrator (-> WebSurfer)", "Please read the code."),
+            ("WebSurfer", "The code ends with k in one version."),
+            ("Orchestrator (-> Assistant)", "Which character is missing?"),
+            ("Assistant", "The missing character is k.\nTERMINATE"),
+            ("Orchestrator (thought)", "Request satisfied."),
+            ("Orchestrator (termination condition)", "FINAL ANSWER: k"),
+        ]),
+        [4]
+    );
+    // A value the task gives was not concluded by the reply.
+    let history = serde_json::json!([
+        {"role": "human", "content": "Is the answer 6 or 7 parks?"},
+        {"role": "Orchestrator (-> Assistant)", "content": "Which is it?"},
+        {"role": "Assistant", "content": "It is 6 parks."},
+        {"role": "Orchestrator (thought)", "content": "Request satisfied."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 6"},
+    ]);
+    let doc = serde_json::json!({"question": "Is the answer 6 or 7 parks?", "history": history,
+        "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.candidates.iter().all(|c| !c.features.concludes_answer), "{:?}", a.candidates);
+    // Without the task's 6 the same run marks the reply (so the line above tests the task).
+    let doc = serde_json::json!({"question": "How many parks?", "history": history,
+        "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(candidate_at(&a, 2).features.concludes_answer);
+}
+
+#[test]
+fn the_opening_message_states_an_assumption_only_in_its_own_words_not_the_tasks() {
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let run = |opening: &str| {
+        let doc = serde_json::json!({"question": "Assume a fictional city. How many parks?",
+            "history": [
+            {"name": "Planner", "role": "assistant", "content": opening},
+            {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 6"},
+            {"name": "Checker", "role": "assistant", "content": "The count is 6. TERMINATE"},
+        ], "mistake_agent": "Planner", "mistake_step": "0", "mistake_reason": ""});
+        let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+        candidate_at(&analyze_trajectory(&t, &opts), 0).features.assumption
+    };
+    // The opening message quotes the task (its "Assume … fictional" is the task's words).
+    assert!(!run("# General Task\nAssume a fictional city. How many parks?\n# Plan\nCount them."));
+    // Its own code assumes a column: that is the step's assumption, step 0 or not.
+    assert!(run(
+        "# General Task\nAssume a fictional city. How many parks?\n```python\n# Assuming the \
+         column is 'Parks'\nprint(6)\n```"
+    ));
+}

@@ -55,6 +55,12 @@ pub fn rank(
     let triggers = &found.triggers;
     let n = steps.len().max(1) as f64;
     let first_error = found.first_error;
+    // The task as given (its words are no agent's assumption): the trajectory's task, else a
+    // first step that is not an agent's.
+    let task = match traj.task.as_deref() {
+        Some(t) => t,
+        None => steps.first().filter(|s| !text::is_agent_step(s)).map_or("", |s| s.text.as_str()),
+    };
     let author = first_error.and_then(|e| {
         (0..e as usize).rev().find(|&j| text::is_agent_step(&steps[j])).map(|j| j as u32)
     });
@@ -64,7 +70,7 @@ pub fn rank(
             orchestrated,
             introduces_first_error: author == Some(step),
             before_first_error: first_error.is_some_and(|e| step < e),
-            assumption: step > 0 && score::states_assumption(&s.text),
+            assumption: score::states_own_assumption(&s.text, task),
             introduces_code: s.args.as_deref().is_some_and(|a| !a.trim().is_empty())
                 || memchr::memmem::find(s.text.as_bytes(), b"```").is_some(),
             earliness: 1.0 - step as f64 / n,
@@ -75,6 +81,10 @@ pub fn rank(
         if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == step) {
             f.shows_answer = true;
             f.shown_value = e.value.clone();
+        }
+        if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == step) {
+            f.concludes_answer = true;
+            f.accepted = Some((e.shown.value.clone(), e.declared));
         }
         f
     };
@@ -275,6 +285,18 @@ fn candidate(
         };
         if evidence.len() < MAX_EVIDENCE && !evidence.contains(&shown) {
             evidence.push(shown);
+        }
+    }
+    // The worker reply the run accepted its answer from: the line that states it.
+    if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == p.step) {
+        let stated = Evidence {
+            step: e.shown.step,
+            kind: "wrong".into(),
+            quote: e.shown.quote.clone(),
+            rule: Rule::AnswerOrigin,
+        };
+        if evidence.len() < MAX_EVIDENCE && !evidence.contains(&stated) {
+            evidence.push(stated);
         }
     }
     Candidate {

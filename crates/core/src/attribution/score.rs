@@ -54,6 +54,14 @@ pub struct Features {
     /// The value as the step spells it, for `why` (with `shows_answer`).
     #[serde(skip)]
     pub shown_value: String,
+    /// The step is the worker reply an orchestrated run accepted its final answer from: the
+    /// last worker reply before the orchestrator first declares the request satisfied, and it
+    /// states the (wrong) final answer's value.
+    #[serde(default)]
+    pub concludes_answer: bool,
+    /// The value as that reply states it and the step of the declaration, for `why`.
+    #[serde(skip)]
+    pub accepted: Option<(String, u32)>,
     /// The rank-weighted support of this step's agent among the top candidates of the first
     /// ranking stage (see [`agent_support`]); set by the ranking, not by the step.
     #[serde(default)]
@@ -104,6 +112,9 @@ pub struct Weights {
     /// The first worker reply showing the wrong final answer's value (orchestrated runs).
     #[serde(default)]
     pub shows_answer: f64,
+    /// The worker reply the run accepted its wrong final answer from (orchestrated runs).
+    #[serde(default)]
+    pub concludes_answer: f64,
 }
 
 fn default_depth() -> f64 {
@@ -130,8 +141,9 @@ impl Default for Weights {
             support_depth: 10.0,
             // The agent vote at temperature 0.5: the agent most candidates point at.
             agent_vote: 0.5,
-            // Worker replies exist only in orchestrated runs: it never fires here.
+            // Worker replies exist only in orchestrated runs: these never fire here.
             shows_answer: 0.0,
+            concludes_answer: 0.0,
         }
     }
 }
@@ -217,8 +229,9 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
-    /// observed error counts there (`instance`), an early step and a worker's reply more, and
-    /// most the first worker reply that shows the wrong final answer's value.
+    /// observed error counts there (`instance`), an early step and a worker's reply more, the
+    /// first worker reply that shows the wrong final answer's value, and most the reply the run
+    /// accepted that answer from.
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
@@ -236,11 +249,12 @@ impl Weights {
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
             shows_answer: 0.5,
+            concludes_answer: 1.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 12;
+    pub const LEN: usize = 13;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -256,6 +270,7 @@ impl Weights {
         "support_depth",
         "agent_vote",
         "shows_answer",
+        "concludes_answer",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -272,6 +287,7 @@ impl Weights {
             self.support_depth,
             self.agent_vote,
             self.shows_answer,
+            self.concludes_answer,
         ][k]
     }
 
@@ -288,7 +304,8 @@ impl Weights {
             8 => &mut self.agent_support,
             9 => &mut self.support_depth,
             10 => &mut self.agent_vote,
-            _ => &mut self.shows_answer,
+            11 => &mut self.shows_answer,
+            _ => &mut self.concludes_answer,
         };
         *slot = v;
     }
@@ -322,6 +339,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.earliness * f.earliness
         + w.worker_reply * b(f.worker_reply)
         + w.shows_answer * b(f.shows_answer)
+        + w.concludes_answer * b(f.concludes_answer)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -388,6 +406,13 @@ pub fn why(f: &Features) -> Vec<String> {
             f.shown_value
         ));
     }
+    if let Some((value, declared)) = f.accepted.as_ref().filter(|_| f.concludes_answer) {
+        out.push(format!(
+            "the worker reply the run accepted its answer from: it states the final answer's \
+             value '{value}', and the orchestrator next declared the request satisfied (step \
+             {declared})"
+        ));
+    }
     if f.promoted {
         out.push(format!(
             "moved first by the agent vote: its agent holds {:.0} % of the score mass of all \
@@ -436,6 +461,21 @@ pub fn states_assumption(text: &str) -> bool {
     AC.find_iter(text).any(|m| m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
 }
 
+/// Whether a step's own words state an assumption ([`states_assumption`]): a step that quotes
+/// the task (as the opening message of a group chat does, the manager's plan and the expert's
+/// first work around it) is read without the task's text, whose words are the task's, not an
+/// assumption the step introduced.
+pub fn states_own_assumption(text: &str, task: &str) -> bool {
+    let task = task.trim();
+    match (!task.is_empty())
+        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .flatten()
+    {
+        Some(at) => states_assumption(&text[..at]) || states_assumption(&text[at + task.len()..]),
+        None => states_assumption(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,6 +486,17 @@ mod tests {
         assert!(states_assumption("We will SIMULATE the dataset"));
         assert!(!states_assumption("the presumed value"));
         assert!(!states_assumption("all tests pass"));
+    }
+
+    #[test]
+    fn assumption_words_quoted_from_the_task_are_not_the_steps() {
+        let task = "Assume a fictional language, Tizin.";
+        let opening = "# General Task\nAssume a fictional language, Tizin.\n# Plan\n1. Translate.";
+        assert!(!states_own_assumption(opening, task));
+        let own = "# General Task\nAssume a fictional language, Tizin.\n# Assuming the column is A";
+        assert!(states_own_assumption(own, task));
+        assert!(states_own_assumption("# Assuming the column is A", ""));
+        assert!(states_own_assumption("Let's assume 3 rows.", task));
     }
 
     #[test]
@@ -471,6 +522,7 @@ mod tests {
             introduces_code: true,
             states_answer: true,
             worker_reply: true,
+            concludes_answer: true,
             introduces_first_error: true,
             before_first_error: true,
             ..Features::default()

@@ -54,6 +54,20 @@ pub struct Found {
     /// In an orchestrated run, the first worker reply whose text shows the value of the final
     /// answer (case and punctuation ignored), before the answer is given.
     pub answer_shown: Option<AnswerShown>,
+    /// In an orchestrated run, the worker reply the run's answer was accepted from: the last
+    /// worker reply before the orchestrator first declares the request satisfied, when that
+    /// reply states the final answer's value (case and punctuation ignored).
+    pub answer_accepted: Option<AnswerAccepted>,
+}
+
+/// The worker reply an orchestrated run accepted its (wrong) final answer from (see
+/// [`Found::answer_accepted`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerAccepted {
+    /// The value as the reply states it, its line and the reply's step.
+    pub shown: AnswerShown,
+    /// The step where the orchestrator first declared the request satisfied.
+    pub declared: u32,
 }
 
 /// The first worker reply of an orchestrated run that shows the final answer's value (see
@@ -182,6 +196,7 @@ pub fn detect(traj: &Trajectory) -> Found {
         }
         if !f.instructed.is_empty() {
             f.answer_shown = answer_shown(traj, &f.instructed, &answer);
+            f.answer_accepted = answer_accepted(traj, &f.instructed, &answer);
         }
     }
     f
@@ -891,11 +906,18 @@ fn after_marker(line: &str) -> Option<usize> {
 
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
 fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
-    let phrase = line[after_marker(line)?..]
-        .trim()
-        .trim_end_matches(['.', '!', '*', '"', '\''])
-        .trim_start_matches(['*', '"', '\'']);
+    let phrase = marked_phrase(line)?;
     ((2..=80).contains(&phrase.len()) && !task.contains(phrase)).then_some(phrase)
+}
+
+/// The phrase after `FINAL ANSWER:` in a line, quotes and emphasis trimmed.
+fn marked_phrase(line: &str) -> Option<&str> {
+    Some(
+        line[after_marker(line)?..]
+            .trim()
+            .trim_end_matches(['.', '!', '*', '"', '\''])
+            .trim_start_matches(['*', '"', '\'']),
+    )
 }
 
 fn holds_token(line: &str, t: &str) -> bool {
@@ -918,6 +940,9 @@ struct FinalAnswer<'t> {
     task: &'t str,
     /// The answer is a line marked `FINAL ANSWER:` (not just the last line holding a value).
     marked: bool,
+    /// A marked answer of one letter or digit (`FINAL ANSWER: 6`): too short to trace through
+    /// the run (`tokens` is then empty), but the reply the run accepted it from can state it.
+    short: Option<&'t str>,
 }
 
 /// The final answer: among the last agent messages (a closing "TERMINATE" says nothing), the
@@ -946,13 +971,32 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
                 (!toks.is_empty()).then_some((l.trim(), toks))
             }),
         };
-        if marked.is_some() && hit.is_none() {
+        if let (Some(l), None) = (marked, &hit) {
             // The answer is marked but holds no value of its own (a short word, a value from
-            // the task): nothing to trace back.
-            return None;
+            // the task): nothing to trace back — but a one-letter or one-digit answer can be
+            // found in the reply it was accepted from.
+            let short = marked_phrase(l).filter(|p| {
+                let mut c = p.chars();
+                c.next().is_some_and(char::is_alphanumeric) && c.next().is_none()
+            });
+            return short.map(|p| FinalAnswer {
+                step: i,
+                line: l.trim(),
+                tokens: Vec::new(),
+                task,
+                marked: true,
+                short: Some(p),
+            });
         }
         if let Some((line, tokens)) = hit {
-            return Some(FinalAnswer { step: i, line, tokens, task, marked: marked.is_some() });
+            return Some(FinalAnswer {
+                step: i,
+                line,
+                tokens,
+                task,
+                marked: marked.is_some(),
+                short: None,
+            });
         }
         if seen >= 3 {
             return None;
@@ -966,6 +1010,9 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
 fn answer_origin(traj: &Trajectory, answer: &FinalAnswer<'_>) -> Option<Trigger> {
     let steps = &traj.steps;
     let (fi, line, tokens) = (answer.step, answer.line, &answer.tokens);
+    if tokens.is_empty() {
+        return None;
+    }
     for (i, s) in steps.iter().enumerate().take(fi + 1) {
         if matches!(s.role, Role::User | Role::System) && !text::is_agent_step(s) {
             continue;
@@ -1024,19 +1071,7 @@ fn answer_shown(
     if !answer.marked {
         return None;
     }
-    let mut task_words = Vec::new();
-    words_into(answer.task, &mut task_words);
-    let needles: Vec<(&str, Vec<(usize, usize)>)> = answer
-        .tokens
-        .iter()
-        .filter_map(|&t| {
-            let mut w = Vec::new();
-            words_into(t, &mut w);
-            let chars: usize = w.iter().map(|&(a, b)| t[a..b].chars().count()).sum();
-            let given = find_words(answer.task, &task_words, t, &w).is_some();
-            (chars >= 2 && !given).then_some((t, w))
-        })
-        .collect();
+    let needles = answer_needles(answer, 2);
     if needles.is_empty() {
         return None;
     }
@@ -1055,17 +1090,92 @@ fn answer_shown(
                 return None;
             }
         }
-        words_into(t, &mut words);
-        needles.iter().find_map(|(n, nw)| {
-            let (a, b) = find_words(t, &words, n, nw)?;
-            let value = &t[a..b];
-            let start = t[..a].rfind('\n').map_or(0, |p| p + 1);
-            let end = t[b..].find('\n').map_or(t.len(), |p| b + p);
-            let line = t[start..end].trim();
-            let quote = if value.contains('\n') { value } else { quote_around(line, &[value]) };
-            Some(AnswerShown { step: r, value: value.to_string(), quote: quote.to_string() })
-        })
+        shown_in(r, t, &needles, &mut words)
     })
+}
+
+/// The answer's values to look for in a reply, as words (case and punctuation ignored): those
+/// of at least `min_chars` characters that the task does not give.
+fn answer_needles<'a>(
+    answer: &FinalAnswer<'a>,
+    min_chars: usize,
+) -> Vec<(&'a str, Vec<(usize, usize)>)> {
+    let mut task_words = Vec::new();
+    words_into(answer.task, &mut task_words);
+    answer
+        .tokens
+        .iter()
+        .chain(answer.short.iter().filter(|_| min_chars <= 1))
+        .filter_map(|&t| {
+            let mut w = Vec::new();
+            words_into(t, &mut w);
+            let chars: usize = w.iter().map(|&(a, b)| t[a..b].chars().count()).sum();
+            let given = find_words(answer.task, &task_words, t, &w).is_some();
+            (chars >= min_chars && !given).then_some((t, w))
+        })
+        .collect()
+}
+
+/// Where step `r`'s text `t` shows one of the values: the value as `t` spells it and the line
+/// that shows it (both exact substrings of `t`).
+fn shown_in(
+    r: u32,
+    t: &str,
+    needles: &[(&str, Vec<(usize, usize)>)],
+    words: &mut Vec<(usize, usize)>,
+) -> Option<AnswerShown> {
+    words_into(t, words);
+    needles.iter().find_map(|(n, nw)| {
+        let (a, b) = find_words(t, words, n, nw)?;
+        let value = &t[a..b];
+        let start = t[..a].rfind('\n').map_or(0, |p| p + 1);
+        let end = t[b..].find('\n').map_or(t.len(), |p| b + p);
+        let line = t[start..end].trim();
+        let quote = if value.contains('\n') { value } else { quote_around(line, &[value]) };
+        Some(AnswerShown { step: r, value: value.to_string(), quote: quote.to_string() })
+    })
+}
+
+/// In an orchestrated run that states its answer (`FINAL ANSWER:`), the worker reply the
+/// answer was accepted from: the last worker reply before the first step that declares the
+/// request satisfied (a progress ledger whose `is_request_satisfied` answer is true, or a
+/// line `Request satisfied`), when that reply states the answer's value. The run failed, so
+/// the reply that concluded the wrong value is where it entered the answer. Any value the
+/// task does not give counts, a one-letter answer too: only that one reply is searched.
+fn answer_accepted(
+    traj: &Trajectory,
+    instructed: &[u32],
+    answer: &FinalAnswer<'_>,
+) -> Option<AnswerAccepted> {
+    if !answer.marked {
+        return None;
+    }
+    let steps = &traj.steps;
+    let declared = steps.iter().enumerate().take(answer.step + 1).position(|(i, s)| {
+        text::is_agent_step(s)
+            && instructed.binary_search(&(i as u32)).is_err()
+            && declares_satisfied(&s.text)
+    })?;
+    let &r = instructed.iter().rev().find(|&&r| (r as usize) < declared)?;
+    let needles = answer_needles(answer, 1);
+    let t = steps.get(r as usize)?.text.as_str();
+    let shown = shown_in(r, t, &needles, &mut Vec::new())?;
+    Some(AnswerAccepted { shown, declared: declared as u32 })
+}
+
+/// Whether an orchestrator's step declares the request satisfied: a progress ledger whose
+/// `"is_request_satisfied"` holds `"answer": true`, or a line reading `Request satisfied`.
+pub fn declares_satisfied(t: &str) -> bool {
+    if let Some(p) = memchr::memmem::find(t.as_bytes(), b"\"is_request_satisfied\"") {
+        let rest = &t[p..];
+        if let Some(q) = memchr::memmem::find(rest.as_bytes(), b"\"answer\"") {
+            let after = rest[q + 8..].trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+            if after.starts_with("true") {
+                return true;
+            }
+        }
+    }
+    t.lines().any(|l| l.trim().trim_end_matches('.').eq_ignore_ascii_case("request satisfied"))
 }
 
 /// The words of a text for matching with case and punctuation ignored: maximal runs of
