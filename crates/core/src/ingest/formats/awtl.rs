@@ -92,6 +92,15 @@ impl JsonlAdapter for Awtl {
             // A new run's first step: room for one, not the default four (a file of 100,000
             // one-step runs would hold three unused steps per run).
             run.steps.reserve_exact(1);
+        } else if cfg!(not(target_arch = "wasm32"))
+            && run.steps.len() == run.steps.capacity()
+            && run.steps.len() >= BIG_RUN_STEPS
+        {
+            // A very long run grows fourfold, not twofold: each growth writes the steps into
+            // fresh pages (a page fault each) and the old ones are freed, so doubling a run of
+            // 1,000,000 steps wrote 1 GB for 0.5 GB of steps. Natively the room not yet used is
+            // only address space; in wasm32 memory it would be taken, so there it doubles.
+            run.steps.reserve_exact(run.steps.len() * 3);
         }
         run.steps.push(step);
         Ok(())
@@ -158,6 +167,9 @@ impl JsonlAdapter for Awtl {
         (trajectories, changed)
     }
 }
+
+/// From this many steps (about 32 MB of them) a run's step list grows fourfold (natively).
+const BIG_RUN_STEPS: usize = 1 << 16;
 
 /// A run as a trajectory: steps in canonical order and indexed, outcome and id settled. The
 /// run's task and final answer move into it (no copy per trajectory).
