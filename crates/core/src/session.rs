@@ -196,8 +196,12 @@ impl Session {
     pub fn into_report(mut self) -> Report {
         self.analyse_all();
         let Session { trace, analyses, .. } = self;
-        let overviews =
-            trace.trajectories.iter().zip(analyses).map(|(t, a)| Overview::owning(t, a.map(|a| *a))).collect();
+        let overviews = trace
+            .trajectories
+            .iter()
+            .zip(analyses)
+            .map(|(t, a)| Overview::owning(t, a.map(|a| *a)))
+            .collect();
         Report::with_summaries(&trace, overviews)
     }
 
