@@ -2,12 +2,13 @@
 # Native speed on every benchmark shape, in one run: `trajscope analyze --json FILE` (ingest and
 # the whole analysis) against a Python `orjson.loads`-per-line loop (bench/orjson_loop.py) on the
 # same file, started in turn (A B A B ...) so each pair sees the same machine; the ratio is taken
-# pair by pair and the median is reported, with both medians of wall time and analyze's peak RSS.
+# pair by pair and the median is reported, with both medians of wall time, analyze's peak RSS
+# and its minor page faults (median, thousands: each a first write to a fresh page).
 # Shapes: see bench/shapes.sh (files in target/bench/, made once); the 1 GB one only with BENCH_1GB=1.
 #   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes;
 #   TRAJSCOPE=path/to/trajscope measures another build; BEFORE=path/to/trajscope adds a build
 #   started first in each round (before, analyze, orjson), e.g. a copy of the build before a
-#   change, with its own CPU ratio and peak RSS columns)
+#   change, with its own CPU ratio, peak RSS and page-fault columns)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -35,19 +36,20 @@ binary = sys.argv[2]
 before = sys.argv[3]
 
 def timed(cmd):
-    """Wall seconds, CPU seconds (user + sys of every thread) and peak RSS (KiB) of one run."""
+    """Wall seconds, CPU seconds (user + sys of every thread), peak RSS (KiB) and minor page
+    faults (each a first touch of a fresh page: a large share of the system time) of one run."""
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
     if status != 0:
         sys.exit(f"{cmd} failed: {status}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, usage.ru_minflt
 
 print(f"{binary}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
-extra = f" | before {before}: {'cpu s':>7} {'ratio':>6} {'peak MiB':>9}" if before else ""
-print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9}{extra}")
+extra = f" | before {before}: {'cpu s':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}" if before else ""
+print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}{extra}")
 for arg in sys.argv[4:]:
     name, path = arg.split("=", 1)
     mb = os.path.getsize(path) / 1e6
@@ -58,16 +60,16 @@ for arg in sys.argv[4:]:
     b = [sys.executable, "bench/orjson_loop.py", path]
     pairs = []
     for _ in range(runs):
-        cz, rz = timed([before] + a[1:])[1:] if before else (0.0, 0)
-        wa, ca, rss = timed(a)
-        wb, cb, _ = timed(b)
-        pairs.append((wa, wb, ca, cb, rss, cz, rz))
+        cz, rz, fz = timed([before] + a[1:])[1:] if before else (0.0, 0, 0)
+        wa, ca, rss, fa = timed(a)
+        wb, cb, _, _ = timed(b)
+        pairs.append((wa, wb, ca, cb, rss, cz, rz, fa, fz))
     med = lambda f: statistics.median(f(p) for p in pairs)
     wa, wb, ca, cb = med(lambda p: p[0]), med(lambda p: p[1]), med(lambda p: p[2]), med(lambda p: p[3])
     ratio, cratio = med(lambda p: p[1] / p[0]), med(lambda p: p[3] / p[2])
-    rss = max(p[4] for p in pairs)
+    rss, faults = max(p[4] for p in pairs), med(lambda p: p[7]) / 1000
     if before:
         cz, zratio = med(lambda p: p[5]), med(lambda p: p[3] / p[5])
-        extra = f" | {'':>{len(before) + 8}}{cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f}"
-    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f}{extra}", flush=True)
+        extra = f" | {'':>{len(before) + 8}}{cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f} {med(lambda p: p[8]) / 1000:8.1f}"
+    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f} {faults:8.1f}{extra}", flush=True)
 PY

@@ -239,12 +239,14 @@ pub struct Step {
     /// Order of arrival in the input (0-based, over the whole file).
     pub ingest_seq: u64,
     /// Set when `text` was shortened to keep memory bounded (a very long output): it then holds
-    /// a head and a tail of the full text around a visible marker line.
+    /// a head and a tail of the full text around a visible marker line. Boxed, as `usage`: few
+    /// steps have one, and inline the two would be 80 of a step's bytes (a file of 1,000,000
+    /// steps holds and moves every one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text_elided: Option<TextElision>,
+    pub text_elided: Option<Box<TextElision>>,
     /// The same for `args` (a very long tool input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub args_elided: Option<TextElision>,
+    pub args_elided: Option<Box<TextElision>>,
     /// Tokens, cost and call time the source records for the model response (or call) this
     /// step is part of, counted once per response (see `docs/usage.md`). Boxed: most steps
     /// have none, and a `None` then costs one word.

@@ -24,7 +24,9 @@ pub use steps::{StepColumns, StepView};
 #[derive(Clone, Debug)]
 pub struct Session {
     trace: Trace,
-    analyses: Vec<Option<TrajectoryAnalysis>>,
+    /// Boxed: a slot of a trajectory not analysed yet is one word, not the ~0.5 KB of an
+    /// analysis (100,000 empty slots were 50 MB written before anything was analysed).
+    analyses: Vec<Option<Box<TrajectoryAnalysis>>>,
     /// Every trajectory before this one is analysed (a reviewer's outcome that drops an
     /// analysis lowers it), so
     /// [`Session::analyse_next`] does not rescan them: analysing 100,000 trajectories one by
@@ -126,7 +128,7 @@ impl Session {
     pub fn analyse(&mut self, i: usize) -> bool {
         match (self.analyses.get(i), self.trace.trajectories.get(i)) {
             (Some(None), Some(t)) => {
-                self.analyses[i] = Some(attribution::analyze_trajectory(t, &self.opts));
+                self.analyses[i] = Some(Box::new(attribution::analyze_trajectory(t, &self.opts)));
                 true
             }
             _ => false,
@@ -152,7 +154,7 @@ impl Session {
     /// [`Session::options`].
     pub fn set_analysis(&mut self, i: usize, a: TrajectoryAnalysis) {
         if let Some(slot) = self.analyses.get_mut(i) {
-            *slot = Some(a);
+            *slot = Some(Box::new(a));
         }
     }
 
@@ -170,7 +172,7 @@ impl Session {
     }
 
     pub fn analysis(&self, i: usize) -> Option<&TrajectoryAnalysis> {
-        self.analyses.get(i)?.as_ref()
+        self.analyses.get(i)?.as_deref()
     }
 
     /// The overview of trajectory `i` (its analysis fields empty while it is not analysed).
@@ -194,15 +196,20 @@ impl Session {
     pub fn into_report(mut self) -> Report {
         self.analyse_all();
         let Session { trace, analyses, .. } = self;
-        let overviews =
-            trace.trajectories.iter().zip(analyses).map(|(t, a)| Overview::owning(t, a)).collect();
+        let overviews = trace
+            .trajectories
+            .iter()
+            .zip(analyses)
+            .map(|(t, a)| Overview::owning(t, a.map(|a| *a)))
+            .collect();
         Report::with_summaries(&trace, overviews)
     }
 
     /// The trace and each trajectory's analysis (`None` where not analysed yet), by position:
     /// for a shell that builds the report in pieces (the CLI writes `analyze --json` one
-    /// trajectory at a time, see [`Report::write_json_head`]).
-    pub fn into_parts(self) -> (Trace, Vec<Option<TrajectoryAnalysis>>) {
+    /// trajectory at a time, see [`Report::write_json_head`]). Each analysis is boxed, as the
+    /// session keeps it.
+    pub fn into_parts(self) -> (Trace, Vec<Option<Box<TrajectoryAnalysis>>>) {
         (self.trace, self.analyses)
     }
 
@@ -241,7 +248,7 @@ impl Session {
         // every source).
         let analyses = &self.analyses;
         let built = cases::from_trace_analyses(&self.trace, identity, |i, _| {
-            analyses.get(i).and_then(Option::as_ref).cloned()
+            analyses.get(i).and_then(Option::as_deref).cloned()
         });
         Some(Cases { built })
     }

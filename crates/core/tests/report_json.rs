@@ -36,7 +36,7 @@ fn streamed(session: Session) -> Vec<u8> {
         if i > 0 {
             out.push(b',');
         }
-        let a = a.unwrap_or_else(|| trajscope_core::attribution::analyze_trajectory(t, &opts));
+        let a = a.map_or_else(|| trajscope_core::attribution::analyze_trajectory(t, &opts), |a| *a);
         json::write_overview(&mut out, &Overview::owning(t, Some(a))).unwrap();
     }
     out.extend_from_slice(Report::JSON_TAIL);

@@ -6,8 +6,13 @@
 use proptest::prelude::*;
 use trajscope_core::{ingest, IngestOptions, Ingestor, Settled};
 
-/// Feeds `input` in the given pieces, taking the settled trajectories after every piece.
-fn ingest_settling(input: &[u8], cuts: &[usize]) -> (trajscope_core::Finished, Vec<Settled>) {
+/// Feeds `input` in the given pieces, taking the settled trajectories after every piece; gives
+/// them back in the order they settled, or reversed.
+fn ingest_settling(
+    input: &[u8],
+    cuts: &[usize],
+    reversed: bool,
+) -> (trajscope_core::Finished, Vec<Settled>) {
     let mut ingestor = Ingestor::new(IngestOptions::default());
     let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
     points.sort_unstable();
@@ -19,6 +24,9 @@ fn ingest_settling(input: &[u8], cuts: &[usize]) -> (trajscope_core::Finished, V
         last = p;
     }
     let handed = settled.clone();
+    if reversed {
+        settled.reverse();
+    }
     (ingestor.finish_with(settled), handed)
 }
 
@@ -90,7 +98,7 @@ fn a_line_after_the_end_reopens_the_run_and_is_reported() {
 fn formats_without_an_end_marker_settle_nothing() {
     let input =
         b"{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"done\"}\n";
-    let (finished, handed) = ingest_settling(input, &[10, 40]);
+    let (finished, handed) = ingest_settling(input, &[10, 40], false);
     assert!(handed.is_empty());
     assert_eq!(finished.trace, ingest(input, IngestOptions::default()));
 }
@@ -121,16 +129,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn settling_at_any_points_gives_the_plain_trace_and_names_every_change(
+    fn settling_at_any_points_and_giving_back_in_any_order_gives_the_plain_trace_and_names_every_change(
         lines in proptest::collection::vec(
             prop_oneof![4 => event(), 1 => Just("{broken".to_string()), 1 => Just(String::new())],
             0..40,
         ),
         cuts in proptest::collection::vec(any::<usize>(), 0..10),
+        reversed in any::<bool>(),
     ) {
         let input = lines.join("\n");
         let whole = ingest(input.as_bytes(), IngestOptions::default());
-        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts);
+        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts, reversed);
         prop_assert_eq!(&finished.trace, &whole);
         let mut stale: Vec<usize> = handed
             .iter()
@@ -176,7 +185,7 @@ fn a_loader_takes_settled_trajectories_back_with_some_analyses() {
     early.analyse(1);
     loader.feed(&input.as_bytes()[first_four..]);
     let (_, analyses) = early.into_parts();
-    let back = settled.into_iter().zip(analyses).collect();
+    let back = settled.into_iter().zip(analyses.into_iter().map(|a| a.map(|a| *a))).collect();
     let (mut session, changed) = loader.finish_returning(back);
     assert_eq!(changed, [0], "run 1 had a line after its end");
     // Run 2's analysis is kept; run 1's is dropped (analysed again from the whole run).

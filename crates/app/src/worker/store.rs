@@ -172,7 +172,7 @@ impl Store {
                 trace.trajectories.into_iter().zip(analyses).enumerate()
             {
                 was_analysed.push(a.is_some());
-                back.push((Settled { position, trajectory }, a));
+                back.push((Settled { position, trajectory }, a.map(|a| *a)));
             }
         }
         back.extend(

@@ -191,7 +191,7 @@ const BLOCK: usize = 2048;
 /// first unless `analyses` holds its analysis already.
 fn render(
     ts: &[trajscope_core::model::Trajectory],
-    analyses: &mut [Option<TrajectoryAnalysis>],
+    analyses: &mut [Option<Box<TrajectoryAnalysis>>],
     opts: &trajscope_core::attribution::AnalysisOptions,
     comma: bool,
 ) -> Result<Vec<u8>, trajscope_core::report::json::Error> {
@@ -201,7 +201,7 @@ fn render(
         if i > 0 || comma {
             out.push(b',');
         }
-        let a = a.take().unwrap_or_else(|| analyze_trajectory(t, opts));
+        let a = a.take().map_or_else(|| analyze_trajectory(t, opts), |a| *a);
         trajscope_core::report::json::write_overview(&mut out, &Overview::owning(t, Some(a)))?;
     }
     Ok(out)

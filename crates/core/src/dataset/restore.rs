@@ -77,8 +77,8 @@ impl StepExtra {
             memory_node_ids: step.memory_node_ids.clone(),
             timestamp: step.timestamp.clone(),
             writer_seq: step.writer_seq,
-            text_elided: step.text_elided.clone(),
-            args_elided: step.args_elided.clone(),
+            text_elided: step.text_elided.as_deref().cloned(),
+            args_elided: step.args_elided.as_deref().cloned(),
             usage: step.usage.clone(),
         }
     }
@@ -128,8 +128,8 @@ pub(crate) fn restore_step(step: &mut Step, message: &serde_json::Map<String, Va
     step.memory_node_ids = x.memory_node_ids;
     step.timestamp = x.timestamp;
     step.writer_seq = x.writer_seq;
-    step.text_elided = x.text_elided;
-    step.args_elided = x.args_elided;
+    step.text_elided = x.text_elided.map(Box::new);
+    step.args_elided = x.args_elided.map(Box::new);
     step.usage = x.usage;
 }
 

@@ -22,11 +22,11 @@ pub fn compact_text(step: &mut Step, source_len: u64) {
     let offset = step.loc.offset;
 
     if let Some(e) = elide(&mut step.text, offset, source_len) {
-        step.text_elided = Some(e);
+        step.text_elided = Some(Box::new(e));
     }
     if let Some(args) = step.args.as_mut() {
         if let Some(e) = elide(args, offset, source_len) {
-            step.args_elided = Some(e);
+            step.args_elided = Some(Box::new(e));
         }
     }
 }
