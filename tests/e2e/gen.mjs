@@ -85,6 +85,34 @@ export async function manyRunsFile(mb, name = 'runs.jsonl') {
   return { path, runs, lines, bytes: written };
 }
 
+/** Writes about `mb` megabytes of one run (`run-huge`: its `run_start`, actions and
+ * observations, its `run_end` the last line) to a temp file: a file none of whose runs settles
+ * before its end. */
+export async function hugeRunFile(mb, name = 'huge-run.jsonl') {
+  const filler = 'z'.repeat(300);
+  const target = mb * 1e6;
+  let written = 0, steps = 0, done = false;
+  const path = await writeTemp('trajscope-huge-', name, () => {
+    if (done) return null;
+    const out = [];
+    if (steps === 0) out.push(line({ type: 'run_start', run_id: 'run-huge', task: 'one long task' }));
+    while (written < target && out.length < 2000) {
+      const i = steps + out.length;
+      const l = line(i % 2
+        ? { type: 'observation', run_id: 'run-huge', exit_code: i % 101 === 0 ? 1 : 0, output: `${filler} ${i}` }
+        : { type: 'action', run_id: 'run-huge', agent: 'coder', tool: 'shell', command: `make step-${i}` });
+      out.push(l); written += l.length;
+    }
+    if (written >= target) {
+      out.push(line({ type: 'run_end', run_id: 'run-huge', status: 'failed' }));
+      done = true;
+    }
+    steps += out.length;
+    return out.join('');
+  });
+  return { path, steps, bytes: written };
+}
+
 /** One attempt at a small task: both share their first steps, then `fixed` repairs the code
  * and passes while the other deletes the tests and fails. */
 export function attempt(id, fixed) {
