@@ -4,14 +4,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
-import { hugeRunFile } from './gen.mjs';
+import { hugeRunFile, lateFirstRunFile } from './gen.mjs';
 
-let srv, browser, huge;
+let srv, browser, huge, late;
 
 before(async () => {
   srv = await serveDist();
   browser = await launch();
   huge = await hugeRunFile(40);
+  late = await lateFirstRunFile(30);
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -46,4 +47,24 @@ test('one huge run is readable while it is read: its steps so far, then the whol
   await screenshot(page, 'load-growing-whole');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a first run that settles after the first slice replaces its copy while the file is read', async () => {
+  // Three loads: the copy's columns, the settled run's row and its columns again race on the
+  // page (it once waited for columns it never asked again).
+  for (let k = 0; k < 3; k++) {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(srv.url);
+    await page.setInputFiles('[data-testid="file-input"]', late.path);
+    await page.waitForSelector('.app[data-state="ready"] [data-testid="step"]', { timeout: 60000 });
+    assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-0');
+    // Settled: the whole run, no longer said to be read, its columns in.
+    await page.waitForSelector('[data-testid="step-count"]:has-text("12 (")', { timeout: 60000 });
+    await page.waitForSelector('.app[data-state="ready"] [data-testid="step"]', { timeout: 30000 });
+    assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+    await waitReady(page, 120000);
+    assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${late.runs} trajectories`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
