@@ -85,6 +85,64 @@ export async function manyRunsFile(mb, name = 'runs.jsonl') {
   return { path, runs, lines, bytes: written };
 }
 
+/** Writes about `mb` megabytes of one run (`run-huge`: its `run_start`, actions and
+ * observations, its `run_end` the last line) to a temp file: a file none of whose runs settles
+ * before its end. */
+export async function hugeRunFile(mb, name = 'huge-run.jsonl') {
+  const filler = 'z'.repeat(300);
+  const target = mb * 1e6;
+  let written = 0, steps = 0, done = false;
+  const path = await writeTemp('trajscope-huge-', name, () => {
+    if (done) return null;
+    const out = [];
+    if (steps === 0) out.push(line({ type: 'run_start', run_id: 'run-huge', task: 'one long task' }));
+    while (written < target && out.length < 2000) {
+      const i = steps + out.length;
+      const l = line(i % 2
+        ? { type: 'observation', run_id: 'run-huge', exit_code: i % 101 === 0 ? 1 : 0, output: `${filler} ${i}` }
+        : { type: 'action', run_id: 'run-huge', agent: 'coder', tool: 'shell', command: `make step-${i}` });
+      out.push(l); written += l.length;
+    }
+    if (written >= target) {
+      out.push(line({ type: 'run_end', run_id: 'run-huge', status: 'failed' }));
+      done = true;
+    }
+    steps += out.length;
+    return out.join('');
+  });
+  return { path, steps, bytes: written };
+}
+
+/** Writes about `mb` megabytes to a temp file whose first run (`run-0`, 12 steps) ends only
+ * after `settledKb` kilobytes of other runs that end first (`run-1`, …): its first slice
+ * settles runs, but not the first. */
+export async function lateFirstRunFile(mb, settledKb = 600, name = 'late-first.jsonl') {
+  const target = mb * 1e6;
+  const ev = (id, i) => line(i % 2
+    ? { type: 'observation', run_id: id, exit_code: 0, output: `${'w'.repeat(300)} ${i}` }
+    : { type: 'action', run_id: id, agent: 'coder', tool: 'shell', command: `make ${i}` });
+  const run = (id) => [line({ type: 'run_start', run_id: id, task: `task ${id}` }),
+    ...Array.from({ length: 20 }, (_, i) => ev(id, i)), line({ type: 'run_end', run_id: id, status: 'passed' })].join('');
+  let written = 0, runs = 1, stage = 0;
+  const path = await writeTemp('trajscope-late-', name, () => {
+    let text;
+    if (stage === 0) {
+      text = line({ type: 'run_start', run_id: 'run-0', task: 'late' }) + [0, 1, 2, 3, 4].map((i) => ev('run-0', i)).join('');
+      stage = 1;
+    } else if (stage === 1 && written >= settledKb * 1000) {
+      text = [5, 6, 7, 8, 9].map((i) => ev('run-0', i)).join('') + line({ type: 'run_end', run_id: 'run-0', status: 'failed' });
+      stage = 2;
+    } else if (written >= target) {
+      return null;
+    } else {
+      text = run(`run-${runs++}`);
+    }
+    written += text.length;
+    return text;
+  });
+  return { path, runs, bytes: written };
+}
+
 /** One attempt at a small task: both share their first steps, then `fixed` repairs the code
  * and passes while the other deletes the tests and fails. */
 export function attempt(id, fixed) {

@@ -108,20 +108,26 @@ pub enum Response {
     },
     /// The file is readable: its first trajectory can be shown. Posted once the file is read
     /// (`summary.reading` is `None`), and before that, while it is still read, as soon as its
-    /// first trajectory settled (an AWTL run whose `run_end` was read): then `summary.reading`
-    /// says how far the read is, [`Response::Reading`] brings the trajectories that settle
+    /// first trajectory settled (an AWTL run whose `run_end` was read), or after the first
+    /// slice when nothing settled there, with a copy of the first trajectory as read so far
+    /// (`summary.growing`): then `summary.reading` says how far the read is, [`Response::Reading`] brings the trajectories that settle
     /// after it, and a second `Loaded` (the whole file) replaces it.
     Loaded {
         file: u32,
         summary: Box<TraceSummary>,
     },
     /// The read of a file shown early goes on: how far it is, and the queue rows of the
-    /// trajectories settled since the last message, from index `from` on.
+    /// trajectories settled since the last message, from index `from` on (from 0 when the
+    /// first trajectory settled and replaces the growing copy the page held: a row the page
+    /// holds sent again is a new one).
     Reading {
         file: u32,
         progress: ReadProgress,
         from: u32,
         rows: Vec<Row>,
+        /// The trajectory still growing, as [`TraceSummary::growing`].
+        #[serde(default)]
+        growing: Option<u32>,
     },
     Failed {
         file: u32,
@@ -301,6 +307,11 @@ pub struct TraceSummary {
     /// the page was already in use.)
     #[serde(default)]
     pub kept: u32,
+    /// In a summary sent while the file is read: the trajectory shown as read so far (a copy
+    /// of the first one, which has not settled: one huge run, runs without an end marker),
+    /// not analysed; the whole file's summary (or a `Reading` once it settled) revises it.
+    #[serde(default)]
+    pub growing: Option<u32>,
 }
 
 /// How far the read of a file is.

@@ -106,8 +106,9 @@ mod glue {
     const EARLY_SMALL_MS: f64 = 2000.0;
 
     /// The load loop: the file's slices into the loader; as soon as the first trajectory has
-    /// settled (an AWTL run whose `run_end` was read), an early `Loaded` of the trajectories
-    /// settled so far while the rest is read (`Reading` messages bring the next ones); once
+    /// settled (an AWTL run whose `run_end` was read), or after the first slice with a growing
+    /// copy of it if nothing settled, an early `Loaded` of the trajectories settled so far
+    /// while the rest is read (`Reading` messages bring the next ones); once
     /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
     /// identity when a helper has it, the secret scan and the rest's analysis in batches.
     async fn load(
@@ -156,17 +157,25 @@ mod glue {
             let (lines, quarantined) = (p.lines as f64, p.quarantined as f64);
             let progress = ReadProgress { bytes: slices.pos(), total, lines, quarantined };
             // The trajectories that settled in this slice go to the store: the first one makes
-            // the file readable before its end (unless this was the last slice).
+            // the file readable before its end (unless this was the last slice). Nothing
+            // settled: a copy of the first trajectory as read so far does (one huge run, runs
+            // without an end marker), revised when it settles or the file is read.
             let settled = loader.take_settled();
+            let early = slices.pos() < total;
+            let mut resp = None;
             if !settled.is_empty() {
-                let early = slices.pos() < total;
                 let format = loader.format();
-                let resp = store.borrow_mut().settle(file, settled, format, progress, early);
-                if let Some(resp) = resp {
-                    post(&scope, &resp);
+                resp = store.borrow_mut().settle(file, settled, format, progress, early);
+            }
+            if resp.is_none() && t_early.is_none() {
+                resp = store.borrow_mut().grow(file, &loader, progress, early);
+            }
+            if let Some(resp) = resp {
+                if matches!(resp, Response::Loaded { .. }) {
                     t_early = Some(now() - t_start);
-                    t_progress = now();
                 }
+                post(&scope, &resp);
+                t_progress = now();
             }
             // Shown early, the page asks for the open trajectory's columns and steps: small
             // slices meanwhile (it is answered between two), for a while at most.
@@ -174,8 +183,9 @@ mod glue {
                 && !store.borrow().stepped(file);
             slices.set_small(waiting);
             // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
-            // which shares the machine's cores with this parse.
-            if now() - t_progress >= PROGRESS_MS {
+            // which shares the machine's cores with this parse. (None after the last slice:
+            // the whole file's `Loaded` follows, and brings what changed since the last.)
+            if early && now() - t_progress >= PROGRESS_MS {
                 t_progress = now();
                 let resp = store.borrow_mut().read_progress(file, progress);
                 post(&scope, &resp);

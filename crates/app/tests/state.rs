@@ -562,4 +562,108 @@ test! {
             assert!(s.queue.summary(1).unwrap().analysis_done);
         }
     }
+
+    fn a_growing_first_trajectory_is_shown_then_replaced_keeping_the_reviewers_place() {
+        for ends in [true, false] {
+            // One run of 60 steps: with `ends`, its `run_end` then three more runs (it
+            // settles while the file is read); without, no end marker (it never settles).
+            let mut text = "{\"type\":\"run_start\",\"run_id\":\"run-0\",\"task\":\"t\"}\n".to_string();
+            for i in 0..59 {
+                text += &format!(
+                    "{{\"type\":\"action\",\"run_id\":\"run-0\",\"agent\":\"coder\",\"tool\":\"shell\",\"command\":\"make {i}\"}}\n"
+                );
+            }
+            if ends {
+                text += "{\"type\":\"run_end\",\"run_id\":\"run-0\",\"status\":\"failed\"}\n";
+                for i in 1..4 {
+                    text += &SAMPLE.replace("run-demo-7", &format!("run-{i}"));
+                }
+            }
+            let mut store = Store::default();
+            let mut s = act(
+                State::default(),
+                QueueAction::Add { id: 1, name: "f".into(), size: text.len() as f64 },
+            );
+            let mut loader = Loader::new(IngestOptions::default(), true);
+            store.begin(1);
+            let (mut pos, mut shown, mut refreshed) = (0, None, false);
+            for piece in text.as_bytes().chunks(700) {
+                loader.feed(piece);
+                pos += piece.len();
+                let p = loader.progress();
+                let progress = ReadProgress {
+                    bytes: pos as f64,
+                    total: text.len() as f64,
+                    lines: p.lines as f64,
+                    quarantined: p.quarantined as f64,
+                };
+                let early = pos < text.len();
+                let settled = loader.take_settled();
+                let r = store.settle(1, settled, loader.format(), progress, early);
+                let r = r.or_else(|| store.grow(1, &loader, progress, early));
+                let resps = r.into_iter().chain([store.read_progress(1, progress)]);
+                for r in resps {
+                    let first = matches!(&r, Response::Loaded { .. });
+                    s = worker(s, r);
+                    if first {
+                        // Ready after the first slice: the run as read so far, said to be
+                        // still read, its columns those of the steps read.
+                        let sum = s.queue.summary(1).unwrap();
+                        assert_eq!(sum.growing, Some(0));
+                        assert_eq!(s.sel(), Some((1, 0)));
+                        s = columns(s, &mut store);
+                        assert_eq!(s.attr(), "ready");
+                        let n = s.nav.columns.as_ref().unwrap().role.len();
+                        assert!(n > 3 && n < 60, "{n} steps read so far");
+                        assert!(!s.queue.overview(1, 0).unwrap().analysed, "not analysed");
+                        s = act(s, NavAction::Go(3));
+                        shown = Some(n);
+                    } else if shown.is_some() && s.nav.columns.is_none() {
+                        // Settled while read: its row again, its columns asked again.
+                        assert!(ends);
+                        assert_eq!(s.queue.summary(1).unwrap().growing, None);
+                        refreshed = true;
+                        s = columns(s, &mut store);
+                        assert_eq!(s.nav.columns.as_ref().unwrap().role.len(), 61);
+                        assert!(s.queue.overview(1, 0).unwrap().analysed);
+                    }
+                }
+            }
+            assert!(shown.is_some() && refreshed == ends, "{shown:?} {refreshed}");
+            for r in store.finish(1, loader) {
+                s = worker(s, r);
+            }
+            // Read whole: the same place; a run that never settled is the whole run now.
+            assert!(!s.queue.any_reading());
+            let sum = s.queue.summary(1).unwrap();
+            assert_eq!((sum.growing, sum.trajectories.len()), (None, if ends { 4 } else { 1 }));
+            assert_eq!((s.sel(), s.nav.step), (Some((1, 0)), Some(3)));
+            if !ends {
+                assert!(s.nav.columns.is_none(), "asked again");
+                s = columns(s, &mut store);
+            }
+            assert_eq!(s.nav.columns.as_ref().unwrap().role.len(), if ends { 61 } else { 60 });
+            assert!(s.queue.overview(1, 0).unwrap().analysed);
+            assert_eq!((s.attr(), s.nav.step), ("ready", Some(3)));
+            while let Some(resp) = store.next_batch(1, || true) {
+                s = worker(s, resp);
+            }
+            let hash = trajscope_core::labels::content_hash(text.as_bytes());
+            let mut plain_store = Store::default();
+            let plain = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+            let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), Some(hash));
+            let mut plain = worker(plain, plain_store.insert(1, session));
+            plain = columns(plain, &mut plain_store);
+            while let Some(resp) = plain_store.next_batch(1, || true) {
+                plain = worker(plain, resp);
+            }
+            let whole = |s: &State| {
+                let mut sum = (**s.queue.summary(1).unwrap()).clone();
+                (sum.kept, sum.revised) = (0, Vec::new());
+                sum
+            };
+            assert_eq!(whole(&s), whole(&plain), "ends: {ends}");
+            assert!(s.queue.summary(1).unwrap().analysis_done);
+        }
+    }
 }

@@ -206,6 +206,19 @@ impl Ingestor {
         }
     }
 
+    /// A copy of the first trajectory as read so far while it is still open (AWTL: the first
+    /// run before its `run_end`), at most its first `max_steps` steps, its texts compacted as
+    /// the trace's are: what a shell shows of a file none of whose trajectories has settled
+    /// yet (one huge run, runs without an end marker). Provisional: the trajectory the trace
+    /// ends with may have more steps, another outcome, even another order (`writer_seq`).
+    /// Nothing is handed over; `None` for a format that cannot say, or before the first line.
+    pub fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        let Mode::Jsonl { adapter, .. } = &self.router.mode else { return None };
+        let mut t = adapter.snapshot_first(max_steps)?;
+        compact::compact_all(std::slice::from_mut(&mut t));
+        Some(t)
+    }
+
     /// Ends the input and returns the trace.
     pub fn finish(self) -> Trace {
         self.finish_with(Vec::new()).trace

@@ -58,6 +58,18 @@ impl Session {
         self.trace.trajectories.push(t);
     }
 
+    /// Replaces trajectory `i` (a shell that showed a provisional copy of it, see
+    /// [`Loader::snapshot_first`], once the trajectory itself settled): its analysis is
+    /// dropped, its outcome as it came in is the new one's. False if there is no trajectory `i`.
+    pub fn replace(&mut self, i: usize, t: Trajectory) -> bool {
+        let Some(slot) = self.trace.trajectories.get_mut(i) else { return false };
+        self.file_outcomes[i] = t.outcome;
+        *slot = t;
+        self.analyses[i] = None;
+        self.analysed_below = self.analysed_below.min(i);
+        true
+    }
+
     /// Sets the reviewer's outcome ([`ReviewerOutcome`]) on the trajectories it is about;
     /// `Unknown` takes it back (each one's outcome as the trace came in). The analysis of a
     /// trajectory whose outcome changed is dropped (analysed again on demand). Returns those

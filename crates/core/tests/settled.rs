@@ -194,3 +194,84 @@ fn a_loader_takes_settled_trajectories_back_with_some_analyses() {
     assert_eq!(session.trace(), whole.trace());
     assert_eq!(session.report(), whole.report());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A copy of the first trajectory taken while it is open (`Ingestor::snapshot_first`, what
+    /// the app shows of a file nothing of which has settled) changes nothing in the trace, and
+    /// holds only steps the final first trajectory holds, each as it ends up (its index aside),
+    /// under the same id; without `writer_seq` they are its first steps, in order.
+    #[test]
+    fn a_snapshot_of_the_open_first_run_is_a_part_of_it_and_changes_nothing(
+        lines in proptest::collection::vec(
+            prop_oneof![4 => event(), 1 => Just("{broken".to_string()), 1 => Just(String::new())],
+            0..40,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..10),
+        max_steps in 1usize..8,
+        seqs in any::<bool>(),
+    ) {
+        let lines: Vec<String> = match seqs {
+            true => lines,
+            false => lines.iter().map(|l| {
+                let cut = l.find(",\"writer_seq\"").map(|i| (i, l[i + 1..].find([',', '}']).unwrap()));
+                match cut { Some((i, n)) => format!("{}{}", &l[..i], &l[i + 1 + n..]), None => l.clone() }
+            }).collect(),
+        };
+        let input = lines.join("\n");
+        let whole = ingest(input.as_bytes(), IngestOptions::default());
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+        points.sort_unstable();
+        let (mut last, mut snapshots) = (0, Vec::new());
+        for p in points {
+            ingestor.feed(&input.as_bytes()[last..p]);
+            snapshots.extend(ingestor.snapshot_first(max_steps));
+            last = p;
+        }
+        ingestor.feed(&input.as_bytes()[last..]);
+        prop_assert_eq!(&ingestor.finish(), &whole);
+        for snap in snapshots {
+            let first = &whole.trajectories[0];
+            prop_assert_eq!(&snap.id, &first.id);
+            prop_assert!(snap.steps.len() <= max_steps.min(first.steps.len()));
+            for (k, s) in snap.steps.iter().enumerate() {
+                prop_assert_eq!(s.index as usize, k);
+                let same = first.steps.iter().find(|f| f.ingest_seq == s.ingest_seq);
+                let same = same.map(|f| trajscope_core::model::Step { index: s.index, ..f.clone() });
+                prop_assert_eq!(same.as_ref(), Some(s));
+                if !seqs {
+                    prop_assert_eq!(&first.steps[k].ingest_seq, &s.ingest_seq);
+                }
+            }
+        }
+    }
+}
+
+/// A file whose first run ends only at its end (one huge run) or never (runs without an
+/// end marker): a copy of that run as read so far, at most as many steps as asked; none once
+/// it has ended, nor for a format that cannot say.
+#[test]
+fn the_open_first_run_can_be_copied_as_read_so_far() {
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    assert!(ingestor.snapshot_first(10).is_none(), "nothing read");
+    ingestor.feed(format!("{}\n", line(1, "run_start", None, r#","task":"t""#)).as_bytes());
+    for i in 0..5 {
+        ingestor.feed(
+            format!("{}\n", line(1, "action", None, &format!(",\"command\":\"c{i}\""))).as_bytes(),
+        );
+    }
+    ingestor.feed(format!("{}\n", line(2, "action", None, "")).as_bytes());
+    let snap = ingestor.snapshot_first(3).unwrap();
+    assert_eq!((snap.id.as_str(), snap.steps.len(), snap.task.as_deref()), ("r1", 3, Some("t")));
+    assert_eq!(ingestor.snapshot_first(100).unwrap().steps.len(), 6);
+    assert!(ingestor.take_settled().is_empty());
+    ingestor.feed(format!("{}\n", line(1, "run_end", None, r#","status":"failed""#)).as_bytes());
+    assert!(ingestor.snapshot_first(100).is_none(), "ended: it settles");
+    let generic =
+        b"{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"x\"}\n";
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    ingestor.feed(generic);
+    assert!(ingestor.snapshot_first(10).is_none());
+}

@@ -888,6 +888,7 @@ mod tests {
                 reading: None,
                 revised: Vec::new(),
                 kept: 0,
+                growing: None,
             };
             s.queue.files.push(super::super::state::FileEntry {
                 id: k as u32 + 1,

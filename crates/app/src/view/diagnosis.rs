@@ -106,12 +106,22 @@ pub fn card(state: &UseReducerHandle<State>, summary: &TraceSummary) -> Html {
                      data-outcome={super::queue::outcome_name(info.outcome)}>
                 { main }
             </section>
-            { super::panels::candidates(state, info.outcome) }
+            { super::panels::candidates(state, info.outcome, info.analysed) }
         </div>
     }
 }
 
 fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview) -> Html {
+    if summary.growing.is_some() && summary.growing == state.sel().map(|(_, t)| t) {
+        // A copy of a trajectory still read (nothing of the file has settled yet).
+        let shown = match info.steps {
+            1 => "its first step is shown".to_string(),
+            n => format!("its first {n} steps are shown"),
+        };
+        return html! { <p class="muted" aria-busy="true" data-testid="diagnosis-growing">{ format!(
+            "This trajectory is still being read: {shown}. Its analysis comes once it is read whole."
+        ) }</p> };
+    }
     if !info.analysed {
         return html! { <p class="muted" aria-busy="true" data-testid="diagnosis-pending">{"Analysing this trajectory…"}</p> };
     }

@@ -70,9 +70,12 @@ pub fn use_url(ctx: &Ctx, state: &UseReducerHandle<State>) {
 #[hook]
 pub fn use_columns(ctx: &Ctx, state: &UseReducerHandle<State>) {
     let ctx = ctx.clone();
+    // (With the count of times they were dropped: columns in and dropped again between two
+    // runs of the effect are asked again.)
     let need = state.sel().filter(|_| state.nav.columns.is_none());
+    let need = need.map(|sel| (sel, state.nav.columns_wanted));
     use_effect_with(need, move |need| {
-        if let Some((file, traj)) = *need {
+        if let Some(((file, traj), _)) = *need {
             ctx.forget_requested();
             // Asked already as the file's `Loaded` arrived (`Ctx::prefetch_columns`).
             if ctx.take_prefetched(file, traj) {

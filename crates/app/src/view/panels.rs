@@ -206,6 +206,8 @@ pub fn queue(
 pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
     let st = &s.stats;
     let info = state.sel().and_then(|(_, t)| s.trajectories.get(t as usize));
+    // The open trajectory is a copy of one still read.
+    let growing = s.growing.is_some() && s.growing == state.sel().map(|(_, t)| t);
     let tall = gloo::utils::window()
         .inner_height()
         .ok()
@@ -218,9 +220,12 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                 <dt>{"format"}</dt><dd data-testid="format">{ s.format.clone() }</dd>
                 if let Some(t) = info {
                     <dt>{"trajectory"}</dt><dd data-testid="traj-id">{ t.id.clone() }</dd>
-                    <dt>{"steps"}</dt><dd data-testid="step-count">{ format!("{} ({} flagged as errors)", t.steps, t.errors) }</dd>
+                    <dt>{"steps"}</dt><dd data-testid="step-count">{ match growing {
+                        true => format!("{} so far (still being read)", t.steps),
+                        false => format!("{} ({} flagged as errors)", t.steps, t.errors),
+                    } }</dd>
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
-                    if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{"analysing…"}</dd> }
+                    if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{ if growing { "once it is read whole" } else { "analysing…" } }</dd> }
                     <dt>{"critical step"}</dt><dd data-testid="critical">{
                         t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
                             if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
@@ -392,6 +397,7 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
 pub fn candidates(
     state: &UseReducerHandle<State>,
     outcome: trajscope_core::model::Outcome,
+    analysed: bool,
 ) -> Html {
     use trajscope_core::model::Outcome;
     let cands = state.selection.candidates.clone();
@@ -403,7 +409,9 @@ pub fn candidates(
     html! {
         <section class="candidates panel" aria-label="Candidate critical steps">
             <h2>{"Candidates"}<span class="muted small">{" · n / p"}</span></h2>
-            if cands.is_empty() {
+            if cands.is_empty() && !analysed {
+                <p class="muted" data-testid="candidates-pending">{"The candidates come with the analysis."}</p>
+            } else if cands.is_empty() {
                 <p class="muted" data-testid="candidates-empty">{"No candidate critical step: the analysis found no decisive error."}</p>
             } else {
                 <p class="muted small" data-testid="candidates-note">{ note }</p>

@@ -232,8 +232,17 @@ impl State {
                     None => {}
                 }
             }
-            Response::Reading { file, progress, from, rows } => {
-                self.queue.reading(file, progress, from, rows);
+            Response::Reading { file, progress, from, rows, growing } => {
+                // A row the page holds sent again is new (the first trajectory settled after
+                // its growing copy was shown): if it is open, its columns and texts again.
+                let held = self.queue.summary(file).map_or(0, |s| s.trajectories.len());
+                let open = self.sel().filter(|(f, _)| *f == file).map(|(_, t)| t as usize);
+                if open
+                    .is_some_and(|t| t >= from as usize && t < held.min(from as usize + rows.len()))
+                {
+                    self.nav.refresh();
+                }
+                self.queue.reading(file, progress, from, rows, growing);
                 self.open_link_when_read(file);
             }
             Response::Failed { file, error } => {

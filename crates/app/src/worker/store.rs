@@ -49,7 +49,19 @@ struct Reading {
     /// Reviewer outcomes asked for while the file is read, set on the whole session (a
     /// provisional trajectory keeps the file's outcome: it is given back to the loader).
     outcomes: Vec<(String, Outcome)>,
+    /// The provisional session's first trajectory is a copy of the first one as read so far
+    /// ([`Store::grow`]): nothing had settled when the page was shown the file. It is never
+    /// analysed nor given back to the loader; the trajectory itself replaces it once settled.
+    growing: bool,
+    /// The page holds a row of the first trajectory that is no longer the session's (the
+    /// growing copy, replaced): the next [`Response::Reading`] (or the whole file's `Loaded`)
+    /// sends it again.
+    stale_first: bool,
 }
+
+/// The most steps of a growing first trajectory copied for the page ([`Store::grow`]; the
+/// first slice of a file, 256 KiB, holds fewer).
+pub const GROWING_STEPS: usize = 5_000;
 
 /// How far the secret scan of a file is: pieces are its trajectories, then its quarantined
 /// lines.
@@ -110,9 +122,21 @@ impl Store {
             self.sessions.insert(file, Session::new(trace, None));
         }
         let s = self.sessions.get_mut(&file)?;
+        // The first trajectory settled: it replaces the copy the page was shown of it, and the
+        // page gets its row at once (it asks the columns again if it has it open).
+        if r.growing {
+            if let Some(t) = r.waiting.remove(&0) {
+                s.replace(0, t);
+                (r.growing, r.stale_first) = (false, true);
+            }
+        }
         // The ones whose predecessors are all there, in order.
         while let Some(t) = r.waiting.remove(&s.len()) {
             s.push(t);
+        }
+        // (In the last slice the whole file's `Loaded` revises it.)
+        if r.stale_first && r.shown && early {
+            return Some(self.read_progress(file, progress));
         }
         if r.shown || !early || s.is_empty() {
             return None;
@@ -126,8 +150,48 @@ impl Store {
         Some(Response::Loaded { file, summary: Box::new(summary) })
     }
 
+    /// `file` is read on and nothing of it has settled: the page is shown a copy of its first
+    /// trajectory as read so far ([`Loader::snapshot_first`], at most [`GROWING_STEPS`] steps)
+    /// in a provisional session, with the trajectories settled behind it, and told it is still
+    /// read (`TraceSummary::growing`). Answers that early `Loaded` once, if `early` (more of the
+    /// file is left) and the format can give the copy; `None` otherwise. The copy is not
+    /// analysed: the trajectory replaces it when it settles ([`Store::settle`]) or when the
+    /// file is read ([`Store::finish`]), its row sent again then.
+    pub fn grow(
+        &mut self,
+        file: u32,
+        loader: &Loader,
+        progress: ReadProgress,
+        early: bool,
+    ) -> Option<Response> {
+        let r = self.reading.get_mut(&file)?;
+        if !early || r.shown || self.sessions.contains_key(&file) {
+            return None;
+        }
+        let first = loader.snapshot_first(GROWING_STEPS)?;
+        let format = loader.format().unwrap_or(Format::Generic);
+        let trace = Trace {
+            format,
+            stats: IngestStats::default(),
+            quarantine: Vec::new(),
+            trajectories: vec![first],
+            error: None,
+        };
+        let s = self.sessions.entry(file).insert_entry(Session::new(trace, None)).into_mut();
+        while let Some(t) = r.waiting.remove(&s.len()) {
+            s.push(t);
+        }
+        (r.growing, r.shown, r.sent) = (true, true, s.len());
+        let mut summary = summarize(s, 0);
+        summary.stats = progress.stats();
+        summary.reading = Some(progress);
+        summary.growing = Some(0);
+        Some(Response::Loaded { file, summary: Box::new(summary) })
+    }
+
     /// How far the read of `file` is: [`Response::Reading`] with the rows settled since the
-    /// last answer when the page shows the file early, else [`Response::Progress`].
+    /// last answer when the page shows the file early (and the first one's again when it
+    /// replaced the growing copy the page holds), else [`Response::Progress`].
     pub fn read_progress(&mut self, file: u32, progress: ReadProgress) -> Response {
         let ReadProgress { bytes, total, lines, quarantined } = progress;
         let (Some(r), Some(s)) = (self.reading.get_mut(&file), self.sessions.get(&file)) else {
@@ -136,10 +200,17 @@ impl Store {
         if !r.shown {
             return Response::Progress { file, bytes, total, lines, quarantined };
         }
-        let from = r.sent;
+        let from = if r.stale_first { 0 } else { r.sent };
         let rows = (from..s.len()).filter_map(|i| s.overview(i)).map(|o| Row::of(&o)).collect();
-        r.sent = s.len();
-        Response::Reading { file, progress, from: from as u32, rows }
+        (r.sent, r.stale_first) = (s.len(), false);
+        let growing = r.growing.then_some(0);
+        Response::Reading { file, progress, from: from as u32, rows, growing }
+    }
+
+    /// Whether trajectory `traj` of `file` is the growing copy of a first trajectory still
+    /// read ([`Store::grow`]): not analysed.
+    fn growing(&self, file: u32, traj: u32) -> bool {
+        traj == 0 && self.reading.get(&file).is_some_and(|r| r.growing)
     }
 
     /// Whether the page shows `file` while it is read.
@@ -171,6 +242,12 @@ impl Store {
             for (position, (trajectory, a)) in
                 trace.trajectories.into_iter().zip(analyses).enumerate()
             {
+                if r.growing && position == 0 {
+                    // A copy: the loader holds the trajectory itself. The page has its full
+                    // overview if it opened it.
+                    was_analysed.push(self.shown.contains(&file));
+                    continue;
+                }
                 was_analysed.push(a.is_some());
                 back.push((Settled { position, trajectory }, a.map(|a| *a)));
             }
@@ -184,7 +261,11 @@ impl Store {
         // The page holds the rows it was sent while the file was read: only the rest go.
         let seen = if r.shown { r.sent } else { 0 };
         let s = self.keep(file, session);
-        let revised: Vec<u32> = changed.iter().filter(|&&i| i < seen).map(|&i| i as u32).collect();
+        // The first trajectory is new to the page if what it holds of it was a growing copy.
+        let first = (seen > 0 && (r.growing || r.stale_first)).then_some(0);
+        let changed =
+            first.into_iter().chain(changed.into_iter().filter(|&i| i > 0 || first.is_none()));
+        let revised: Vec<u32> = changed.filter(|&i| i < seen).map(|i| i as u32).collect();
         // The overviews the page held of revised trajectories are stale: the new ones (the
         // session dropped their analyses; analysed again now).
         let overviews: Vec<_> = revised
@@ -363,6 +444,11 @@ impl Store {
     /// Analyses `traj` now if the page needs it before the background got there; with
     /// `always`, answers its full overview even when it was analysed already.
     fn ensure_analysed(&mut self, file: u32, traj: u32, always: bool) -> Option<Response> {
+        if self.growing(file, traj) {
+            // Its analysis comes when it has settled or the file is read.
+            let o = self.sessions.get(&file)?.overview(0).filter(|_| always)?;
+            return Some(Response::Analysed { file, overviews: vec![(traj, o)] });
+        }
         let s = self.sessions.get_mut(&file)?;
         if s.analyse(traj as usize) || always {
             let o = s.overview(traj as usize)?;
@@ -522,6 +608,7 @@ pub fn summarize(s: &Session, kept: usize) -> TraceSummary {
         reading: None,
         revised: Vec::new(),
         kept: kept as u32,
+        growing: None,
     }
 }
 
@@ -885,8 +972,8 @@ mod tests {
     }
 
     /// The worker's load loop over `bytes` read in `chunk`-byte slices, as `worker.rs` runs it
-    /// over a `File`: after each slice the settled trajectories go to the store and a progress
-    /// report is answered, then `page` may ask something (it gets the bytes read so far); at
+    /// over a `File`: after each slice the settled trajectories go to the store (or a growing
+    /// copy of the first) and a progress report is answered (but after the last), then `page` may ask something (it gets the bytes read so far); at
     /// the end the whole file. Every answer, in order, each with the bytes read when it came.
     fn load_in_slices(
         store: &mut Store,
@@ -914,10 +1001,12 @@ mod tests {
             };
             let settled = loader.take_settled();
             let early = pos < total;
-            if let Some(r) = store.settle(file, settled, loader.format(), progress, early) {
-                out.push((pos, r));
+            let r = store.settle(file, settled, loader.format(), progress, early);
+            let r = r.or_else(|| store.grow(file, &loader, progress, early));
+            out.extend(r.map(|r| (pos, r)));
+            if early {
+                out.push((pos, store.read_progress(file, progress)));
             }
-            out.push((pos, store.read_progress(file, progress)));
             out.extend(page(store, pos).into_iter().map(|r| (pos, r)));
         }
         out.extend(store.finish(file, loader).into_iter().map(|r| (total, r)));
@@ -1008,7 +1097,7 @@ mod tests {
         let hash = trajscope_core::labels::content_hash(bytes);
         let mut store = Store::default();
         let mut opened_at = None;
-        let answers = load_in_slices(&mut store, 1, bytes, 4096, |store, pos| {
+        let answers = load_in_slices(&mut store, 1, bytes, 8192, |store, pos| {
             // The page opens the first trajectory as soon as it is shown, and asks a
             // reviewer's outcome while the file is still read.
             if opened_at.is_some() || !store.shown_early(1) {
@@ -1103,7 +1192,8 @@ mod tests {
         let bytes = text.as_bytes();
         let mut store = Store::default();
         let mut opened = false;
-        let answers = load_in_slices(&mut store, 1, bytes, 512, |store, _| {
+        // (`a` settles in the first slice.)
+        let answers = load_in_slices(&mut store, 1, bytes, 1024, |store, _| {
             if opened || !store.shown_early(1) {
                 return Vec::new();
             }
@@ -1170,35 +1260,68 @@ mod tests {
         assert_eq!(got.rows, want.rows);
     }
 
+    /// The `Loaded` answers of a load, with the bytes read when each came.
+    fn loaded(answers: &[(usize, Response)]) -> Vec<(usize, &TraceSummary)> {
+        answers
+            .iter()
+            .filter_map(|(at, r)| match r {
+                Response::Loaded { summary, .. } => Some((*at, &**summary)),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_file_read_is_shown_early_only_when_its_first_trajectory_settled_before_the_end() {
-        // One run that never ends before the file does (and non-AWTL formats): as before.
+    fn a_file_read_is_shown_after_its_first_slice_settled_or_growing() {
+        // One run that ends with the file: a copy of it as read so far after the first slice
+        // (`growing`), not analysed; the whole file's `Loaded` revises it.
         let one = run("only", 50, true);
         let mut store = Store::default();
         let answers = load_in_slices(&mut store, 1, one.as_bytes(), 256, |_, _| Vec::new());
-        let loaded: Vec<_> =
-            answers.iter().filter(|(_, r)| matches!(r, Response::Loaded { .. })).collect();
-        assert_eq!(loaded.len(), 1);
-        assert!(
-            matches!(&loaded[0].1, Response::Loaded { summary, .. } if summary.reading.is_none())
-        );
-        assert!(answers.iter().all(|(_, r)| !matches!(r, Response::Reading { .. })));
-        // Runs that end in another order: shown once the first has settled, in file order.
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!("{answers:?}") };
+        assert_eq!((at, early.growing, early.reading.is_some()), (256, Some(0), true));
+        assert_eq!(early.rows.len(), 1);
+        assert!(early.rows[0].steps >= 1 && early.rows[0].steps < 10 && !early.rows[0].analysed);
+        assert_eq!((whole.growing, &whole.revised[..], whole.kept), (None, &[0][..], 1));
+        assert_eq!((whole.rows[0].steps, whole.rows[0].analysed), (102, true));
+        // Nothing settled meanwhile: no row, and nothing for the queue.
+        for (_, r) in &answers {
+            if let Response::Reading { rows, growing, .. } = r {
+                assert!(rows.is_empty() && *growing == Some(0), "{r:?}");
+            }
+        }
+        // Read in one slice: one `Loaded`, as before; so for a format that cannot copy.
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, one.as_bytes(), 1 << 20, |_, _| Vec::new());
+        assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
+        let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n".repeat(200);
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, chat.as_bytes(), 256, |_, _| Vec::new());
+        assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
+        // Runs that end in another order: the first as read so far, the others behind it
+        // once it settled, in file order; its row again, the moment it settled.
         let text = run("first", 1, false)
             + &run("second", 40, true)
             + &run("first", 0, true)
             + &run("third", 40, true);
         let mut store = Store::default();
         let answers = load_in_slices(&mut store, 1, text.as_bytes(), 512, |_, _| Vec::new());
-        let (at, Response::Loaded { summary, .. }) =
-            answers.iter().find(|(_, r)| matches!(r, Response::Loaded { .. })).unwrap()
-        else {
-            unreachable!()
-        };
-        assert!(summary.reading.is_some());
-        assert!(*at > run("first", 1, false).len() + run("second", 40, true).len());
-        let ids: Vec<&str> = summary.rows.iter().map(|r| r.id.as_str()).collect();
+        let (at, early) = loaded(&answers)[0];
+        assert_eq!((at, early.growing), (512, Some(0)));
+        let ids: Vec<&str> = early.rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["first"]);
+        let settled_at = run("first", 1, false).len() + run("second", 40, true).len() + 200;
+        let again = answers.iter().find_map(|(at, r)| match r {
+            Response::Reading { from: 0, rows, growing: None, .. } => Some((*at, rows)),
+            _ => None,
+        });
+        let (at, rows) = again.expect("its row again once settled");
+        assert!(at <= settled_at + 512, "{at}");
+        let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids[..2], ["first", "second"]);
+        assert_eq!(rows[0].steps, 5, "both starts, its action and observation, its end");
+        let whole = loaded(&answers)[1].1;
+        assert!(whole.revised.is_empty(), "the page has its row");
         // A load forgotten while read stops, and nothing of it is kept.
         let mut store = Store::default();
         let mut forgot = false;
@@ -1211,8 +1334,110 @@ mod tests {
         });
         assert!(forgot);
         assert!(store.session(1).is_none() && !store.shown_early(1));
-        let loaded = answers.iter().filter(|(_, r)| matches!(r, Response::Loaded { .. }));
-        assert_eq!(loaded.count(), 1, "the early one only");
+        assert_eq!(loaded(&answers).len(), 1, "the early one only");
+    }
+
+    /// The benchmark's `one-step` shape (runs of one step, no `run_start` / `run_end`: nothing
+    /// ever settles) is readable after its first slice, and ends as a plain load.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn one_step_runs_are_shown_after_the_first_slice_and_end_as_a_plain_load() {
+        let text: String = (0..3000)
+            .map(|i| {
+                format!(
+                    "{{\"type\":\"action\",\"run_id\":\"r{i}\",\"agent\":\"a\",\"tool\":\"shell\",\"command\":\"make {i}\"}}\n"
+                )
+            })
+            .collect();
+        let bytes = text.as_bytes();
+        let hash = trajscope_core::labels::content_hash(bytes);
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, bytes, 4096, |store, _| {
+            if !store.shown_early(1) || store.shown(1) {
+                return Vec::new();
+            }
+            store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 })
+        });
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!() };
+        assert_eq!((at, early.growing, early.rows.len()), (4096, Some(0), 1));
+        assert_eq!((early.rows[0].id.as_str(), early.rows[0].steps), ("r0", 1));
+        // Its overview (not analysed) and its one step's columns, from the copy.
+        assert!(answers.iter().any(|(_, r)| matches!(r,
+            Response::Analysed { overviews, .. } if !overviews[0].1.analysed)));
+        assert!(answers.iter().any(|(_, r)| matches!(r,
+            Response::Columns { columns, .. } if columns.role.len() == 1)));
+        // The whole file: its first row again (and its full overview, analysed), the rest.
+        assert_eq!((&whole.revised[..], whole.kept, whole.rows.len()), (&[0][..], 1, 3000));
+        assert!(answers.iter().rev().any(|(_, r)| matches!(r,
+            Response::Analysed { overviews, .. } if overviews[0].1.analysed)));
+        let mut plain = Store::default();
+        let want = plain.insert(1, session(bytes, Some(&hash)));
+        assert_eq!(store.session(1).unwrap().trace(), plain.session(1).unwrap().trace());
+        let got = settle_down(&mut store, 1, &answers);
+        let want = settle_down(&mut plain, 1, &[(0, want)]);
+        assert_eq!(got.rows, want.rows);
+        assert_eq!((got.secrets, got.cases), (want.secrets, want.cases));
+    }
+
+    /// The benchmark's `huge-run` shape (one run, its `run_end` the last line): readable after
+    /// the first slice (its steps read so far), the reviewer's outcome asked meanwhile set on
+    /// the whole run, and it ends as a plain load.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_huge_run_is_shown_as_read_so_far_and_ends_as_a_plain_load() {
+        let text = run("big", 3000, true);
+        let bytes = text.as_bytes();
+        let hash = trajscope_core::labels::content_hash(bytes);
+        let mut store = Store::default();
+        let mut asked = false;
+        let answers = load_in_slices(&mut store, 1, bytes, 16384, |store, _| {
+            if asked || !store.shown_early(1) {
+                return Vec::new();
+            }
+            asked = true;
+            let mut out = store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 });
+            let items = vec![(0, Grain::Low), (5, Grain::High)];
+            out.extend(store.answer_all(Request::Steps { req: 2, file: 1, traj: 0, items }));
+            let outcome = Request::SetOutcome {
+                file: 1,
+                trajectory_id: "big".into(),
+                outcome: Outcome::Passed,
+            };
+            assert!(store.answer_all(outcome).is_empty(), "set once the file is read");
+            out
+        });
+        assert!(asked);
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!() };
+        assert_eq!((at, early.growing), (16384, Some(0)));
+        let n = early.rows[0].steps;
+        assert!(n > 50 && n < 400, "{n} of 6002 steps read so far");
+        // The page reads the steps read so far: their columns and texts.
+        let (cols, steps) = answers.iter().fold((None, None), |(c, st), (_, r)| match r {
+            Response::Columns { columns, .. } => (Some(columns.role.len()), st),
+            Response::Steps { steps, .. } => (c, Some(steps.len())),
+            _ => (c, st),
+        });
+        assert_eq!((cols, steps), (Some(n), Some(2)));
+        // Read whole: the run revised, its new full overview analysed, the outcome set.
+        assert_eq!((&whole.revised[..], whole.rows[0].steps), (&[0][..], 6002));
+        let after: Vec<&Response> =
+            answers.iter().skip_while(|(_, r)| !matches!(r, Response::Loaded { summary, .. } if summary.reading.is_none())).map(|(_, r)| r).collect();
+        assert!(matches!(after[1], Response::Analysed { overviews, .. }
+            if overviews[0].1.analysed && overviews[0].1.steps == 6002));
+        assert!(matches!(after.last().unwrap(), Response::Analysed { overviews, .. }
+            if overviews[0].1.outcome == Outcome::Passed));
+        let mut plain = Store::default();
+        let loaded = plain.insert(1, session(bytes, Some(&hash)));
+        let mut plain_answers = vec![(0, loaded)];
+        plain_answers
+            .extend(plain.set_outcome(1, "big", Outcome::Passed).into_iter().map(|r| (0, r)));
+        assert_eq!(store.session(1).unwrap().trace(), plain.session(1).unwrap().trace());
+        let got = settle_down(&mut store, 1, &answers);
+        let want = settle_down(&mut plain, 1, &plain_answers);
+        assert_eq!(got.rows, want.rows);
+        assert_eq!((got.secrets, got.cases), (want.secrets, want.cases));
+        let (mut a, mut b) = (store.session(1).unwrap().clone(), plain.session(1).unwrap().clone());
+        assert_eq!(a.report(), b.report());
     }
 
     /// Every fixture read in small slices (trajectories shown early where they settle) ends

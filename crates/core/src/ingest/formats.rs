@@ -43,6 +43,13 @@ pub trait JsonlAdapter {
         debug_assert!(returned.is_empty(), "this format hands nothing over");
         (self.finish(), Vec::new())
     }
+
+    /// A copy of the first trajectory as read so far, while it is still open (not settled,
+    /// not handed over): at most its first `max_steps` steps, the adapter keeping its own (see
+    /// [`crate::Ingestor::snapshot_first`]). Formats that cannot say `None`.
+    fn snapshot_first(&self, _max_steps: usize) -> Option<Trajectory> {
+        None
+    }
 }
 
 /// The adapter for a JSONL format.

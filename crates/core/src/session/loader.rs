@@ -54,6 +54,12 @@ impl Loader {
         self.ingestor.take_settled()
     }
 
+    /// A copy of the first trajectory as read so far, while it is still open (see
+    /// [`Ingestor::snapshot_first`]): at most `max_steps` steps, provisional.
+    pub fn snapshot_first(&self, max_steps: usize) -> Option<crate::model::Trajectory> {
+        self.ingestor.snapshot_first(max_steps)
+    }
+
     /// The format, once the input is known to be line-oriented (see
     /// [`Ingestor::jsonl_format`]): what a shell showing settled trajectories early names.
     pub fn format(&self) -> Option<crate::model::Format> {

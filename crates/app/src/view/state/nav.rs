@@ -31,6 +31,11 @@ pub struct Nav {
     /// (step, nonce): the list scrolls to the step when the nonce changes.
     pub scroll_to: Option<(u32, u32)>,
     nonce: u32,
+    /// Counts the times the columns were dropped to be asked again (another trajectory
+    /// opened, or the open one changed): part of the columns effect's key, so a change is
+    /// never hidden by two renders between the effect's runs (columns in, then dropped again
+    /// before the effect saw them in).
+    pub columns_wanted: u32,
 }
 
 pub enum NavAction {
@@ -84,6 +89,7 @@ impl Nav {
     /// columns at once: there is nothing to ask for.
     pub fn reset(&mut self, empty: bool) {
         self.columns = empty.then(|| Rc::new(StepColumns::default()));
+        self.columns_wanted += 1;
         self.cache = Rc::new(HashMap::new());
         self.step = None;
         self.filter = Filter::default();
@@ -94,6 +100,7 @@ impl Nav {
     /// and texts are asked again; the step, filter and grain stay.
     pub fn refresh(&mut self) {
         self.columns = None;
+        self.columns_wanted += 1;
         self.cache = Rc::new(HashMap::new());
     }
 

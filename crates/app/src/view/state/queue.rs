@@ -131,14 +131,23 @@ impl Queue {
     }
 
     /// A file shown early is read further: its progress, and the rows of the trajectories
-    /// settled since (from index `from`), added to the queue. (Nothing once the whole file's
-    /// summary replaced the early one.)
-    pub fn reading(&mut self, file: u32, progress: ReadProgress, from: u32, rows: Vec<Row>) {
+    /// settled since (from index `from`), added to the queue (a row it holds sent again
+    /// replaces it: the first trajectory settled after a growing copy of it was shown), and
+    /// which one still grows. (Nothing once the whole file's summary replaced the early one.)
+    pub fn reading(
+        &mut self,
+        file: u32,
+        progress: ReadProgress,
+        from: u32,
+        rows: Vec<Row>,
+        growing: Option<u32>,
+    ) {
         self.update_summary(file, |s| {
             if s.reading.is_none() {
                 return;
             }
             s.reading = Some(progress);
+            s.growing = growing;
             s.stats = progress.stats();
             for (k, r) in rows.into_iter().enumerate() {
                 let i = from as usize + k;

@@ -130,6 +130,21 @@ impl JsonlAdapter for Awtl {
             .collect()
     }
 
+    /// The first run while its `run_end` is not read: its first steps copied (in the order
+    /// [`finished`] gives them, numbered from 0), its id, task and outcome as far as read. The
+    /// run itself is untouched: it settles, or is finished, as without the copy.
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        let run = self.runs.first().filter(|r| !r.ended && !r.handed_over)?;
+        let steps = run.steps[..run.steps.len().min(max_steps)].to_vec();
+        let mut copy = Run {
+            outcome: run.outcome,
+            task: run.task.clone(),
+            final_answer: run.final_answer.clone(),
+            ..Run::default()
+        };
+        Some(finished(0, &mut copy, run.id.clone(), steps))
+    }
+
     fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
         // Matched to their runs in order of position, not through a slot per run (a list of
         // 100,000 empty trajectories was 19 MB written when nothing settled).

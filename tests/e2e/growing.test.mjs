@@ -1,0 +1,70 @@
+// A file none of whose runs settles before its end (one huge run) is readable after its first
+// slice: `ready` comes with the run's steps read so far, said to be still read, while the
+// worker reads the rest; once read, the whole run replaces them and the reviewer's place stays.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
+import { hugeRunFile, lateFirstRunFile } from './gen.mjs';
+
+let srv, browser, huge, late;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+  huge = await hugeRunFile(40);
+  late = await lateFirstRunFile(30);
+});
+after(async () => { await browser?.close(); await srv?.close(); });
+
+const count = (text) => Number(text.match(/^\d+/)[0]);
+
+test('one huge run is readable while it is read: its steps so far, then the whole run', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', huge.path);
+  // Ready while read: the run open with the steps read so far, marked as still read.
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-huge');
+  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read: its first \d+ steps are shown/);
+  assert.equal(await page.locator('[data-testid="candidates-empty"]').count(), 0, 'no verdict on a copy');
+  await page.waitForSelector('[data-testid="candidates-pending"]');
+  const early = await page.textContent('[data-testid="step-count"]');
+  assert.match(early, /so far \(still being read\)/);
+  assert.ok(count(early) > 3 && count(early) < huge.steps, `${early} of ${huge.steps}`);
+  assert.match(await page.textContent('[data-testid="progress-early"]'), /1 trajectory read so far/);
+  await screenshot(page, 'load-growing');
+  // The reviewer picks a step while the file is read.
+  await page.locator('[data-testid="step"][data-step="3"]').click();
+  await page.waitForSelector('[data-testid="step"][data-step="3"][aria-selected="true"]');
+  // Read whole: the whole run, analysed, the same step selected.
+  await waitReady(page, 180000);
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+  assert.equal(await page.locator('[data-testid="progress"]').count(), 0);
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-huge');
+  assert.equal(count(await page.textContent('[data-testid="step-count"]')), huge.steps);
+  assert.equal(await page.locator('[data-testid="diagnosis-pending"]').count(), 0, 'analysed');
+  await page.waitForSelector('[data-testid="step"][data-step="3"][aria-selected="true"]');
+  await screenshot(page, 'load-growing-whole');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a first run that settles after the first slice replaces its copy while the file is read', async () => {
+  // Three loads: the copy's columns, the settled run's row and its columns again race on the
+  // page (it once waited for columns it never asked again).
+  for (let k = 0; k < 3; k++) {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(srv.url);
+    await page.setInputFiles('[data-testid="file-input"]', late.path);
+    await page.waitForSelector('.app[data-state="ready"] [data-testid="step"]', { timeout: 60000 });
+    assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-0');
+    // Settled: the whole run, no longer said to be read, its columns in.
+    await page.waitForSelector('[data-testid="step-count"]:has-text("12 (")', { timeout: 60000 });
+    await page.waitForSelector('.app[data-state="ready"] [data-testid="step"]', { timeout: 30000 });
+    assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+    await waitReady(page, 120000);
+    assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${late.runs} trajectories`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
