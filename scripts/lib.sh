@@ -36,6 +36,14 @@ wasm_route() {
   fi
 }
 
+# The standard library's source (its Cargo workspace) that -Zbuild-std builds on this route: the
+# rustup route's `rust-src` component or Debian's rust-web-src.
+std_source() {
+  local rustc=rustc
+  [ "$(wasm_route)" = debian ] && rustc=/usr/bin/rustc
+  echo "$("$rustc" --print sysroot)/lib/rustlib/src/rust/library"
+}
+
 # The web bundle's size settings (docs/performance.md, Bundle), exported by build-web.sh only:
 # the standard library built again with the bundle (-Zbuild-std, the rustup route's `rust-src`
 # or Debian's rust-web-src) with its size-optimised code paths (`optimize_for_size`), a panic that
@@ -48,7 +56,7 @@ web_size_env() {
   local rustc=rustc
   [ "$(wasm_route)" = debian ] && rustc=/usr/bin/rustc
   local std_toml
-  std_toml="$("$rustc" --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml"
+  std_toml="$(std_source)/std/Cargo.toml"
   if [ ! -f "$std_toml" ]; then
     echo "no standard library source for the web build ($std_toml): run scripts/setup.sh" >&2
     return 1

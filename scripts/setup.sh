@@ -108,5 +108,9 @@ fi
 
 # 5. Crates for offline builds (trunk passes --offline to cargo).
 cargo fetch --locked -q 2>/dev/null || cargo fetch -q
+# And the standard library's own crates (libc, dlmalloc, ...) at the versions its lock file
+# names: the web build builds std again (-Zbuild-std, web_size_env in lib.sh) and trunk runs
+# cargo offline, so without them a fresh machine's first web build fails to download them.
+wasm env RUSTC_BOOTSTRAP=1 cargo fetch --locked -q --manifest-path "$(std_source)/Cargo.toml"
 
 log "setup (--$mode) done in $(( $(date +%s) - start ))s"
