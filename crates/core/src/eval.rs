@@ -266,10 +266,11 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
-    // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
-    // strictly helps on the fitted items.
+    // The answer-shown features and the claimed check start off, so a tie keeps them off:
+    // each is kept only when it strictly helps on the fitted items.
     w.shows_answer = 0.0;
     w.concludes_answer = 0.0;
+    w.claimed_check = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }

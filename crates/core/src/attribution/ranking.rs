@@ -78,6 +78,14 @@ pub fn rank(
             first_error_step: first_error,
             ..Features::default()
         };
+        // A step that ran code or a command checked something; only a step that ran
+        // nothing can report a check no step made.
+        if !f.introduces_code {
+            if let Some(claim) = score::claimed_check(&s.text, task) {
+                f.claimed_check = true;
+                f.claim = claim.to_string();
+            }
+        }
         if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == step) {
             f.shows_answer = true;
             f.shown_value = e.value.clone();

@@ -62,6 +62,14 @@ pub struct Features {
     /// The value as that reply states it and the step of the declaration, for `why`.
     #[serde(skip)]
     pub accepted: Option<(String, u32)>,
+    /// The step ran no code and issued no command, yet its own words report a check, a search
+    /// or a visit as done by its speaker (`I have verified`, `after searching`, `upon
+    /// visiting`): a check no step of the trace made.
+    #[serde(default)]
+    pub claimed_check: bool,
+    /// The phrase of that report, verbatim, for `why`.
+    #[serde(skip)]
+    pub claim: String,
     /// The rank-weighted support of this step's agent among the top candidates of the first
     /// ranking stage (see [`agent_support`]); set by the ranking, not by the step.
     #[serde(default)]
@@ -115,6 +123,9 @@ pub struct Weights {
     /// The worker reply the run accepted its wrong final answer from (orchestrated runs).
     #[serde(default)]
     pub concludes_answer: f64,
+    /// A step that reports a check as done while it ran nothing.
+    #[serde(default)]
+    pub claimed_check: f64,
 }
 
 fn default_depth() -> f64 {
@@ -133,7 +144,7 @@ impl Default for Weights {
             assumption: 0.5,
             introduces_code: 0.5,
             states_answer: 0.5,
-            earliness: 0.5,
+            earliness: 0.25,
             // No group chat has a worker replying to an orchestrator: the fit never moves it.
             worker_reply: 0.5,
             // Cross-validation shows no gain from the agent stage (docs/detector.md): off.
@@ -144,6 +155,9 @@ impl Default for Weights {
             // Worker replies exist only in orchestrated runs: these never fire here.
             shows_answer: 0.0,
             concludes_answer: 0.0,
+            // A reported check that no code made (the fit's largest value): a group chat's
+            // agents check facts only through the code the terminal runs.
+            claimed_check: 2.0,
         }
     }
 }
@@ -250,11 +264,13 @@ impl Weights {
             agent_vote: 0.0,
             shows_answer: 0.5,
             concludes_answer: 1.0,
+            // Never kept by the fit: a worker browses for itself, so its "I clicked" is true.
+            claimed_check: 0.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 13;
+    pub const LEN: usize = 14;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -271,6 +287,7 @@ impl Weights {
         "agent_vote",
         "shows_answer",
         "concludes_answer",
+        "claimed_check",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -288,6 +305,7 @@ impl Weights {
             self.agent_vote,
             self.shows_answer,
             self.concludes_answer,
+            self.claimed_check,
         ][k]
     }
 
@@ -305,7 +323,8 @@ impl Weights {
             9 => &mut self.support_depth,
             10 => &mut self.agent_vote,
             11 => &mut self.shows_answer,
-            _ => &mut self.concludes_answer,
+            12 => &mut self.concludes_answer,
+            _ => &mut self.claimed_check,
         };
         *slot = v;
     }
@@ -340,6 +359,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.worker_reply * b(f.worker_reply)
         + w.shows_answer * b(f.shows_answer)
         + w.concludes_answer * b(f.concludes_answer)
+        + w.claimed_check * b(f.claimed_check)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -413,6 +433,12 @@ pub fn why(f: &Features) -> Vec<String> {
              {declared})"
         ));
     }
+    if f.claimed_check {
+        out.push(format!(
+            "reports a check as done ('{}') but ran no code and issued no command",
+            f.claim
+        ));
+    }
     if f.promoted {
         out.push(format!(
             "moved first by the agent vote: its agent holds {:.0} % of the score mass of all \
@@ -459,6 +485,79 @@ pub fn states_assumption(text: &str) -> bool {
     });
     let b = text.as_bytes();
     AC.find_iter(text).any(|m| m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
+}
+
+/// Phrases of a step that reports a check, a search or a visit as done by its speaker ("I", or
+/// no subject: `after searching`). A chat agent does these only through code the terminal
+/// runs: a step that reports one while it ran no code reports a check no step of the trace
+/// made. "We have verified" is not among them: it sums up the group's work, which other steps
+/// may have checked with code.
+const CLAIMED_CHECK: &[&str] = &[
+    "i have verified",
+    "i have confirmed",
+    "i have reviewed",
+    "i have checked",
+    "i have examined",
+    "i have visited",
+    "i have cross-referenced",
+    "i have validated",
+    "i have carefully",
+    "i have manually",
+    "i have thoroughly",
+    "i verified",
+    "i checked",
+    "i reviewed",
+    "i visited",
+    "after searching",
+    "after reviewing",
+    "after checking",
+    "after visiting",
+    "after examining",
+    "after verifying",
+    "after manually",
+    "after carefully",
+    "upon searching",
+    "upon reviewing",
+    "upon checking",
+    "upon visiting",
+    "upon examining",
+    "upon verifying",
+    "upon manually",
+    "upon carefully",
+    "having reviewed",
+    "having checked",
+    "having verified",
+    "having examined",
+    "having visited",
+    "having carefully",
+    "having manually",
+];
+
+/// The first phrase of a text that reports a check as done ([`CLAIMED_CHECK`], ASCII
+/// case-insensitive, whole words), verbatim, outside the task's own words.
+pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
+    static AC: std::sync::LazyLock<crate::ac::Ac> = std::sync::LazyLock::new(|| {
+        crate::ac::AcOptions::ascii_case_insensitive()
+            .build(CLAIMED_CHECK)
+            .expect("static needle list builds")
+    });
+    let find = |part: &'a str| -> Option<&'a str> {
+        let b = part.as_bytes();
+        AC.find_iter(part)
+            .find(|m| {
+                (m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
+                    && b.get(m.end()).is_none_or(|c| !c.is_ascii_alphanumeric())
+            })
+            .map(|m| &part[m.start()..m.end()])
+    };
+    let task = task.trim();
+    match (!task.is_empty())
+        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .flatten()
+    {
+        Some(at) => find(&text[..at]).or_else(|| find(&text[at + task.len()..])),
+        None => find(text),
+    }
 }
 
 /// Whether a step's own words state an assumption ([`states_assumption`]): a step that quotes
