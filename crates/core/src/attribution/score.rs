@@ -534,7 +534,8 @@ const CLAIMED_CHECK: &[&str] = &[
 ];
 
 /// The first phrase of a text that reports a check as done ([`CLAIMED_CHECK`], ASCII
-/// case-insensitive, whole words), verbatim, outside the task's own words.
+/// case-insensitive, whole words), outside the task's own words: verbatim, from the phrase to
+/// the end of its clause (at most 100 bytes more).
 pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
     static AC: std::sync::LazyLock<crate::ac::Ac> = std::sync::LazyLock::new(|| {
         crate::ac::AcOptions::ascii_case_insensitive()
@@ -548,7 +549,20 @@ pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
                 (m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
                     && b.get(m.end()).is_none_or(|c| !c.is_ascii_alphanumeric())
             })
-            .map(|m| &part[m.start()..m.end()])
+            .map(|m| {
+                // The phrase to the end of its clause (at most 100 bytes), so `why` reads
+                // "Having carefully reviewed the ending scene", not "Having carefully".
+                let rest = &b[m.end()..];
+                let clause = rest
+                    .iter()
+                    .position(|c| matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\n'))
+                    .unwrap_or(rest.len());
+                let mut end = m.end() + clause.min(100);
+                while !part.is_char_boundary(end) {
+                    end -= 1;
+                }
+                part[m.start()..end].trim_end()
+            })
     };
     let task = task.trim();
     match (!task.is_empty())
@@ -596,6 +610,35 @@ mod tests {
         assert!(states_own_assumption(own, task));
         assert!(states_own_assumption("# Assuming the column is A", ""));
         assert!(states_own_assumption("Let's assume 3 rows.", task));
+    }
+
+    #[test]
+    fn a_reported_check_is_read_in_the_steps_own_words_to_the_end_of_its_clause() {
+        fn found(t: &str) -> Option<&str> {
+            claimed_check(t, "")
+        }
+        assert_eq!(
+            found("Having carefully reviewed the ending scene, it is a parachute."),
+            Some("Having carefully reviewed the ending scene")
+        );
+        assert_eq!(
+            found("Done. I have verified the schedules"),
+            Some("I have verified the schedules")
+        );
+        assert_eq!(found("UPON VISITING the site: closed"), Some("UPON VISITING the site"));
+        // The group's work, a plan, or the words inside other words report no check.
+        assert_eq!(found("We have verified the numbers."), None);
+        assert_eq!(found("I will verify the numbers next."), None);
+        assert_eq!(found("Hi checked the box"), None);
+        assert_eq!(found("I checkedout the branch"), None);
+        // A long clause is cut at 100 bytes after the phrase, on a character boundary.
+        let long = format!("I have checked {}", "é".repeat(80));
+        let q = found(&long).expect("found");
+        assert!(long.starts_with(q) && q.len() <= "I have checked".len() + 100, "{q}");
+        // The task's words are not the step's.
+        let task = "After searching the archive, name the year.";
+        assert_eq!(claimed_check(&format!("# Task\n{task}\n# Plan\nRun the code."), task), None);
+        assert!(claimed_check(&format!("# Task\n{task}\nI checked it: 1990."), task).is_some());
     }
 
     #[test]
