@@ -46,8 +46,7 @@ pub fn is_judge_step(s: &Step) -> bool {
 /// they answer, which has the step's speaker and ran a command or code.
 fn answers_own_command(steps: &[Step], step: usize) -> bool {
     let s = &steps[step];
-    let mut outputs = 0;
-    for j in (0..step).rev().take(9) {
+    for (outputs, j) in (0..step).rev().take(9).enumerate() {
         let o = &steps[j];
         if text::is_agent_step(o) {
             let ran = o.args.as_deref().is_some_and(|a| !a.trim().is_empty())
@@ -57,7 +56,6 @@ fn answers_own_command(steps: &[Step], step: usize) -> bool {
         if o.is_error || o.exit_code.is_some_and(|c| c != 0) {
             return false;
         }
-        outputs += 1;
     }
     false
 }
