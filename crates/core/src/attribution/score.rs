@@ -264,7 +264,8 @@ impl Weights {
             agent_vote: 0.0,
             shows_answer: 0.5,
             concludes_answer: 1.0,
-            // Never kept by the fit: a worker browses for itself, so its "I clicked" is true.
+            // Never kept by the fit: a worker browses for itself, and the page it reports is
+            // in its own reply.
             claimed_check: 0.0,
         }
     }
