@@ -266,10 +266,11 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
-    // The answer-shown feature starts off, so a tie keeps it off: it is kept only when it
-    // strictly helps on the fitted items.
+    // The answer-shown features and the claimed check start off, so a tie keeps them off:
+    // each is kept only when it strictly helps on the fitted items.
     w.shows_answer = 0.0;
     w.concludes_answer = 0.0;
+    w.claimed_check = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }
@@ -786,6 +787,55 @@ mod tests {
         let items: Vec<Scored> = (0..3).map(|k| accepted(k, 4)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).orchestrated.concludes_answer, 0.0);
+    }
+
+    /// A group chat: three expert steps (1, 3, 5), the earliest best by earliness and its code;
+    /// `claimed` marks the step that reports a check it ran no code for, `gold` is the
+    /// annotated step.
+    fn claimed_check_item(k: usize, claimed: u32, gold: u32) -> Scored {
+        use crate::attribution::Features;
+        let candidates: Vec<Candidate> = [1u32, 3, 5]
+            .iter()
+            .map(|&step| {
+                let features = Features {
+                    earliness: 1.0 - step as f64 / 8.0,
+                    introduces_code: step == 1,
+                    claimed_check: step == claimed,
+                    ..Features::default()
+                };
+                bare_candidate(step, "Expert", features)
+            })
+            .collect();
+        Scored {
+            file: format!("AG/{k}.json"),
+            subset: "AG".into(),
+            gold_step: Some(gold),
+            gold_agent: Some("Expert".into()),
+            orchestrated: false,
+            steps: vec![1, 3, 5],
+            agents: vec!["expert".into(); 3],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn the_claimed_check_weight_is_fitted_on_only_when_it_strictly_helps() {
+        // The step that reports a check it never ran (step 5) is the gold step: the fit turns
+        // the feature on, for group chats (the shape it was fitted on) only.
+        let items: Vec<Scored> = (0..3).map(|k| claimed_check_item(k, 5, 5)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.chat.claimed_check > 0.0, "{:?}", m.chat);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(5)));
+        // Held out (`--drop claimed_check`), the earliest step, with its code, stays first.
+        let k = Weights::NAMES.iter().position(|n| *n == "claimed_check").unwrap();
+        let off = fit_model(&refs, false, &[k], false);
+        assert_eq!(off.chat.claimed_check, 0.0);
+        assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(1)));
+        // Where the gold step is another one, it stays off.
+        let items: Vec<Scored> = (0..3).map(|k| claimed_check_item(k, 5, 1)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        assert_eq!(fit_model(&refs, false, &[], false).chat.claimed_check, 0.0);
     }
 
     #[test]

@@ -633,3 +633,75 @@ fn the_opening_message_states_an_assumption_only_in_its_own_words_not_the_tasks(
          column is 'Parks'\nprint(6)\n```"
     ));
 }
+
+#[test]
+fn a_step_that_reports_a_check_it_never_ran_is_the_critical_step() {
+    // A group chat whose checks run only as code in the terminal. The expert writes the code
+    // and the terminal prints the menu; then the checker says it visited the site by hand,
+    // ran nothing, and states a fact no output shows. With the shipped weights that report is
+    // the critical step, and its `why` quotes the phrase verbatim.
+    let code = "Let me fetch the archived menu.\n```python\nprint(open('menu.txt').read())\n```";
+    let t = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Wayback_Expert", code),
+        (
+            "Computer_terminal",
+            "exitcode: 0 (execution succeeded)\nCode output: shrimp and grits, gumbo",
+        ),
+        ("Checker_Expert", "Upon visiting the newer menu page, the dish missing is gumbo."),
+        ("Menu_Expert", "So the answer is gumbo. TERMINATE"),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let c = a.critical.as_ref().expect("a failed run has a critical step");
+    assert_eq!((c.step, c.agent.as_str()), (3, "Checker_Expert"));
+    let why = &candidate_at(&a, 3).why;
+    assert!(
+        why.iter().any(|w| w
+            == "reports a check as done ('Upon visiting the newer menu page') but ran no code \
+                and issued no command"),
+        "{why:?}"
+    );
+    assert!(t.steps[3].text.contains("Upon visiting the newer menu page"));
+    // Held out (weight 0), the expert's code is first again: the feature decided.
+    let mut off = opts.clone();
+    off.weights.claimed_check = 0.0;
+    let b = analyze_trajectory(&t, &off);
+    assert_ne!(b.critical.as_ref().map(|c| c.step), Some(3));
+    assert!(candidate_at(&b, 3).features.claimed_check);
+
+    // The same words right after the output of the speaker's own command that did not fail
+    // sum up what it returned (a tool-using agent's "I have checked"): no claim.
+    let own = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Checker_Expert", code),
+        (
+            "Computer_terminal",
+            "exitcode: 0 (execution succeeded)\nCode output: shrimp and grits, gumbo",
+        ),
+        ("Checker_Expert", "Upon visiting the newer menu page, the dish missing is gumbo."),
+    ]);
+    let a = analyze_trajectory(&own, &opts);
+    assert!(!candidate_at(&a, 3).features.claimed_check, "{:?}", candidate_at(&a, 3).why);
+    // After a failed run of its own command the report is unbacked again.
+    let failed = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Checker_Expert", code),
+        (
+            "Computer_terminal",
+            "exitcode: 1 (execution failed)\nCode output: FileNotFoundError: menu.txt",
+        ),
+        ("Checker_Expert", "Upon visiting the newer menu page, the dish missing is gumbo."),
+    ]);
+    let a = analyze_trajectory(&failed, &opts);
+    assert!(candidate_at(&a, 3).features.claimed_check);
+    // A step that runs code reports what it ran, not a check it never made.
+    let with_code = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Checker_Expert", "I have checked the page; now the list:\n```python\nprint(1)\n```"),
+    ]);
+    let a = analyze_trajectory(&with_code, &opts);
+    assert!(!candidate_at(&a, 1).features.claimed_check);
+    // Orchestrated runs do not weigh it (their workers browse for themselves).
+    assert_eq!(AnalysisOptions::default().orchestrated_weights.claimed_check, 0.0);
+}

@@ -41,6 +41,25 @@ pub fn is_judge_step(s: &Step) -> bool {
     s.kind == StepKind::JudgeResult || s.role == Role::Judge
 }
 
+/// Whether the step directly follows the output of a command its own speaker issued, and that
+/// output did not fail: the outputs right before it (at most 8 are read) and the agent step
+/// they answer, which has the step's speaker and ran a command or code.
+fn answers_own_command(steps: &[Step], step: usize) -> bool {
+    let s = &steps[step];
+    for (outputs, j) in (0..step).rev().take(9).enumerate() {
+        let o = &steps[j];
+        if text::is_agent_step(o) {
+            let ran = o.args.as_deref().is_some_and(|a| !a.trim().is_empty())
+                || memchr::memmem::find(o.text.as_bytes(), b"```").is_some();
+            return outputs > 0 && ran && o.actor == s.actor && o.role == s.role;
+        }
+        if o.is_error || o.exit_code.is_some_and(|c| c != 0) {
+            return false;
+        }
+    }
+    false
+}
+
 /// The ranked candidate list (best first).
 pub fn rank(
     traj: &Trajectory,
@@ -78,6 +97,15 @@ pub fn rank(
             first_error_step: first_error,
             ..Features::default()
         };
+        // A step that ran code or a command checked something; only a step that ran
+        // nothing can report a check no step made. Nor does a step that sums up what its
+        // own speaker's command just returned (a tool-using agent's "I have checked").
+        if !f.introduces_code && !answers_own_command(steps, step as usize) {
+            if let Some(claim) = score::claimed_check(&s.text, task) {
+                f.claimed_check = true;
+                f.claim = claim.to_string();
+            }
+        }
         if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == step) {
             f.shows_answer = true;
             f.shown_value = e.value.clone();

@@ -62,6 +62,14 @@ pub struct Features {
     /// The value as that reply states it and the step of the declaration, for `why`.
     #[serde(skip)]
     pub accepted: Option<(String, u32)>,
+    /// The step ran no code and issued no command, yet its own words report a check, a search
+    /// or a visit as done by its speaker (`I have verified`, `after searching`, `upon
+    /// visiting`): a check no step of the trace made.
+    #[serde(default)]
+    pub claimed_check: bool,
+    /// The phrase of that report, verbatim, for `why`.
+    #[serde(skip)]
+    pub claim: String,
     /// The rank-weighted support of this step's agent among the top candidates of the first
     /// ranking stage (see [`agent_support`]); set by the ranking, not by the step.
     #[serde(default)]
@@ -115,6 +123,9 @@ pub struct Weights {
     /// The worker reply the run accepted its wrong final answer from (orchestrated runs).
     #[serde(default)]
     pub concludes_answer: f64,
+    /// A step that reports a check as done while it ran nothing.
+    #[serde(default)]
+    pub claimed_check: f64,
 }
 
 fn default_depth() -> f64 {
@@ -133,7 +144,7 @@ impl Default for Weights {
             assumption: 0.5,
             introduces_code: 0.5,
             states_answer: 0.5,
-            earliness: 0.5,
+            earliness: 0.25,
             // No group chat has a worker replying to an orchestrator: the fit never moves it.
             worker_reply: 0.5,
             // Cross-validation shows no gain from the agent stage (docs/detector.md): off.
@@ -144,6 +155,9 @@ impl Default for Weights {
             // Worker replies exist only in orchestrated runs: these never fire here.
             shows_answer: 0.0,
             concludes_answer: 0.0,
+            // A reported check that no code made (the fit's largest value): a group chat's
+            // agents check facts only through the code the terminal runs.
+            claimed_check: 2.0,
         }
     }
 }
@@ -250,11 +264,14 @@ impl Weights {
             agent_vote: 0.0,
             shows_answer: 0.5,
             concludes_answer: 1.0,
+            // Never kept by the fit: a worker browses for itself, and the page it reports is
+            // in its own reply.
+            claimed_check: 0.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 13;
+    pub const LEN: usize = 14;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -271,6 +288,7 @@ impl Weights {
         "agent_vote",
         "shows_answer",
         "concludes_answer",
+        "claimed_check",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -288,6 +306,7 @@ impl Weights {
             self.agent_vote,
             self.shows_answer,
             self.concludes_answer,
+            self.claimed_check,
         ][k]
     }
 
@@ -305,7 +324,8 @@ impl Weights {
             9 => &mut self.support_depth,
             10 => &mut self.agent_vote,
             11 => &mut self.shows_answer,
-            _ => &mut self.concludes_answer,
+            12 => &mut self.concludes_answer,
+            _ => &mut self.claimed_check,
         };
         *slot = v;
     }
@@ -340,6 +360,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.worker_reply * b(f.worker_reply)
         + w.shows_answer * b(f.shows_answer)
         + w.concludes_answer * b(f.concludes_answer)
+        + w.claimed_check * b(f.claimed_check)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -413,6 +434,12 @@ pub fn why(f: &Features) -> Vec<String> {
              {declared})"
         ));
     }
+    if f.claimed_check {
+        out.push(format!(
+            "reports a check as done ('{}') but ran no code and issued no command",
+            f.claim
+        ));
+    }
     if f.promoted {
         out.push(format!(
             "moved first by the agent vote: its agent holds {:.0} % of the score mass of all \
@@ -461,6 +488,93 @@ pub fn states_assumption(text: &str) -> bool {
     AC.find_iter(text).any(|m| m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
 }
 
+/// Phrases of a step that reports a check, a search or a visit as done by its speaker ("I", or
+/// no subject: `after searching`). A chat agent does these only through code the terminal
+/// runs: a step that reports one while it ran no code reports a check no step of the trace
+/// made. "We have verified" is not among them: it sums up the group's work, which other steps
+/// may have checked with code.
+const CLAIMED_CHECK: &[&str] = &[
+    "i have verified",
+    "i have confirmed",
+    "i have reviewed",
+    "i have checked",
+    "i have examined",
+    "i have visited",
+    "i have cross-referenced",
+    "i have validated",
+    "i have carefully",
+    "i have manually",
+    "i have thoroughly",
+    "i verified",
+    "i checked",
+    "i reviewed",
+    "i visited",
+    "after searching",
+    "after reviewing",
+    "after checking",
+    "after visiting",
+    "after examining",
+    "after verifying",
+    "after manually",
+    "after carefully",
+    "upon searching",
+    "upon reviewing",
+    "upon checking",
+    "upon visiting",
+    "upon examining",
+    "upon verifying",
+    "upon manually",
+    "upon carefully",
+    "having reviewed",
+    "having checked",
+    "having verified",
+    "having examined",
+    "having visited",
+    "having carefully",
+    "having manually",
+];
+
+/// The first phrase of a text that reports a check as done ([`CLAIMED_CHECK`], ASCII
+/// case-insensitive, whole words), outside the task's own words: verbatim, from the phrase to
+/// the end of its clause (at most 100 bytes more).
+pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
+    static AC: std::sync::LazyLock<crate::ac::Ac> = std::sync::LazyLock::new(|| {
+        crate::ac::AcOptions::ascii_case_insensitive()
+            .build(CLAIMED_CHECK)
+            .expect("static needle list builds")
+    });
+    let find = |part: &'a str| -> Option<&'a str> {
+        let b = part.as_bytes();
+        AC.find_iter(part)
+            .find(|m| {
+                (m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric())
+                    && b.get(m.end()).is_none_or(|c| !c.is_ascii_alphanumeric())
+            })
+            .map(|m| {
+                // The phrase to the end of its clause (at most 100 bytes), so `why` reads
+                // "Having carefully reviewed the ending scene", not "Having carefully".
+                let rest = &b[m.end()..];
+                let clause = rest
+                    .iter()
+                    .position(|c| matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\n'))
+                    .unwrap_or(rest.len());
+                let mut end = m.end() + clause.min(100);
+                while !part.is_char_boundary(end) {
+                    end -= 1;
+                }
+                part[m.start()..end].trim_end()
+            })
+    };
+    let task = task.trim();
+    match (!task.is_empty())
+        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .flatten()
+    {
+        Some(at) => find(&text[..at]).or_else(|| find(&text[at + task.len()..])),
+        None => find(text),
+    }
+}
+
 /// Whether a step's own words state an assumption ([`states_assumption`]): a step that quotes
 /// the task (as the opening message of a group chat does, the manager's plan and the expert's
 /// first work around it) is read without the task's text, whose words are the task's, not an
@@ -497,6 +611,35 @@ mod tests {
         assert!(states_own_assumption(own, task));
         assert!(states_own_assumption("# Assuming the column is A", ""));
         assert!(states_own_assumption("Let's assume 3 rows.", task));
+    }
+
+    #[test]
+    fn a_reported_check_is_read_in_the_steps_own_words_to_the_end_of_its_clause() {
+        fn found(t: &str) -> Option<&str> {
+            claimed_check(t, "")
+        }
+        assert_eq!(
+            found("Having carefully reviewed the ending scene, it is a parachute."),
+            Some("Having carefully reviewed the ending scene")
+        );
+        assert_eq!(
+            found("Done. I have verified the schedules"),
+            Some("I have verified the schedules")
+        );
+        assert_eq!(found("UPON VISITING the site: closed"), Some("UPON VISITING the site"));
+        // The group's work, a plan, or the words inside other words report no check.
+        assert_eq!(found("We have verified the numbers."), None);
+        assert_eq!(found("I will verify the numbers next."), None);
+        assert_eq!(found("Hi checked the box"), None);
+        assert_eq!(found("I checkedout the branch"), None);
+        // A long clause is cut at 100 bytes after the phrase, on a character boundary.
+        let long = format!("I have checked {}", "é".repeat(80));
+        let q = found(&long).expect("found");
+        assert!(long.starts_with(q) && q.len() <= "I have checked".len() + 100, "{q}");
+        // The task's words are not the step's.
+        let task = "After searching the archive, name the year.";
+        assert_eq!(claimed_check(&format!("# Task\n{task}\n# Plan\nRun the code."), task), None);
+        assert!(claimed_check(&format!("# Task\n{task}\nI checked it: 1990."), task).is_some());
     }
 
     #[test]
