@@ -7,11 +7,15 @@
 //! fast path when the digits and the power of ten are both exact in an `f64`, else by exact
 //! integer division. Natively it is the standard parser; the tests check [`exact`] against it.
 
-/// `s` as `s.parse::<f64>().ok()` reads it.
+/// `s` as `s.parse::<f64>().ok()` reads it: [`exact`] in the wasm build.
+#[cfg(target_arch = "wasm32")]
 pub fn parse_f64(s: &str) -> Option<f64> {
-    #[cfg(target_arch = "wasm32")]
-    return exact(s);
-    #[cfg(not(target_arch = "wasm32"))]
+    exact(s)
+}
+
+/// `s` as `s.parse::<f64>().ok()` reads it: the standard parser natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_f64(s: &str) -> Option<f64> {
     s.parse().ok()
 }
 
@@ -114,8 +118,8 @@ fn unsigned(b: &[u8]) -> Option<f64> {
         return Some(0.0);
     }
     let n = digits.len() as i64;
-    // The value lies in [10^(n + exp10 - 1), 10^(n + exp10)).
-    if n + exp10 - 1 >= 309 {
+    // The value lies in [10^(n + exp10 - 1), 10^(n + exp10)): at least 10^309 is infinite.
+    if n + exp10 > 309 {
         return Some(f64::INFINITY);
     }
     if n + exp10 <= -324 {

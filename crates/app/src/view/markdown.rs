@@ -234,7 +234,8 @@ mod tests {
         // The first and last entities of the table, one of a character outside the BMP, two
         // of several characters, a newline, a name known only in another case, an unknown name
         // and numeric references (the packed table, vendor/pulldown-cmark/README.trajscope.md).
-        let md = "# &AElig; &zwnj;|&Afr; &fjlig; &nvlt; &NewLine;|&aelig; &Amp; &nosuch; &#65;&#x42;";
+        let md =
+            "# &AElig; &zwnj;|&Afr; &fjlig; &nvlt; &NewLine;|&aelig; &Amp; &nosuch; &#65;&#x42;";
         assert_eq!(
             text_of(md),
             "\u{C6} \u{200C}|\u{1D504} fj <\u{20D2} \n|\u{E6} &Amp; &nosuch; AB"
