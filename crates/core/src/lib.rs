@@ -16,6 +16,7 @@ pub mod eval;
 pub mod ingest;
 pub mod labels;
 pub mod model;
+pub mod num;
 pub mod outcome;
 pub mod promote;
 pub mod record;

@@ -167,7 +167,7 @@ fn summarise<'a>(
 pub fn parse_timestamp_ms(s: &str) -> Option<i64> {
     let s = s.trim();
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        let v: f64 = s.parse().ok()?;
+        let v = crate::num::parse_f64(s)?;
         return Some(epoch_number_ms(v));
     }
     let b = s.as_bytes();
@@ -266,7 +266,7 @@ pub(crate) fn count(v: Option<&Value>) -> Option<u64> {
 pub(crate) fn cost(v: Option<&Value>) -> Option<f64> {
     let f = match v? {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
+        Value::String(s) => crate::num::parse_f64(s.trim()),
         _ => None,
     }?;
     (f.is_finite() && f >= 0.0).then_some(f)

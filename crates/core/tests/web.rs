@@ -43,3 +43,54 @@ fn document_formats_and_an_eval_archive_ingest_in_the_browser() {
     assert_eq!(trace.format, Format::WhoAndWhen);
     assert_eq!(trace.trajectories[0].gold.as_ref().and_then(|g| g.step), Some(5));
 }
+
+/// The wasm build's own decimal reader (`num::parse_f64`, without the standard parser's table)
+/// reads every text as `str::parse::<f64>` does, in the browser too.
+#[wasm_bindgen_test]
+fn decimal_numbers_read_as_str_parse_does_in_the_browser() {
+    let same = |s: &str| {
+        let want = s.parse::<f64>().ok();
+        let got = trajscope_core::num::parse_f64(s);
+        assert_eq!(want.map(f64::to_bits), got.map(f64::to_bits), "{s}");
+    };
+    for s in [
+        "",
+        "-",
+        ".",
+        "1e",
+        "inf",
+        "-Infinity",
+        "0",
+        "-0",
+        "1.",
+        ".5",
+        "0.1",
+        "1767225600.123",
+        "9007199254740993",
+        "2.2250738585072011e-308",
+        "2.4703282292062328e-324",
+        "1.7976931348623158e308",
+        "1.7976931348623159e308",
+        "1e-400",
+        "123456789012345678901e-5",
+    ] {
+        same(s);
+    }
+    // Doubles spread over the whole range (xorshift bits), shortest and at 40 digits, and
+    // the 40 digits cut short: near halfway points.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..3000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = f64::from_bits(x);
+        if !v.is_finite() {
+            continue;
+        }
+        same(&format!("{v:e}"));
+        let long = format!("{v:.40e}");
+        same(&long);
+        let (m, e) = long.split_once('e').unwrap();
+        same(&format!("{}e{e}", &m[..(x % 20) as usize + 3]));
+    }
+}

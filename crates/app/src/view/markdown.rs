@@ -213,3 +213,34 @@ pub fn looks_like_markdown(text: &str) -> bool {
     }) || text.contains("**")
         || text.contains('`')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text of `md` as the renderer reads it: its text events, joined.
+    fn text_of(md: &str) -> String {
+        Parser::new_ext(md, Options::ENABLE_TABLES)
+            .filter_map(|e| match e {
+                Event::Text(t) => Some(t.to_string()),
+                Event::SoftBreak => Some("\n".into()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entity_references_expand_as_html_says() {
+        // The first and last entities of the table, one of a character outside the BMP, two
+        // of several characters, a newline, a name known only in another case, an unknown name
+        // and numeric references (the packed table, vendor/pulldown-cmark/README.trajscope.md).
+        let md =
+            "# &AElig; &zwnj;|&Afr; &fjlig; &nvlt; &NewLine;|&aelig; &Amp; &nosuch; &#65;&#x42;";
+        assert_eq!(
+            text_of(md),
+            "\u{C6} \u{200C}|\u{1D504} fj <\u{20D2} \n|\u{E6} &Amp; &nosuch; AB"
+        );
+        // In code, no expansion.
+        assert_eq!(text_of("- `&amp;` &amp;"), " &");
+    }
+}

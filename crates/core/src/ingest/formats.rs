@@ -159,7 +159,7 @@ pub(crate) fn role_word(word: &str) -> Role {
 
 /// An outcome from a numeric reward: full reward passes, anything less fails.
 pub(crate) fn reward_outcome(v: &Value) -> Outcome {
-    match v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())) {
+    match v.as_f64().or_else(|| v.as_str().and_then(|s| crate::num::parse_f64(s.trim()))) {
         Some(r) if r >= 1.0 => Outcome::Passed,
         Some(r) if r.is_finite() => Outcome::Failed,
         _ => Outcome::Unknown,
@@ -233,7 +233,7 @@ fn quote_huge_numbers(text: &str) -> Option<String> {
                     i += 1;
                 }
                 let token = &text[start..i];
-                if token.parse::<f64>().is_ok_and(f64::is_infinite) {
+                if crate::num::parse_f64(token).is_some_and(f64::is_infinite) {
                     out.push_str(&text[copied..start]);
                     out.push('"');
                     out.push_str(token);

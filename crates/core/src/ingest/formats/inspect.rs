@@ -233,7 +233,7 @@ fn score_outcome(v: &Value) -> Option<Outcome> {
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
             "c" | "yes" | "true" | "correct" => Some(Outcome::Passed),
             "i" | "n" | "p" | "no" | "false" | "incorrect" => Some(Outcome::Failed),
-            other => other.parse::<f64>().ok().and_then(number),
+            other => crate::num::parse_f64(other).and_then(number),
         },
         Value::Bool(b) => Some(if *b { Outcome::Passed } else { Outcome::Failed }),
         Value::Number(n) => n.as_f64().and_then(number),
