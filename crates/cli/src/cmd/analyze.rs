@@ -343,45 +343,52 @@ fn load(
     render_early: bool,
 ) -> anyhow::Result<(Session, Vec<Rendered>)> {
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
+    let settle = |mut s: Settled, scratch: &mut Vec<u8>, rendered: &mut Vec<Rendered>| {
+        if let Some(r) = reviewer {
+            r.apply(&mut s.trajectory);
+        }
+        let a = analyze_trajectory(&s.trajectory, &Default::default());
+        if !render_early {
+            return (s, Some(a));
+        }
+        scratch.clear();
+        let overview = Overview::owning(&s.trajectory, Some(a));
+        // On an error the trajectory stays whole and is rendered (and fails) later.
+        if trajscope_core::report::json::write_overview(scratch, &overview).is_ok() {
+            let id = s.trajectory.id.clone();
+            rendered.push(Rendered { position: s.position, id, json: scratch.as_slice().into() });
+            s.trajectory.steps = Vec::new();
+        }
+        (s, None)
+    };
+    // What the reading thread settles itself: see below.
+    let (mut own, mut own_rendered, mut own_scratch) = (Vec::new(), Vec::new(), Vec::new());
     let (read, early) = std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Vec<Settled>>();
+        // A short queue: when the worker lags (a busy machine, runs quicker to read than to
+        // analyse), the reading thread settles the next runs itself instead of queueing them, so
+        // the runs waiting (and their steps) stay few.
+        let (tx, rx) = mpsc::sync_channel::<Vec<Settled>>(2);
         let worker = scope.spawn(move || {
-            let mut rendered = Vec::new();
-            let mut scratch = Vec::new();
+            let (mut rendered, mut scratch) = (Vec::new(), Vec::new());
             let settled = rx
                 .into_iter()
                 .flatten()
-                .map(|mut s| {
-                    if let Some(r) = reviewer {
-                        r.apply(&mut s.trajectory);
-                    }
-                    let a = analyze_trajectory(&s.trajectory, &Default::default());
-                    if !render_early {
-                        return (s, Some(a));
-                    }
-                    scratch.clear();
-                    let overview = Overview::owning(&s.trajectory, Some(a));
-                    // On an error the trajectory stays whole and is rendered (and fails) later.
-                    if trajscope_core::report::json::write_overview(&mut scratch, &overview).is_ok()
-                    {
-                        let id = s.trajectory.id.clone();
-                        rendered.push(Rendered {
-                            position: s.position,
-                            id,
-                            json: scratch.as_slice().into(),
-                        });
-                        s.trajectory.steps = Vec::new();
-                    }
-                    (s, None)
-                })
+                .map(|s| settle(s, &mut scratch, &mut rendered))
                 .collect::<Vec<_>>();
             (settled, rendered)
         });
         let read = read_into(path, &mut loader, |loader| {
             let settled = loader.take_settled();
-            if !settled.is_empty() {
+            if settled.is_empty() {
+                return;
+            }
+            match tx.try_send(settled) {
+                Ok(()) => {}
+                Err(mpsc::TrySendError::Full(settled)) => own.extend(
+                    settled.into_iter().map(|s| settle(s, &mut own_scratch, &mut own_rendered)),
+                ),
                 // The worker only stops when this sender is dropped.
-                tx.send(settled).expect("the analysis worker is alive");
+                Err(mpsc::TrySendError::Disconnected(_)) => panic!("the analysis worker is alive"),
             }
         });
         drop(tx);
@@ -389,7 +396,9 @@ fn load(
         (read, early)
     });
     read?;
-    let (settled, rendered) = early;
+    let (mut settled, mut rendered) = early;
+    settled.append(&mut own);
+    rendered.append(&mut own_rendered);
     let (mut session, changed) = loader.finish_returning(settled);
     if render_early {
         let ts = &session.trace().trajectories;
