@@ -319,6 +319,12 @@ fn load_analysed(
     load(path, format, hash, reviewer, rest, false).map(|(session, _)| session)
 }
 
+/// A settled trajectory of more steps is not rendered during the read, only analysed: freeing
+/// its steps one by one costs more than reusing their memory saves (it is mostly the file's
+/// last run), and its overview is large (50 MB for `huge-run`'s 1,000,000 steps), better
+/// written once into the report's buffer than copied there.
+const RENDER_EARLY_UP_TO: usize = 1 << 16;
+
 /// A settled trajectory's overview rendered during the read (`--json`): its position, the id
 /// it had then (the ingest may rename a duplicate at the end) and its JSON.
 struct Rendered {
@@ -348,7 +354,7 @@ fn load(
             r.apply(&mut s.trajectory);
         }
         let a = analyze_trajectory(&s.trajectory, &Default::default());
-        if !render_early {
+        if !render_early || s.trajectory.steps.len() > RENDER_EARLY_UP_TO {
             return (s, Some(a));
         }
         scratch.clear();
