@@ -235,6 +235,53 @@ fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
     assert!(out.stdout == expected, "the report differs from the whole report serialised");
 }
 
+/// `analyze --json` renders the overviews of runs that settle during the read as they settle
+/// and drops their steps; when that cannot stand (a line after a run's end read much later, a
+/// settled run renamed for a duplicate id), the report is still the whole report serialised.
+#[test]
+fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
+    let end =
+        |r: &str| format!("{{\"type\":\"run_end\",\"run_id\":\"{r}\",\"status\":\"failed\"}}\n");
+    let act = |r: &str, c: &str| {
+        format!("{{\"type\":\"action\",\"run_id\":\"{r}\",\"command\":\"{c}\"}}\n")
+    };
+    // More than the reader's 1 MiB chunk between a run's end and its next line, so the run has
+    // been handed over (and rendered) before that line is read.
+    let filler: String = (0..20_000).map(|i| act(&format!("f{i}"), "make build")).collect();
+    let reopened = [act("a", "ls"), end("a"), filler.clone(), act("a", "rm -rf build")].concat();
+    // A run with no id is named `run-2` by its position: the same id as the first run's.
+    let renamed = [
+        act("run-2", "ls"),
+        "{\"type\":\"action\",\"command\":\"pytest\"}\n".to_string(),
+        "{\"type\":\"run_end\",\"status\":\"failed\"}\n".to_string(),
+        filler,
+        end("run-2"),
+    ]
+    .concat();
+    for (name, text) in [("reopened.jsonl", reopened), ("renamed.jsonl", renamed)] {
+        let input = tmp(name);
+        std::fs::write(&input, &text).unwrap();
+        let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let trace =
+            trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+        let mut expected =
+            serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
+        expected.push(b'\n');
+        assert!(
+            out.stdout == expected,
+            "{name}: the report differs from the whole report serialised"
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Not the early overview: the reopened run with its three steps, the renamed one with its
+        // new id.
+        let (at, steps, id) =
+            if name == "reopened.jsonl" { (0, 3, "a") } else { (1, 2, "run-2#2") };
+        let t = &report["trajectories"][at];
+        assert_eq!((t["steps"].as_u64(), t["id"].as_str()), (Some(steps), Some(id)), "{name}");
+    }
+}
+
 /// A ustar archive of `files` (name, bytes), written by hand.
 fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();

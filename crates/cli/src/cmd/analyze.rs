@@ -137,10 +137,22 @@ fn json(
         );
     }
     // The trajectories not analysed during the read are analysed below, block by block,
-    // together with their overviews' JSON.
-    let session = load_analysed(file, format, false, reviewer, false)?;
+    // together with their overviews' JSON. Those that settled during the read have theirs
+    // already (see `load`); a file that cannot be read twice is not rendered early (a fallback
+    // may read it again).
+    let early = reviewer.is_none() && std::fs::metadata(file).is_ok_and(|m| m.is_file());
+    let (session, rendered) = load(file, format, false, reviewer, false, early)?;
     let opts = session.options().clone();
     let (trace, mut analyses) = session.into_parts();
+    let mut pre: Vec<Option<Box<[u8]>>> = Vec::new();
+    if !rendered.is_empty() {
+        pre.resize_with(trace.trajectories.len(), || None);
+        for r in rendered {
+            pre[r.position] = Some(r.json);
+        }
+    } else {
+        pre.resize_with(trace.trajectories.len().min(BLOCK), || None);
+    }
     let mut out = crate::io::raw_stdout();
     let mut head = Vec::new();
     Report::write_json_head(&trace, &mut head)?;
@@ -149,11 +161,16 @@ fn json(
     for (b, (ts, as_)) in
         trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)).enumerate()
     {
+        // The overviews rendered during the read, if any (else a block of nothing).
+        let pre = match pre.len() == trace.trajectories.len() {
+            true => &pre[b * BLOCK..b * BLOCK + ts.len()],
+            false => &pre[..ts.len()],
+        };
         // Each thread renders a contiguous share of the block; the shares are written in order,
         // so the bytes are those of the whole report serialised at once. Every share but the
         // report's first starts with the comma that separates it from the one before.
         let shares: Vec<Vec<u8>> = if threads < 2 || ts.len() < 2 {
-            vec![render(ts, as_, &opts, b > 0)?]
+            vec![render(ts, as_, pre, &opts, b > 0)?]
         } else {
             let per = ts.len().div_ceil(threads);
             let opts = &opts;
@@ -161,8 +178,11 @@ fn json(
                 let workers: Vec<_> = ts
                     .chunks(per)
                     .zip(as_.chunks_mut(per))
+                    .zip(pre.chunks(per))
                     .enumerate()
-                    .map(|(i, (t, a))| scope.spawn(move || render(t, a, opts, b > 0 || i > 0)))
+                    .map(|(i, ((t, a), p))| {
+                        scope.spawn(move || render(t, a, p, opts, b > 0 || i > 0))
+                    })
                     .collect();
                 workers
                     .into_iter()
@@ -187,19 +207,26 @@ fn json(
 /// that a block's JSON stays small.
 const BLOCK: usize = 2048;
 
-/// The overviews' JSON of `ts`, comma-separated (and after a comma when `comma`), each analysed
-/// first unless `analyses` holds its analysis already.
+/// The overviews' JSON of `ts`, comma-separated (and after a comma when `comma`): as `pre`
+/// holds it when it was rendered during the read, else each analysed first unless `analyses`
+/// holds its analysis already.
 fn render(
     ts: &[trajscope_core::model::Trajectory],
     analyses: &mut [Option<Box<TrajectoryAnalysis>>],
+    pre: &[Option<Box<[u8]>>],
     opts: &trajscope_core::attribution::AnalysisOptions,
     comma: bool,
 ) -> Result<Vec<u8>, trajscope_core::report::json::Error> {
     // An overview is about 1.3 KB of JSON for a one-step run, more for a longer one.
-    let mut out = Vec::with_capacity(ts.len() * 2048);
-    for (i, (t, a)) in ts.iter().zip(analyses).enumerate() {
+    let size = pre.iter().map(|p| p.as_ref().map_or(2048, |j| j.len() + 1)).sum();
+    let mut out = Vec::with_capacity(size);
+    for (i, ((t, a), p)) in ts.iter().zip(analyses).zip(pre).enumerate() {
         if i > 0 || comma {
             out.push(b',');
+        }
+        if let Some(json) = p {
+            out.extend_from_slice(json);
+            continue;
         }
         let a = a.take().map_or_else(|| analyze_trajectory(t, opts), |a| *a);
         trajscope_core::report::json::write_overview(&mut out, &Overview::owning(t, Some(a)))?;
@@ -289,26 +316,85 @@ fn load_analysed(
     reviewer: Option<&ReviewerOutcome>,
     rest: bool,
 ) -> anyhow::Result<Session> {
+    load(path, format, hash, reviewer, rest, false).map(|(session, _)| session)
+}
+
+/// A settled trajectory of more steps is not rendered during the read, only analysed: freeing
+/// its steps one by one costs more than reusing their memory saves (it is mostly the file's
+/// last run), and its overview is large (50 MB for `huge-run`'s 1,000,000 steps), better
+/// written once into the report's buffer than copied there.
+const RENDER_EARLY_UP_TO: usize = 1 << 16;
+
+/// A settled trajectory's overview rendered during the read (`--json`): its position, the id
+/// it had then (the ingest may rename a duplicate at the end) and its JSON.
+struct Rendered {
+    position: usize,
+    id: String,
+    json: Box<[u8]>,
+}
+
+/// [`load_analysed`]; with `render_early`, the worker also renders each settled trajectory's
+/// overview JSON and then drops its steps and analysis, so the memory a run took is reused for
+/// the next runs instead of the whole trace being held to the end (the page faults of fresh
+/// memory were up to half of the CPU time on files of many runs, docs/performance.md). The
+/// session's trajectories at the positions returned have no steps. If a later line reopened a
+/// settled run or a trajectory was renamed, the early overviews are wrong: the file is read
+/// again without them.
+fn load(
+    path: &Path,
+    format: Option<Format>,
+    hash: bool,
+    reviewer: Option<&ReviewerOutcome>,
+    rest: bool,
+    render_early: bool,
+) -> anyhow::Result<(Session, Vec<Rendered>)> {
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
+    let settle = |mut s: Settled, scratch: &mut Vec<u8>, rendered: &mut Vec<Rendered>| {
+        if let Some(r) = reviewer {
+            r.apply(&mut s.trajectory);
+        }
+        let a = analyze_trajectory(&s.trajectory, &Default::default());
+        if !render_early || s.trajectory.steps.len() > RENDER_EARLY_UP_TO {
+            return (s, Some(a));
+        }
+        scratch.clear();
+        let overview = Overview::owning(&s.trajectory, Some(a));
+        // On an error the trajectory stays whole and is rendered (and fails) later.
+        if trajscope_core::report::json::write_overview(scratch, &overview).is_ok() {
+            let id = s.trajectory.id.clone();
+            rendered.push(Rendered { position: s.position, id, json: scratch.as_slice().into() });
+            s.trajectory.steps = Vec::new();
+        }
+        (s, None)
+    };
+    // What the reading thread settles itself: see below.
+    let (mut own, mut own_rendered, mut own_scratch) = (Vec::new(), Vec::new(), Vec::new());
     let (read, early) = std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Vec<Settled>>();
+        // A short queue: when the worker lags (a busy machine, runs quicker to read than to
+        // analyse), the reading thread settles the next runs itself instead of queueing them, so
+        // the runs waiting (and their steps) stay few.
+        let (tx, rx) = mpsc::sync_channel::<Vec<Settled>>(2);
         let worker = scope.spawn(move || {
-            rx.into_iter()
+            let (mut rendered, mut scratch) = (Vec::new(), Vec::new());
+            let settled = rx
+                .into_iter()
                 .flatten()
-                .map(|mut s| {
-                    if let Some(r) = reviewer {
-                        r.apply(&mut s.trajectory);
-                    }
-                    let a = analyze_trajectory(&s.trajectory, &Default::default());
-                    (s, a)
-                })
-                .collect::<Vec<_>>()
+                .map(|s| settle(s, &mut scratch, &mut rendered))
+                .collect::<Vec<_>>();
+            (settled, rendered)
         });
         let read = read_into(path, &mut loader, |loader| {
             let settled = loader.take_settled();
-            if !settled.is_empty() {
+            if settled.is_empty() {
+                return;
+            }
+            match tx.try_send(settled) {
+                Ok(()) => {}
+                Err(mpsc::TrySendError::Full(settled)) => own.extend(
+                    settled.into_iter().map(|s| settle(s, &mut own_scratch, &mut own_rendered)),
+                ),
                 // The worker only stops when this sender is dropped.
-                tx.send(settled).expect("the analysis worker is alive");
+                Err(mpsc::TrySendError::Disconnected(_)) => panic!("the analysis worker is alive"),
             }
         });
         drop(tx);
@@ -316,16 +402,28 @@ fn load_analysed(
         (read, early)
     });
     read?;
-    let mut session = loader.finish_with(early);
+    let (mut settled, mut rendered) = early;
+    settled.append(&mut own);
+    rendered.append(&mut own_rendered);
+    let (mut session, changed) = loader.finish_returning(settled);
+    if render_early {
+        let ts = &session.trace().trajectories;
+        let renamed = rendered.iter().any(|r| ts.get(r.position).is_none_or(|t| t.id != r.id));
+        if !changed.is_empty() || renamed {
+            // Rare (a line after a run's end, a duplicate run id): read again, all kept.
+            drop(session);
+            return load(path, format, hash, reviewer, rest, false);
+        }
+    }
     crate::reviewer::apply(reviewer, &mut session)?;
     if !rest {
-        return Ok(session);
+        return Ok((session, rendered));
     }
     let missing = session.unanalysed();
     for (i, a) in analyse_on_all_cores(&session, &missing) {
         session.set_analysis(i, a);
     }
-    Ok(session)
+    Ok((session, rendered))
 }
 
 /// Analyses the trajectories at `which`, which are independent, on the available cores.

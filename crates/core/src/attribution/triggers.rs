@@ -900,8 +900,13 @@ fn push_caps_value<'a>(w: &'a str, task: &str, out: &mut Vec<&'a str>) {
 /// Where a line says `FINAL ANSWER:` (ASCII case ignored): the byte offset after the marker.
 fn after_marker(line: &str) -> Option<usize> {
     const MARKER: &[u8] = b"final answer:";
-    let pos = line.as_bytes().windows(MARKER.len()).position(|w| w.eq_ignore_ascii_case(MARKER))?;
-    Some(pos + MARKER.len())
+    // The first marker ends at the first colon that ends one: colons are found with memchr
+    // (rare in prose) instead of comparing the marker at every byte.
+    let b = line.as_bytes();
+    memchr::memchr_iter(b':', b)
+        .filter(|&colon| colon + 1 >= MARKER.len())
+        .find(|&colon| b[colon + 1 - MARKER.len()..=colon].eq_ignore_ascii_case(MARKER))
+        .map(|colon| colon + 1)
 }
 
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
@@ -962,7 +967,9 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
         seen += 1;
         // A line marked `FINAL ANSWER:` is the answer whatever follows it (a harness's
         // closing lines such as `SCENARIO.PY COMPLETE !#!#` are no value of the answer).
-        let marked = s.text.lines().rev().find(|l| after_marker(l).is_some());
+        // A text with no marker has no line with one (the marker holds no line break).
+        let marked = after_marker(&s.text)
+            .and_then(|_| s.text.lines().rev().find(|l| after_marker(l).is_some()));
         let hit = match marked {
             // The marked phrase is the answer: its parts are not traced apart.
             Some(l) => marked_answer(l, task).map(|p| (l.trim(), vec![p])),
@@ -1292,5 +1299,44 @@ mod tests {
         assert!(contains_number("got 3.14 and 2,000 here", "2,000"));
         assert!(!contains_number("got 314 here", "3.14"));
         assert!(!contains_number("version 12a", "12"));
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod marker_tests {
+    use super::after_marker;
+
+    /// The marker compared at every byte, as before the colon search.
+    fn naive(line: &str) -> Option<usize> {
+        const MARKER: &[u8] = b"final answer:";
+        let pos =
+            line.as_bytes().windows(MARKER.len()).position(|w| w.eq_ignore_ascii_case(MARKER))?;
+        Some(pos + MARKER.len())
+    }
+
+    #[test]
+    fn the_marker_is_found_where_a_scan_of_every_byte_finds_it() {
+        for line in [
+            "",
+            ":",
+            "final answer:",
+            "FINAL ANSWER: 42",
+            "a: b: Final Answer:: x",
+            "final answer; final answer : no, final  answer:no, FINAL ANSWER:yes",
+            "é:final answer:é",
+            "nal answer: x",
+            "xfinal answer:final answer:",
+        ] {
+            assert_eq!(after_marker(line), naive(line), "{line:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_marker_search_agrees_with_the_scan_of_every_byte(
+            line in "(x|:|final|FINAL| |answer|ANSWER|é|\n){0,12}",
+        ) {
+            proptest::prop_assert_eq!(after_marker(&line), naive(&line));
+        }
     }
 }

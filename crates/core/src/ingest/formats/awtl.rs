@@ -26,10 +26,67 @@ use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory
 pub struct Awtl {
     runs: Vec<Run>,
     /// Run id → its position in `runs`, so a line finds its run in constant time however many
-    /// runs the file holds.
-    by_id: HashMap<String, usize>,
+    /// runs the file holds (see [`RunIndex`]).
+    by_id: RunIndex,
     /// Runs whose `run_end` was read and that are not handed over yet (positions in `runs`).
     ended: Vec<usize>,
+}
+
+/// Run ids → positions in `runs`, keyed by the id's hash: SipHash with this process's random
+/// keys (the ids are untrusted), computed once per id, so the table stores no copy of the id and
+/// grows without hashing every id again. An id whose hash an earlier, different id already holds
+/// (practically never) goes to `collided`, keyed by the id itself.
+#[derive(Default)]
+struct RunIndex {
+    keys: std::hash::RandomState,
+    by_hash: HashMap<u64, usize, std::hash::BuildHasherDefault<HashIs>>,
+    collided: HashMap<String, usize>,
+}
+
+impl RunIndex {
+    /// The position of the run `id` (looked up in `runs`), or the id's hash to insert it with.
+    fn get(&self, id: &str, runs: &[Run]) -> Result<usize, u64> {
+        use std::hash::BuildHasher as _;
+        let hash = self.keys.hash_one(id);
+        match self.by_hash.get(&hash) {
+            Some(&i) if runs[i].id == id => Ok(i),
+            Some(_) => self.collided.get(id).copied().ok_or(hash),
+            None => Err(hash),
+        }
+    }
+
+    /// Adds the run `id` at `position`, `hash` as [`RunIndex::get`] gave it.
+    fn insert(&mut self, hash: u64, id: &str, position: usize) {
+        match self.by_hash.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(position);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collided.insert(id.to_string(), position);
+            }
+        }
+    }
+}
+
+/// A hasher for keys that are already hashes: the `u64` as it is.
+#[derive(Default)]
+struct HashIs(u64);
+
+impl std::hash::Hasher for HashIs {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed with it; any other input still hashes deterministically.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 #[derive(Default)]
@@ -66,11 +123,11 @@ impl JsonlAdapter for Awtl {
         // Most lines belong to the run of the line before: checked first, without hashing.
         let position = match self.runs.last() {
             Some(last) if last.id == run_id => self.runs.len() - 1,
-            _ => match self.by_id.get(run_id) {
-                Some(&i) => i,
-                None => {
+            _ => match self.by_id.get(run_id, &self.runs) {
+                Ok(i) => i,
+                Err(hash) => {
                     self.runs.push(Run { id: run_id.to_string(), ..Run::default() });
-                    self.by_id.insert(run_id.to_string(), self.runs.len() - 1);
+                    self.by_id.insert(hash, run_id, self.runs.len() - 1);
                     self.runs.len() - 1
                 }
             },
@@ -613,6 +670,38 @@ mod tests {
         let slow = Fields::deserialize(&value).expect("an object");
         let slow = step_from_fields(slow, loc(), 0, line.len() as u64);
         (fast, slow)
+    }
+
+    #[test]
+    fn a_run_id_whose_hash_another_id_holds_is_found_by_the_id_itself() {
+        use std::hash::BuildHasher as _;
+        let mut index = RunIndex::default();
+        let runs: Vec<Run> =
+            ["a", "b"].iter().map(|id| Run { id: id.to_string(), ..Run::default() }).collect();
+        // As if `a` had the same hash as `b`: `a` holds it.
+        let hash = index.keys.hash_one("b");
+        index.insert(hash, "a", 0);
+        assert_eq!(index.get("b", &runs), Err(hash));
+        index.insert(hash, "b", 1);
+        assert_eq!(index.get("b", &runs), Ok(1));
+        assert_eq!(index.collided.len(), 1);
+        assert_eq!(index.get("c", &runs), Err(index.keys.hash_one("c")));
+    }
+
+    #[test]
+    fn many_runs_interleaved_each_get_their_own_lines() {
+        let mut awtl = Awtl::default();
+        for i in 0..3000u64 {
+            let line = format!(r#"{{"type":"action","run_id":"r{}","command":"c{i}"}}"#, i % 1000);
+            awtl.push_line(&line, loc(), i).unwrap();
+        }
+        let ts = Box::new(awtl).finish();
+        assert_eq!(ts.len(), 1000);
+        for (n, t) in ts.iter().enumerate() {
+            assert_eq!(t.id, format!("r{n}"));
+            let args: Vec<_> = t.steps.iter().map(|s| s.args.clone().unwrap()).collect();
+            assert_eq!(args, [format!("c{n}"), format!("c{}", n + 1000), format!("c{}", n + 2000)]);
+        }
     }
 
     #[test]
