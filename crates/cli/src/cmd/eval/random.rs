@@ -131,30 +131,37 @@ pub fn random_halves(
             pooled_test: cv.pooled_test,
         });
     }
-    let mut sums: BTreeMap<String, (usize, [f64; 6], [f64; 6], [f64; 6], usize)> = BTreeMap::new();
+    /// One subset's running figures over the repeats.
+    struct Acc {
+        n: usize,
+        count: usize,
+        sum: [f64; 6],
+        lo: [f64; 6],
+        hi: [f64; 6],
+    }
+    let mut acc: BTreeMap<String, Acc> = BTreeMap::new();
     for r in &repeats {
         for (name, s) in &r.pooled_test {
-            let x = figures(s);
-            let e = sums.entry(name.clone()).or_insert((
-                s.n,
-                [0.0; 6],
-                [f64::INFINITY; 6],
-                [f64::NEG_INFINITY; 6],
-                0,
-            ));
-            for k in 0..6 {
-                e.1[k] += x[k];
-                e.2[k] = e.2[k].min(x[k]);
-                e.3[k] = e.3[k].max(x[k]);
+            let e = acc.entry(name.clone()).or_insert(Acc {
+                n: s.n,
+                count: 0,
+                sum: [0.0; 6],
+                lo: [f64::INFINITY; 6],
+                hi: [f64::NEG_INFINITY; 6],
+            });
+            for (k, x) in figures(s).into_iter().enumerate() {
+                e.sum[k] += x;
+                e.lo[k] = e.lo[k].min(x);
+                e.hi[k] = e.hi[k].max(x);
             }
-            e.4 += 1;
+            e.count += 1;
         }
     }
     let mut out = RandomSplits { split: "random", seeds, repeats, ..Default::default() };
-    for (name, (n, sum, lo, hi, count)) in sums {
-        out.mean.insert(name.clone(), subset_score(n, sum.map(|x| x / count as f64)));
-        out.min.insert(name.clone(), subset_score(n, lo));
-        out.max.insert(name, subset_score(n, hi));
+    for (name, a) in acc {
+        out.mean.insert(name.clone(), subset_score(a.n, a.sum.map(|x| x / a.count as f64)));
+        out.min.insert(name.clone(), subset_score(a.n, a.lo));
+        out.max.insert(name, subset_score(a.n, a.hi));
     }
     out
 }
