@@ -15,6 +15,9 @@ use trajscope_core::model::{Format, Trace};
 
 use crate::io::{load, parse_format};
 
+mod random;
+use random::{random_halves, write_random, RandomSplits, DEFAULT_SEEDS};
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Labelled files or folders.
@@ -34,10 +37,15 @@ pub struct Args {
     /// scores the other, and the reverse (the halves as `--split` says), and prints both folds.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=2))]
     folds: Option<u32>,
-    /// How `--folds 2` splits the items: `parity` (odd against even item numbers) or
-    /// `alternate` (within each subset, every other item in number order: equal halves).
+    /// How `--folds 2` splits the items: `parity` (odd against even item numbers),
+    /// `alternate` (within each subset, every other item in number order: equal halves) or
+    /// `random` (`--seeds` seeded random halvings of each subset, each cross-validated as
+    /// `alternate` is; prints the mean and range of the held-out figures).
     #[arg(long, value_enum, default_value = "parity", requires = "folds")]
     split: SplitArg,
+    /// With `--split random`, how many random half-splits (seeds 1 to N; 20 when not given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "folds")]
+    seeds: Option<u32>,
     /// With `--folds 2`, also fit the agent stage (`agent_support`, `support_depth`) in every
     /// fit; it is off in the shipped weights (see docs/detector.md).
     #[arg(long, requires = "folds")]
@@ -56,6 +64,7 @@ pub struct Args {
 enum SplitArg {
     Parity,
     Alternate,
+    Random,
 }
 
 const TRACE_EXTENSIONS: &[&str] = &["json", "jsonl", "gz", "traj"];
@@ -128,7 +137,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let split = match args.split {
             SplitArg::Parity => Split::Parity,
             SplitArg::Alternate => Split::Alternate,
+            SplitArg::Random => Split::Alternate,
         };
+        if args.seeds.is_some() && !matches!(args.split, SplitArg::Random) {
+            anyhow::bail!("--seeds: only with --split random (it counts the random half-splits)");
+        }
         let mut dropped = Vec::new();
         for name in &args.drop {
             match Weights::NAMES.iter().position(|n| n == name) {
@@ -138,6 +151,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     Weights::NAMES.join(", ")
                 ),
             }
+        }
+        if matches!(args.split, SplitArg::Random) {
+            let seeds = args.seeds.unwrap_or(DEFAULT_SEEDS);
+            let r = random_halves(&inputs, seeds, |renumbered| {
+                cross_validate_without(
+                    renumbered,
+                    &AnalysisOptions::default(),
+                    Split::Alternate,
+                    args.agent_stage,
+                    &dropped,
+                    args.one_model,
+                )
+            });
+            let r = RandomSplits {
+                agent_stage: args.agent_stage,
+                one_model: args.one_model,
+                dropped: args.drop.clone(),
+                ..r
+            };
+            if args.json {
+                serde_json::to_writer(&mut out, &r)?;
+                writeln!(out)?;
+            } else {
+                write_random(&mut out, &r)?;
+            }
+            return Ok(());
         }
         let cv = cross_validate_without(
             &inputs,
