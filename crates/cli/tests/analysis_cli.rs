@@ -1,23 +1,10 @@
 //! The analysis CLI contract, run as a user runs it: `analyze --json` (critical, candidates,
 //! classification, failure_mode, signals), `view` and `eval`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn trajscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trajscope")).current_dir(repo("")).args(args).output().unwrap()
-}
-
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+mod common;
+use common::{json, trajscope};
 
 #[test]
 fn analyze_json_names_the_critical_step_with_ranked_evidence() {

@@ -3,23 +3,11 @@
 //! `--split alternate` cross-validates a folder holding the same halves.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn trajscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trajscope")).current_dir(repo("")).args(args).output().unwrap()
-}
-
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+mod common;
+use common::{json, repo, trajscope};
 
 const FIXTURES: &str = "tests/fixtures/who_and_when";
 

@@ -2,23 +2,10 @@
 //! how a run ended turns the critical step, the cases and the brief on (or off) for the whole
 //! file or for one trajectory (docs/formats.md, "Outcome").
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn trajscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trajscope")).current_dir(repo("")).args(args).output().unwrap()
-}
-
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+mod common;
+use common::{json, trajscope};
 
 /// A real mini-swe-agent run that submitted a patch: the file cannot say whether it passed.
 const MINI: &str = "tests/fixtures/mini_swe_agent/django__django-10914.trimmed.traj.json";
