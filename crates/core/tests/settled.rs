@@ -358,3 +358,56 @@ proptest! {
         prop_assert_eq!(changed, stale);
     }
 }
+
+/// Claude Code sessions and a Codex session have no end marker: a copy of the first one as
+/// read so far is its first steps, in order, under its id, with their texts; taking copies
+/// changes nothing in the trace.
+#[test]
+fn the_first_claude_code_or_codex_session_can_be_copied_as_read_so_far() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures");
+    let mut copied = Vec::new();
+    for sub in ["claude_code", "codex"] {
+        let mut paths: Vec<_> = std::fs::read_dir(format!("{dir}/{sub}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let input = std::fs::read(&path).unwrap();
+            let whole = ingest(&input, IngestOptions::default());
+            let mut ingestor = Ingestor::new(IngestOptions::default());
+            let mut snapshots = Vec::new();
+            for piece in input.chunks(input.len() / 7 + 1) {
+                ingestor.feed(piece);
+                snapshots.extend(ingestor.snapshot_first(5));
+                snapshots.extend(ingestor.snapshot_first(usize::MAX));
+                assert!(ingestor.take_settled().is_empty(), "{path:?}: nothing settles");
+            }
+            assert_eq!(ingestor.finish(), whole, "{path:?}");
+            let first = &whole.trajectories[0];
+            for snap in &snapshots {
+                assert_eq!(snap.id, first.id, "{path:?}");
+                assert!(snap.steps.len() <= first.steps.len());
+                for (k, s) in snap.steps.iter().enumerate() {
+                    let f = &first.steps[k];
+                    assert_eq!(s.index as usize, k);
+                    assert_eq!(
+                        (s.ingest_seq, s.role, s.kind, &s.text, &s.tool),
+                        (f.ingest_seq, f.role, f.kind, &f.text, &f.tool),
+                        "{path:?} step {k}"
+                    );
+                }
+            }
+            if let Some(last) = snapshots.last() {
+                assert_eq!(last.task, first.task, "{path:?}: read whole before the last copy");
+                copied.push(format!("{sub}: {} of {} steps", last.steps.len(), first.steps.len()));
+            }
+        }
+    }
+    assert!(
+        copied.iter().filter(|c| c.starts_with("codex")).count() >= 2
+            && copied.iter().filter(|c| c.starts_with("claude_code")).count() >= 3,
+        "{copied:?}"
+    );
+}
