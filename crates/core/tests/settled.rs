@@ -3,6 +3,8 @@
 //! later line changed is reported, so work done on its early form can be redone.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use proptest::prelude::*;
 use trajscope_core::{ingest, IngestOptions, Ingestor, Settled};
 
@@ -294,11 +296,7 @@ fn record(id: &str, texts: &[&str]) -> String {
 /// whole run: its trajectory settles as soon as its line is read.
 #[test]
 fn each_record_of_a_record_per_line_file_settles_as_its_line_is_read() {
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/trajerrbench/records.jsonl"
-    ))
-    .unwrap();
+    let input = common::read("trajerrbench/records.jsonl");
     let first_line = input.iter().position(|&b| b == b'\n').unwrap() + 1;
     let mut ingestor = Ingestor::new(IngestOptions::default());
     ingestor.feed(&input[..first_line - 1]);
@@ -364,17 +362,11 @@ proptest! {
 /// changes nothing in the trace.
 #[test]
 fn the_first_claude_code_or_codex_session_can_be_copied_as_read_so_far() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures");
     let mut copied = Vec::new();
     for sub in ["claude_code", "codex"] {
-        let mut paths: Vec<_> = std::fs::read_dir(format!("{dir}/{sub}"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let input = std::fs::read(&path).unwrap();
+        let paths = common::fixtures_in(sub, &[]);
+        for path in paths.iter().filter(|p| p.ends_with(".jsonl")) {
+            let input = common::read(path);
             let whole = ingest(&input, IngestOptions::default());
             let mut ingestor = Ingestor::new(IngestOptions::default());
             let mut snapshots = Vec::new();
