@@ -1,18 +1,31 @@
 // A file none of whose runs settles before its end (one huge run) is readable after its first
 // slice: `ready` comes with the run's steps read so far, said to be still read, while the
 // worker reads the rest; once read, the whole run replaces them and the reviewer's place stays.
+// The same for formats without an end marker: a Codex rollout (one session) and Claude Code
+// sessions are shown as read so far; a TRAJERRBENCH file's records, one a line, as read.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
-import { hugeRunFile, lateFirstRunFile } from './gen.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { hugeRunFile, lateFirstRunFile, tempFile } from './gen.mjs';
 
-let srv, browser, huge, late;
+let srv, browser, huge, late, codex, records;
+
+/** A repo fixture repeated to about `mb` megabytes, in a temp file. */
+async function repeated(fixture, mb, name) {
+  const one = readFileSync(join(FIXTURES, fixture), 'utf8');
+  const copies = Math.ceil((mb * 1e6) / one.length);
+  return { copies, path: await tempFile(name, one.repeat(copies)) };
+}
 
 before(async () => {
   srv = await serveDist();
   browser = await launch();
   huge = await hugeRunFile(40);
   late = await lateFirstRunFile(30);
+  codex = await repeated('codex/rollout-trimmed.jsonl', 40, 'rollout.jsonl');
+  records = await repeated('trajerrbench/records.jsonl', 40, 'records.jsonl');
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -67,4 +80,34 @@ test('a first run that settles after the first slice replaces its copy while the
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('a Codex session is readable while it is read: its steps so far, then the whole session', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', codex.path);
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), '019e1695-0522-7c83-8b39-0dd379793f80');
+  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read/);
+  const early = count(await page.textContent('[data-testid="step-count"]'));
+  assert.ok(early > 3 && early < 32 * codex.copies, `${early} steps so far`);
+  await waitReady(page, 180000);
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+  assert.equal(count(await page.textContent('[data-testid="step-count"]')), 32 * codex.copies);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('TRAJERRBENCH records, one a line, are readable as their lines are read', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', records.path);
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0, 'a whole record, not a copy');
+  await waitReady(page, 180000);
+  assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${2 * records.copies} trajectories`);
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -106,8 +106,9 @@ mod glue {
     const EARLY_SMALL_MS: f64 = 2000.0;
 
     /// The load loop: the file's slices into the loader; as soon as the first trajectory has
-    /// settled (an AWTL run whose `run_end` was read), or after the first slice with a growing
-    /// copy of it if nothing settled, an early `Loaded` of the trajectories settled so far
+    /// settled (an AWTL run whose `run_end` was read, a record of a record-per-line file), or
+    /// after the first slice with a growing copy of it if nothing settled (AWTL, Claude Code,
+    /// Codex), an early `Loaded` of the trajectories settled so far
     /// while the rest is read (`Reading` messages bring the next ones); once
     /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
     /// identity when a helper has it, the secret scan and the rest's analysis in batches.

@@ -258,7 +258,14 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
         end("run-2"),
     ]
     .concat();
-    for (name, text) in [("reopened.jsonl", reopened), ("renamed.jsonl", renamed)] {
+    // TRAJERRBENCH records, one a line, settle as read: the same two records again and again
+    // are renamed (`…#2`, …) at the end, after they were rendered.
+    let records = std::fs::read_to_string(repo("tests/fixtures/trajerrbench/records.jsonl"))
+        .unwrap()
+        .repeat(100);
+    let cases =
+        [("reopened.jsonl", reopened), ("renamed.jsonl", renamed), ("records.jsonl", records)];
+    for (name, text) in cases {
         let input = tmp(name);
         std::fs::write(&input, &text).unwrap();
         let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
@@ -275,8 +282,11 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         // Not the early overview: the reopened run with its three steps, the renamed one with its
         // new id.
-        let (at, steps, id) =
-            if name == "reopened.jsonl" { (0, 3, "a") } else { (1, 2, "run-2#2") };
+        let (at, steps, id) = match name {
+            "reopened.jsonl" => (0, 3, "a"),
+            "renamed.jsonl" => (1, 2, "run-2#2"),
+            _ => (2, 13, "airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628#2"),
+        };
         let t = &report["trajectories"][at];
         assert_eq!((t["steps"].as_u64(), t["id"].as_str()), (Some(steps), Some(id)), "{name}");
     }

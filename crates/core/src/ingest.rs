@@ -68,7 +68,9 @@ enum Mode {
     /// Line-oriented: each line is pushed into the adapter as it arrives.
     Jsonl { format: Format, adapter: Box<dyn formats::JsonlAdapter> },
     /// One JSON record per line of a document format (TRAJERRBENCH as JSONL, a minified file).
-    Records { format: Format, trajectories: Vec<Trajectory> },
+    /// Each line is whole, so its trajectories settle as it is read: `handed` of them (the
+    /// first, in file order) were handed over and are no longer in `trajectories`.
+    Records { format: Format, trajectories: Vec<Trajectory>, handed: usize },
     /// A single (pretty-printed) document: its exact bytes, from line `first_line` at
     /// `first_offset`, parsed at the end (so a parse error's position is the file's).
     Document { buf: Vec<u8>, first_line: u64, first_offset: u64, jsonl_evidence: u32 },
@@ -196,18 +198,31 @@ impl Ingestor {
     }
 
     /// Trajectories complete before the end of the input (AWTL: a run whose `run_end` was
-    /// read), in their final form, each once: a caller may work on them (the CLI analyses them
+    /// read; a record-per-line file: every record read), in their final form, each once: a caller may work on them (the CLI analyses them
     /// on another core) while the rest is read, and must give every one back to
     /// [`Ingestor::finish_with`]. Formats without an end marker settle nothing.
     pub fn take_settled(&mut self) -> Vec<Settled> {
         match &mut self.router.mode {
             Mode::Jsonl { adapter, .. } => adapter.take_settled(),
+            Mode::Records { trajectories, handed, .. } => {
+                let first = *handed;
+                *handed += trajectories.len();
+                // In their final form: compacted as the trace's are (compacting again at the
+                // end changes nothing).
+                compact::compact_all(trajectories);
+                std::mem::take(trajectories)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, trajectory)| Settled { position: first + i, trajectory })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
 
     /// A copy of the first trajectory as read so far while it is still open (AWTL: the first
-    /// run before its `run_end`), at most its first `max_steps` steps, its texts compacted as
+    /// run before its `run_end`; Claude Code: the first session; Codex: the file's one
+    /// session), at most its first `max_steps` steps, its texts compacted as
     /// the trace's are: what a shell shows of a file none of whose trajectories has settled
     /// yet (one huge run, runs without an end marker). Provisional: the trajectory the trace
     /// ends with may have more steps, another outcome, even another order (`writer_seq`).
@@ -255,10 +270,23 @@ impl Ingestor {
         r.stats.bytes = r.stop_offset.unwrap_or_else(|| self.source.decoded());
         let mut error = self.source.take_error();
         let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
+        let records = matches!(mode, Mode::Records { .. });
+        let returned_len = returned.len();
         let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
                 let (trajectories, changed) = adapter.finish_with(returned);
                 (format, trajectories, changed)
+            }
+            Mode::Records { format, trajectories: rest, handed } => {
+                debug_assert_eq!(returned.len(), handed, "every settled record is given back");
+                let mut returned = returned;
+                if !returned.is_sorted_by_key(|s| s.position) {
+                    crate::sort::sort_by_key(&mut returned, |s| s.position);
+                }
+                let mut trajectories: Vec<Trajectory> =
+                    returned.into_iter().map(|s| s.trajectory).collect();
+                trajectories.extend(rest);
+                (format, trajectories, Vec::new())
             }
             other => {
                 debug_assert!(returned.is_empty(), "only line-oriented formats settle");
@@ -267,7 +295,24 @@ impl Ingestor {
             }
         };
         compact::compact_all(&mut trajectories);
+        // A settled record renamed for a duplicate id (one a later record has as `x#2`) is
+        // changed: its early form carried the old id.
+        let mut changed = changed;
+        let handed = returned_len.min(trajectories.len());
+        let before: Vec<String> = if records {
+            trajectories[..handed].iter().map(|t| t.id.clone()).collect()
+        } else {
+            Vec::new()
+        };
         unique_ids(&mut trajectories);
+        changed.extend(
+            before
+                .iter()
+                .zip(&trajectories)
+                .enumerate()
+                .filter(|(_, (a, t))| **a != t.id)
+                .map(|(i, _)| i),
+        );
         crate::sort::sort_by_key(&mut r.quarantine, |q| q.line);
         debug_assert_eq!(
             r.stats.lines_total,
@@ -379,7 +424,7 @@ impl Router {
     fn finish_mode(&mut self, mode: Mode, error: &mut Option<String>) -> (Format, Vec<Trajectory>) {
         match mode {
             Mode::Jsonl { format, adapter } => (format, adapter.finish()),
-            Mode::Records { format, trajectories } => (format, trajectories),
+            Mode::Records { format, trajectories, .. } => (format, trajectories),
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.
                 for h in held {
@@ -527,7 +572,7 @@ impl Router {
                 if let Some((format, record)) = decision {
                     let held = std::mem::take(held);
                     self.mode = match record {
-                        true => Mode::Records { format, trajectories: Vec::new() },
+                        true => Mode::Records { format, trajectories: Vec::new(), handed: 0 },
                         false => Mode::Jsonl { format, adapter: formats::jsonl_adapter(format) },
                     };
                     for h in held {
@@ -570,7 +615,7 @@ impl Router {
             Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
-                Mode::Records { format, trajectories } => {
+                Mode::Records { format, trajectories, .. } => {
                     formats::parse_value(text).and_then(|v| {
                         let mut ts = formats::from_document(*format, v)?;
                         for t in &mut ts {

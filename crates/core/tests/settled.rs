@@ -3,6 +3,8 @@
 //! later line changed is reported, so work done on its early form can be redone.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use proptest::prelude::*;
 use trajscope_core::{ingest, IngestOptions, Ingestor, Settled};
 
@@ -274,4 +276,130 @@ fn the_open_first_run_can_be_copied_as_read_so_far() {
     let mut ingestor = Ingestor::new(IngestOptions::default());
     ingestor.feed(generic);
     assert!(ingestor.snapshot_first(10).is_none());
+}
+
+/// A TRAJERRBENCH record on one line, with task id `t{id}` (or `t1#2`, an id the renaming of a
+/// duplicate `t1` would otherwise take) and one message per text.
+fn record(id: &str, texts: &[&str]) -> String {
+    let messages: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!(r#"{{"step":{i},"role":"assistant","content":"{t}"}}"#))
+        .collect();
+    format!(
+        r#"{{"messages":[{}],"metadata":{{"task_id":"{id}","reward":0,"annotation":{{"critical_error_step":0}}}}}}"#,
+        messages.join(",")
+    )
+}
+
+/// A record-per-line file (TRAJERRBENCH as JSONL) has no end marker, but every line is a
+/// whole run: its trajectory settles as soon as its line is read.
+#[test]
+fn each_record_of_a_record_per_line_file_settles_as_its_line_is_read() {
+    let input = common::read("trajerrbench/records.jsonl");
+    let first_line = input.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    ingestor.feed(&input[..first_line - 1]);
+    assert!(ingestor.take_settled().is_empty(), "a line not ended yet is not read");
+    ingestor.feed(&input[first_line - 1..first_line]);
+    let mut settled = ingestor.take_settled();
+    assert_eq!(settled.iter().map(|s| s.position).collect::<Vec<_>>(), [0]);
+    assert!(ingestor.take_settled().is_empty(), "each record is handed over once");
+    ingestor.feed(&input[first_line..]);
+    settled.extend(ingestor.take_settled());
+    let whole = ingest(&input, IngestOptions::default());
+    assert_eq!(whole.trajectories.len(), 2, "two records and a blank line");
+    assert!(input.ends_with(b"\n"));
+    assert_eq!(settled.len(), 2, "every line ended: every record settled before the end");
+    for s in &settled {
+        assert_eq!(s.trajectory, whole.trajectories[s.position], "handed over in its final form");
+    }
+    let finished = ingestor.finish_with(settled);
+    assert!(finished.changed.is_empty());
+    assert_eq!(finished.trace, whole);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Records settled at any points and given back in any order make the plain trace; one
+    /// renamed for a duplicate id (its early form had the other id) is named as changed.
+    #[test]
+    fn records_settled_at_any_points_give_the_plain_trace_and_name_every_rename(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                6 => (prop_oneof![Just("t1"), Just("t2"), Just("t1#2")], 0usize..3)
+                    .prop_map(|(id, n)| record(id, &["look", "act", "done"][..n])),
+                1 => Just("{broken".to_string()),
+                1 => Just(String::new()),
+            ],
+            1..20,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..10),
+        reversed in any::<bool>(),
+    ) {
+        // The first line decides the format: a record, so the file is read record per line.
+        let mut lines = lines;
+        lines.insert(0, record("t0", &["start"]));
+        let input = lines.join("\n");
+        let whole = ingest(input.as_bytes(), IngestOptions::default());
+        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts, reversed);
+        prop_assert_eq!(&finished.trace, &whole);
+        let mut stale: Vec<usize> = handed
+            .iter()
+            .filter(|s| whole.trajectories[s.position] != s.trajectory)
+            .map(|s| s.position)
+            .collect();
+        stale.sort_unstable();
+        let mut changed = finished.changed.clone();
+        changed.sort_unstable();
+        prop_assert_eq!(changed, stale);
+    }
+}
+
+/// Claude Code sessions and a Codex session have no end marker: a copy of the first one as
+/// read so far is its first steps, in order, under its id, with their texts; taking copies
+/// changes nothing in the trace.
+#[test]
+fn the_first_claude_code_or_codex_session_can_be_copied_as_read_so_far() {
+    let mut copied = Vec::new();
+    for sub in ["claude_code", "codex"] {
+        let paths = common::fixtures_in(sub, &[]);
+        for path in paths.iter().filter(|p| p.ends_with(".jsonl")) {
+            let input = common::read(path);
+            let whole = ingest(&input, IngestOptions::default());
+            let mut ingestor = Ingestor::new(IngestOptions::default());
+            let mut snapshots = Vec::new();
+            for piece in input.chunks(input.len() / 7 + 1) {
+                ingestor.feed(piece);
+                snapshots.extend(ingestor.snapshot_first(5));
+                snapshots.extend(ingestor.snapshot_first(usize::MAX));
+                assert!(ingestor.take_settled().is_empty(), "{path:?}: nothing settles");
+            }
+            assert_eq!(ingestor.finish(), whole, "{path:?}");
+            let first = &whole.trajectories[0];
+            for snap in &snapshots {
+                assert_eq!(snap.id, first.id, "{path:?}");
+                assert!(snap.steps.len() <= first.steps.len());
+                for (k, s) in snap.steps.iter().enumerate() {
+                    let f = &first.steps[k];
+                    assert_eq!(s.index as usize, k);
+                    assert_eq!(
+                        (s.ingest_seq, s.role, s.kind, &s.text, &s.tool),
+                        (f.ingest_seq, f.role, f.kind, &f.text, &f.tool),
+                        "{path:?} step {k}"
+                    );
+                }
+            }
+            if let Some(last) = snapshots.last() {
+                assert_eq!(last.task, first.task, "{path:?}: read whole before the last copy");
+                copied.push(format!("{sub}: {} of {} steps", last.steps.len(), first.steps.len()));
+            }
+        }
+    }
+    assert!(
+        copied.iter().filter(|c| c.starts_with("codex")).count() >= 2
+            && copied.iter().filter(|c| c.starts_with("claude_code")).count() >= 3,
+        "{copied:?}"
+    );
 }

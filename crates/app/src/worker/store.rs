@@ -1440,6 +1440,44 @@ mod tests {
         assert_eq!(a.report(), b.report());
     }
 
+    /// The benchmark's `trajerrbench` shape (a record per line, each a whole run, no end
+    /// marker) is readable once its first line is read, not at the end of the file; the
+    /// records the end renames for a duplicate id (the same records again) are sent again,
+    /// and it ends as a plain load.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn records_are_shown_as_their_lines_are_read_and_end_as_a_plain_load() {
+        let one = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures/trajerrbench/records.jsonl"),
+        )
+        .unwrap();
+        let bytes = one.repeat(5);
+        let first_line = one.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let hash = trajscope_core::labels::content_hash(&bytes);
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, &bytes, first_line, |store, _| {
+            if !store.shown_early(1) || store.shown(1) {
+                return Vec::new();
+            }
+            store.answer_all(Request::Columns { req: 1, file: 1, traj: 0 })
+        });
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!() };
+        assert_eq!((at, early.growing, early.rows.len()), (first_line, None, 1));
+        assert!(early.reading.is_some(), "shown while the rest is read");
+        // The whole file: ten trajectories, the copies renamed (`…#2`), those the page was
+        // sent under their old id sent again.
+        assert_eq!(whole.rows.len() + whole.kept as usize - whole.revised.len(), 10);
+        assert!(!whole.revised.is_empty() && whole.revised.iter().all(|&i| i >= 2));
+        let mut plain = Store::default();
+        let want = plain.insert(1, session(&bytes, Some(&hash)));
+        assert_eq!(store.session(1).unwrap().trace(), plain.session(1).unwrap().trace());
+        let got = settle_down(&mut store, 1, &answers);
+        let want = settle_down(&mut plain, 1, &[(0, want)]);
+        assert_eq!(got.rows, want.rows);
+        assert_eq!((got.secrets, got.cases), (want.secrets, want.cases));
+    }
+
     /// Every fixture read in small slices (trajectories shown early where they settle) ends
     /// as the same session, and the page ends up with the same rows, secrets and cases, as a
     /// fixture loaded whole.

@@ -185,6 +185,29 @@ impl JsonlAdapter for ClaudeCode {
             })
             .collect()
     }
+
+    /// The first session as read so far (sessions have no end marker): its first steps
+    /// numbered from 0, each reply's usage as read so far on its first step, its id and task.
+    /// Provisional: later lines may add to it. `None` when the file starts with bookkeeping
+    /// lines of no session (they join a session at the end).
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        let run = self.runs.first().filter(|r| !r.key.is_empty() && !r.steps.is_empty())?;
+        let mut steps = run.steps[..run.steps.len().min(max_steps)].to_vec();
+        let mut given = HashSet::new();
+        for (i, s) in steps.iter_mut().enumerate() {
+            s.index = i as u32;
+            let first_of_reply = s.ids.turn_id.as_ref().filter(|id| given.insert(id.to_string()));
+            if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id.as_str())) {
+                s.usage = Some(u.clone());
+            }
+        }
+        Some(Trajectory {
+            id: run.key.clone(),
+            task: run.task.clone(),
+            steps,
+            ..Trajectory::default()
+        })
+    }
 }
 
 impl ClaudeCode {

@@ -145,6 +145,28 @@ impl JsonlAdapter for Codex {
             ..Trajectory::default()
         }]
     }
+
+    /// The file is one session, ending only with the file: a copy of it as read so far, its
+    /// first steps numbered from 0, its id, task, answer and outcome as far as read.
+    /// Provisional: an observation's exit code (`exec_command_end`) and usage that come later,
+    /// a later `session_meta`'s id, are only in the trajectory the file ends with.
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        if self.steps.is_empty() {
+            return None;
+        }
+        let mut steps = self.steps[..self.steps.len().min(max_steps)].to_vec();
+        for (i, s) in steps.iter_mut().enumerate() {
+            s.index = i as u32;
+        }
+        Some(Trajectory {
+            id: self.run_id.clone().unwrap_or_else(|| "codex-1".to_string()),
+            outcome: self.last_turn,
+            task: self.task.clone(),
+            final_answer: self.final_answer.clone(),
+            steps,
+            ..Trajectory::default()
+        })
+    }
 }
 
 impl Codex {
