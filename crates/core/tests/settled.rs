@@ -127,6 +127,28 @@ fn event() -> impl Strategy<Value = String> {
         .prop_map(|(run, kind, seq, extra)| line(run, kind, seq, &extra))
 }
 
+/// Settling `input` at `cuts` (handed back in order, or `reversed`) gives the trace of a plain
+/// ingest, and `changed` names exactly the handed-over trajectories the end of the file changed.
+fn settles_to_the_plain_trace(
+    input: &str,
+    cuts: &[usize],
+    reversed: bool,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let whole = ingest(input.as_bytes(), IngestOptions::default());
+    let (finished, handed) = ingest_settling(input.as_bytes(), cuts, reversed);
+    prop_assert_eq!(&finished.trace, &whole);
+    let mut stale: Vec<usize> = handed
+        .iter()
+        .filter(|s| whole.trajectories[s.position] != s.trajectory)
+        .map(|s| s.position)
+        .collect();
+    stale.sort_unstable();
+    let mut changed = finished.changed.clone();
+    changed.sort_unstable();
+    prop_assert_eq!(changed, stale);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -140,18 +162,7 @@ proptest! {
         reversed in any::<bool>(),
     ) {
         let input = lines.join("\n");
-        let whole = ingest(input.as_bytes(), IngestOptions::default());
-        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts, reversed);
-        prop_assert_eq!(&finished.trace, &whole);
-        let mut stale: Vec<usize> = handed
-            .iter()
-            .filter(|s| whole.trajectories[s.position] != s.trajectory)
-            .map(|s| s.position)
-            .collect();
-        stale.sort_unstable();
-        let mut changed = finished.changed.clone();
-        changed.sort_unstable();
-        prop_assert_eq!(changed, stale);
+        settles_to_the_plain_trace(&input, &cuts, reversed)?;
     }
 }
 
@@ -342,18 +353,7 @@ proptest! {
         let mut lines = lines;
         lines.insert(0, record("t0", &["start"]));
         let input = lines.join("\n");
-        let whole = ingest(input.as_bytes(), IngestOptions::default());
-        let (finished, handed) = ingest_settling(input.as_bytes(), &cuts, reversed);
-        prop_assert_eq!(&finished.trace, &whole);
-        let mut stale: Vec<usize> = handed
-            .iter()
-            .filter(|s| whole.trajectories[s.position] != s.trajectory)
-            .map(|s| s.position)
-            .collect();
-        stale.sort_unstable();
-        let mut changed = finished.changed.clone();
-        changed.sort_unstable();
-        prop_assert_eq!(changed, stale);
+        settles_to_the_plain_trace(&input, &cuts, reversed)?;
     }
 }
 
