@@ -2,7 +2,6 @@
 //! (Who&When items, TRAJERRBENCH records). Folders are walked recursively in name order; each
 //! file's subset is the name of the folder holding it. Scoring itself is in the core.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
@@ -170,13 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 dropped: args.drop.clone(),
                 ..r
             };
-            if args.json {
-                serde_json::to_writer(&mut out, &r)?;
-                writeln!(out)?;
-            } else {
-                write_random(&mut out, &r)?;
-            }
-            return Ok(());
+            return emit(&mut out, args.json, &r, write_random);
         }
         let cv = cross_validate_without(
             &inputs,
@@ -186,20 +179,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &dropped,
             args.one_model,
         );
-        if args.json {
-            serde_json::to_writer(&mut out, &cv)?;
-            writeln!(out)?;
-        } else {
-            write_folds(&mut out, &cv)?;
-        }
-        return Ok(());
+        return emit(&mut out, args.json, &cv, write_folds);
     }
     let report = evaluate(&inputs, &AnalysisOptions::default());
-    if args.json {
-        serde_json::to_writer(&mut out, &report)?;
+    emit(&mut out, args.json, &report, write_table)
+}
+
+/// `value` as one line of JSON (`--json`), else as `human` writes it for a reader.
+fn emit<W: std::io::Write, T: serde::Serialize>(
+    out: &mut W,
+    json: bool,
+    value: &T,
+    human: fn(&mut W, &T) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, value)?;
         writeln!(out)?;
     } else {
-        write_table(&mut out, &report)?;
+        human(out, value)?;
     }
     Ok(())
 }
