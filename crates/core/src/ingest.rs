@@ -437,7 +437,11 @@ impl Router {
                     Ok(value) => {
                         let format = self.opts.format.or_else(|| sniff_document(&value));
                         match format.map(|f| (f, formats::from_document(f, value))) {
-                            Some((f, Ok(trajectories))) => {
+                            Some((f, Ok(mut trajectories))) => {
+                                // A document without an id of its own is named after its format.
+                                for t in trajectories.iter_mut().filter(|t| t.id.is_empty()) {
+                                    t.id = format!("{f}-1");
+                                }
                                 // The document's lines are accounted as parsed or blank.
                                 let mut splitter = LineSplitter::resume(first_line, 0, usize::MAX);
                                 let stats = &mut self.stats;
@@ -619,6 +623,10 @@ impl Router {
                     formats::parse_value(text).and_then(|v| {
                         let mut ts = formats::from_document(*format, v)?;
                         for t in &mut ts {
+                            // A record without an id of its own is named after its line.
+                            if t.id.is_empty() {
+                                t.id = format!("line-{no}");
+                            }
                             for s in &mut t.steps {
                                 s.loc.line = line_u32(no);
                                 s.loc.offset = offset;

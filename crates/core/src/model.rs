@@ -22,11 +22,12 @@ pub enum Format {
     Openhands,
     Inspect,
     Langsmith,
+    Chat,
     Generic,
 }
 
 impl Format {
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 14] = [
         Format::Awtl,
         Format::ClaudeCode,
         Format::Codex,
@@ -39,6 +40,7 @@ impl Format {
         Format::Openhands,
         Format::Inspect,
         Format::Langsmith,
+        Format::Chat,
         Format::Generic,
     ];
 
@@ -57,6 +59,7 @@ impl Format {
             Format::Openhands => "openhands",
             Format::Inspect => "inspect",
             Format::Langsmith => "langsmith",
+            Format::Chat => "chat",
             Format::Generic => "generic",
         }
     }

@@ -12,7 +12,7 @@
 mod common;
 
 use common::{check_golden, read, source_fixtures};
-use trajscope_core::model::{Format, Outcome, Step, Trace};
+use trajscope_core::model::{Format, Outcome, Role, Step, StepKind, Trace};
 use trajscope_core::{ingest, IngestOptions, Ingestor};
 
 /// Ingests the fixture whole and in small chunks, checks both agree, compares its rendering with
@@ -355,6 +355,10 @@ mod never_panic {
     const KEYS: &[&str] = &[
         "history",
         "messages",
+        "conversations",
+        "from",
+        "value",
+        "resolved",
         "metadata",
         "annotation",
         "critical_error_step",
@@ -538,6 +542,17 @@ fn sniffing_does_not_misfire_across_formats() {
     // A chat `messages` list with a TRAJERRBENCH annotation vs with mini-swe-agent `info`.
     assert_eq!(detect("{\"messages\":[],\"metadata\":{\"annotation\":{}}}"), Format::Trajerrbench);
     assert_eq!(detect("{\"messages\":[],\"info\":{}}"), Format::MiniSweAgent);
+    // A chat record: a `messages` list of role objects (or ShareGPT `conversations`) alone, per
+    // line or in a list; with mini-swe-agent's `info` it stays mini-swe-agent.
+    let msgs = "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]";
+    assert_eq!(detect(&format!("{{{msgs}}}\n{{{msgs}}}\n")), Format::Chat);
+    assert_eq!(detect(&format!("[{{{msgs}}}]")), Format::Chat);
+    assert_eq!(detect(&format!("{{{msgs},\"info\":{{}}}}")), Format::MiniSweAgent);
+    assert_eq!(
+        detect("{\"conversations\":[{\"from\":\"human\",\"value\":\"hi\"}]}\n"),
+        Format::Chat
+    );
+    assert_eq!(detect("{\"messages\":[\"hi\"]}\n"), Format::Generic);
 }
 
 #[test]
@@ -580,4 +595,49 @@ fn generic_chat_jsonl() {
     );
     assert_eq!(steps[3].ids.source_action_id, steps[2].ids.action_id);
     assert!(steps[3].is_error);
+}
+
+#[test]
+fn chat_records_one_trajectory_per_record() {
+    // One record per JSONL line: ids from the record, else the line; verdicts read; the cut
+    // line quarantined and the records after it kept.
+    let t = golden("chat/openai_messages.jsonl");
+    assert_eq!(t.format, Format::Chat);
+    assert_eq!(counts(&t), [9, 6, 2]);
+    let ids: Vec<&str> = t.trajectories.iter().map(|tr| tr.id.as_str()).collect();
+    assert_eq!(ids, ["calc-rounding-7", "calc-sum-2", "line-4"]);
+    let outcomes: Vec<Outcome> = t.trajectories.iter().map(|tr| tr.outcome).collect();
+    assert_eq!(outcomes, [Outcome::Failed, Outcome::Passed, Outcome::Failed]);
+    assert_eq!(t.quarantine.len(), 1);
+    assert_eq!(t.quarantine[0].line, 3);
+    let run = &t.trajectories[0];
+    assert_eq!(run.task.as_deref().map(|s| &s[..14]), Some("Fix `round_pri"));
+    assert_eq!(run.final_answer.as_deref(), Some("The tests pass now; `round_price` is fixed."));
+    let edit = &run.steps[4];
+    assert_eq!((edit.kind, edit.tool.as_deref()), (StepKind::Action, Some("bash")));
+    assert_eq!(run.steps[5].ids.source_action_id.as_deref(), Some("call_2"));
+    assert_eq!(run.steps[5].kind, StepKind::Observation);
+    // Each step points at its record's line.
+    assert!(t.trajectories[2].steps.iter().all(|s| s.loc.line == 4));
+}
+
+#[test]
+fn share_gpt_conversations_in_a_json_list() {
+    let t = golden("chat/glaive_toolcall_demo.json");
+    assert_eq!(t.format, Format::Chat);
+    assert_eq!(counts(&t), [8, 12]);
+    let ids: Vec<&str> = t.trajectories.iter().map(|tr| tr.id.as_str()).collect();
+    assert_eq!(ids, ["chat-1", "chat-2"]);
+    let steps = &t.trajectories[1].steps;
+    // `function_call` turns are the assistant's tool calls, `observation` turns their results.
+    assert_eq!(
+        (steps[1].kind, steps[1].role, steps[1].tool.as_deref()),
+        (StepKind::Action, Role::Assistant, Some("calculate_area"))
+    );
+    // The call as written, keys in their order.
+    let call =
+        r#"{"name": "calculate_area", "arguments": {"shape": "rectangle", "dimensions": [5, 3]}}"#;
+    assert_eq!((steps[1].args.as_deref(), steps[1].text.as_str()), (Some(call), call));
+    assert_eq!((steps[2].kind, steps[2].text.as_str()), (StepKind::Observation, r#"{"area": 15}"#));
+    assert!(t.trajectories.iter().all(|tr| tr.outcome == Outcome::Unknown));
 }

@@ -4,6 +4,7 @@
 //! single-document formats implement a `from_document` function over a parsed JSON value.
 
 pub mod awtl;
+pub mod chat;
 pub mod claude_code;
 pub mod codex;
 pub mod eval_zip;
@@ -74,6 +75,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Openhands => openhands::from_document(value),
         Format::Inspect => inspect::from_document(value),
         Format::Langsmith => langsmith::from_document(value),
+        Format::Chat => chat::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

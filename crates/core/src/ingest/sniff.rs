@@ -81,6 +81,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if o.get("messages").is_some_and(Value::is_array) && o.contains_key("info") {
                 return Some(Format::MiniSweAgent);
             }
+            if super::formats::chat::is_record(o) {
+                return Some(Format::Chat);
+            }
             if o.contains_key("eval") && (o.contains_key("samples") || o.contains_key("version")) {
                 return Some(Format::Inspect);
             }
@@ -100,6 +103,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
                 && (first.contains_key("dotted_order") || first.contains_key("trace_id"))
             {
                 return Some(Format::Langsmith);
+            }
+            if super::formats::chat::is_record(first) {
+                return Some(Format::Chat);
             }
             if first.contains_key("role") && first.contains_key("content") {
                 return Some(Format::MiniSweAgent);

@@ -1,0 +1,156 @@
+//! Chat records: one conversation per record, the shape of most agent-trajectory datasets and
+//! fine-tuning files. A record is an object with
+//! - `messages`: OpenAI-style messages (`role`, `content` as text or parts, `tool_calls`, a
+//!   `tool` reply's `tool_call_id`, an optional `name`), or
+//! - `conversations`: ShareGPT-style turns (`from`: `system`, `human`, `gpt`, `function_call`,
+//!   `observation`, ...; `value`).
+//!
+//! A JSONL file of such records is read one trajectory per line; a single document may be one
+//! record or a list of them. Each message becomes one step, read as the generic fallback reads
+//! an OpenAI-style message (`generic::generic_step`). The trajectory id is the record's `id`,
+//! `instance_id`, `task_id`, `conversation_id` or `uuid` (else the line, or the position in a
+//! list); the task is the first user message; the final answer is the last assistant message
+//! when it calls no tool. The outcome comes from a verdict the record carries, on the record or
+//! in its `metadata` / `info`: a boolean `resolved`, `success`, `passed`, `is_correct` or
+//! `correct` (`false` fails), else a numeric `reward` or `score` (full reward passes, less
+//! fails); without one it is `unknown`.
+
+use serde_json::{Map, Value};
+
+use super::{as_object, get, get_text, json_kind, reward_outcome, value_text};
+use crate::model::{Outcome, Role, SourceLoc, StepKind, Trajectory};
+
+/// Whether a JSON object is a chat record (used by format detection).
+pub fn is_record(o: &Map<String, Value>) -> bool {
+    let first = |key: &str| {
+        o.get(key).and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_object)
+    };
+    first("messages").is_some_and(|m| m.contains_key("role"))
+        || first("conversations").is_some_and(|m| m.contains_key("from"))
+}
+
+/// One record, or a list of records (each one trajectory).
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    match value {
+        Value::Array(records) => records
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let o = as_object(&r, &format!("record [{i}]"))?;
+                record(o, &format!("$[{i}]"), || format!("chat-{}", i + 1))
+            })
+            .collect(),
+        other => {
+            let o = as_object(&other, "the chat record")?;
+            // A record read from a JSONL line gets the line's id from the ingest (empty here).
+            Ok(vec![record(o, "$", String::new)?])
+        }
+    }
+}
+
+fn record(
+    o: &Map<String, Value>,
+    base: &str,
+    fallback_id: impl FnOnce() -> String,
+) -> Result<Trajectory, String> {
+    let (key, messages) = match (o.get("messages"), o.get("conversations")) {
+        (Some(Value::Array(m)), _) => ("messages", m),
+        (_, Some(Value::Array(m))) => ("conversations", m),
+        (Some(other), _) | (None, Some(other)) => {
+            return Err(format!("the chat record's messages are {}, not a list", json_kind(other)))
+        }
+        (None, None) => return Err("the chat record has no `messages` list".to_string()),
+    };
+    let mut steps = Vec::with_capacity(messages.len());
+    for (i, m) in messages.iter().enumerate() {
+        let m = as_object(m, &format!("{key}[{i}]"))?;
+        let loc = SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]") };
+        let step = match key {
+            "conversations" => {
+                let mut step = super::generic::generic_step(&share_gpt(m), i as u32, loc, 0);
+                // A call's text as written (a re-serialised object would reorder its keys).
+                if step.kind == StepKind::Action {
+                    if let Some(Value::String(raw)) = get(m, &["value"]) {
+                        step.args = Some(raw.clone());
+                        step.text = raw.clone();
+                    }
+                }
+                step
+            }
+            _ => super::generic::generic_step(m, i as u32, loc, 0),
+        };
+        steps.push(step);
+    }
+    let task = steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone());
+    let final_answer = steps
+        .last()
+        .filter(|s| s.role == Role::Assistant && s.kind == StepKind::Message)
+        .map(|s| s.text.clone())
+        .filter(|t| !t.is_empty());
+    let id = get_text(o, &["id", "instance_id", "task_id", "conversation_id", "uuid"])
+        .unwrap_or_else(fallback_id);
+    Ok(Trajectory { id, outcome: outcome(o), task, final_answer, steps, ..Trajectory::default() })
+}
+
+/// A ShareGPT turn as an OpenAI-style message: `from` read as the role, `value` as the content;
+/// a `function_call` turn holds the call as JSON text (`{"name", "arguments"}`).
+fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
+    let from = get(m, &["from", "role"]).and_then(Value::as_str).unwrap_or("");
+    let value = get(m, &["value", "content"]).cloned().unwrap_or(Value::Null);
+    let mut out = Map::new();
+    let role = match from {
+        "human" | "user" => "user",
+        "gpt" | "assistant" | "chatgpt" | "bard" | "model" => "assistant",
+        "system" => "system",
+        "observation" | "tool" | "function" | "function_response" | "ipython" => "tool",
+        "function_call" => {
+            let call = match &value {
+                Value::String(s) => serde_json::from_str::<Value>(s).ok(),
+                other => Some(other.clone()),
+            };
+            if let Some(Value::Object(call)) = call {
+                if let Some(name) = call.get("name").filter(|n| n.is_string()) {
+                    let args = call.get("arguments").map(value_text).unwrap_or_default();
+                    let mut function = Map::new();
+                    function.insert("name".to_string(), name.clone());
+                    function.insert("arguments".to_string(), Value::String(args));
+                    out.insert(
+                        "tool_calls".to_string(),
+                        serde_json::json!([{ "function": function }]),
+                    );
+                }
+            }
+            "assistant"
+        }
+        other => other,
+    };
+    out.insert("role".to_string(), Value::String(role.to_string()));
+    if !out.contains_key("tool_calls") {
+        out.insert("content".to_string(), value);
+    }
+    if let Some(name) = m.get("name") {
+        out.insert("name".to_string(), name.clone());
+    }
+    out
+}
+
+/// The verdict a record carries, on itself or in its `metadata` / `info`.
+fn outcome(o: &Map<String, Value>) -> Outcome {
+    let places = [Some(o), get(o, &["metadata"]).and_then(Value::as_object)]
+        .into_iter()
+        .chain([get(o, &["info"]).and_then(Value::as_object)]);
+    for place in places.flatten() {
+        if let Some(Value::Bool(ok)) =
+            get(place, &["resolved", "success", "passed", "is_correct", "correct"])
+        {
+            return if *ok { Outcome::Passed } else { Outcome::Failed };
+        }
+        if let Some(r) = get(place, &["reward", "score"]) {
+            let outcome = reward_outcome(r);
+            if outcome != Outcome::Unknown {
+                return outcome;
+            }
+        }
+    }
+    Outcome::Unknown
+}
