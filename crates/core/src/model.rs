@@ -22,12 +22,13 @@ pub enum Format {
     Openhands,
     Inspect,
     Langsmith,
+    OpenaiAgents,
     Chat,
     Generic,
 }
 
 impl Format {
-    pub const ALL: [Format; 14] = [
+    pub const ALL: [Format; 15] = [
         Format::Awtl,
         Format::ClaudeCode,
         Format::Codex,
@@ -40,6 +41,7 @@ impl Format {
         Format::Openhands,
         Format::Inspect,
         Format::Langsmith,
+        Format::OpenaiAgents,
         Format::Chat,
         Format::Generic,
     ];
@@ -59,6 +61,7 @@ impl Format {
             Format::Openhands => "openhands",
             Format::Inspect => "inspect",
             Format::Langsmith => "langsmith",
+            Format::OpenaiAgents => "openai-agents",
             Format::Chat => "chat",
             Format::Generic => "generic",
         }
@@ -72,7 +75,12 @@ impl Format {
     pub fn is_jsonl(self) -> bool {
         matches!(
             self,
-            Format::Awtl | Format::ClaudeCode | Format::Codex | Format::Otel | Format::Generic
+            Format::Awtl
+                | Format::ClaudeCode
+                | Format::Codex
+                | Format::Otel
+                | Format::OpenaiAgents
+                | Format::Generic
         )
     }
 }

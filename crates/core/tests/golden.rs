@@ -421,6 +421,15 @@ mod never_panic {
         "spanId",
         "parentSpanId",
         "traceId",
+        "object",
+        "span_data",
+        "parent_id",
+        "started_at",
+        "ended_at",
+        "data",
+        "span",
+        "input",
+        "triggered",
     ];
 
     fn json() -> impl Strategy<Value = Value> {
@@ -452,6 +461,16 @@ mod never_panic {
                 "[tool_calls]\n- f(",
                 "Orchestrator (-> WebSurfer)",
                 "STATUS_CODE_ERROR",
+                "trace",
+                "trace.span",
+                "generation",
+                "agent",
+                "handoff",
+                "guardrail",
+                "human",
+                "gpt",
+                "observation",
+                "2025-01-01T00:00:00.5+00:00",
                 "C",
                 "I",
                 "12",
@@ -553,6 +572,18 @@ fn sniffing_does_not_misfire_across_formats() {
         Format::Chat
     );
     assert_eq!(detect("{\"messages\":[\"hi\"]}\n"), Format::Generic);
+    // Agents SDK exports by their `object`, bare, batched or wrapped in an event.
+    let span = "{\"object\":\"trace.span\",\"id\":\"s\",\"trace_id\":\"t\",\"span_data\":{\"type\":\"agent\"}}";
+    assert_eq!(detect(&format!("{span}\n")), Format::OpenaiAgents);
+    assert_eq!(detect(&format!("{{\"data\":[{span}]}}\n")), Format::OpenaiAgents);
+    assert_eq!(
+        detect(&format!("{{\"event\":\"span_end\",\"span\":{span}}}\n")),
+        Format::OpenaiAgents
+    );
+    assert_eq!(
+        detect("{\"object\":\"list\",\"data\":[{\"object\":\"model\"}]}\n"),
+        Format::Generic
+    );
 }
 
 #[test]
@@ -640,4 +671,72 @@ fn share_gpt_conversations_in_a_json_list() {
     assert_eq!((steps[1].args.as_deref(), steps[1].text.as_str()), (Some(call), call));
     assert_eq!((steps[2].kind, steps[2].text.as_str()), (StepKind::Observation, r#"{"area": 15}"#));
     assert!(t.trajectories.iter().all(|tr| tr.outcome == Outcome::Unknown));
+}
+
+#[test]
+fn openai_agents_sdk_exports() {
+    let t = golden("openai_agents/refund_handoff.jsonl");
+    assert_eq!(t.format, Format::OpenaiAgents);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "trace_4f1c2a9be07d4c5a8e1b2c3d4e5f6a7b");
+    // An error on the run's agent span (no parent) fails the run.
+    assert_eq!(tr.outcome, Outcome::Failed);
+    assert_eq!(
+        tr.task.as_deref(),
+        Some("Please refund order #A-1043, the blender arrived broken.")
+    );
+    assert_eq!(tr.steps[0].role, Role::User);
+    // Ordered by start time, not by the order the spans ended in.
+    // Each agent's steps under its name (tool results are the tool's: no actor).
+    let actors: Vec<&str> = tr.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors[1..4], ["Triage agent", "Triage agent", "Triage agent"]);
+    let rest = tr.steps[4..].iter().filter(|s| s.role != Role::Tool);
+    assert!(
+        rest.clone().count() >= 6 && rest.clone().all(|s| s.actor == "Refund agent"),
+        "{actors:?}"
+    );
+    // A function span is the call and its result, linked by the span id.
+    let call = tr
+        .steps
+        .iter()
+        .position(|s| {
+            s.tool.as_deref() == Some("lookup_order")
+                && s.kind == StepKind::Action
+                && s.ids.action_id.is_some()
+        })
+        .expect("the function's call");
+    let result = &tr.steps[call + 1];
+    assert_eq!(result.kind, StepKind::Observation);
+    assert_eq!(result.ids.source_action_id, tr.steps[call].ids.action_id);
+    assert!(result.is_error && result.text.contains("OrderNotFound"), "{}", result.text);
+    assert_eq!(
+        tr.final_answer.as_deref(),
+        Some("Your refund of $89.00 for order #A-1043 has been issued.")
+    );
+    // The same exports as one pretty-printed upload batch give the same trajectory.
+    let batch = golden("openai_agents/refund_handoff.batch.json");
+    assert_eq!(batch.format, Format::OpenaiAgents);
+    let texts = |t: &Trace| -> Vec<String> {
+        t.trajectories[0].steps.iter().map(|s| format!("{:?} {}", s.kind, s.text)).collect()
+    };
+    assert_eq!(texts(&batch), texts(&t));
+}
+
+#[test]
+fn openai_agents_span_started_then_ended_is_one_span() {
+    // A processor that writes `span_start` and `span_end` events wrapping the export: the
+    // span's later fields (its output, its error) win; a line that is no export is quarantined.
+    let lines = [
+        r#"{"event":"span_start","span":{"object":"trace.span","id":"s1","trace_id":"t1","parent_id":null,"started_at":"2025-01-01T00:00:00+00:00","ended_at":null,"span_data":{"type":"function","name":"fetch","input":"{\"url\": \"x\"}","output":null},"error":null}}"#,
+        r#"{"event":"note","text":"not a span"}"#,
+        r#"{"event":"span_end","span":{"object":"trace.span","id":"s1","trace_id":"t1","parent_id":null,"started_at":"2025-01-01T00:00:00+00:00","ended_at":"2025-01-01T00:00:01.5+00:00","span_data":{"type":"function","name":"fetch","input":"{\"url\": \"x\"}","output":"timeout"},"error":{"message":"Error running tool","data":{"error":"timeout"}}}}"#,
+    ];
+    let t = ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::OpenaiAgents);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (2, 1));
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.steps.len(), 2, "one span: its call and its result");
+    assert_eq!(tr.steps[1].text, "timeout\nError running tool: timeout");
+    assert_eq!(tr.steps[1].usage.as_ref().and_then(|u| u.duration_ms), Some(1500));
+    assert_eq!(tr.outcome, Outcome::Failed);
 }

@@ -12,6 +12,7 @@ pub mod generic;
 pub mod inspect;
 pub mod langsmith;
 pub mod mini_swe_agent;
+pub mod openai_agents;
 pub mod openhands;
 pub mod otel;
 pub mod swe_agent;
@@ -60,6 +61,7 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         Format::ClaudeCode => Box::new(claude_code::ClaudeCode::default()),
         Format::Codex => Box::new(codex::Codex::default()),
         Format::Otel => Box::new(otel::Otel::default()),
+        Format::OpenaiAgents => Box::new(openai_agents::OpenaiAgents::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
@@ -76,6 +78,8 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Inspect => inspect::from_document(value),
         Format::Langsmith => langsmith::from_document(value),
         Format::Chat => chat::from_document(value),
+        // A line format whose batch may also come as one pretty-printed document.
+        Format::OpenaiAgents => openai_agents::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

@@ -29,6 +29,9 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     if o.contains_key("resourceSpans") {
         return Format::Otel;
     }
+    if super::formats::openai_agents::is_export(o) {
+        return Format::OpenaiAgents;
+    }
     if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
         && o.contains_key("payload")
     {
@@ -84,6 +87,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if super::formats::chat::is_record(o) {
                 return Some(Format::Chat);
             }
+            if super::formats::openai_agents::is_export(o) {
+                return Some(Format::OpenaiAgents);
+            }
             if o.contains_key("eval") && (o.contains_key("samples") || o.contains_key("version")) {
                 return Some(Format::Inspect);
             }
@@ -106,6 +112,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             }
             if super::formats::chat::is_record(first) {
                 return Some(Format::Chat);
+            }
+            if super::formats::openai_agents::is_export(first) {
+                return Some(Format::OpenaiAgents);
             }
             if first.contains_key("role") && first.contains_key("content") {
                 return Some(Format::MiniSweAgent);

@@ -1,0 +1,515 @@
+//! OpenAI Agents SDK traces: the SDK's trace and span exports (`Trace.export()`,
+//! `Span.export()`), one per line, as a trace processor writes them to a file:
+//! `{"object": "trace", "id", "workflow_name", "group_id", "metadata"}` and
+//! `{"object": "trace.span", "id", "trace_id", "parent_id", "started_at", "ended_at",
+//! "span_data": {"type", ...}, "error": {"message", "data"} | null}`. A line may also be a batch
+//! as the SDK uploads it (`{"data": [export, ...]}`), or an event that wraps one export under
+//! `span`, `trace` or `item` (a processor's `span_start` / `span_end` records); a whole
+//! document that is such a batch or a list of exports is read the same way.
+//!
+//! One trajectory per `trace_id`, its id the trace id and its task the workflow's first user
+//! message. A span seen more than once (started, then ended) is one span: the later export's
+//! fields win. Spans are ordered by `started_at` (arrival order for ties). One step per span,
+//! by `span_data.type`:
+//! - `generation`: the model's reply (`output` messages); an action when it holds tool calls.
+//!   Its `input` gives the task (the last user message of the first generation) and its
+//!   `usage` the step's tokens;
+//! - `function`: the tool call, as two steps: the action (tool `name`, arguments `input`) and
+//!   its observation (`output`, answering the action's span id);
+//! - `agent`: a message marking the agent's turn (its name, tools and handoffs);
+//! - `handoff`: a message `handoff from X to Y`; `guardrail`: a message, an error when
+//!   `triggered`; `response`, `custom`, `mcp_tools` and the rest: a message with the span's
+//!   data.
+//!
+//! The actor is the name of the span's nearest `agent` ancestor. A span with an `error` is an
+//! error step whose text carries the error's message; an error on a span without a parent
+//! (the run's agent span: `MaxTurnsExceeded`, a guardrail tripwire) fails the trajectory. The
+//! final answer is the last reply without tool calls.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
+use crate::usage::count;
+
+/// Whether a parsed object is an Agents SDK export, a batch of them or an event wrapping one
+/// (used by format detection).
+pub fn is_export(o: &Map<String, Value>) -> bool {
+    let exported = |o: &Map<String, Value>| {
+        matches!(o.get("object").and_then(Value::as_str), Some("trace" | "trace.span"))
+    };
+    exported(o)
+        || o.get("data")
+            .and_then(Value::as_array)
+            .and_then(|d| d.first())
+            .and_then(Value::as_object)
+            .is_some_and(exported)
+        || ["span", "trace", "item"]
+            .iter()
+            .any(|k| o.get(*k).and_then(Value::as_object).is_some_and(exported))
+}
+
+#[derive(Default)]
+pub struct OpenaiAgents {
+    /// Spans in order of first arrival; a later export of the same span updates it in place.
+    spans: Vec<Span>,
+    by_id: HashMap<String, usize>,
+    /// Trace id → workflow name (the trajectory's task when no generation gives one).
+    workflows: HashMap<String, String>,
+}
+
+struct Span {
+    id: Option<String>,
+    /// `started_at`, read once before the spans are ordered.
+    start: Option<String>,
+    fields: Map<String, Value>,
+    loc: SourceLoc,
+    ingest_seq: u64,
+}
+
+impl JsonlAdapter for OpenaiAgents {
+    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
+        let o = parse_object(line)?;
+        self.push_value(o, &loc, ingest_seq)
+    }
+
+    fn finish(self: Box<Self>) -> Vec<Trajectory> {
+        self.trajectories()
+    }
+}
+
+impl OpenaiAgents {
+    fn push_value(
+        &mut self,
+        o: Map<String, Value>,
+        loc: &SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<(), String> {
+        match o.get("object").and_then(Value::as_str) {
+            Some("trace") => {
+                if let (Some(id), Some(name)) =
+                    (get_text(&o, &["id"]), get_text(&o, &["workflow_name"]))
+                {
+                    self.workflows.entry(id).or_insert(name);
+                }
+                return Ok(());
+            }
+            Some("trace.span") => {
+                self.push_span(o, loc, ingest_seq);
+                return Ok(());
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(items)) = o.get("data") {
+            let mut read = 0;
+            for item in items {
+                if let Some(item) = item.as_object() {
+                    if self.push_value(item.clone(), loc, ingest_seq).is_ok() {
+                        read += 1;
+                    }
+                }
+            }
+            return match read {
+                0 if !items.is_empty() => {
+                    Err("a batch (`data`) with no trace or span export".to_string())
+                }
+                _ => Ok(()),
+            };
+        }
+        for key in ["span", "trace", "item"] {
+            if let Some(Value::Object(inner)) = o.get(key) {
+                if inner.contains_key("object") {
+                    return self.push_value(inner.clone(), loc, ingest_seq);
+                }
+            }
+        }
+        Err("not an Agents SDK trace or span export (no `object`: `trace` / `trace.span`)"
+            .to_string())
+    }
+
+    fn push_span(&mut self, o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
+        let id = get_text(&o, &["id"]);
+        if let Some(&at) = id.as_ref().and_then(|id| self.by_id.get(id)) {
+            let span = &mut self.spans[at];
+            for (k, v) in o {
+                if !v.is_null() {
+                    span.fields.insert(k, v);
+                }
+            }
+            return;
+        }
+        if let Some(id) = &id {
+            self.by_id.insert(id.clone(), self.spans.len());
+        }
+        self.spans.push(Span { id, start: None, fields: o, loc: loc.clone(), ingest_seq });
+    }
+
+    fn trajectories(self) -> Vec<Trajectory> {
+        let mut spans = self.spans;
+        // Stable: spans with equal start times keep their arrival order; a span without one
+        // goes after those with one.
+        for s in &mut spans {
+            s.start = get_text(&s.fields, &["started_at"]);
+        }
+        crate::sort::sort_by(&mut spans, |a, b| {
+            (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
+        });
+        let agent_names: HashMap<&str, (Option<String>, Option<String>)> = spans
+            .iter()
+            .filter_map(|s| {
+                let data = s.fields.get("span_data").and_then(Value::as_object);
+                let agent = data
+                    .filter(|d| d.get("type").and_then(Value::as_str) == Some("agent"))
+                    .and_then(|d| get_text(d, &["name"]));
+                Some((s.id.as_deref()?, (agent, get_text(&s.fields, &["parent_id"]))))
+            })
+            .collect();
+        let mut out: Vec<Trajectory> = Vec::new();
+        let mut by_trace: HashMap<String, usize> = HashMap::new();
+        let mut endings: Vec<(usize, Step)> = Vec::new();
+        for s in &spans {
+            let trace_id = get_text(&s.fields, &["trace_id"]).unwrap_or_else(|| "trace".into());
+            let pos = *by_trace.entry(trace_id.clone()).or_insert_with(|| {
+                out.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
+                out.len() - 1
+            });
+            let tr = &mut out[pos];
+            // The agent this span runs under: its own, or the nearest agent ancestor's.
+            let parent = get_text(&s.fields, &["parent_id"]);
+            let mut actor = s.id.as_deref().and_then(|id| agent_names.get(id)?.0.clone());
+            let mut cursor = parent.clone();
+            let mut hops = 0;
+            while actor.is_none() && hops < 64 {
+                let Some((agent, up)) = cursor.as_deref().and_then(|p| agent_names.get(p)) else {
+                    break;
+                };
+                actor = agent.clone();
+                cursor = up.clone();
+                hops += 1;
+            }
+            let read = span_steps(s, &trace_id, actor.unwrap_or_default());
+            if tr.task.is_none() {
+                if let Some(input) = read.input {
+                    tr.task = Some(input.clone());
+                    let first = &read.steps[0];
+                    tr.steps.insert(
+                        0,
+                        Step {
+                            loc: first.loc.clone(),
+                            role: Role::User,
+                            text: input,
+                            timestamp: first.timestamp.clone(),
+                            ingest_seq: first.ingest_seq,
+                            ..Step::default()
+                        },
+                    );
+                }
+            }
+            if parent.is_none() && (read.steps.iter().any(|s| s.is_error) || read.ending.is_some())
+            {
+                tr.outcome = Outcome::Failed;
+            }
+            if let Some(reply) = read.reply {
+                tr.final_answer = Some(reply);
+            }
+            tr.steps.extend(read.steps);
+            endings.extend(read.ending.map(|e| (pos, e)));
+        }
+        // An agent span's error happened when the span ended: placed after every step that
+        // started before then (and before the next agent's, in arrival order on a tie).
+        for (pos, ending) in endings {
+            let steps = &mut out[pos].steps;
+            let at = match &ending.timestamp {
+                Some(end) => steps
+                    .iter()
+                    .rposition(|s| s.timestamp.as_ref().is_some_and(|t| t <= end))
+                    .map_or(0, |i| i + 1),
+                None => steps.len(),
+            };
+            steps.insert(at, ending);
+        }
+        for tr in &mut out {
+            if tr.task.is_none() {
+                tr.task = self.workflows.get(&tr.id).cloned();
+            }
+            for (i, s) in tr.steps.iter_mut().enumerate() {
+                s.index = i as u32;
+            }
+        }
+        out
+    }
+}
+
+/// What one span gives: its steps (one, or two for a tool call), the user's request it saw
+/// and the reply it made without calling a tool.
+struct SpanRead {
+    steps: Vec<Step>,
+    /// An agent span's error, a step of its own at the span's end.
+    ending: Option<Step>,
+    input: Option<String>,
+    reply: Option<String>,
+}
+
+fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
+    let f = &s.fields;
+    let empty = Map::new();
+    let data = f.get("span_data").and_then(Value::as_object).unwrap_or(&empty);
+    let kind = get_text(data, &["type"]).unwrap_or_default();
+    let mut error = match f.get("error") {
+        Some(Value::Object(e)) => {
+            let message = get_text(e, &["message"]).unwrap_or_else(|| "error".to_string());
+            // The SDK puts the exception's text under `data.error` (a tool's failure).
+            let detail =
+                e.get("data").and_then(Value::as_object).and_then(|d| get_text(d, &["error"]));
+            Some(match detail {
+                Some(d) if !message.contains(d.as_str()) => format!("{message}: {d}"),
+                _ => message,
+            })
+        }
+        Some(Value::String(e)) => Some(e.clone()),
+        _ => None,
+    };
+    let mut step = Step {
+        loc: s.loc.clone(),
+        actor,
+        role: Role::Assistant,
+        kind: StepKind::Message,
+        is_error: error.is_some(),
+        status: Some(kind.clone()).filter(|k| !k.is_empty()),
+        timestamp: get_text(f, &["started_at"]),
+        ingest_seq: s.ingest_seq,
+        ..Step::default()
+    };
+    step.ids.run_id = Some(trace_id.to_string());
+    step.ids.span_id = s.id.clone();
+    step.ids.parent_id = get_text(f, &["parent_id"]);
+    let name = get_text(data, &["name"]).unwrap_or_default();
+    let (mut input, mut reply) = (None, None);
+    let (mut observation, mut ending) = (None, None);
+    match kind.as_str() {
+        "generation" => {
+            let outputs = messages(data.get("output"));
+            step.text = outputs.iter().map(message_text).collect::<Vec<_>>().join("\n");
+            let calls: Vec<&Map<String, Value>> = outputs
+                .iter()
+                .filter_map(|m| m.get("tool_calls").and_then(Value::as_array))
+                .flatten()
+                .filter_map(Value::as_object)
+                .collect();
+            if calls.is_empty() {
+                reply = Some(step.text.clone()).filter(|t| !t.is_empty());
+            } else {
+                let func = |c: &Map<String, Value>, k: &str| match c.get("function") {
+                    Some(Value::Object(fun)) => get_text(fun, &[k]),
+                    _ => get_text(c, &[k]),
+                };
+                let names: Vec<String> = calls.iter().filter_map(|c| func(c, "name")).collect();
+                let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
+                step.kind = StepKind::Action;
+                step.tool = Some(names.join(","));
+                step.args = Some(args.join("\n"));
+                if step.text.is_empty() {
+                    step.text = names
+                        .iter()
+                        .zip(&args)
+                        .map(|(n, a)| format!("{n}({a})"))
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                }
+            }
+            input = messages(data.get("input"))
+                .iter()
+                .rev()
+                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+                .map(message_text)
+                .filter(|t| !t.is_empty());
+            step.usage = usage(data.get("usage"), f);
+        }
+        "response" => {
+            step.text = get_text(data, &["response_id"])
+                .map(|id| format!("response {id}"))
+                .unwrap_or_else(|| "response".to_string());
+            step.usage = usage(data.get("usage"), f);
+        }
+        "function" => {
+            step.kind = StepKind::Action;
+            step.tool = Some(name.clone()).filter(|n| !n.is_empty());
+            step.args = get(data, &["input"]).map(value_text);
+            step.text = format!("{name}({})", step.args.as_deref().unwrap_or(""));
+            step.ids.action_id = s.id.clone();
+            let mut obs = Step {
+                loc: s.loc.clone(),
+                role: Role::Tool,
+                kind: StepKind::Observation,
+                tool: step.tool.clone(),
+                text: get(data, &["output"]).map(value_text).unwrap_or_default(),
+                is_error: step.is_error,
+                timestamp: get_text(f, &["ended_at"]),
+                ingest_seq: s.ingest_seq,
+                ..Step::default()
+            };
+            obs.ids.run_id = step.ids.run_id.clone();
+            obs.ids.source_action_id = s.id.clone();
+            obs.usage = usage(None, f);
+            // The error is the tool's result: shown on the observation.
+            step.is_error = false;
+            observation = Some(obs);
+        }
+        "agent" => {
+            let list = |k: &str| match data.get(k) {
+                Some(Value::Array(a)) if !a.is_empty() => {
+                    Some(a.iter().map(value_text).collect::<Vec<_>>().join(", "))
+                }
+                _ => None,
+            };
+            step.text = format!("agent {name}");
+            if let Some(tools) = list("tools") {
+                step.text.push_str(&format!("\ntools: {tools}"));
+            }
+            if let Some(handoffs) = list("handoffs") {
+                step.text.push_str(&format!("\nhandoffs: {handoffs}"));
+            }
+            // The run (or a nested agent) stopped with this error when the span ended: the
+            // SDK's `MaxTurnsExceeded`, a guardrail's tripwire, an exception.
+            if let Some(e) = error.take() {
+                step.is_error = false;
+                let root = step.ids.parent_id.is_none();
+                let mut end = Step {
+                    loc: s.loc.clone(),
+                    actor: step.actor.clone(),
+                    role: Role::Environment,
+                    kind: if root { StepKind::RunEnd } else { StepKind::Observation },
+                    text: e,
+                    is_error: true,
+                    status: Some("error".to_string()),
+                    timestamp: get_text(f, &["ended_at"]),
+                    ingest_seq: s.ingest_seq,
+                    ..Step::default()
+                };
+                end.ids.run_id = step.ids.run_id.clone();
+                end.ids.span_id = s.id.clone();
+                ending = Some(end);
+            }
+        }
+        "handoff" => {
+            let from = get_text(data, &["from_agent"]).unwrap_or_default();
+            let to = get_text(data, &["to_agent"]).unwrap_or_default();
+            step.text = format!("handoff from {from} to {to}");
+            step.tool = Some("handoff".to_string());
+        }
+        "guardrail" => {
+            let triggered = data.get("triggered") == Some(&Value::Bool(true));
+            step.text = format!(
+                "guardrail {name}: {}",
+                if triggered { "triggered" } else { "not triggered" }
+            );
+            step.is_error |= triggered;
+        }
+        _ => {
+            let mut rest = data.clone();
+            rest.remove("type");
+            step.text = match (name.is_empty(), rest.is_empty()) {
+                (false, _) => {
+                    rest.remove("name");
+                    match rest.is_empty() {
+                        true => format!("{kind} {name}"),
+                        false => format!("{kind} {name}: {}", Value::Object(rest)),
+                    }
+                }
+                (true, true) => kind.clone(),
+                (true, false) => format!("{kind}: {}", Value::Object(rest)),
+            };
+        }
+    }
+    let target = observation.as_mut().unwrap_or(&mut step);
+    if let Some(e) = &error {
+        if !target.text.contains(e.as_str()) {
+            target.text =
+                if target.text.is_empty() { e.clone() } else { format!("{}\n{e}", target.text) };
+        }
+    }
+    let mut steps = vec![step];
+    steps.extend(observation);
+    SpanRead { steps, ending, input, reply }
+}
+
+/// A generation's `input` / `output`: a list of chat messages (or one message, or text).
+fn messages(v: Option<&Value>) -> Vec<Map<String, Value>> {
+    match v {
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_object).cloned().collect(),
+        Some(Value::Object(m)) => vec![m.clone()],
+        Some(Value::String(s)) => {
+            let mut m = Map::new();
+            m.insert("role".to_string(), Value::String("user".to_string()));
+            m.insert("content".to_string(), Value::String(s.clone()));
+            vec![m]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn message_text(m: &Map<String, Value>) -> String {
+    get(m, &["content", "text"]).map(content_text).unwrap_or_default()
+}
+
+/// A span's `usage` (`input_tokens` / `output_tokens`, or the chat API's `prompt_tokens` /
+/// `completion_tokens`) and its `ended_at` − `started_at`.
+fn usage(u: Option<&Value>, f: &Map<String, Value>) -> Option<Box<Usage>> {
+    let u = u.and_then(Value::as_object);
+    let tok = |keys: &[&str]| u.and_then(|u| keys.iter().find_map(|k| count(u.get(*k))));
+    let duration_ms = match (
+        get_text(f, &["started_at"]).and_then(|t| millis(&t)),
+        get_text(f, &["ended_at"]).and_then(|t| millis(&t)),
+    ) {
+        (Some(s), Some(e)) if e >= s => Some(e - s),
+        _ => None,
+    };
+    Usage {
+        input_tokens: tok(&["input_tokens", "prompt_tokens"]),
+        output_tokens: tok(&["output_tokens", "completion_tokens"]),
+        duration_ms,
+        ..Usage::default()
+    }
+    .non_empty()
+}
+
+/// Milliseconds within the day of an ISO 8601 time (`2025-05-29T18:29:04.655824+00:00`), enough
+/// for a span's duration (both ends written by the same clock; a span across midnight gets none).
+fn millis(t: &str) -> Option<u64> {
+    let time = t.split_once('T')?.1;
+    let b = time.as_bytes();
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<u64>().ok();
+    let (h, m, s) = (num(0..2)?, num(3..5)?, num(6..8)?);
+    let frac: String = time[8..]
+        .strip_prefix('.')
+        .unwrap_or("")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let ms = format!("{frac:0<3}")[..3].parse::<u64>().ok()?;
+    Some(((h * 60 + m) * 60 + s) * 1000 + ms)
+}
+
+/// A whole document: a batch (`{"data": [...]}`), one export, or a list of exports.
+pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
+    let mut adapter = OpenaiAgents::default();
+    let items = match value {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    for (i, item) in items.into_iter().enumerate() {
+        let loc = SourceLoc { line: 0, offset: 0, path: format!("$[{i}]") };
+        match item {
+            Value::Object(o) => adapter.push_value(o, &loc, i as u64)?,
+            other => {
+                return Err(format!("item {i} is {}, not an object", super::json_kind(&other)))
+            }
+        }
+    }
+    Ok(adapter.trajectories())
+}
