@@ -156,14 +156,15 @@ impl OpenaiAgents {
         crate::sort::sort_by(&mut spans, |a, b| {
             (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
         });
-        let agent_names: HashMap<&str, (Option<String>, Option<String>)> = spans
+        // Keyed as the OTel adapter's map is (one map type in the web build).
+        let agent_names: HashMap<String, (Option<String>, Option<String>)> = spans
             .iter()
             .filter_map(|s| {
                 let data = s.fields.get("span_data").and_then(Value::as_object);
                 let agent = data
                     .filter(|d| d.get("type").and_then(Value::as_str) == Some("agent"))
                     .and_then(|d| get_text(d, &["name"]));
-                Some((s.id.as_deref()?, (agent, get_text(&s.fields, &["parent_id"]))))
+                Some((s.id.clone()?, (agent, get_text(&s.fields, &["parent_id"]))))
             })
             .collect();
         let mut out: Vec<Trajectory> = Vec::new();

@@ -1,0 +1,58 @@
+// Formats whose files hold many conversations or spans, read in Chromium as the CLI reads them:
+// a JSONL of chat records is one trajectory per record (a cut record quarantined, the rest
+// kept), and an OpenAI Agents SDK span export is one trajectory per trace, its critical step the
+// call that introduced the error. Step text is shown as text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+/** The queue's trajectories: id, format and the critical step shown. */
+const queue = (page) => page.locator('[data-testid="queue-item"]').evaluateAll((els) => els.map((e) => ({
+  id: e.querySelector('.qid').textContent,
+  format: e.querySelector('.qmeta span:first-child').textContent,
+  outcome: e.querySelector('.qmeta .outcome').textContent,
+})));
+
+test('a JSONL of chat records is one trajectory per record, the cut record quarantined', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'chat', 'openai_messages.jsonl'));
+  await waitReady(page);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-item"]').length === 3);
+  assert.deepEqual(await queue(page), [
+    { id: 'calc-rounding-7', format: 'chat', outcome: 'failed' },
+    { id: 'calc-sum-2', format: 'chat', outcome: 'passed' },
+    { id: 'line-4', format: 'chat', outcome: 'failed' },
+  ]);
+  assert.equal(await page.textContent('[data-testid="format"]'), 'chat');
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '1');
+  // The tool call and its result are steps of the open trajectory, shown as text.
+  await page.waitForSelector('[data-testid="step"]');
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  assert.ok(steps.some((t) => t.includes("sed -i 's/2.68/2.67/' tests/test_price.py")), steps.join(' | '));
+  await screenshot(page, 'formats-chat');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an OpenAI Agents SDK span export is one trajectory per trace, with its critical step', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'openai_agents', 'refund_handoff.jsonl'));
+  await waitReady(page);
+  assert.deepEqual(await queue(page), [
+    { id: 'trace_4f1c2a9be07d4c5a8e1b2c3d4e5f6a7b', format: 'openai-agents', outcome: 'failed' },
+  ]);
+  await page.waitForSelector('[data-testid="diagnosis-step"]');
+  // The refund agent's lookup with the wrong order id, not the tool's error or the guardrail.
+  assert.equal(await page.getAttribute('[data-testid="diagnosis-step"]', 'data-step'), '5');
+  assert.match(await page.textContent('[data-testid="diagnosis-who"]'), /Refund agent/);
+  await screenshot(page, 'formats-openai-agents');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
