@@ -32,6 +32,8 @@ pub enum Rule {
     BudgetExhausted,
     /// A failed action whose failure names a placeholder it still held (a lookup of `<URL>`).
     PlaceholderCommand,
+    /// An edit that writes what the task forbids changing ("do not change the tests").
+    TaskConstraintBroken,
     /// The earliest agent step stating the wrong final answer's value.
     AnswerOrigin,
     /// Out of set: the agent step the top candidate followed (the instruction it acted on).
@@ -46,7 +48,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::FailedCommand,
         Rule::EditBrokeTest,
         Rule::VerifierRejected,
@@ -58,6 +60,7 @@ impl Rule {
         Rule::HarnessBlocker,
         Rule::BudgetExhausted,
         Rule::PlaceholderCommand,
+        Rule::TaskConstraintBroken,
         Rule::AnswerOrigin,
         Rule::PrecedingInstruction,
         Rule::PlanOrigin,
@@ -79,6 +82,7 @@ impl Rule {
             Rule::HarnessBlocker => "harness_blocker",
             Rule::BudgetExhausted => "budget_exhausted",
             Rule::PlaceholderCommand => "placeholder_command",
+            Rule::TaskConstraintBroken => "task_constraint_broken",
             Rule::AnswerOrigin => "answer_origin",
             Rule::PrecedingInstruction => "preceding_instruction",
             Rule::PlanOrigin => "plan_origin",
@@ -93,7 +97,7 @@ impl Rule {
     pub fn prior(self) -> f64 {
         match self {
             Rule::VerifierRejected => 0.3,
-            Rule::EditBrokeTest | Rule::MemoryMisapplied => 0.15,
+            Rule::EditBrokeTest | Rule::MemoryMisapplied | Rule::TaskConstraintBroken => 0.15,
             Rule::RepeatedAction => 0.05,
             Rule::AnswerOrigin => -0.4,
             _ => 0.0,
@@ -102,8 +106,9 @@ impl Rule {
 
     /// Whether the rule rests on an explicit report of the failure: a verifier or a test that
     /// rejected the step, the environment's own error, the environment's output naming a
-    /// placeholder the action held, or the same failure reported again for the same action
-    /// (a loop). Such a candidate outranks every
+    /// placeholder the action held, the same failure reported again for the same action
+    /// (a loop), or the task's own words forbidding what the action changed. Such a candidate
+    /// outranks every
     /// inferred one (see [`super::score::LINKED`]).
     pub fn is_linked(self) -> bool {
         matches!(
@@ -116,6 +121,7 @@ impl Rule {
                 | Rule::FlakyBlocker
                 | Rule::HarnessBlocker
                 | Rule::PlaceholderCommand
+                | Rule::TaskConstraintBroken
         )
     }
 

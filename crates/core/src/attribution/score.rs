@@ -396,10 +396,17 @@ pub fn why(f: &Features) -> Vec<String> {
         }
         out.push(line);
     }
-    if f.state.is_some() && f.rules.iter().any(|r| r.is_linked()) {
+    if f.state.is_some()
+        && f.rules.iter().any(|r| r.is_linked() && *r != Rule::TaskConstraintBroken)
+    {
         out.push(
             "reported by a verifier, a test, a repeated failure or the environment: outranks \
              every inferred candidate"
+                .into(),
+        );
+    } else if f.state.is_some() && f.rules.contains(&Rule::TaskConstraintBroken) {
+        out.push(
+            "changes what the task's own words forbid changing: outranks every inferred candidate"
                 .into(),
         );
     }

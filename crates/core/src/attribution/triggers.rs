@@ -14,12 +14,15 @@
 //! - `environment_blocker` / `flaky_blocker` / `harness_blocker`: a failure whose signature is
 //!   the environment's (missing binary, network, sandbox, timeouts, harness errors).
 //! - `budget_exhausted`: a step, cost or context limit reached.
+//! - `task_constraint_broken`: an edit that writes what the task forbids changing ("do not
+//!   change the tests"); the task's clause is the reference.
 //! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
 //!   value (its semantic footprint reaches the answer).
 
 use super::rules::Rule;
 use super::text::{self, Blocker, FastMap as HashMap};
 use super::Trigger;
+use crate::artifact::RefKind;
 use crate::model::{Role, Step, StepKind, Trajectory};
 use crate::record::{Category, FailureClass, Phase};
 
@@ -122,6 +125,10 @@ struct Scan<'t> {
     edit_by_test: HashMap<usize, usize>,
     scratch: String,
     lower: Lowered,
+    /// What the task forbids changing, each with whether an edit already broke it, and the
+    /// step that states the task.
+    bans: Vec<(text::Ban, bool)>,
+    task_step: usize,
 }
 
 /// One step's text lower-cased (ASCII), made once however many scans of that step read it
@@ -167,9 +174,19 @@ pub fn detect(traj: &Trajectory) -> Found {
         edit_by_test: HashMap::default(),
         scratch: String::new(),
         lower: Lowered::default(),
+        bans: Vec::new(),
+        task_step: 0,
     };
+    // The task as the user states it: the first user step, near the start.
+    if let Some(t) = steps.iter().take(8).position(|s| s.role == Role::User) {
+        scan.bans = text::bans(&steps[t].text).into_iter().map(|b| (b, false)).collect();
+        scan.task_step = t;
+    }
     for (i, s) in steps.iter().enumerate() {
         if text::is_agent_step(s) {
+            if !scan.bans.is_empty() {
+                scan.task_constraint_broken(i);
+            }
             let h = scan.agent_step(i);
             scan.repeated_action(i, h);
             scan.claim_contradicted(i);
@@ -239,6 +256,60 @@ impl<'t> Scan<'t> {
             self.f.irreversible_steps.push(i as u32);
         }
         h
+    }
+
+    /// `task_constraint_broken`: an edit that writes what the task forbids changing (each
+    /// prohibition fires once, on the first edit that breaks it).
+    fn task_constraint_broken(&mut self, i: usize) {
+        let steps = self.steps;
+        let s = &steps[i];
+        if s.kind != StepKind::Action || !text::is_edit(s) {
+            return;
+        }
+        let task = &steps[self.task_step].text;
+        // Changing a file presumes it exists: an edit in place does; a write (a redirect, a
+        // new file) only when the environment showed the file before, or an earlier command
+        // named it. A scratch file the agent creates (`cat > test_fix.py`, announced in its
+        // own words first) changes nothing the task protects.
+        let in_place = text::is_edit_in_place(s);
+        let existing = |path: &str| {
+            in_place
+                || steps[..i].iter().any(|p| {
+                    let seen = match text::is_env_step(p) {
+                        true => p.text.as_str(),
+                        false => p.args.as_deref().unwrap_or(""),
+                    };
+                    seen.contains(path)
+                })
+        };
+        // The files it writes: its references, else what its command writes.
+        let mut written: Vec<String> = s
+            .artifact_refs
+            .iter()
+            .filter(|r| matches!(r.kind, RefKind::Path | RefKind::Escaping))
+            .map(|r| r.raw.clone())
+            .collect();
+        if written.is_empty() {
+            written = crate::artifact::extract::shell_writes(s.args.as_deref().unwrap_or(""));
+        }
+        for (ban, fired) in &mut self.bans {
+            let broken = !*fired && written.iter().any(|w| ban.covers(w) && existing(w));
+            if !broken {
+                continue;
+            }
+            *fired = true;
+            self.f.triggers.push(Trigger {
+                step: i as u32,
+                category: Category::TaskConflict,
+                phase: Phase::Action,
+                wrong_quote: action_quote(s).to_string(),
+                reference_quote: task[ban.clause.clone()].to_string(),
+                reference_step: Some(self.task_step as u32),
+                rule: Rule::TaskConstraintBroken,
+                object: format!("ban:{}", ban.keys.join("+")),
+                blocker: None,
+            });
+        }
     }
 
     /// `repeated_action`: repeating an action that already failed, with nothing fixed between.

@@ -51,6 +51,19 @@ pub fn is_edit(step: &Step) -> bool {
         || (memchr::memchr(b'>', b).is_some() && (args.contains("cat >") || args.contains("> ")))
 }
 
+/// An edit that changes a file where it is (`sed -i`, an editor tool's replace or edit, a patch
+/// that updates a file), as opposed to writing one whole, which may create it.
+pub fn is_edit_in_place(step: &Step) -> bool {
+    let tool = step.tool.as_deref().unwrap_or("");
+    let args = step.args.as_deref().unwrap_or("");
+    args.starts_with("sed -i")
+        || (["edit", "replace"].iter().any(|w| ci_contains(tool, w))
+            && !["create", "write"].iter().any(|w| ci_contains(tool, w))
+            && !args.contains("\"command\":\"create\"")
+            && !args.contains("\"command\": \"create\""))
+        || args.contains("*** Update File:")
+}
+
 /// Whether a step is the environment answering (a tool result, a terminal, a judge).
 pub fn is_env_step(step: &Step) -> bool {
     matches!(step.kind, StepKind::Observation | StepKind::JudgeResult | StepKind::MemoryRead)

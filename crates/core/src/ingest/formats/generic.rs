@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{get, get_text, parse_object, value_i64, JsonlAdapter};
+use crate::artifact::extract;
 use crate::model::{Format, Role, SourceLoc, Step, StepKind, Trajectory};
 
 pub struct Generic {
@@ -85,8 +86,37 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
         let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
         step.kind = StepKind::Action;
+        // What the calls act on, and a shell call's command as its arguments (as the Codex
+        // and mini-swe-agent adapters give it), so edits and the files they write are seen.
+        let mut raw_refs = Vec::new();
+        let mut commands = Vec::new();
+        for (name, a) in names.iter().zip(&args) {
+            let parsed = extract::parse_args(&Value::String(a.clone()));
+            raw_refs.extend(extract::tool_call(name, &parsed));
+            let command = match parsed.get("cmd").or_else(|| parsed.get("command")) {
+                Some(Value::String(c)) => Some(c.clone()),
+                Some(Value::Array(parts)) if parts.iter().all(Value::is_string) => {
+                    Some(parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "))
+                }
+                _ => None,
+            };
+            if let Some(c) = command.filter(|_| extract::is_shell_tool(name)) {
+                raw_refs.extend(extract::shell_writes(&c));
+                commands.push(c);
+            } else if name == "apply_patch" {
+                let patch = match parsed.get("input").or_else(|| parsed.get("patch")) {
+                    Some(Value::String(p)) => p.as_str(),
+                    _ => a.as_str(),
+                };
+                raw_refs.extend(extract::patch_files(patch));
+            }
+        }
+        step.artifact_refs = extract::refs(raw_refs, None);
         step.tool = Some(names.join(","));
-        step.args = Some(args.join("\n"));
+        step.args = Some(match commands.len() == names.len() && names.len() == args.len() {
+            true => commands.join("\n"),
+            false => args.join("\n"),
+        });
         step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
         if text.is_empty() {
             text = names
