@@ -271,6 +271,7 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
     w.shows_answer = 0.0;
     w.concludes_answer = 0.0;
     w.claimed_check = 0.0;
+    w.unbacked_declaration = 0.0;
     for &k in dropped {
         w.set(k, 0.0);
     }
