@@ -255,7 +255,8 @@ impl Weights {
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
     /// observed error counts there (`instance`), an early step and a worker's reply more, the
     /// first worker reply that shows the wrong final answer's value, and most the reply the run
-    /// accepted that answer from.
+    /// accepted that answer from, or, when no reply states it, the orchestrator's declaration
+    /// of success itself.
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
@@ -277,6 +278,8 @@ impl Weights {
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
             claimed_check: 0.0,
+            // The fit on all 32 HC items: an answer no worker reply states entered at the
+            // orchestrator's declaration of success.
             unbacked_declaration: 1.0,
         }
     }
