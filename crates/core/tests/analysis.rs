@@ -212,8 +212,8 @@ fn the_agent_stage_reranks_by_agent_votes_and_says_so_only_when_on() {
         a.candidates.iter().filter(|c| c.why.iter().any(|w| w.contains("of the votes"))).count()
     };
     let off = analyze_trajectory(&t, &AnalysisOptions::default());
-    // The shipped orchestrated weights put the orchestrator's initial plan first here (its
-    // golden, `hc_6.json.expected`).
+    // The shipped orchestrated weights put the orchestrator's first declaration of success
+    // first here, which no worker reply backs (its golden, `hc_6.json.expected`).
     assert_eq!(off.critical.as_ref().map(|c| c.agent.as_str()), Some("Orchestrator"));
     assert_eq!(votes(&off), 0, "off in the shipped weights: no candidate claims votes");
     // A Magentic-One run is orchestrated: the group-chat weights do not rank it.
@@ -610,6 +610,81 @@ fn the_reply_the_run_accepted_its_wrong_answer_from_is_the_critical_step() {
     let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
     let a = analyze_trajectory(&t, &opts);
     assert!(candidate_at(&a, 2).features.concludes_answer);
+}
+
+#[test]
+fn a_declaration_of_success_no_worker_reply_backs_is_the_orchestrators_own_step() {
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let done = ledger(true);
+    let marked = |turns: &[(&str, &str)]| -> Vec<u32> {
+        let a = analyze_trajectory(&orchestrated(turns), &opts);
+        a.candidates.iter().filter(|c| c.features.unbacked_declaration).map(|c| c.step).collect()
+    };
+    // The reply before the first declaration does not state the answer's value: the
+    // orchestrator took it from nowhere a worker showed, and its declaration is marked.
+    let unbacked = [
+        ("human", "How many parks are between the museum and the river?"),
+        ("Orchestrator (thought)", "Initial plan: find the parks, then count them."),
+        ("Orchestrator (-> WebSurfer)", "Please list the parks near the museum."),
+        ("WebSurfer", "I typed 'parks near the museum'. The page lists parks."),
+        ("Orchestrator (thought)", done.as_str()),
+        ("Orchestrator (thought)", "Request satisfied."),
+        ("Orchestrator (termination condition)", "No agent selected.\nFINAL ANSWER: 6"),
+    ];
+    assert_eq!(marked(&unbacked), [4], "the first declaration only, not the later line");
+    let a = analyze_trajectory(&orchestrated(&unbacked), &opts);
+    let c = candidate_at(&a, 4);
+    assert!(
+        c.why.iter().any(|w| w
+            == "the orchestrator's first declaration that the request is satisfied, and the \
+                worker reply before it does not state the final answer's value"),
+        "{:?}",
+        c.why
+    );
+    // With the shipped weights it is the critical step, the orchestrator's; held at 0 it is
+    // not (the earlier steps win on their features).
+    assert!(AnalysisOptions::default().orchestrated_weights.unbacked_declaration > 0.0);
+    let critical = a.critical.as_ref().expect("a critical step");
+    assert_eq!((critical.step, critical.agent.as_str()), (4, "Orchestrator"));
+    let mut off = opts.clone();
+    off.orchestrated_weights.unbacked_declaration = 0.0;
+    let b = analyze_trajectory(&orchestrated(&unbacked), &off);
+    assert_ne!(b.critical.as_ref().map(|c| c.step), Some(4));
+    // A reply that states the value backs the declaration: that reply concludes the answer
+    // and the declaration is not marked.
+    assert!(marked(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "There are 6 parks."),
+        ("Orchestrator (thought)", done.as_str()),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"),
+    ])
+    .is_empty());
+    // No declaration (a ledger that says not satisfied), or no marked answer: nothing.
+    let open = ledger(false);
+    assert!(marked(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "The page lists parks."),
+        ("Orchestrator (thought)", open.as_str()),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"),
+    ])
+    .is_empty());
+    assert!(marked(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the parks."),
+        ("WebSurfer", "The page lists parks."),
+        ("Orchestrator (thought)", done.as_str()),
+    ])
+    .is_empty());
+    // A group chat has no orchestrator: never marked there.
+    let doc = serde_json::json!({"question": "How many parks?", "history": [
+        {"name": "Planner", "role": "assistant", "content": "Request satisfied."},
+        {"name": "Expert", "role": "assistant", "content": "FINAL ANSWER: 6"},
+    ], "mistake_agent": "Planner", "mistake_step": "0", "mistake_reason": ""});
+    let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.candidates.iter().all(|c| !c.features.unbacked_declaration));
 }
 
 #[test]

@@ -110,6 +110,7 @@ pub fn rank(
             f.shows_answer = true;
             f.shown_value = e.value.clone();
         }
+        f.unbacked_declaration = found.unbacked_declaration == Some(step);
         if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == step) {
             f.concludes_answer = true;
             f.accepted = Some((e.shown.value.clone(), e.declared));

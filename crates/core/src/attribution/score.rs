@@ -70,6 +70,11 @@ pub struct Features {
     /// The phrase of that report, verbatim, for `why`.
     #[serde(skip)]
     pub claim: String,
+    /// The orchestrator's first declaration that the request is satisfied, when no worker
+    /// reply backs it (the reply before it does not state the wrong final answer's value);
+    /// orchestrated runs only.
+    #[serde(default)]
+    pub unbacked_declaration: bool,
     /// The rank-weighted support of this step's agent among the top candidates of the first
     /// ranking stage (see [`agent_support`]); set by the ranking, not by the step.
     #[serde(default)]
@@ -126,6 +131,9 @@ pub struct Weights {
     /// A step that reports a check as done while it ran nothing.
     #[serde(default)]
     pub claimed_check: f64,
+    /// The orchestrator's declaration of success that no worker reply backs.
+    #[serde(default)]
+    pub unbacked_declaration: f64,
 }
 
 fn default_depth() -> f64 {
@@ -158,6 +166,8 @@ impl Default for Weights {
             // A reported check that no code made (the fit's largest value): a group chat's
             // agents check facts only through the code the terminal runs.
             claimed_check: 2.0,
+            // Orchestrated runs only: never fire in a group chat.
+            unbacked_declaration: 0.0,
         }
     }
 }
@@ -245,7 +255,8 @@ impl Weights {
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
     /// observed error counts there (`instance`), an early step and a worker's reply more, the
     /// first worker reply that shows the wrong final answer's value, and most the reply the run
-    /// accepted that answer from.
+    /// accepted that answer from, or, when no reply states it, the orchestrator's declaration
+    /// of success itself.
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
@@ -267,11 +278,14 @@ impl Weights {
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
             claimed_check: 0.0,
+            // The fit on all 32 HC items: an answer no worker reply states entered at the
+            // orchestrator's declaration of success.
+            unbacked_declaration: 1.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 14;
+    pub const LEN: usize = 15;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -289,6 +303,7 @@ impl Weights {
         "shows_answer",
         "concludes_answer",
         "claimed_check",
+        "unbacked_declaration",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -307,6 +322,7 @@ impl Weights {
             self.shows_answer,
             self.concludes_answer,
             self.claimed_check,
+            self.unbacked_declaration,
         ][k]
     }
 
@@ -325,7 +341,8 @@ impl Weights {
             10 => &mut self.agent_vote,
             11 => &mut self.shows_answer,
             12 => &mut self.concludes_answer,
-            _ => &mut self.claimed_check,
+            13 => &mut self.claimed_check,
+            _ => &mut self.unbacked_declaration,
         };
         *slot = v;
     }
@@ -361,6 +378,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.shows_answer * b(f.shows_answer)
         + w.concludes_answer * b(f.concludes_answer)
         + w.claimed_check * b(f.claimed_check)
+        + w.unbacked_declaration * b(f.unbacked_declaration)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -446,6 +464,13 @@ pub fn why(f: &Features) -> Vec<String> {
             "reports a check as done ('{}') but ran no code and issued no command",
             f.claim
         ));
+    }
+    if f.unbacked_declaration {
+        out.push(
+            "the orchestrator's first declaration that the request is satisfied, and the worker \
+             reply before it does not state the final answer's value"
+                .into(),
+        );
     }
     if f.promoted {
         out.push(format!(

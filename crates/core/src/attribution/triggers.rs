@@ -61,6 +61,11 @@ pub struct Found {
     /// worker reply before the orchestrator first declares the request satisfied, when that
     /// reply states the final answer's value (case and punctuation ignored).
     pub answer_accepted: Option<AnswerAccepted>,
+    /// In an orchestrated run that states its answer, the orchestrator's first declaration
+    /// that the request is satisfied when no worker reply backs it: the worker reply before
+    /// it (if any) does not state the final answer's value, so the orchestrator took the
+    /// answer from elsewhere or made it up when declaring.
+    pub unbacked_declaration: Option<u32>,
 }
 
 /// The worker reply an orchestrated run accepted its (wrong) final answer from (see
@@ -214,6 +219,9 @@ pub fn detect(traj: &Trajectory) -> Found {
         if !f.instructed.is_empty() {
             f.answer_shown = answer_shown(traj, &f.instructed, &answer);
             f.answer_accepted = answer_accepted(traj, &f.instructed, &answer);
+            if f.answer_accepted.is_none() {
+                f.unbacked_declaration = unbacked_declaration(traj, &f.instructed, &answer);
+            }
         }
     }
     f
@@ -1229,16 +1237,42 @@ fn answer_accepted(
         return None;
     }
     let steps = &traj.steps;
-    let declared = steps.iter().enumerate().take(answer.step + 1).position(|(i, s)| {
-        text::is_agent_step(s)
-            && instructed.binary_search(&(i as u32)).is_err()
-            && declares_satisfied(&s.text)
-    })?;
+    let declared = first_declaration(steps, instructed, answer)?;
     let &r = instructed.iter().rev().find(|&&r| (r as usize) < declared)?;
     let needles = answer_needles(answer, 1);
     let t = steps.get(r as usize)?.text.as_str();
     let shown = shown_in(r, t, &needles, &mut Vec::new())?;
     Some(AnswerAccepted { shown, declared: declared as u32 })
+}
+
+/// The first step (up to the answer's own) where the orchestrator declares the request
+/// satisfied ([`declares_satisfied`]; a worker's reply is not the orchestrator's word).
+fn first_declaration(
+    steps: &[Step],
+    instructed: &[u32],
+    answer: &FinalAnswer<'_>,
+) -> Option<usize> {
+    steps.iter().enumerate().take(answer.step + 1).position(|(i, s)| {
+        text::is_agent_step(s)
+            && instructed.binary_search(&(i as u32)).is_err()
+            && declares_satisfied(&s.text)
+    })
+}
+
+/// In an orchestrated run that states its answer (`FINAL ANSWER:`), the orchestrator's first
+/// declaration that the request is satisfied when the worker reply before it does not state
+/// the answer's value (or no worker replied before it): the answer entered at the declaration,
+/// not from a reply. Called when [`answer_accepted`] found no backing reply. Not marked when
+/// the answer has no value to look for (every value given in the task).
+fn unbacked_declaration(
+    traj: &Trajectory,
+    instructed: &[u32],
+    answer: &FinalAnswer<'_>,
+) -> Option<u32> {
+    if !answer.marked || answer_needles(answer, 1).is_empty() {
+        return None;
+    }
+    first_declaration(&traj.steps, instructed, answer).map(|d| d as u32)
 }
 
 /// Whether an orchestrator's step declares the request satisfied: a progress ledger whose
