@@ -103,6 +103,28 @@ pub(crate) fn array_field<'a>(
     }
 }
 
+/// Span id → (its agent's name, if the span is an agent's; its parent span's id).
+pub(crate) type SpanAgents = std::collections::HashMap<String, (Option<String>, Option<String>)>;
+
+/// The agent a span runs under: its own, else the nearest ancestor's (at most 64 levels up, so
+/// a cycle of parent ids ends).
+pub(crate) fn nearest_agent(
+    own: Option<String>,
+    parent: Option<&String>,
+    agents: &SpanAgents,
+) -> Option<String> {
+    let mut actor = own;
+    let mut cursor = parent;
+    let mut hops = 0;
+    while actor.is_none() && hops < 64 {
+        let Some((agent, up)) = cursor.and_then(|p| agents.get(p)) else { break };
+        actor = agent.clone();
+        cursor = up.as_ref();
+        hops += 1;
+    }
+    actor
+}
+
 /// A JSON value's kind in words, for error messages.
 pub(crate) fn json_kind(v: &Value) -> &'static str {
     match v {

@@ -156,8 +156,7 @@ impl OpenaiAgents {
         crate::sort::sort_by(&mut spans, |a, b| {
             (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
         });
-        // Keyed as the OTel adapter's map is (one map type in the web build).
-        let agent_names: HashMap<String, (Option<String>, Option<String>)> = spans
+        let agent_names: super::SpanAgents = spans
             .iter()
             .filter_map(|s| {
                 let data = s.fields.get("span_data").and_then(Value::as_object);
@@ -179,17 +178,8 @@ impl OpenaiAgents {
             let tr = &mut out[pos];
             // The agent this span runs under: its own, or the nearest agent ancestor's.
             let parent = get_text(&s.fields, &["parent_id"]);
-            let mut actor = s.id.as_deref().and_then(|id| agent_names.get(id)?.0.clone());
-            let mut cursor = parent.clone();
-            let mut hops = 0;
-            while actor.is_none() && hops < 64 {
-                let Some((agent, up)) = cursor.as_deref().and_then(|p| agent_names.get(p)) else {
-                    break;
-                };
-                actor = agent.clone();
-                cursor = up.clone();
-                hops += 1;
-            }
+            let own = s.id.as_deref().and_then(|id| agent_names.get(id)?.0.clone());
+            let actor = super::nearest_agent(own, parent.as_ref(), &agent_names);
             let read = span_steps(s, &trace_id, actor.unwrap_or_default());
             if tr.task.is_none() {
                 if let Some(input) = read.input {

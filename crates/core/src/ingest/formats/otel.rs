@@ -70,7 +70,7 @@ impl JsonlAdapter for Otel {
         let mut spans = self.spans;
         // Stable: spans with equal start times keep their arrival order.
         crate::sort::sort_by_key(&mut spans, |s| s.start);
-        let agents: HashMap<String, (Option<String>, Option<String>)> = spans
+        let agents: super::SpanAgents = spans
             .iter()
             .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
             .collect();
@@ -84,19 +84,8 @@ impl JsonlAdapter for Otel {
             });
             let tr = &mut out[pos];
             let mut step = s.step;
-            // The agent this span runs under: its own, or the nearest ancestor's.
-            let mut actor = s.agent.clone();
-            let mut cursor = s.parent.clone();
-            let mut hops = 0;
-            while actor.is_none() && hops < 64 {
-                let Some((agent, parent)) = cursor.as_ref().and_then(|p| agents.get(p)) else {
-                    break;
-                };
-                actor = agent.clone();
-                cursor = parent.clone();
-                hops += 1;
-            }
-            step.actor = actor.unwrap_or_default();
+            step.actor = super::nearest_agent(s.agent.clone(), s.parent.as_ref(), &agents)
+                .unwrap_or_default();
             if tr.task.is_none() {
                 if let Some(input) = &s.input {
                     tr.task = Some(input.clone());
