@@ -103,6 +103,11 @@ pub(crate) fn array_field<'a>(
     }
 }
 
+/// The text of tool calls that came with no text of their own: `name(arguments)`, one a line.
+pub(crate) fn calls_text(names: &[String], args: &[String]) -> String {
+    names.iter().zip(args).map(|(n, a)| format!("{n}({a})")).collect::<Vec<_>>().join("\n")
+}
+
 /// Span id → (its agent's name, if the span is an agent's; its parent span's id).
 pub(crate) type SpanAgents = std::collections::HashMap<String, (Option<String>, Option<String>)>;
 

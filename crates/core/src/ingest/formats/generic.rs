@@ -119,12 +119,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         });
         step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
         if text.is_empty() {
-            text = names
-                .iter()
-                .zip(&args)
-                .map(|(n, a)| format!("{n}({a})"))
-                .collect::<Vec<_>>()
-                .join("\n");
+            text = super::calls_text(&names, &args);
         }
     }
     step.ids.source_action_id = get_text(o, &["tool_call_id"]);

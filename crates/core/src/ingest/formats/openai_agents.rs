@@ -302,12 +302,7 @@ fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
                 step.tool = Some(names.join(","));
                 step.args = Some(args.join("\n"));
                 if step.text.is_empty() {
-                    step.text = names
-                        .iter()
-                        .zip(&args)
-                        .map(|(n, a)| format!("{n}({a})"))
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                    step.text = super::calls_text(&names, &args);
                 }
             }
             input = messages(data.get("input"))

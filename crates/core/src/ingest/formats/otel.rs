@@ -271,12 +271,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                 step.args = Some(args.join("\n"));
                 step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
                 if step.text.is_empty() {
-                    step.text = names
-                        .iter()
-                        .zip(&args)
-                        .map(|(n, a)| format!("{n}({a})"))
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                    step.text = super::calls_text(&names, &args);
                 }
             }
         }
