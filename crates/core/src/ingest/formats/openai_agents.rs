@@ -62,11 +62,52 @@ pub struct OpenaiAgents {
 
 struct Span {
     id: Option<String>,
-    /// `started_at`, read once before the spans are ordered.
     start: Option<String>,
-    fields: Map<String, Value>,
-    loc: SourceLoc,
-    ingest_seq: u64,
+    parent: Option<String>,
+    trace_id: String,
+    /// The agent's name, when the span is an agent's.
+    agent: Option<String>,
+    body: Body,
+}
+
+/// A span still open (its export without an end: a later export of it may follow, and its
+/// fields win), or read into its steps (ended: only the steps are kept, not the JSON).
+enum Body {
+    Open(Map<String, Value>, SourceLoc, u64),
+    Read(Box<SpanRead>),
+}
+
+impl Span {
+    fn new(fields: Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span {
+        let data = fields.get("span_data").and_then(Value::as_object);
+        let agent = data
+            .filter(|d| d.get("type").and_then(Value::as_str) == Some("agent"))
+            .and_then(|d| get_text(d, &["name"]));
+        let mut span = Span {
+            id: get_text(&fields, &["id"]),
+            start: get_text(&fields, &["started_at"]),
+            parent: get_text(&fields, &["parent_id"]),
+            trace_id: get_text(&fields, &["trace_id"]).unwrap_or_else(|| "trace".into()),
+            agent,
+            body: Body::Open(fields, loc, ingest_seq),
+        };
+        if span.ended() {
+            span.read();
+        }
+        span
+    }
+
+    fn ended(&self) -> bool {
+        matches!(&self.body, Body::Open(f, ..) if f.get("ended_at").is_some_and(|e| !e.is_null()))
+    }
+
+    /// Reads an open span into its steps (its JSON is dropped).
+    fn read(&mut self) {
+        if let Body::Open(fields, loc, seq) = &self.body {
+            let read = span_steps(fields, self.id.as_ref(), loc, *seq, &self.trace_id);
+            self.body = Body::Read(Box::new(read));
+        }
+    }
 }
 
 impl JsonlAdapter for OpenaiAgents {
@@ -102,85 +143,117 @@ impl OpenaiAgents {
             }
             _ => {}
         }
-        if let Some(Value::Array(items)) = o.get("data") {
+        let mut o = o;
+        if let Some(Value::Array(items)) = o.remove("data") {
+            let n = items.len();
             let mut read = 0;
             for item in items {
-                if let Some(item) = item.as_object() {
-                    if self.push_value(item.clone(), loc, ingest_seq).is_ok() {
+                if let Value::Object(item) = item {
+                    if self.push_value(item, loc, ingest_seq).is_ok() {
                         read += 1;
                     }
                 }
             }
             return match read {
-                0 if !items.is_empty() => {
-                    Err("a batch (`data`) with no trace or span export".to_string())
-                }
+                0 if n > 0 => Err("a batch (`data`) with no trace or span export".to_string()),
                 _ => Ok(()),
             };
         }
         for key in ["span", "trace", "item"] {
-            if let Some(Value::Object(inner)) = o.get(key) {
-                if inner.contains_key("object") {
-                    return self.push_value(inner.clone(), loc, ingest_seq);
+            match o.remove(key) {
+                Some(Value::Object(inner)) if inner.contains_key("object") => {
+                    return self.push_value(inner, loc, ingest_seq);
                 }
+                Some(other) => {
+                    o.insert(key.to_string(), other);
+                }
+                None => {}
             }
         }
         Err("not an Agents SDK trace or span export (no `object`: `trace` / `trace.span`)"
             .to_string())
     }
 
-    fn push_span(&mut self, o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
+    fn push_span(&mut self, mut o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
+        // A generation's input repeats the whole conversation so far at every call: only its
+        // last user message is read (the task), so only that is kept.
+        if let Some(Value::Object(data)) = o.get_mut("span_data") {
+            if let Some(input) = data.get_mut("input") {
+                if input.is_array() || input.is_object() {
+                    *input = messages(Some(input))
+                        .iter()
+                        .rev()
+                        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+                        .map(|m| Value::String(message_text(m)))
+                        .unwrap_or(Value::Null);
+                }
+            }
+        }
         let id = get_text(&o, &["id"]);
         if let Some(&at) = id.as_ref().and_then(|id| self.by_id.get(id)) {
             let span = &mut self.spans[at];
-            for (k, v) in o {
-                if !v.is_null() {
-                    span.fields.insert(k, v);
+            match &mut span.body {
+                // Started, now ended (or exported again): the later fields win.
+                Body::Open(fields, ..) => {
+                    for (k, v) in o {
+                        if !v.is_null() {
+                            fields.insert(k, v);
+                        }
+                    }
+                    let Body::Open(fields, loc, seq) =
+                        std::mem::replace(&mut span.body, Body::Open(Map::new(), loc.clone(), 0))
+                    else {
+                        return;
+                    };
+                    *span = Span::new(fields, loc, seq);
                 }
+                // Exported again after it ended: the new export replaces it.
+                Body::Read(_) => *span = Span::new(o, loc.clone(), ingest_seq),
             }
             return;
         }
-        if let Some(id) = &id {
-            self.by_id.insert(id.clone(), self.spans.len());
+        if let Some(id) = id {
+            self.by_id.insert(id, self.spans.len());
         }
-        self.spans.push(Span { id, start: None, fields: o, loc: loc.clone(), ingest_seq });
+        self.spans.push(Span::new(o, loc.clone(), ingest_seq));
     }
 
     fn trajectories(self) -> Vec<Trajectory> {
         let mut spans = self.spans;
+        for s in &mut spans {
+            s.read();
+        }
         // Stable: spans with equal start times keep their arrival order; a span without one
         // goes after those with one.
-        for s in &mut spans {
-            s.start = get_text(&s.fields, &["started_at"]);
-        }
         crate::sort::sort_by(&mut spans, |a, b| {
             (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
         });
         let agent_names: super::SpanAgents = spans
             .iter()
-            .filter_map(|s| {
-                let data = s.fields.get("span_data").and_then(Value::as_object);
-                let agent = data
-                    .filter(|d| d.get("type").and_then(Value::as_str) == Some("agent"))
-                    .and_then(|d| get_text(d, &["name"]));
-                Some((s.id.clone()?, (agent, get_text(&s.fields, &["parent_id"]))))
-            })
+            .filter_map(|s| Some((s.id.clone()?, (s.agent.clone(), s.parent.clone()))))
             .collect();
         let mut out: Vec<Trajectory> = Vec::new();
         let mut by_trace: HashMap<String, usize> = HashMap::new();
         let mut endings: Vec<(usize, Step)> = Vec::new();
-        for s in &spans {
-            let trace_id = get_text(&s.fields, &["trace_id"]).unwrap_or_else(|| "trace".into());
+        for s in spans {
+            let Body::Read(read) = s.body else { continue };
+            let mut read = *read;
+            let trace_id = s.trace_id;
             let pos = *by_trace.entry(trace_id.clone()).or_insert_with(|| {
                 out.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
                 out.len() - 1
             });
             let tr = &mut out[pos];
-            // The agent this span runs under: its own, or the nearest agent ancestor's.
-            let parent = get_text(&s.fields, &["parent_id"]);
-            let own = s.id.as_deref().and_then(|id| agent_names.get(id)?.0.clone());
-            let actor = super::nearest_agent(own, parent.as_ref(), &agent_names);
-            let read = span_steps(s, &trace_id, actor.unwrap_or_default());
+            // The agent this span runs under: its own, or the nearest agent ancestor's (a
+            // tool's result is the tool's).
+            let actor = super::nearest_agent(s.agent, s.parent.as_ref(), &agent_names);
+            let actor = actor.unwrap_or_default();
+            for st in read.steps.iter_mut().chain(read.ending.as_mut()) {
+                if st.role != Role::Tool {
+                    st.actor.clone_from(&actor);
+                }
+            }
+            let parent = s.parent;
             if tr.task.is_none() {
                 if let Some(input) = read.input {
                     tr.task = Some(input.clone());
@@ -243,8 +316,13 @@ struct SpanRead {
     reply: Option<String>,
 }
 
-fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
-    let f = &s.fields;
+fn span_steps(
+    f: &Map<String, Value>,
+    id: Option<&String>,
+    loc: &SourceLoc,
+    ingest_seq: u64,
+    trace_id: &str,
+) -> SpanRead {
     let empty = Map::new();
     let data = f.get("span_data").and_then(Value::as_object).unwrap_or(&empty);
     let kind = get_text(data, &["type"]).unwrap_or_default();
@@ -263,18 +341,17 @@ fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
         _ => None,
     };
     let mut step = Step {
-        loc: s.loc.clone(),
-        actor,
+        loc: loc.clone(),
         role: Role::Assistant,
         kind: StepKind::Message,
         is_error: error.is_some(),
         status: Some(kind.clone()).filter(|k| !k.is_empty()),
         timestamp: get_text(f, &["started_at"]),
-        ingest_seq: s.ingest_seq,
+        ingest_seq,
         ..Step::default()
     };
     step.ids.run_id = Some(trace_id.to_string());
-    step.ids.span_id = s.id.clone();
+    step.ids.span_id = id.cloned();
     step.ids.parent_id = get_text(f, &["parent_id"]);
     let name = get_text(data, &["name"]).unwrap_or_default();
     let (mut input, mut reply) = (None, None);
@@ -324,20 +401,20 @@ fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
             step.tool = Some(name.clone()).filter(|n| !n.is_empty());
             step.args = get(data, &["input"]).map(value_text);
             step.text = format!("{name}({})", step.args.as_deref().unwrap_or(""));
-            step.ids.action_id = s.id.clone();
+            step.ids.action_id = id.cloned();
             let mut obs = Step {
-                loc: s.loc.clone(),
+                loc: loc.clone(),
                 role: Role::Tool,
                 kind: StepKind::Observation,
                 tool: step.tool.clone(),
                 text: get(data, &["output"]).map(value_text).unwrap_or_default(),
                 is_error: step.is_error,
                 timestamp: get_text(f, &["ended_at"]),
-                ingest_seq: s.ingest_seq,
+                ingest_seq,
                 ..Step::default()
             };
             obs.ids.run_id = step.ids.run_id.clone();
-            obs.ids.source_action_id = s.id.clone();
+            obs.ids.source_action_id = id.cloned();
             obs.usage = usage(None, f);
             // The error is the tool's result: shown on the observation.
             step.is_error = false;
@@ -363,7 +440,7 @@ fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
                 step.is_error = false;
                 let root = step.ids.parent_id.is_none();
                 let mut end = Step {
-                    loc: s.loc.clone(),
+                    loc: loc.clone(),
                     actor: step.actor.clone(),
                     role: Role::Environment,
                     kind: if root { StepKind::RunEnd } else { StepKind::Observation },
@@ -371,11 +448,11 @@ fn span_steps(s: &Span, trace_id: &str, actor: String) -> SpanRead {
                     is_error: true,
                     status: Some("error".to_string()),
                     timestamp: get_text(f, &["ended_at"]),
-                    ingest_seq: s.ingest_seq,
+                    ingest_seq,
                     ..Step::default()
                 };
                 end.ids.run_id = step.ids.run_id.clone();
-                end.ids.span_id = s.id.clone();
+                end.ids.span_id = id.cloned();
                 ending = Some(end);
             }
         }
