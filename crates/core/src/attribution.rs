@@ -397,17 +397,26 @@ fn fill_record(
         (Some(w), None) => format!("step {} by {} ({}): \"{}\"", c.step, c.agent, w.rule, w.quote),
         _ => format!("step {} by {}", c.step, c.agent),
     };
-    r.verification_probe_candidate = found
-        .failed_judges
-        .last()
-        .and_then(|&j| steps.get(j))
-        .map(|j| format!("re-run the verifier `{}` on the changed artifact", agent_of(j)))
-        .or_else(|| {
-            steps
-                .get(event)
-                .and_then(|s| s.args.clone())
-                .map(|a| format!("re-run `{}` after the fix", text::cut(text::first_line(&a))))
+    let protected = c
+        .evidence
+        .iter()
+        .find(|e| e.rule == Rule::TaskConstraintBroken && e.kind == "reference")
+        .map(|e| {
+            format!("check that the change leaves unchanged what the task forbids: \"{}\"", e.quote)
         });
+    r.verification_probe_candidate = protected.or_else(|| {
+        found
+            .failed_judges
+            .last()
+            .and_then(|&j| steps.get(j))
+            .map(|j| format!("re-run the verifier `{}` on the changed artifact", agent_of(j)))
+            .or_else(|| {
+                steps
+                    .get(event)
+                    .and_then(|s| s.args.clone())
+                    .map(|a| format!("re-run `{}` after the fix", text::cut(text::first_line(&a))))
+            })
+    });
     r.classification = classification;
     r.failure_mode = failure_mode;
     let mut rules: Vec<String> = c.evidence.iter().map(|e| e.rule.to_string()).collect();

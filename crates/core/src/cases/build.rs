@@ -517,6 +517,14 @@ fn prevention_hint(r: &AttributionRecord, f: &HintFacts) -> String {
     let class = r.classification;
     let check = f.check();
     let why = f.reason.map(|w| format!(" ({w})")).unwrap_or_default();
+    // The step changed what the task forbids changing: running it again is the wrong advice.
+    if broke_task_constraint(r) {
+        let what = if artifacts.is_empty() { "what the task protects" } else { artifacts };
+        return format!(
+            "Leave {what} as it was: the task forbids changing it. Make the change the task \
+             asks for elsewhere, and check it with the checks as they are."
+        );
+    }
     match class {
         Some(FailureClass::EnvironmentBlocker) => {
             return format!(
@@ -604,9 +612,18 @@ fn is_prose(probe: &str) -> bool {
     probe.contains('`') || (probe.contains(' ') && VERBS.contains(&first.as_str()))
 }
 
+/// The critical step changed what the task forbids changing (`task_constraint_broken`).
+fn broke_task_constraint(r: &AttributionRecord) -> bool {
+    r.attribution_heuristics.iter().any(|h| h == "task_constraint_broken")
+}
+
 fn constraint(r: &AttributionRecord, f: &HintFacts) -> Option<String> {
     let (verifier, artifacts) = (f.verifier, f.artifacts);
     let mode = r.failure_mode;
+    if broke_task_constraint(r) {
+        let what = if artifacts.is_empty() { "what the task protects" } else { artifacts };
+        return Some(format!("{what} must stay unchanged, as the task says"));
+    }
     if r.classification.is_some_and(FailureClass::is_blocker)
         || mode == Some(FailureMode::Transient)
     {
