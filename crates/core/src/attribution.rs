@@ -378,6 +378,17 @@ fn fill_record(
                 r.failed_artifact_refs.push(a.normalized.clone());
             }
         }
+        // A change the task forbids names the files it wrote, read from its command when the
+        // format gave the step no references.
+        let broke_ban = c.evidence.iter().any(|e| e.rule == Rule::TaskConstraintBroken);
+        if broke_ban && cs.artifact_refs.is_empty() {
+            let written = crate::artifact::extract::shell_writes(cs.args.as_deref().unwrap_or(""));
+            for a in crate::artifact::extract::refs(written, None) {
+                if !a.escapes_root && !r.failed_artifact_refs.contains(&a.normalized) {
+                    r.failed_artifact_refs.push(a.normalized);
+                }
+            }
+        }
     }
     for e in &c.evidence {
         let id =

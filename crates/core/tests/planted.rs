@@ -253,6 +253,16 @@ fn an_edit_the_task_forbids_is_blamed_with_the_tasks_words_as_reference() {
         assert!(t.steps[user as usize].text.contains(&broken[0].reference_quote));
         assert!(a.candidates[0].why.iter().any(|w| w.contains("the task's own words forbid")));
         assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+        // The lesson is to leave the file alone, not to run the offending edit again.
+        let case = trajscope_core::cases::from_attribution(&a.record, &t, "sha256:planted");
+        assert!(
+            case.prevention_hint.starts_with("Leave ")
+                && case.prevention_hint.contains("tests/test_price.py")
+                && !case.prevention_hint.contains("s/2.68"),
+            "seed {seed}: {}",
+            case.prevention_hint
+        );
+        assert!(!case.prevention_hint.contains("sed -i"), "{}", case.prevention_hint);
     }
 }
 
