@@ -23,6 +23,7 @@ use aho_corasick::dfa::{Builder, DFA};
 use aho_corasick::BuildError;
 use aho_corasick::{Input, Match, MatchKind};
 
+#[cfg(any(test, target_arch = "wasm32"))]
 pub mod small;
 
 /// An Aho-Corasick DFA, searched without an anchored start (the searches of `AhoCorasick`'s
@@ -42,6 +43,8 @@ pub(crate) struct Ac(small::Dfa);
 pub(crate) struct AcOptions {
     pub match_kind: MatchKind,
     pub ascii_case_insensitive: bool,
+    /// Native builds only: the web build's automaton has no prefilter.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub prefilter: bool,
 }
 

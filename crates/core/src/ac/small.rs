@@ -84,10 +84,10 @@ impl Dfa {
         // Failure links breadth first; a missing transition takes its failure state's.
         let mut fail = vec![0u32; matches.len()];
         let mut queue = std::collections::VecDeque::new();
-        for c in 0..classes {
-            match next[c] {
-                NONE => next[c] = 0,
-                t => queue.push_back(t),
+        for t in next.iter_mut().take(classes) {
+            match *t {
+                NONE => *t = 0,
+                child => queue.push_back(child),
             }
         }
         while let Some(s) = queue.pop_front() {
@@ -141,12 +141,12 @@ impl Dfa {
         let hay = input.haystack();
         let mut s = 0usize;
         let mut best: Option<Match> = None;
-        for i in input.start()..input.end() {
+        for (i, &byte) in hay.iter().enumerate().take(input.end()).skip(input.start()) {
             // No match ending past here can start at or before the best one.
             if best.is_some_and(|b| i + 1 > b.start() + self.max_len) {
                 break;
             }
-            s = self.step(s, hay[i]);
+            s = self.step(s, byte);
             for &id in &self.matches[s] {
                 let m = self.at(id, i + 1);
                 if self.kind == MatchKind::Standard {

@@ -273,21 +273,21 @@ fn cells(line: &str) -> Vec<String> {
     let t = line.trim();
     let t = t.strip_prefix('|').unwrap_or(t);
     let t = if t.ends_with('|') && !t.ends_with("\\|") { &t[..t.len() - 1] } else { t };
-    let mut out = vec![String::new()];
+    let mut out = Vec::new();
+    let mut cell = String::new();
     let mut chars = t.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\\' if chars.peek() == Some(&'|') => {
-                out.last_mut().map(|s| s.push('|'));
+                cell.push('|');
                 chars.next();
             }
-            '|' => out.push(String::new()),
-            _ => {
-                out.last_mut().map(|s| s.push(c));
-            }
+            '|' => out.push(std::mem::take(&mut cell).trim().to_string()),
+            _ => cell.push(c),
         }
     }
-    out.into_iter().map(|s| s.trim().to_string()).collect()
+    out.push(cell.trim().to_string());
+    out
 }
 
 fn delimiter_row(line: &str) -> Option<usize> {
