@@ -9,14 +9,33 @@
 //! answer's words, `attribution::triggers`) with more than 100 needles gets a DFA too where
 //! `AhoCorasick` would have chosen an NFA: the same matches, more memory.
 
+//!
+//! The web build goes further: its automaton is [`small::Dfa`], a plain Aho-Corasick DFA of
+//! its own (about 3 KB of wasm where the crate's builders and searchers were 23 KB), giving
+//! the same matches as the crate for every search the core makes (tested against it below and
+//! in `small`'s tests); `aho_corasick` then only lends its `Input`, `Match` and `MatchKind`.
+
+#[cfg(not(target_arch = "wasm32"))]
 use aho_corasick::automaton::{Automaton, FindIter, FindOverlappingIter};
+#[cfg(not(target_arch = "wasm32"))]
 use aho_corasick::dfa::{Builder, DFA};
-use aho_corasick::{BuildError, Input, Match, MatchKind};
+#[cfg(not(target_arch = "wasm32"))]
+use aho_corasick::BuildError;
+use aho_corasick::{Input, Match, MatchKind};
+
+#[cfg(any(test, target_arch = "wasm32"))]
+pub mod small;
 
 /// An Aho-Corasick DFA, searched without an anchored start (the searches of `AhoCorasick`'s
 /// `is_match`, `find`, `find_iter` and `find_overlapping_iter`, which cannot fail on it).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Debug)]
 pub(crate) struct Ac(DFA);
+
+/// The web build's automaton (see the module's note).
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Debug)]
+pub(crate) struct Ac(small::Dfa);
 
 /// How an [`Ac`] is built: `AhoCorasickBuilder`'s options the core uses, with its defaults
 /// (standard match semantics, ASCII case kept, a prefilter where one helps).
@@ -24,6 +43,8 @@ pub(crate) struct Ac(DFA);
 pub(crate) struct AcOptions {
     pub match_kind: MatchKind,
     pub ascii_case_insensitive: bool,
+    /// Native builds only: the web build's automaton has no prefilter.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub prefilter: bool,
 }
 
@@ -43,6 +64,7 @@ impl AcOptions {
         AcOptions { ascii_case_insensitive: true, ..AcOptions::default() }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn build<P: AsRef<[u8]>>(self, needles: &[P]) -> Result<Ac, BuildError> {
         Builder::new()
             .match_kind(self.match_kind)
@@ -51,8 +73,40 @@ impl AcOptions {
             .build(needles)
             .map(Ac)
     }
+
+    /// The web build's: an empty needle is refused (the core has none).
+    #[cfg(target_arch = "wasm32")]
+    pub fn build<P: AsRef<[u8]>>(self, needles: &[P]) -> Result<Ac, small::EmptyNeedle> {
+        small::Dfa::new(needles, self.match_kind, self.ascii_case_insensitive).map(Ac)
+    }
 }
 
+#[cfg(target_arch = "wasm32")]
+impl Ac {
+    pub fn is_match<'h>(&self, hay: impl Into<Input<'h>>) -> bool {
+        self.0.find(&hay.into()).is_some()
+    }
+
+    pub fn find<'h>(&self, input: impl Into<Input<'h>>) -> Option<Match> {
+        self.0.find(&input.into())
+    }
+
+    pub fn find_iter<'a, 'h: 'a>(
+        &'a self,
+        hay: impl Into<Input<'h>>,
+    ) -> impl Iterator<Item = Match> + 'a {
+        self.0.find_iter(hay.into())
+    }
+
+    pub fn find_overlapping_iter<'a, 'h: 'a>(
+        &'a self,
+        hay: impl Into<Input<'h>>,
+    ) -> impl Iterator<Item = Match> + 'a {
+        self.0.overlapping(hay.into())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 impl Ac {
     /// Whether any needle occurs in `hay` (the search stops at the first match it sees).
     pub fn is_match<'h>(&self, hay: impl Into<Input<'h>>) -> bool {

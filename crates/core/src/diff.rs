@@ -3,18 +3,23 @@
 //! and critical steps. The CLI's `diff` and the app's compare view show this; the key and the
 //! JSON are documented in `docs/diff.md`.
 //!
-//! The alignment is `similar`'s Myers diff over interned keys (one `u32` per distinct key), after
+//! The alignment is a Myers diff over interned keys (one `u32` per distinct key), after
 //! the shared prefix and suffix are trimmed; a long middle is aligned in bounded pieces. No
 //! clock is needed: `similar`'s Myers bounds its own work on hard inputs, and the pieces keep the
 //! whole linear in the length, so two 100,000-step runs align in under a second whatever they
 //! hold (`cargo bench -p trajscope-core --bench diff`). The result may be longer than the
 //! shortest edit script, never wrong: every step of both runs is in exactly one row, in order.
+//! Native builds run `similar`'s Myers; the web build the small exact one of [`myers`] (for the
+//! bundle's size), whose rows may pair a stretch differently where two alignments are as short.
 
 use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
 
 use serde::{Deserialize, Serialize};
+#[cfg(not(target_arch = "wasm32"))]
 use similar::{Algorithm, DiffOp};
+
+pub mod myers;
 
 use crate::attribution::TrajectoryAnalysis;
 use crate::model::{Outcome, Step, Trajectory};
@@ -185,8 +190,44 @@ pub fn align_keys(l: &[u32], r: &[u32]) -> Vec<Pair> {
 const WHOLE: usize = 4096;
 const PIECE: usize = 256;
 
+/// Aligns `l` against `r` (offsets `lo`, `ro` in the runs) with [`myers::matches`], appending
+/// the rows to `out`: between two matched steps, the unmatched ones of both sides are zipped
+/// into `changed` rows, the excess one-sided (left first), as `similar`'s replace ops below.
+#[cfg(target_arch = "wasm32")]
+fn align_middle(l: &[u32], r: &[u32], lo: usize, ro: usize, out: &mut Vec<Pair>) {
+    rows_between_matches(l, r, lo, ro, &myers::matches(l, r), out);
+}
+
+/// The rows of an alignment given by its matched pairs (see `align_middle`).
+pub fn rows_between_matches(
+    l: &[u32],
+    r: &[u32],
+    lo: usize,
+    ro: usize,
+    matches: &[(usize, usize)],
+    out: &mut Vec<Pair>,
+) {
+    let (mut i, mut j) = (0, 0);
+    let ends = matches.iter().copied().chain([(l.len(), r.len())]);
+    for (mi, mj) in ends {
+        let (a, b) = (mi.saturating_sub(i), mj.saturating_sub(j));
+        let zipped = a.min(b);
+        for k in 0..zipped {
+            let kind = if l[i + k] == r[j + k] { PairKind::Equal } else { PairKind::Changed };
+            out.push(both(kind, lo + i + k, ro + j + k));
+        }
+        out.extend((zipped..a).map(|k| left_only(lo + i + k)));
+        out.extend((zipped..b).map(|k| right_only(ro + j + k)));
+        if mi < l.len() && mj < r.len() {
+            out.push(both(PairKind::Equal, lo + mi, ro + mj));
+        }
+        (i, j) = (mi.max(i) + 1, mj.max(j) + 1);
+    }
+}
+
 /// Aligns `l` against `r` (offsets `lo`, `ro` in the runs) with `similar`'s Myers, appending
 /// the rows to `out`.
+#[cfg(not(target_arch = "wasm32"))]
 fn align_middle(l: &[u32], r: &[u32], lo: usize, ro: usize, out: &mut Vec<Pair>) {
     if l.is_empty() || r.is_empty() {
         out.extend((0..l.len()).map(|i| left_only(lo + i)));

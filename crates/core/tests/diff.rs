@@ -3,7 +3,7 @@
 //! runs is in exactly one row, in order, and equal rows join equal keys.
 
 use proptest::prelude::*;
-use trajscope_core::diff::{align_keys, compare, step_key, PairKind};
+use trajscope_core::diff::{align_keys, compare, myers, rows_between_matches, step_key, PairKind};
 use trajscope_core::model::{Role, Step, StepKind, Trajectory};
 
 fn step(text: &str) -> Step {
@@ -144,4 +144,66 @@ fn an_empty_run_against_another_is_one_sided() {
     assert_eq!(c.counts.right_only, 1);
     let none = compare(&traj("a", &[]), None, &traj("b", &[]), None);
     assert!(none.pairs.is_empty() && none.first_divergence.is_none());
+}
+
+/// The length of a longest common subsequence, by the textbook table.
+fn lcs_len(a: &[u32], b: &[u32]) -> usize {
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut diag = 0;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = if x == y { diag + 1 } else { up.max(row[j]) };
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
+proptest! {
+    /// The web build's Myers (`diff::myers`) finds a longest common subsequence: its pairs are
+    /// matches, in order, as many as the table's and as `similar`'s (the native alignment)
+    /// equal steps; the rows built from them cover both runs.
+    #[test]
+    fn the_web_myers_is_exact_and_agrees_with_similar(
+        l in prop::collection::vec(0u32..6, 0..120),
+        r in prop::collection::vec(0u32..6, 0..120),
+    ) {
+        let m = myers::matches(&l, &r);
+        for w in m.windows(2) {
+            prop_assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{:?}", m);
+        }
+        for &(i, j) in &m {
+            prop_assert_eq!(l[i], r[j]);
+        }
+        prop_assert_eq!(m.len(), lcs_len(&l, &r));
+        let similar_equal: usize = similar::capture_diff_slices(similar::Algorithm::Myers, &l, &r)
+            .iter()
+            .map(|op| match *op {
+                similar::DiffOp::Equal { len, .. } => len,
+                _ => 0,
+            })
+            .sum();
+        prop_assert_eq!(m.len(), similar_equal);
+        let mut rows = Vec::new();
+        rows_between_matches(&l, &r, 0, 0, &m, &mut rows);
+        assert_covers(&rows, &l, &r);
+        let equal = rows.iter().filter(|p| p.kind == PairKind::Equal).count();
+        prop_assert!(equal >= m.len());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    /// The same on middles as long as the alignment takes whole (`align_keys`).
+    #[test]
+    fn the_web_myers_is_exact_on_long_middles(
+        l in prop::collection::vec(0u32..30, 0..2048),
+        r in prop::collection::vec(0u32..30, 0..2048),
+    ) {
+        let m = myers::matches(&l, &r);
+        prop_assert!(m.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        prop_assert!(m.iter().all(|&(i, j)| l[i] == r[j]));
+        prop_assert_eq!(m.len(), lcs_len(&l, &r));
+    }
 }

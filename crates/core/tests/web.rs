@@ -94,3 +94,29 @@ fn decimal_numbers_read_as_str_parse_does_in_the_browser() {
         same(&format!("{}e{e}", &m[..(x % 20) as usize + 3]));
     }
 }
+
+#[wasm_bindgen_test]
+fn the_web_build_aligns_runs_with_its_own_exact_myers() {
+    use trajscope_core::diff::{align_keys, PairKind};
+    // A shortest alignment: 3 of the 5 keys agree, in order.
+    let pairs = align_keys(&[1, 2, 3, 4, 5], &[2, 9, 3, 5, 7]);
+    let equal: Vec<(Option<u32>, Option<u32>)> =
+        pairs.iter().filter(|p| p.kind == PairKind::Equal).map(|p| (p.left, p.right)).collect();
+    assert_eq!(equal, [(Some(1), Some(0)), (Some(2), Some(2)), (Some(4), Some(3))]);
+    let sides = pairs.iter().fold((0, 0), |(l, r), p| {
+        (l + usize::from(p.left.is_some()), r + usize::from(p.right.is_some()))
+    });
+    assert_eq!(sides, (5, 5), "every step in one row");
+}
+
+#[wasm_bindgen_test]
+fn the_web_build_reads_a_struct_from_a_json_object_only() {
+    use trajscope_core::diff::Divergence;
+    // The bundle's serde_json (vendor/serde_json/README.trajscope.md): no struct from an array.
+    let d: Divergence =
+        serde_json::from_str(r#"{"pair":2,"left_step":1,"right_step":null}"#).unwrap();
+    assert_eq!((d.pair, d.left_step, d.right_step), (2, Some(1), None));
+    assert!(serde_json::from_str::<Divergence>("[2,1,null]").is_err());
+    let v = serde_json::json!([2, 1, null]);
+    assert!(serde_json::from_value::<Divergence>(v).is_err());
+}

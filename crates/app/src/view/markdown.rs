@@ -1,9 +1,11 @@
-//! Markdown in a message rendered as structured text: pulldown-cmark's events become Yew
+//! Markdown in a message rendered as structured text: the events of [`parse`] become Yew
 //! nodes (paragraphs, headings, lists, quotes, code, emphasis), never raw HTML. HTML in the
 //! message is shown as the text it is; links show their text and address but are not links
 //! (nothing on the page navigates away or loads from elsewhere); images show their alt text.
 
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
+mod parse;
+
+use parse::{Ev, Tag};
 use yew::prelude::*;
 
 use super::list::highlight;
@@ -15,7 +17,7 @@ const MAX_DEPTH: usize = 24;
 /// What an open element becomes when it closes.
 enum Open {
     Paragraph,
-    Heading(HeadingLevel),
+    Heading(u8),
     Quote,
     Code,
     List(Option<u64>),
@@ -40,37 +42,35 @@ struct Frame {
 /// `text` as Markdown, every text run through [`highlight`] (search hits and evidence marked).
 pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
     let quotes = &rendered_quotes(quotes)[..];
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut stack: Vec<Frame> = vec![Frame { open: Open::Plain, children: Vec::new() }];
     // Start tags not pushed because of the depth cap: their ends are skipped as well.
     let mut flattened = 0usize;
-    for ev in Parser::new_ext(text, opts) {
+    for ev in parse::parse(text) {
         match ev {
-            Event::Start(tag) => {
+            Ev::Start(tag) => {
                 if stack.len() > MAX_DEPTH {
                     flattened += 1;
                     continue;
                 }
                 let open = match tag {
                     Tag::Paragraph => Open::Paragraph,
-                    Tag::Heading { level, .. } => Open::Heading(level),
-                    Tag::BlockQuote(_) => Open::Quote,
-                    Tag::CodeBlock(_) => Open::Code,
+                    Tag::Heading(level) => Open::Heading(level),
+                    Tag::Quote => Open::Quote,
+                    Tag::CodeBlock => Open::Code,
                     Tag::List(start) => Open::List(start),
                     Tag::Item => Open::Item,
                     Tag::Emphasis => Open::Emphasis,
                     Tag::Strong => Open::Strong,
-                    Tag::Strikethrough => Open::Strike,
-                    Tag::Link { dest_url, .. } => Open::Link(dest_url.to_string()),
-                    Tag::Image { .. } => Open::Image,
-                    Tag::Table(_) => Open::Table,
-                    Tag::TableHead | Tag::TableRow => Open::Row,
-                    Tag::TableCell => Open::Cell,
-                    _ => Open::Plain,
+                    Tag::Strike => Open::Strike,
+                    Tag::Link(url) => Open::Link(url),
+                    Tag::Image => Open::Image,
+                    Tag::Table => Open::Table,
+                    Tag::Row => Open::Row,
+                    Tag::Cell => Open::Cell,
                 };
                 stack.push(Frame { open, children: Vec::new() });
             }
-            Event::End(_) => {
+            Ev::End => {
                 if flattened > 0 {
                     flattened -= 1;
                     continue;
@@ -84,25 +84,19 @@ pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
                     parent.children.push(node);
                 }
             }
-            Event::Text(t) => push(&mut stack, highlight(&t, query, quotes)),
-            Event::Code(t) => {
+            Ev::Text(t) => push(&mut stack, highlight(&t, query, quotes)),
+            Ev::Code(t) => {
                 push(&mut stack, html! { <code>{ highlight(&t, query, quotes) }</code> })
             }
             // Raw HTML is shown as the text it is.
-            Event::Html(t) | Event::InlineHtml(t) => push(
+            Ev::Html(t) => push(
                 &mut stack,
                 html! { <span class="md-html">{ highlight(&t, query, quotes) }</span> },
             ),
-            Event::InlineMath(t) | Event::DisplayMath(t) => {
-                push(&mut stack, html! { <code>{ t.to_string() }</code> })
-            }
-            Event::FootnoteReference(t) => push(&mut stack, html! { { format!("[^{t}]") } }),
-            Event::SoftBreak => push(&mut stack, html! { {"\n"} }),
-            Event::HardBreak => push(&mut stack, html! { <br /> }),
-            Event::Rule => push(&mut stack, html! { <hr /> }),
-            Event::TaskListMarker(done) => {
-                push(&mut stack, html! { { if done { "[x] " } else { "[ ] " } } })
-            }
+            Ev::SoftBreak => push(&mut stack, html! { {"\n"} }),
+            Ev::HardBreak => push(&mut stack, html! { <br /> }),
+            Ev::Rule => push(&mut stack, html! { <hr /> }),
+            Ev::Task(done) => push(&mut stack, html! { { if done { "[x] " } else { "[ ] " } } }),
         }
     }
     // Unclosed frames (cannot happen with pulldown-cmark, but never lose text): fold them in.
@@ -128,8 +122,8 @@ fn close(frame: Frame) -> Html {
         Open::Paragraph => html! { <p>{ for kids }</p> },
         Open::Heading(level) => {
             let class = match level {
-                HeadingLevel::H1 => "md-h md-h1",
-                HeadingLevel::H2 => "md-h md-h2",
+                1 => "md-h md-h1",
+                2 => "md-h md-h2",
                 _ => "md-h md-h3",
             };
             // Not <h1>…: a message's heading is not a heading of this page.
@@ -186,12 +180,10 @@ pub fn keeps_quotes(text: &str, quotes: &[String]) -> bool {
     if inside.is_empty() {
         return true;
     }
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let runs: Vec<String> = Parser::new_ext(text, opts)
+    let runs: Vec<String> = parse::parse(text)
+        .into_iter()
         .filter_map(|e| match e {
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
-                Some(t.to_string())
-            }
+            Ev::Text(t) | Ev::Code(t) | Ev::Html(t) => Some(t),
             _ => None,
         })
         .collect();
@@ -212,35 +204,4 @@ pub fn looks_like_markdown(text: &str) -> bool {
                 .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
     }) || text.contains("**")
         || text.contains('`')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The text of `md` as the renderer reads it: its text events, joined.
-    fn text_of(md: &str) -> String {
-        Parser::new_ext(md, Options::ENABLE_TABLES)
-            .filter_map(|e| match e {
-                Event::Text(t) => Some(t.to_string()),
-                Event::SoftBreak => Some("\n".into()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn entity_references_expand_as_html_says() {
-        // The first and last entities of the table, one of a character outside the BMP, two
-        // of several characters, a newline, a name known only in another case, an unknown name
-        // and numeric references (the packed table, vendor/pulldown-cmark/README.trajscope.md).
-        let md =
-            "# &AElig; &zwnj;|&Afr; &fjlig; &nvlt; &NewLine;|&aelig; &Amp; &nosuch; &#65;&#x42;";
-        assert_eq!(
-            text_of(md),
-            "\u{C6} \u{200C}|\u{1D504} fj <\u{20D2} \n|\u{E6} &Amp; &nosuch; AB"
-        );
-        // In code, no expansion.
-        assert_eq!(text_of("- `&amp;` &amp;"), " &");
-    }
 }
