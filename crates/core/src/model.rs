@@ -152,28 +152,31 @@ pub struct SourceLoc {
     pub path: String,
 }
 
-/// The identifiers a step may carry (docs/formats.md). All optional.
+/// The identifiers a step may carry (docs/formats.md). All optional. Each is a `Box<str>`
+/// (two words) rather than a `String` (three): a file of 1,000,000 steps holds every step and
+/// moves each a few times, and the eight ids were 192 of a step's ~500 bytes (docs/performance.md,
+/// seventh pass). Serialised as the strings they are.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepIds {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
+    pub run_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attempt_id: Option<String>,
+    pub attempt_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<String>,
+    pub turn_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub span_id: Option<String>,
+    pub span_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action_id: Option<String>,
+    pub action_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_action_id: Option<String>,
+    pub source_action_id: Option<Box<str>>,
     /// A format-specific event id (Claude Code `uuid`, OpenHands `id`, judge id, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_id: Option<String>,
+    pub event_id: Option<Box<str>>,
     /// The id of the step this one answers or follows (`parentUuid`, OpenHands `cause`, a tool
     /// call id for a tool result, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
+    pub parent_id: Option<Box<str>>,
 }
 
 impl StepIds {

@@ -48,13 +48,21 @@ pub(super) fn build(
     let failure_turn_id = record
         .failure_turn_id
         .clone()
-        .or_else(|| failing.and_then(|s| s.ids.turn_id.clone()))
+        .or_else(|| failing.and_then(|s| s.ids.turn_id.as_deref().map(str::to_owned)))
         .or_else(|| failing.map(|s| format!("step-{}", s.index)))
         .unwrap_or_default();
     let failure_event_id = record
         .failure_event
         .clone()
-        .or_else(|| failing.and_then(|s| s.ids.event_id.clone().or(s.ids.action_id.clone())))
+        .or_else(|| {
+            failing.and_then(|s| {
+                s.ids.event_id.as_deref().map(str::to_owned).or(s
+                    .ids
+                    .action_id
+                    .as_deref()
+                    .map(str::to_owned))
+            })
+        })
         .or_else(|| failing.map(|s| format!("step-{}", s.index)))
         .unwrap_or_default();
 

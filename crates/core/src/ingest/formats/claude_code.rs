@@ -99,9 +99,9 @@ impl JsonlAdapter for ClaudeCode {
             timestamp: get_text(&o, &["timestamp"]),
             ingest_seq,
             ids: StepIds {
-                run_id: get_text(&o, &["sessionId"]),
-                event_id: get_text(&o, &["uuid"]),
-                parent_id: get_text(&o, &["parentUuid", "leafUuid"]),
+                run_id: get_text(&o, &["sessionId"]).map(Box::from),
+                event_id: get_text(&o, &["uuid"]).map(Box::from),
+                parent_id: get_text(&o, &["parentUuid", "leafUuid"]).map(Box::from),
                 ..StepIds::default()
             },
             ..Step::default()
@@ -141,7 +141,7 @@ impl JsonlAdapter for ClaudeCode {
         }
         let mut steps = steps;
         if let Some(u) = line_usage(&o) {
-            match steps[0].ids.turn_id.clone() {
+            match steps[0].ids.turn_id.as_deref().map(str::to_owned) {
                 Some(reply) => {
                     self.usage.insert(reply, u);
                 }
@@ -176,7 +176,7 @@ impl JsonlAdapter for ClaudeCode {
             .map(|(n, mut r)| {
                 for (i, s) in r.steps.iter_mut().enumerate() {
                     s.index = i as u32;
-                    if let Some(u) = s.ids.turn_id.as_ref().and_then(|id| usage.remove(id)) {
+                    if let Some(u) = s.ids.turn_id.as_deref().and_then(|id| usage.remove(id)) {
                         s.usage = Some(u);
                     }
                 }
@@ -196,8 +196,8 @@ impl JsonlAdapter for ClaudeCode {
         let mut given = HashSet::new();
         for (i, s) in steps.iter_mut().enumerate() {
             s.index = i as u32;
-            let first_of_reply = s.ids.turn_id.as_ref().filter(|id| given.insert(id.to_string()));
-            if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id.as_str())) {
+            let first_of_reply = s.ids.turn_id.as_deref().filter(|id| given.insert(id.to_string()));
+            if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id)) {
                 s.usage = Some(u.clone());
             }
         }
@@ -220,7 +220,7 @@ impl ClaudeCode {
         let content = msg.and_then(|m| m.get("content")).unwrap_or(&Value::Null);
         let is_meta = matches!(o.get("isMeta"), Some(Value::Bool(true)));
         let mut base = base.clone();
-        base.ids.turn_id = reply_id.clone();
+        base.ids.turn_id = reply_id.clone().map(Box::from);
         let blocks: Vec<&Value> = match content {
             Value::Array(items) => items.iter().collect(),
             _ => Vec::new(),
@@ -264,7 +264,7 @@ impl ClaudeCode {
                     self.calls.insert(id.clone(), name.clone());
                 }
                 let mut ids = base.ids.clone();
-                ids.action_id = id;
+                ids.action_id = id.map(Box::from);
                 let description = input
                     .and_then(|i| i.get("description"))
                     .and_then(Value::as_str)
@@ -298,7 +298,7 @@ impl ClaudeCode {
                 let is_error = matches!(b.get("is_error"), Some(Value::Bool(true)))
                     || exit_code.is_some_and(|c: i64| c != 0);
                 let mut ids = base.ids.clone();
-                ids.source_action_id = call_id;
+                ids.source_action_id = call_id.map(Box::from);
                 Step {
                     role: Role::Tool,
                     kind: StepKind::Observation,

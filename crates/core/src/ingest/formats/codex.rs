@@ -92,8 +92,8 @@ impl JsonlAdapter for Codex {
             timestamp: get_text(&o, &["timestamp"]),
             ingest_seq,
             ids: StepIds {
-                run_id: self.run_id.clone(),
-                turn_id: self.turn_id.clone(),
+                run_id: self.run_id.as_deref().map(Box::from),
+                turn_id: self.turn_id.as_deref().map(Box::from),
                 ..StepIds::default()
             },
             ..Step::default()
@@ -106,7 +106,7 @@ impl JsonlAdapter for Codex {
                     .or_else(|| get_text(p, &["instructions"]))
                     .unwrap_or_default();
                 let mut s = Step { role: Role::System, kind: StepKind::RunStart, text, ..base };
-                s.ids.run_id = self.run_id.clone();
+                s.ids.run_id = self.run_id.as_deref().map(Box::from);
                 s.status = get_text(p, &["originator"]);
                 self.push(s);
             }
@@ -189,7 +189,7 @@ impl Codex {
             .iter()
             .rev()
             .take(MIRROR_WINDOW)
-            .take_while(|s| s.ids.turn_id == self.turn_id)
+            .take_while(|s| s.ids.turn_id.as_deref() == self.turn_id.as_deref())
             .filter(|s| s.role == role && s.kind == StepKind::Message)
             .any(|s| s.text.trim() == text)
     }
@@ -240,7 +240,7 @@ impl Codex {
                     status: get_text(p, &["status"]),
                     ..base
                 };
-                s.ids.action_id = call_id;
+                s.ids.action_id = call_id.map(Box::from);
                 self.push(s);
             }
             "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
@@ -261,7 +261,7 @@ impl Codex {
                     is_error: failed || exit_code.is_some_and(|c| c != 0),
                     ..base
                 };
-                s.ids.source_action_id = call_id.clone();
+                s.ids.source_action_id = call_id.clone().map(Box::from);
                 if let Some(c) = call_id {
                     self.results.insert(c, self.steps.len());
                 }

@@ -87,7 +87,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         step.kind = StepKind::Action;
         step.tool = Some(names.join(","));
         step.args = Some(args.join("\n"));
-        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
         if text.is_empty() {
             text = names
                 .iter()
@@ -97,7 +97,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
                 .join("\n");
         }
     }
-    step.ids.source_action_id = get_text(o, &["tool_call_id"]);
+    step.ids.source_action_id = get_text(o, &["tool_call_id"]).map(Box::from);
     if text.is_empty() && calls.is_empty() {
         text = Value::Object(o.clone()).to_string();
     }

@@ -67,7 +67,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
             text: resolve(m.get("content").map(content_text).unwrap_or_default()),
             ..Step::default()
         };
-        step.ids.event_id = get_text(m, &["id"]);
+        step.ids.event_id = get_text(m, &["id"]).map(Box::from);
         if let Some(Value::Array(calls)) = m.get("tool_calls") {
             let calls: Vec<&Map<String, Value>> =
                 calls.iter().filter_map(Value::as_object).collect();
@@ -87,7 +87,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                     .collect();
                 step.args = Some(args.join("\n"));
                 step.artifact_refs = extract::refs(calls.iter().flat_map(|c| call_refs(c)), None);
-                step.ids.action_id = get_text(first, &["id"]);
+                step.ids.action_id = get_text(first, &["id"]).map(Box::from);
                 if step.text.is_empty() {
                     step.text = args.join("\n");
                 }
@@ -96,7 +96,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         if role == Role::Tool {
             step.kind = StepKind::Observation;
             step.tool = get_text(m, &["function"]);
-            step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+            step.ids.source_action_id = get_text(m, &["tool_call_id"]).map(Box::from);
             if let Some(err) = get(m, &["error"]) {
                 step.is_error = true;
                 let e = err.as_object();

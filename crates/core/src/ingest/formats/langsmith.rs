@@ -180,9 +180,9 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         ..Step::default()
     };
     step.usage = run_usage(run, outputs);
-    step.ids.run_id = Some(trace_id.to_string());
-    step.ids.span_id = get_text(run, &["id"]);
-    step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None");
+    step.ids.run_id = Some(trace_id.to_string().into());
+    step.ids.span_id = get_text(run, &["id"]).map(Box::from);
+    step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None").map(Box::from);
     let output_text = match (message, outputs) {
         (Some(m), _) => m.get("content").map(content_text).unwrap_or_default(),
         (None, Some(o)) => {

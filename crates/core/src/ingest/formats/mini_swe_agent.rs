@@ -138,7 +138,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                     }
                 });
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
-                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
             } else if let Some(cmd) = fenced_command(&text) {
                 step.kind = StepKind::Action;
                 step.tool = Some("bash".to_string());
@@ -153,7 +153,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                 step.exit_code = code;
                 let exception = get_text(extra, &["exception_info"]).filter(|e| !e.is_empty());
                 step.is_error = code.is_some_and(|c| c != 0) || exception.is_some();
-                step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+                step.ids.source_action_id = get_text(m, &["tool_call_id"]).map(Box::from);
             }
         }
         _ => {}

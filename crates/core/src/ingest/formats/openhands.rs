@@ -123,8 +123,8 @@ fn event_step(
         ingest_seq: i as u64,
         ..Step::default()
     };
-    step.ids.event_id = get_text(e, &["id"]);
-    step.ids.action_id = get_text(meta, &["tool_call_id"]);
+    step.ids.event_id = get_text(e, &["id"]).map(Box::from);
+    step.ids.action_id = get_text(meta, &["tool_call_id"]).map(Box::from);
     if let Some(action) = get_text(e, &["action"]) {
         match action.as_str() {
             "message" => {
@@ -153,7 +153,7 @@ fn event_step(
                     (true, _) => message,
                 };
                 if let Some(id) = &step.ids.event_id {
-                    tools.insert(id.clone(), tool.clone());
+                    tools.insert(id.to_string(), tool.clone());
                 }
                 let raw_refs = match action.as_str() {
                     "run" | "run_ipython" => {
@@ -170,7 +170,7 @@ fn event_step(
         step.status = (action != "message").then_some(action);
     } else if let Some(obs) = get_text(e, &["observation"]) {
         let cause = get_text(e, &["cause"]);
-        step.ids.parent_id = cause.clone();
+        step.ids.parent_id = cause.clone().map(Box::from);
         step.ids.source_action_id = step.ids.action_id.take();
         step.text = get(e, &["content"]).map(content_text).unwrap_or_default();
         if step.text.trim().is_empty() {

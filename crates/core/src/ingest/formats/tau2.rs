@@ -66,8 +66,8 @@ fn simulation(
             timestamp: get_text(m, &["timestamp"]),
             ..Step::default()
         };
-        step.ids.run_id = Some(id.clone());
-        step.ids.turn_id = get_text(m, &["turn_idx"]);
+        step.ids.run_id = Some(id.clone()).map(Box::from);
+        step.ids.turn_id = get_text(m, &["turn_idx"]).map(Box::from);
         let u = m.get("usage").and_then(Value::as_object);
         step.usage = Usage {
             input_tokens: count(u.and_then(|u| u.get("prompt_tokens"))),
@@ -102,7 +102,7 @@ fn simulation(
                 step.tool = Some(names.join(","));
                 step.args = Some(args.join("\n"));
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
-                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
                 let mut text = std::mem::take(&mut step.text);
                 for l in call_lines {
                     if !text.is_empty() {
@@ -117,7 +117,7 @@ fn simulation(
             step.kind = StepKind::Observation;
             let cid = get_text(m, &["id", "tool_call_id"]);
             step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned();
-            step.ids.source_action_id = cid;
+            step.ids.source_action_id = cid.map(Box::from);
             step.is_error = matches!(m.get("error"), Some(Value::Bool(true)));
         }
         steps.push(step);
