@@ -66,7 +66,7 @@ fn simulation(
             timestamp: get_text(m, &["timestamp"]),
             ..Step::default()
         };
-        step.ids.run_id = Some(id.clone()).map(Box::from);
+        step.ids.run_id = Some(id.as_str().into());
         step.ids.turn_id = get_text(m, &["turn_idx"]).map(Box::from);
         let u = m.get("usage").and_then(Value::as_object);
         step.usage = Usage {
