@@ -147,9 +147,10 @@ pub struct SourceLoc {
     pub line: u32,
     /// Byte offset of that line or object in the (decompressed) input.
     pub offset: u64,
-    /// JSON path inside a single-document source (`$.history[3]`), empty for JSONL.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub path: String,
+    /// JSON path inside a single-document source (`$.history[3]`), empty for JSONL. A `Box<str>`
+    /// (two words, not a `String`'s three): every step holds one.
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub path: Box<str>,
 }
 
 /// The identifiers a step may carry (docs/formats.md). All optional. Each is a `Box<str>`
@@ -235,8 +236,9 @@ pub struct Step {
     pub artifact_refs: Vec<ArtifactRef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_node_ids: Vec<String>,
+    /// As written (a `Box<str>`, as the ids: most steps of a log have one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamp: Option<String>,
+    pub timestamp: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writer_seq: Option<u64>,
     /// Order of arrival in the input (0-based, over the whole file).

@@ -75,7 +75,7 @@ impl StepExtra {
             ids: step.ids.clone(),
             artifact_refs: step.artifact_refs.clone(),
             memory_node_ids: step.memory_node_ids.clone(),
-            timestamp: step.timestamp.clone(),
+            timestamp: step.timestamp.as_deref().map(str::to_owned),
             writer_seq: step.writer_seq,
             text_elided: step.text_elided.as_deref().cloned(),
             args_elided: step.args_elided.as_deref().cloned(),
@@ -126,7 +126,7 @@ pub(crate) fn restore_step(step: &mut Step, message: &serde_json::Map<String, Va
     step.ids = x.ids;
     step.artifact_refs = x.artifact_refs;
     step.memory_node_ids = x.memory_node_ids;
-    step.timestamp = x.timestamp;
+    step.timestamp = x.timestamp.map(Box::from);
     step.writer_seq = x.writer_seq;
     step.text_elided = x.text_elided.map(Box::new);
     step.args_elided = x.args_elided.map(Box::new);

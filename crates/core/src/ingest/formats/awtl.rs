@@ -652,7 +652,7 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
         ids,
         artifact_refs: refs.iter().map(|r| artifact_ref(r)).collect(),
         memory_node_ids,
-        timestamp: f.text(&[K::Ts, K::Timestamp, K::Time]),
+        timestamp: f.text(&[K::Ts, K::Timestamp, K::Time]).map(Box::from),
         writer_seq: f.int(&[K::WriterSeq, K::WriterSeqCamel, K::Seq]).map(|n| n.max(0) as u64),
         ingest_seq,
         ..Step::default()
@@ -668,7 +668,7 @@ mod tests {
     use super::*;
 
     fn loc() -> SourceLoc {
-        SourceLoc { line: 1, offset: 0, path: String::new() }
+        SourceLoc { line: 1, offset: 0, path: Box::default() }
     }
 
     /// The hot path (borrowed, straight from the text) and the `Value` path give the same step.

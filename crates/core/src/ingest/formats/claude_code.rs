@@ -96,7 +96,7 @@ impl JsonlAdapter for ClaudeCode {
         let base = Step {
             loc,
             actor: actor.clone(),
-            timestamp: get_text(&o, &["timestamp"]),
+            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
             ingest_seq,
             ids: StepIds {
                 run_id: get_text(&o, &["sessionId"]).map(Box::from),

@@ -89,7 +89,7 @@ impl JsonlAdapter for Codex {
         }
         let base = Step {
             loc,
-            timestamp: get_text(&o, &["timestamp"]),
+            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
             ingest_seq,
             ids: StepIds {
                 run_id: self.run_id.as_deref().map(Box::from),

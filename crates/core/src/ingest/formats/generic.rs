@@ -63,7 +63,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         tool: get_text(o, &["tool", "tool_name", "toolName"]),
         exit_code,
         is_error,
-        timestamp: get_text(o, &["timestamp", "ts", "time"]),
+        timestamp: get_text(o, &["timestamp", "ts", "time"]).map(Box::from),
         ingest_seq,
         ..Step::default()
     };

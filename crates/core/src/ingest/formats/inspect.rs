@@ -62,7 +62,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         let m = as_object(m, &format!("{base}.messages[{i}]"))?;
         let role = super::role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
-            loc: SourceLoc { path: format!("{base}.messages[{i}]"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base}.messages[{i}]").into(), ..SourceLoc::default() },
             role,
             text: resolve(m.get("content").map(content_text).unwrap_or_default()),
             ..Step::default()
@@ -138,7 +138,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         let verdict = value.and_then(score_outcome);
         verdicts.push(verdict);
         steps.push(Step {
-            loc: SourceLoc { path, ..SourceLoc::default() },
+            loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
             actor: name,
             role: Role::Judge,
             kind: StepKind::JudgeResult,
@@ -155,7 +155,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
             other => value_text(other),
         };
         steps.push(Step {
-            loc: SourceLoc { path: format!("{base}.error"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base}.error").into(), ..SourceLoc::default() },
             role: Role::Environment,
             text,
             is_error: true,

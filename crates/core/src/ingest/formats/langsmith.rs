@@ -116,10 +116,13 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             tr.steps.insert(
                 0,
                 Step {
-                    loc: SourceLoc { path: format!("{path}.inputs"), ..SourceLoc::default() },
+                    loc: SourceLoc {
+                        path: format!("{path}.inputs").into(),
+                        ..SourceLoc::default()
+                    },
                     role: Role::User,
                     text: input,
-                    timestamp: get_text(run, &["start_time"]),
+                    timestamp: get_text(run, &["start_time"]).map(Box::from),
                     ..Step::default()
                 },
             );
@@ -171,9 +174,9 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
     });
     let error = get_text(run, &["error"]).filter(|e| !e.is_empty() && e != "None");
     let mut step = Step {
-        loc: SourceLoc { path: path.to_string(), ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         actor: name.clone(),
-        timestamp: get_text(run, &["start_time"]),
+        timestamp: get_text(run, &["start_time"]).map(Box::from),
         // `error` holds the message; a run exported from the API also says `status: "error"`.
         is_error: error.is_some() || get_text(run, &["status"]).as_deref() == Some("error"),
         status: Some(run_type.clone()).filter(|t| !t.is_empty()),

@@ -106,10 +106,10 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
     let extra = get(m, &["extra"]).and_then(Value::as_object).unwrap_or(&empty);
     let mut step = Step {
         index: i as u32,
-        loc: SourceLoc { path, ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         role: super::role_word(&role_text),
         ingest_seq: i as u64,
-        timestamp: get_text(extra, &["timestamp"]),
+        timestamp: get_text(extra, &["timestamp"]).map(Box::from),
         ..Step::default()
     };
     match role_text.as_str() {

@@ -111,7 +111,7 @@ fn event_step(
     let message = get_text(e, &["message"]).unwrap_or_default();
     let mut step = Step {
         index: i as u32,
-        loc: SourceLoc { path, ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         actor: source.clone(),
         role: match source.as_str() {
             "user" => Role::User,
@@ -119,7 +119,7 @@ fn event_step(
             "environment" => Role::Environment,
             _ => Role::Other,
         },
-        timestamp: get_text(e, &["timestamp"]),
+        timestamp: get_text(e, &["timestamp"]).map(Box::from),
         ingest_seq: i as u64,
         ..Step::default()
     };

@@ -247,7 +247,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         loc,
         is_error,
         status: error_type.clone().or(Some(operation.clone())),
-        timestamp: get_text(span, &["startTimeUnixNano"]),
+        timestamp: get_text(span, &["startTimeUnixNano"]).map(Box::from),
         ingest_seq,
         ..Step::default()
     };

@@ -49,7 +49,7 @@ fn simulation(
     let mut steps = Vec::with_capacity(messages.len() + 1);
     if let Some(policy) = get(sim, &["policy"]).and_then(Value::as_str).filter(|p| !p.is_empty()) {
         steps.push(Step {
-            loc: SourceLoc { path: format!("{base_path}.policy"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base_path}.policy").into(), ..SourceLoc::default() },
             role: Role::System,
             text: policy.to_string(),
             ..Step::default()
@@ -60,10 +60,13 @@ fn simulation(
         let m = as_object(m, &format!("simulations[{si}].messages[{mi}]"))?;
         let role = role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
-            loc: SourceLoc { path: format!("{base_path}.messages[{mi}]"), ..SourceLoc::default() },
+            loc: SourceLoc {
+                path: format!("{base_path}.messages[{mi}]").into(),
+                ..SourceLoc::default()
+            },
             role,
             text: m.get("content").map(content_text).unwrap_or_default(),
-            timestamp: get_text(m, &["timestamp"]),
+            timestamp: get_text(m, &["timestamp"]).map(Box::from),
             ..Step::default()
         };
         step.ids.run_id = Some(id.as_str().into());
