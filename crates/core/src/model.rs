@@ -408,6 +408,17 @@ pub struct Trace {
 mod tests {
     use super::*;
 
+    /// A file of 1,000,000 steps holds every step and moves each a few times: the size is
+    /// memory and page faults (docs/performance.md, seventh pass). A field added to `Step`
+    /// that makes it larger should be boxed if most steps leave it empty.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_step_and_its_ids_stay_small() {
+        let (ids, step) = (std::mem::size_of::<StepIds>(), std::mem::size_of::<Step>());
+        assert!(ids <= 128, "StepIds is {ids} bytes");
+        assert!(step <= 416, "Step is {step} bytes");
+    }
+
     #[test]
     fn role_and_kind_names_are_their_serialised_names() {
         use Role::*;
