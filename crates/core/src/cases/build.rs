@@ -320,7 +320,7 @@ fn verifier_name(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) 
             return Some(cmd);
         }
         if let Some(tool) = &s.tool {
-            return Some(tool.clone());
+            return Some(tool.to_string());
         }
     }
     let s = failing?;
@@ -444,7 +444,7 @@ fn describe_action(s: &Step) -> Option<String> {
     match (&s.tool, cmd) {
         (Some(tool), Some(cmd)) => Some(shorten(&format!("{tool}: {cmd}"), MAX_FIELD_CHARS)),
         (None, Some(cmd)) => Some(shorten(cmd, MAX_FIELD_CHARS)),
-        (Some(tool), None) => Some(tool.clone()),
+        (Some(tool), None) => Some(tool.to_string()),
         (None, None) => None,
     }
 }

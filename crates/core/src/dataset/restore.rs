@@ -67,11 +67,11 @@ impl StepExtra {
             kind: step.kind,
             actor: step.actor.clone(),
             text: (step.text != content).then(|| step.text.clone()),
-            tool: step.tool.clone(),
+            tool: step.tool.as_deref().map(str::to_owned),
             args: step.args.clone(),
             exit_code: step.exit_code,
             is_error: step.is_error,
-            status: step.status.clone(),
+            status: step.status.as_deref().map(str::to_owned),
             ids: step.ids.clone(),
             artifact_refs: step.artifact_refs.clone(),
             memory_node_ids: step.memory_node_ids.clone(),
@@ -118,11 +118,11 @@ pub(crate) fn restore_step(step: &mut Step, message: &serde_json::Map<String, Va
     if let Some(text) = x.text {
         step.text = text;
     }
-    step.tool = x.tool;
+    step.tool = x.tool.map(Box::from);
     step.args = x.args;
     step.exit_code = x.exit_code;
     step.is_error = x.is_error;
-    step.status = x.status;
+    step.status = x.status.map(Box::from);
     step.ids = x.ids;
     step.artifact_refs = x.artifact_refs;
     step.memory_node_ids = x.memory_node_ids;

@@ -578,9 +578,9 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
         event_id: f.text_box(&[K::EventId, K::EventIdCamel, K::Id, K::JudgeId, K::JudgeIdCamel]),
         parent_id: f.text_box(&[K::ParentId, K::ParentIdCamel]),
     };
-    let status = f.text(&[K::Status, K::Result, K::Verdict]);
+    let status = f.text_box(&[K::Status, K::Result, K::Verdict]);
     let exit_code = f.int(&[K::ExitCode, K::ExitCodeCamel]);
-    let tool = f.text(&[K::Tool, K::ToolName, K::ToolNameCamel]);
+    let tool = f.text_box(&[K::Tool, K::ToolName, K::ToolNameCamel]);
     let args = f.text(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]);
     let detail_keys = [K::Detail, K::Reason, K::MessageText];
     let body_keys = [K::Summary, K::Output, K::Text, K::Content, K::Message, K::Stdout];

@@ -114,14 +114,14 @@ impl JsonlAdapter for ClaudeCode {
                     role: Role::System,
                     text: get(&o, &["content", "message"]).map(content_text).unwrap_or_default(),
                     is_error: level == "error",
-                    status: get_text(&o, &["subtype"]),
+                    status: get_text(&o, &["subtype"]).map(Box::from),
                     ..base
                 }]
             }
             "summary" => vec![Step {
                 role: Role::System,
                 text: get_text(&o, &["summary"]).unwrap_or_default(),
-                status: Some("summary".to_string()),
+                status: Some("summary".into()),
                 ..base
             }],
             "queue-operation" | "file-history-snapshot" => Vec::new(),
@@ -132,7 +132,7 @@ impl JsonlAdapter for ClaudeCode {
                 text: get(&o, &["content", "text"])
                     .map(content_text)
                     .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
-                status: Some(other.to_string()),
+                status: Some(other.into()),
                 ..base
             }],
         };
@@ -241,7 +241,7 @@ impl ClaudeCode {
         if steps.is_empty() {
             // Every block repeated an earlier line: keep the line visible as an empty step of
             // the same reply rather than lose it.
-            steps.push(Step { role, status: Some("repeated".to_string()), ..base });
+            steps.push(Step { role, status: Some("repeated".into()), ..base });
         }
         steps
     }
@@ -280,7 +280,7 @@ impl ClaudeCode {
                     role: Role::Assistant,
                     kind: StepKind::Action,
                     artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
-                    tool: Some(name),
+                    tool: Some(name.into()),
                     args,
                     text,
                     ids,
@@ -302,7 +302,7 @@ impl ClaudeCode {
                 Step {
                     role: Role::Tool,
                     kind: StepKind::Observation,
-                    tool,
+                    tool: tool.map(Box::from),
                     exit_code,
                     is_error,
                     text,
@@ -313,7 +313,7 @@ impl ClaudeCode {
             "thinking" | "redacted_thinking" => Step {
                 role,
                 text: get_text(b, &["thinking", "data"]).unwrap_or_default(),
-                status: Some("thinking".to_string()),
+                status: Some("thinking".into()),
                 ..base.clone()
             },
             "image" | "document" => Step { role, text: format!("[{bty}]"), ..base.clone() },

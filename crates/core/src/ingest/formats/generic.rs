@@ -60,7 +60,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         actor: get_text(o, &["name", "agent", "actor"]).unwrap_or_default(),
         role,
         kind: if role == Role::Tool { StepKind::Observation } else { StepKind::Message },
-        tool: get_text(o, &["tool", "tool_name", "toolName"]),
+        tool: get_text(o, &["tool", "tool_name", "toolName"]).map(Box::from),
         exit_code,
         is_error,
         timestamp: get_text(o, &["timestamp", "ts", "time"]).map(Box::from),
@@ -85,7 +85,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
         let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
         step.kind = StepKind::Action;
-        step.tool = Some(names.join(","));
+        step.tool = Some(Box::from(names.join(",")));
         step.args = Some(args.join("\n"));
         step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
         if text.is_empty() {

@@ -75,7 +75,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                 step.kind = StepKind::Action;
                 let names: Vec<String> =
                     calls.iter().filter_map(|c| get_text(c, &["function"])).collect();
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 let args: Vec<String> = calls
                     .iter()
                     .map(|c| match get(c, &["arguments"]) {
@@ -95,12 +95,12 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         }
         if role == Role::Tool {
             step.kind = StepKind::Observation;
-            step.tool = get_text(m, &["function"]);
+            step.tool = get_text(m, &["function"]).map(Box::from);
             step.ids.source_action_id = get_text(m, &["tool_call_id"]).map(Box::from);
             if let Some(err) = get(m, &["error"]) {
                 step.is_error = true;
                 let e = err.as_object();
-                step.status = e.and_then(|e| get_text(e, &["type"]));
+                step.status = e.and_then(|e| get_text(e, &["type"])).map(Box::from);
                 if let Some(msg) = e.and_then(|e| get_text(e, &["message"])) {
                     if !step.text.contains(&msg) {
                         step.text = if step.text.is_empty() {
@@ -143,7 +143,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
             role: Role::Judge,
             kind: StepKind::JudgeResult,
             text: get_text(sc, &["explanation"]).unwrap_or_default(),
-            status: value.map(value_text),
+            status: value.map(value_text).map(Box::from),
             is_error: verdict == Some(Outcome::Failed),
             ..Step::default()
         });
@@ -159,7 +159,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
             role: Role::Environment,
             text,
             is_error: true,
-            status: Some("error".to_string()),
+            status: Some("error".into()),
             ..Step::default()
         });
     }

@@ -179,7 +179,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
         timestamp: get_text(run, &["start_time"]).map(Box::from),
         // `error` holds the message; a run exported from the API also says `status: "error"`.
         is_error: error.is_some() || get_text(run, &["status"]).as_deref() == Some("error"),
-        status: Some(run_type.clone()).filter(|t| !t.is_empty()),
+        status: Some(run_type.clone()).filter(|t| !t.is_empty()).map(Box::from),
         ..Step::default()
     };
     step.usage = run_usage(run, outputs);
@@ -215,7 +215,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
                     extract::tool_call(n.unwrap_or_default(), a.as_ref().unwrap_or(&Value::Null))
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
             }
         }
@@ -225,7 +225,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
             step.kind = StepKind::Observation;
             let inputs = get(run, &["inputs"]).cloned().unwrap_or(Value::Null);
             step.artifact_refs = extract::refs(extract::tool_call(&name, &inputs), None);
-            step.tool = Some(name);
+            step.tool = Some(name.into());
             step.args = get(run, &["inputs"]).map(|i| match i.as_object() {
                 Some(o) => {
                     get_text(o, &["input", "command", "query"]).unwrap_or_else(|| i.to_string())

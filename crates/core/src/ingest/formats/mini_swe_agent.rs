@@ -46,7 +46,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             step.artifact_refs = extract::refs(files, root.as_deref());
         }
         if step.kind == StepKind::RunEnd {
-            exit_status = step.status.clone();
+            exit_status = step.status.as_deref().map(str::to_owned);
             let extra = get(m, &["extra"]).and_then(Value::as_object);
             exit_submission = extra.and_then(|e| get_text(e, &["submission"]));
         }
@@ -116,7 +116,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
         "exit" => {
             step.role = Role::Environment;
             step.kind = StepKind::RunEnd;
-            step.status = get_text(extra, &["exit_status"]);
+            step.status = get_text(extra, &["exit_status"]).map(Box::from);
         }
         "assistant" => {
             let calls: Vec<&Map<String, Value>> = match m.get("tool_calls") {
@@ -126,7 +126,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
             if let Some(call) = calls.first() {
                 let f = call.get("function").and_then(Value::as_object).unwrap_or(call);
                 step.kind = StepKind::Action;
-                step.tool = get_text(f, &["name"]);
+                step.tool = get_text(f, &["name"]).map(Box::from);
                 step.args = get(f, &["arguments"]).map(|a| {
                     let parsed = match a {
                         Value::String(s) => serde_json::from_str::<Value>(s).ok(),
@@ -141,7 +141,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                 step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
             } else if let Some(cmd) = fenced_command(&text) {
                 step.kind = StepKind::Action;
-                step.tool = Some("bash".to_string());
+                step.tool = Some("bash".into());
                 step.args = Some(cmd);
             }
         }

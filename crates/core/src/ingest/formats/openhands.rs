@@ -164,10 +164,10 @@ fn event_step(
                 };
                 step.artifact_refs =
                     extract::refs(raw_refs.unwrap_or_default(), Some(WORKSPACE_ROOT));
-                step.tool = Some(tool);
+                step.tool = Some(tool.into());
             }
         }
-        step.status = (action != "message").then_some(action);
+        step.status = (action != "message").then_some(action).map(Box::from);
     } else if let Some(obs) = get_text(e, &["observation"]) {
         let cause = get_text(e, &["cause"]);
         step.ids.parent_id = cause.clone().map(Box::from);
@@ -179,18 +179,18 @@ fn event_step(
         if obs == "agent_state_changed" || obs == "null" {
             step.role = Role::Environment;
             step.kind = StepKind::Observation;
-            step.status = get_text(extras, &["agent_state"]).or(Some(obs));
+            step.status = get_text(extras, &["agent_state"]).or(Some(obs)).map(Box::from);
             step.is_error = step.status.as_deref() == Some("error");
         } else {
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
-            step.tool = cause.as_ref().and_then(|c| tools.get(c)).cloned();
+            step.tool = cause.as_ref().and_then(|c| tools.get(c)).cloned().map(Box::from);
             step.exit_code = get(extras, &["metadata"])
                 .and_then(|m| m.get("exit_code"))
                 .or_else(|| extras.get("exit_code"))
                 .and_then(value_i64);
             step.is_error = obs == "error" || step.exit_code.is_some_and(|c| c != 0);
-            step.status = Some(obs);
+            step.status = Some(obs.into());
         }
     } else {
         step.text = message;

@@ -246,7 +246,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
     let mut step = Step {
         loc,
         is_error,
-        status: error_type.clone().or(Some(operation.clone())),
+        status: error_type.clone().or(Some(operation.clone())).map(Box::from),
         timestamp: get_text(span, &["startTimeUnixNano"]).map(Box::from),
         ingest_seq,
         ..Step::default()
@@ -278,7 +278,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                     extract::tool_call(&get_text(c, &["name"]).unwrap_or_default(), &a)
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
                 step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
                 if step.text.is_empty() {
@@ -295,7 +295,8 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
             step.tool = text_attr("gen_ai.tool.name")
-                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string));
+                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string))
+                .map(Box::from);
             step.args = text_attr("gen_ai.tool.call.arguments");
             step.text = text_attr("gen_ai.tool.call.result").unwrap_or_default();
             step.ids.source_action_id = text_attr("gen_ai.tool.call.id").map(Box::from);

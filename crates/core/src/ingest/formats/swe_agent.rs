@@ -39,7 +39,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             role: Role::Assistant,
             kind: StepKind::Action,
             text: thought,
-            tool: tool.clone(),
+            tool: tool.clone().map(Box::from),
             args: action,
             timestamp: ts.clone().map(Box::from),
             ..Step::default()
@@ -57,7 +57,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
                 kind: StepKind::Observation,
                 text,
                 is_error,
-                tool,
+                tool: tool.map(Box::from),
                 timestamp: ts.map(Box::from),
                 ..Step::default()
             });

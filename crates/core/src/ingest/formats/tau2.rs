@@ -102,7 +102,7 @@ fn simulation(
                     extract::tool_call(n, c.get("arguments").unwrap_or(&Value::Null))
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
                 step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
@@ -119,7 +119,7 @@ fn simulation(
         if role == Role::Tool {
             step.kind = StepKind::Observation;
             let cid = get_text(m, &["id", "tool_call_id"]);
-            step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned();
+            step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned().map(Box::from);
             step.ids.source_action_id = cid.map(Box::from);
             step.is_error = matches!(m.get("error"), Some(Value::Bool(true)));
         }

@@ -100,7 +100,7 @@ fn step(m: &Map<String, Value>, i: usize) -> Step {
         Role::Assistant => {
             if let Some((tool, args)) = tool_calls(&text) {
                 step.kind = StepKind::Action;
-                step.tool = Some(tool);
+                step.tool = Some(tool.into());
                 step.args = Some(args);
             }
         }
