@@ -28,8 +28,8 @@ fn synthetic(n: usize) -> Trajectory {
             text: cmd.clone(),
             args: Some(cmd),
             ids: StepIds {
-                span_id: Some(span.clone()),
-                action_id: Some(action_id.clone()),
+                span_id: Some(span.as_str().into()),
+                action_id: Some(action_id.as_str().into()),
                 ..StepIds::default()
             },
             ..Step::default()
@@ -46,7 +46,7 @@ fn synthetic(n: usize) -> Trajectory {
             } else {
                 "test result: ok. 42 passed; 0 failed".to_string()
             },
-            ids: StepIds { span_id: Some(span), ..StepIds::default() },
+            ids: StepIds { span_id: Some(span.into()), ..StepIds::default() },
             ..Step::default()
         });
         if i % 50 == 0 {
@@ -77,7 +77,7 @@ fn synthetic(n: usize) -> Trajectory {
                 kind: StepKind::JudgeResult,
                 status: Some(if i % 2 == 0 { "failed".into() } else { "passed".into() }),
                 text: "contract mismatch: field removed".into(),
-                ids: StepIds { source_action_id: Some(action_id), ..StepIds::default() },
+                ids: StepIds { source_action_id: Some(action_id.into()), ..StepIds::default() },
                 ..Step::default()
             });
         }

@@ -31,7 +31,7 @@ fn step(i: usize, cmd: String) -> Step {
         index: i as u32,
         role: if action { Role::Assistant } else { Role::Tool },
         kind: if action { StepKind::Action } else { StepKind::Observation },
-        tool: action.then(|| "shell".to_string()),
+        tool: action.then(|| "shell".into()),
         args: action.then(|| cmd.clone()),
         text: if action { cmd } else { format!("ok: {cmd}\n{} lines", i % 40) },
         ..Step::default()

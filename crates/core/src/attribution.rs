@@ -281,7 +281,7 @@ fn critical_of(traj: &Trajectory, c: &Candidate) -> Critical {
         step: c.step,
         line: c.line,
         agent: c.agent.clone(),
-        action_id: step.and_then(|s| s.ids.action_id.clone()),
+        action_id: step.and_then(|s| s.ids.action_id.as_deref().map(str::to_owned)),
         evidence: c.evidence.clone(),
     }
 }
@@ -289,8 +289,9 @@ fn critical_of(traj: &Trajectory, c: &Candidate) -> Critical {
 fn step_ref(s: &Step) -> String {
     s.ids
         .event_id
-        .clone()
-        .or_else(|| s.ids.action_id.clone())
+        .as_deref()
+        .map(str::to_owned)
+        .or_else(|| s.ids.action_id.as_deref().map(str::to_owned))
         .unwrap_or_else(|| format!("step-{}", s.index))
 }
 
@@ -327,16 +328,26 @@ fn fill_record(
     if let Some(e) = steps.get(event) {
         r.failure_event = Some(step_ref(e));
         r.failure_event_step = Some(e.index);
-        r.failure_turn_id =
-            Some(e.ids.turn_id.clone().unwrap_or_else(|| format!("step-{}", e.index)));
+        r.failure_turn_id = Some(
+            e.ids
+                .turn_id
+                .as_deref()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("step-{}", e.index)),
+        );
         if e.role == crate::model::Role::Judge || e.kind == crate::model::StepKind::JudgeResult {
-            r.verifier_action_id = e.ids.event_id.clone().or_else(|| e.ids.action_id.clone());
+            r.verifier_action_id = e
+                .ids
+                .event_id
+                .as_deref()
+                .map(str::to_owned)
+                .or_else(|| e.ids.action_id.as_deref().map(str::to_owned));
             if !e.actor.is_empty() {
                 r.evidence_refs.push(format!("judge:{}", e.actor));
             }
             r.failed_artifact_refs = e.artifact_refs.iter().map(|a| a.normalized.clone()).collect();
             if let Some(src) = &e.ids.source_action_id {
-                r.source_action_ids.push(src.clone());
+                r.source_action_ids.push(src.to_string());
             }
         }
     }
@@ -363,7 +374,7 @@ fn fill_record(
                 && r.touched_action_ids.len() < MAX_TOUCHED
                 && seen_actions.insert(a, ()).is_none()
             {
-                r.touched_action_ids.push(a.clone());
+                r.touched_action_ids.push(a.to_string());
             }
         }
         for n in &s.memory_node_ids {

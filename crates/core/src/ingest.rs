@@ -613,7 +613,7 @@ impl Router {
             self.stats.lines_blank += 1;
             return;
         }
-        let loc = SourceLoc { line: line_u32(no), offset, path: String::new() };
+        let loc = SourceLoc { line: line_u32(no), offset, path: Box::default() };
         let seq = self.ingest_seq;
         let result = match line_text(bytes) {
             Err(reason) => Err(reason),

@@ -158,33 +158,37 @@ pub struct SourceLoc {
     pub line: u32,
     /// Byte offset of that line or object in the (decompressed) input.
     pub offset: u64,
-    /// JSON path inside a single-document source (`$.history[3]`), empty for JSONL.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub path: String,
+    /// JSON path inside a single-document source (`$.history[3]`), empty for JSONL. A `Box<str>`
+    /// (two words, not a `String`'s three): every step holds one.
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub path: Box<str>,
 }
 
-/// The identifiers a step may carry (docs/formats.md). All optional.
+/// The identifiers a step may carry (docs/formats.md). All optional. Each is a `Box<str>`
+/// (two words) rather than a `String` (three): a file of 1,000,000 steps holds every step and
+/// moves each a few times, and the eight ids were 192 of a step's ~500 bytes (docs/performance.md,
+/// seventh pass). Serialised as the strings they are.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepIds {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
+    pub run_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attempt_id: Option<String>,
+    pub attempt_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<String>,
+    pub turn_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub span_id: Option<String>,
+    pub span_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action_id: Option<String>,
+    pub action_id: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_action_id: Option<String>,
+    pub source_action_id: Option<Box<str>>,
     /// A format-specific event id (Claude Code `uuid`, OpenHands `id`, judge id, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_id: Option<String>,
+    pub event_id: Option<Box<str>>,
     /// The id of the step this one answers or follows (`parentUuid`, OpenHands `cause`, a tool
     /// call id for a tool result, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
+    pub parent_id: Option<Box<str>>,
 }
 
 impl StepIds {
@@ -225,7 +229,7 @@ pub struct Step {
     /// The readable content: message text, command output, judge detail. May be long.
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
+    pub tool: Option<Box<str>>,
     /// The command or the arguments of a tool call, as text (compact JSON for structured args).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<String>,
@@ -236,15 +240,16 @@ pub struct Step {
     pub is_error: bool,
     /// A status or result word as written (`failed`, `passed`, `warn`, `ok`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "StepIds::is_empty")]
     pub ids: StepIds,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub artifact_refs: Vec<ArtifactRef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_node_ids: Vec<String>,
+    /// As written (a `Box<str>`, as the ids: most steps of a log have one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamp: Option<String>,
+    pub timestamp: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writer_seq: Option<u64>,
     /// Order of arrival in the input (0-based, over the whole file).
@@ -413,6 +418,17 @@ pub struct Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of 1,000,000 steps holds every step and moves each a few times: the size is
+    /// memory and page faults (docs/performance.md, seventh pass). A field added to `Step`
+    /// that makes it larger should be boxed if most steps leave it empty.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_step_and_its_ids_stay_small() {
+        let (ids, step) = (std::mem::size_of::<StepIds>(), std::mem::size_of::<Step>());
+        assert!(ids <= 128, "StepIds is {ids} bytes");
+        assert!(step <= 400, "Step is {step} bytes");
+    }
 
     #[test]
     fn role_and_kind_names_are_their_serialised_names() {

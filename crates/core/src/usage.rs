@@ -299,7 +299,7 @@ mod tests {
     fn step(actor: &str, ts: Option<&str>, usage: Option<Usage>) -> Step {
         Step {
             actor: actor.to_string(),
-            timestamp: ts.map(str::to_string),
+            timestamp: ts.map(Box::from),
             usage: usage.map(Box::new),
             ..Step::default()
         }

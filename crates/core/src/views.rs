@@ -203,12 +203,12 @@ pub fn step_parts_with_quotes(
     let args = args.map(|a| part(&a, args_bound, true));
     let text = if text.is_empty() { text } else { part(&text, text_bound, false) };
     StepParts {
-        tool: step.tool.clone(),
+        tool: step.tool.as_deref().map(str::to_owned),
         args,
         text,
         refs: step.artifact_refs.iter().map(|r| r.raw.clone()).collect(),
         exit_code: step.exit_code,
-        status: step.status.clone(),
+        status: step.status.as_deref().map(str::to_owned),
         details: details(step),
     }
 }

@@ -593,7 +593,7 @@ fn inspect_eval_archive() {
     assert_eq!((t.format, t.error.as_deref()), (Format::Inspect, None));
     assert_eq!(t.stats.lines_total, 0, "an archive has no lines");
     let json = ingest(&read("inspect/browser.no_events.json"), IngestOptions::default());
-    let strip = |t: &Trace| -> Vec<(String, String, Option<String>)> {
+    let strip = |t: &Trace| -> Vec<(String, String, Option<Box<str>>)> {
         t.trajectories[0]
             .steps
             .iter()

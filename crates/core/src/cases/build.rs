@@ -48,13 +48,21 @@ pub(super) fn build(
     let failure_turn_id = record
         .failure_turn_id
         .clone()
-        .or_else(|| failing.and_then(|s| s.ids.turn_id.clone()))
+        .or_else(|| failing.and_then(|s| s.ids.turn_id.as_deref().map(str::to_owned)))
         .or_else(|| failing.map(|s| format!("step-{}", s.index)))
         .unwrap_or_default();
     let failure_event_id = record
         .failure_event
         .clone()
-        .or_else(|| failing.and_then(|s| s.ids.event_id.clone().or(s.ids.action_id.clone())))
+        .or_else(|| {
+            failing.and_then(|s| {
+                s.ids.event_id.as_deref().map(str::to_owned).or(s
+                    .ids
+                    .action_id
+                    .as_deref()
+                    .map(str::to_owned))
+            })
+        })
         .or_else(|| failing.map(|s| format!("step-{}", s.index)))
         .unwrap_or_default();
 
@@ -312,7 +320,7 @@ fn verifier_name(r: &AttributionRecord, t: &Trajectory, failing: Option<&Step>) 
             return Some(cmd);
         }
         if let Some(tool) = &s.tool {
-            return Some(tool.clone());
+            return Some(tool.to_string());
         }
     }
     let s = failing?;
@@ -436,7 +444,7 @@ fn describe_action(s: &Step) -> Option<String> {
     match (&s.tool, cmd) {
         (Some(tool), Some(cmd)) => Some(shorten(&format!("{tool}: {cmd}"), MAX_FIELD_CHARS)),
         (None, Some(cmd)) => Some(shorten(cmd, MAX_FIELD_CHARS)),
-        (Some(tool), None) => Some(tool.clone()),
+        (Some(tool), None) => Some(tool.to_string()),
         (None, None) => None,
     }
 }

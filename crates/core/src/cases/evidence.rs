@@ -77,13 +77,22 @@ fn unattributed_failure(t: &Trajectory) -> Option<AttributionRecord> {
         .or_else(|| t.steps.iter().rev().find(|s| s.role == Role::Assistant))
         .or(t.steps.last())?;
     Some(AttributionRecord {
-        failure_event: step.ids.event_id.clone().or_else(|| step.ids.action_id.clone()),
+        failure_event: step
+            .ids
+            .event_id
+            .as_deref()
+            .map(str::to_owned)
+            .or_else(|| step.ids.action_id.as_deref().map(str::to_owned)),
         failure_event_step: Some(step.index),
         failure_turn_id: Some(
-            step.ids.turn_id.clone().unwrap_or_else(|| format!("step-{}", step.index)),
+            step.ids
+                .turn_id
+                .as_deref()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("step-{}", step.index)),
         ),
         source_action_ids: answered_action(t, step)
-            .and_then(|a| a.ids.action_id.clone())
+            .and_then(|a| a.ids.action_id.as_deref().map(str::to_owned))
             .into_iter()
             .collect(),
         root_cause_summary: step

@@ -67,15 +67,15 @@ impl StepExtra {
             kind: step.kind,
             actor: step.actor.clone(),
             text: (step.text != content).then(|| step.text.clone()),
-            tool: step.tool.clone(),
+            tool: step.tool.as_deref().map(str::to_owned),
             args: step.args.clone(),
             exit_code: step.exit_code,
             is_error: step.is_error,
-            status: step.status.clone(),
+            status: step.status.as_deref().map(str::to_owned),
             ids: step.ids.clone(),
             artifact_refs: step.artifact_refs.clone(),
             memory_node_ids: step.memory_node_ids.clone(),
-            timestamp: step.timestamp.clone(),
+            timestamp: step.timestamp.as_deref().map(str::to_owned),
             writer_seq: step.writer_seq,
             text_elided: step.text_elided.as_deref().cloned(),
             args_elided: step.args_elided.as_deref().cloned(),
@@ -118,15 +118,15 @@ pub(crate) fn restore_step(step: &mut Step, message: &serde_json::Map<String, Va
     if let Some(text) = x.text {
         step.text = text;
     }
-    step.tool = x.tool;
+    step.tool = x.tool.map(Box::from);
     step.args = x.args;
     step.exit_code = x.exit_code;
     step.is_error = x.is_error;
-    step.status = x.status;
+    step.status = x.status.map(Box::from);
     step.ids = x.ids;
     step.artifact_refs = x.artifact_refs;
     step.memory_node_ids = x.memory_node_ids;
-    step.timestamp = x.timestamp;
+    step.timestamp = x.timestamp.map(Box::from);
     step.writer_seq = x.writer_seq;
     step.text_elided = x.text_elided.map(Box::new);
     step.args_elided = x.args_elided.map(Box::new);

@@ -210,7 +210,7 @@ pub(crate) fn value_index(v: &Value) -> Option<u32> {
 
 /// A JSON path segment for a list element: `$.history[3]`.
 pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
-    SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]") }
+    SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() }
 }
 
 /// Parses a line as JSON, with a reason fit for the quarantine on failure. A number too large

@@ -113,7 +113,7 @@ pub fn step_views(
                 grain,
                 text: views::step_view_with_quotes(s, grain, opts, &quotes),
                 full_chars: full_text(s).chars().count() as u32,
-                timestamp: s.timestamp.clone(),
+                timestamp: s.timestamp.as_deref().map(str::to_owned),
                 usage: s.usage.as_deref().cloned(),
                 parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
             }

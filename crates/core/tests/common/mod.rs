@@ -102,7 +102,7 @@ fn one_line(s: &str, max: usize) -> String {
 }
 
 fn step_line(s: &Step) -> String {
-    let loc = match (s.loc.line, s.loc.path.as_str()) {
+    let loc = match (s.loc.line, &*s.loc.path) {
         (line, "") => format!("L{line}"),
         (0, path) => path.to_string(),
         (line, path) => format!("L{line}:{path}"),

@@ -104,7 +104,7 @@ fn diagnosis(
     )?;
     let gutter = gutter_width(t, &c.evidence);
     let pad = " ".repeat(gutter);
-    let path = t.steps.get(c.step as usize).map_or("", |s| s.loc.path.as_str());
+    let path = t.steps.get(c.step as usize).map_or("", |s| &*s.loc.path);
     let at = match (c.line, path) {
         (0, "") => format!("{file} (step {})", c.step),
         (0, path) => format!("{file} ({}, step {})", escape_line(path), c.step),

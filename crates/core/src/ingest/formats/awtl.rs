@@ -511,6 +511,15 @@ impl<'a> Fields<'a> {
         })
     }
 
+    /// [`Fields::text`] as a boxed string, allocated once at its length (a step's ids).
+    fn text_box(&self, keys: &[K]) -> Option<Box<str>> {
+        self.get(keys).map(|f| match f {
+            Field::Str(s) => Box::from(&**s),
+            Field::Json(v) => super::json_text(v).into_boxed_str(),
+            Field::Null => Box::default(),
+        })
+    }
+
     fn int(&self, keys: &[K]) -> Option<i64> {
         match self.get(keys)? {
             Field::Str(s) => s.trim().parse().ok(),
@@ -560,18 +569,18 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
         },
     };
     let ids = StepIds {
-        run_id: f.text(&[K::RunId, K::RunIdCamel]),
-        attempt_id: f.text(&[K::AttemptId, K::AttemptIdCamel]),
-        turn_id: f.text(&[K::TurnId, K::TurnIdCamel]),
-        span_id: f.text(&[K::SpanId, K::SpanIdCamel]),
-        action_id: f.text(&[K::ActionId, K::ActionIdCamel]),
-        source_action_id: f.text(&[K::SourceActionId, K::SourceActionIdCamel]),
-        event_id: f.text(&[K::EventId, K::EventIdCamel, K::Id, K::JudgeId, K::JudgeIdCamel]),
-        parent_id: f.text(&[K::ParentId, K::ParentIdCamel]),
+        run_id: f.text_box(&[K::RunId, K::RunIdCamel]),
+        attempt_id: f.text_box(&[K::AttemptId, K::AttemptIdCamel]),
+        turn_id: f.text_box(&[K::TurnId, K::TurnIdCamel]),
+        span_id: f.text_box(&[K::SpanId, K::SpanIdCamel]),
+        action_id: f.text_box(&[K::ActionId, K::ActionIdCamel]),
+        source_action_id: f.text_box(&[K::SourceActionId, K::SourceActionIdCamel]),
+        event_id: f.text_box(&[K::EventId, K::EventIdCamel, K::Id, K::JudgeId, K::JudgeIdCamel]),
+        parent_id: f.text_box(&[K::ParentId, K::ParentIdCamel]),
     };
-    let status = f.text(&[K::Status, K::Result, K::Verdict]);
+    let status = f.text_box(&[K::Status, K::Result, K::Verdict]);
     let exit_code = f.int(&[K::ExitCode, K::ExitCodeCamel]);
-    let tool = f.text(&[K::Tool, K::ToolName, K::ToolNameCamel]);
+    let tool = f.text_box(&[K::Tool, K::ToolName, K::ToolNameCamel]);
     let args = f.text(&[K::Command, K::Cmd, K::Args, K::Arguments, K::Input]);
     let detail_keys = [K::Detail, K::Reason, K::MessageText];
     let body_keys = [K::Summary, K::Output, K::Text, K::Content, K::Message, K::Stdout];
@@ -643,7 +652,7 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
         ids,
         artifact_refs: refs.iter().map(|r| artifact_ref(r)).collect(),
         memory_node_ids,
-        timestamp: f.text(&[K::Ts, K::Timestamp, K::Time]),
+        timestamp: f.text(&[K::Ts, K::Timestamp, K::Time]).map(Box::from),
         writer_seq: f.int(&[K::WriterSeq, K::WriterSeqCamel, K::Seq]).map(|n| n.max(0) as u64),
         ingest_seq,
         ..Step::default()
@@ -659,7 +668,7 @@ mod tests {
     use super::*;
 
     fn loc() -> SourceLoc {
-        SourceLoc { line: 1, offset: 0, path: String::new() }
+        SourceLoc { line: 1, offset: 0, path: Box::default() }
     }
 
     /// The hot path (borrowed, straight from the text) and the `Value` path give the same step.

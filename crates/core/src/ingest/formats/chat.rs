@@ -64,7 +64,7 @@ fn record(
     let mut steps = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
         let m = as_object(m, &format!("{key}[{i}]"))?;
-        let loc = SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]") };
+        let loc = SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() };
         let step = match key {
             "conversations" => {
                 let mut step = super::generic::generic_step(&share_gpt(m), i as u32, loc, 0);

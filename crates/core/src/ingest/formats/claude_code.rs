@@ -96,12 +96,12 @@ impl JsonlAdapter for ClaudeCode {
         let base = Step {
             loc,
             actor: actor.clone(),
-            timestamp: get_text(&o, &["timestamp"]),
+            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
             ingest_seq,
             ids: StepIds {
-                run_id: get_text(&o, &["sessionId"]),
-                event_id: get_text(&o, &["uuid"]),
-                parent_id: get_text(&o, &["parentUuid", "leafUuid"]),
+                run_id: get_text(&o, &["sessionId"]).map(Box::from),
+                event_id: get_text(&o, &["uuid"]).map(Box::from),
+                parent_id: get_text(&o, &["parentUuid", "leafUuid"]).map(Box::from),
                 ..StepIds::default()
             },
             ..Step::default()
@@ -114,14 +114,14 @@ impl JsonlAdapter for ClaudeCode {
                     role: Role::System,
                     text: get(&o, &["content", "message"]).map(content_text).unwrap_or_default(),
                     is_error: level == "error",
-                    status: get_text(&o, &["subtype"]),
+                    status: get_text(&o, &["subtype"]).map(Box::from),
                     ..base
                 }]
             }
             "summary" => vec![Step {
                 role: Role::System,
                 text: get_text(&o, &["summary"]).unwrap_or_default(),
-                status: Some("summary".to_string()),
+                status: Some("summary".into()),
                 ..base
             }],
             "queue-operation" | "file-history-snapshot" => Vec::new(),
@@ -132,7 +132,7 @@ impl JsonlAdapter for ClaudeCode {
                 text: get(&o, &["content", "text"])
                     .map(content_text)
                     .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
-                status: Some(other.to_string()),
+                status: Some(other.into()),
                 ..base
             }],
         };
@@ -141,7 +141,7 @@ impl JsonlAdapter for ClaudeCode {
         }
         let mut steps = steps;
         if let Some(u) = line_usage(&o) {
-            match steps[0].ids.turn_id.clone() {
+            match steps[0].ids.turn_id.as_deref().map(str::to_owned) {
                 Some(reply) => {
                     self.usage.insert(reply, u);
                 }
@@ -176,7 +176,7 @@ impl JsonlAdapter for ClaudeCode {
             .map(|(n, mut r)| {
                 for (i, s) in r.steps.iter_mut().enumerate() {
                     s.index = i as u32;
-                    if let Some(u) = s.ids.turn_id.as_ref().and_then(|id| usage.remove(id)) {
+                    if let Some(u) = s.ids.turn_id.as_deref().and_then(|id| usage.remove(id)) {
                         s.usage = Some(u);
                     }
                 }
@@ -196,8 +196,8 @@ impl JsonlAdapter for ClaudeCode {
         let mut given = HashSet::new();
         for (i, s) in steps.iter_mut().enumerate() {
             s.index = i as u32;
-            let first_of_reply = s.ids.turn_id.as_ref().filter(|id| given.insert(id.to_string()));
-            if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id.as_str())) {
+            let first_of_reply = s.ids.turn_id.as_deref().filter(|id| given.insert(id.to_string()));
+            if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id)) {
                 s.usage = Some(u.clone());
             }
         }
@@ -220,7 +220,7 @@ impl ClaudeCode {
         let content = msg.and_then(|m| m.get("content")).unwrap_or(&Value::Null);
         let is_meta = matches!(o.get("isMeta"), Some(Value::Bool(true)));
         let mut base = base.clone();
-        base.ids.turn_id = reply_id.clone();
+        base.ids.turn_id = reply_id.clone().map(Box::from);
         let blocks: Vec<&Value> = match content {
             Value::Array(items) => items.iter().collect(),
             _ => Vec::new(),
@@ -241,7 +241,7 @@ impl ClaudeCode {
         if steps.is_empty() {
             // Every block repeated an earlier line: keep the line visible as an empty step of
             // the same reply rather than lose it.
-            steps.push(Step { role, status: Some("repeated".to_string()), ..base });
+            steps.push(Step { role, status: Some("repeated".into()), ..base });
         }
         steps
     }
@@ -264,7 +264,7 @@ impl ClaudeCode {
                     self.calls.insert(id.clone(), name.clone());
                 }
                 let mut ids = base.ids.clone();
-                ids.action_id = id;
+                ids.action_id = id.map(Box::from);
                 let description = input
                     .and_then(|i| i.get("description"))
                     .and_then(Value::as_str)
@@ -280,7 +280,7 @@ impl ClaudeCode {
                     role: Role::Assistant,
                     kind: StepKind::Action,
                     artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
-                    tool: Some(name),
+                    tool: Some(name.into()),
                     args,
                     text,
                     ids,
@@ -298,11 +298,11 @@ impl ClaudeCode {
                 let is_error = matches!(b.get("is_error"), Some(Value::Bool(true)))
                     || exit_code.is_some_and(|c: i64| c != 0);
                 let mut ids = base.ids.clone();
-                ids.source_action_id = call_id;
+                ids.source_action_id = call_id.map(Box::from);
                 Step {
                     role: Role::Tool,
                     kind: StepKind::Observation,
-                    tool,
+                    tool: tool.map(Box::from),
                     exit_code,
                     is_error,
                     text,
@@ -313,7 +313,7 @@ impl ClaudeCode {
             "thinking" | "redacted_thinking" => Step {
                 role,
                 text: get_text(b, &["thinking", "data"]).unwrap_or_default(),
-                status: Some("thinking".to_string()),
+                status: Some("thinking".into()),
                 ..base.clone()
             },
             "image" | "document" => Step { role, text: format!("[{bty}]"), ..base.clone() },

@@ -89,11 +89,11 @@ impl JsonlAdapter for Codex {
         }
         let base = Step {
             loc,
-            timestamp: get_text(&o, &["timestamp"]),
+            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
             ingest_seq,
             ids: StepIds {
-                run_id: self.run_id.clone(),
-                turn_id: self.turn_id.clone(),
+                run_id: self.run_id.as_deref().map(Box::from),
+                turn_id: self.turn_id.as_deref().map(Box::from),
                 ..StepIds::default()
             },
             ..Step::default()
@@ -106,15 +106,15 @@ impl JsonlAdapter for Codex {
                     .or_else(|| get_text(p, &["instructions"]))
                     .unwrap_or_default();
                 let mut s = Step { role: Role::System, kind: StepKind::RunStart, text, ..base };
-                s.ids.run_id = self.run_id.clone();
-                s.status = get_text(p, &["originator"]);
+                s.ids.run_id = self.run_id.as_deref().map(Box::from);
+                s.status = get_text(p, &["originator"]).map(Box::from);
                 self.push(s);
             }
             ("turn_context", _) => {}
             ("compacted", _) => {
                 let text = get_text(p, &["message"]).unwrap_or_default();
                 let status = Some("compacted".to_string());
-                self.push(Step { role: Role::System, text, status, ..base });
+                self.push(Step { role: Role::System, text, status: status.map(Box::from), ..base });
             }
             ("response_item", _) => self.response_item(p, &pty, base),
             ("event_msg", _) => self.event(p, &pty, base),
@@ -122,7 +122,7 @@ impl JsonlAdapter for Codex {
             (other, _) => {
                 let text = Value::Object(p.clone()).to_string();
                 let status = Some(other.to_string());
-                self.push(Step { role: Role::Other, text, status, ..base });
+                self.push(Step { role: Role::Other, text, status: status.map(Box::from), ..base });
             }
         }
         Ok(())
@@ -189,7 +189,7 @@ impl Codex {
             .iter()
             .rev()
             .take(MIRROR_WINDOW)
-            .take_while(|s| s.ids.turn_id == self.turn_id)
+            .take_while(|s| s.ids.turn_id.as_deref() == self.turn_id.as_deref())
             .filter(|s| s.role == role && s.kind == StepKind::Message)
             .any(|s| s.text.trim() == text)
     }
@@ -215,7 +215,12 @@ impl Codex {
                     text = p.get("content").map(content_text).unwrap_or_default();
                 }
                 let status = Some("reasoning".to_string());
-                self.push(Step { role: Role::Assistant, text, status, ..base });
+                self.push(Step {
+                    role: Role::Assistant,
+                    text,
+                    status: status.map(Box::from),
+                    ..base
+                });
             }
             "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call"
             | "tool_search_call" => {
@@ -234,13 +239,13 @@ impl Codex {
                     role: Role::Assistant,
                     kind: StepKind::Action,
                     artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
-                    tool: Some(name),
+                    tool: Some(name.into()),
                     text: args.clone().unwrap_or_default(),
                     args,
-                    status: get_text(p, &["status"]),
+                    status: get_text(p, &["status"]).map(Box::from),
                     ..base
                 };
-                s.ids.action_id = call_id;
+                s.ids.action_id = call_id.map(Box::from);
                 self.push(s);
             }
             "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
@@ -255,13 +260,13 @@ impl Codex {
                 let mut s = Step {
                     role: Role::Tool,
                     kind: StepKind::Observation,
-                    tool: call_id.as_ref().and_then(|c| self.calls.get(c)).cloned(),
+                    tool: call_id.as_ref().and_then(|c| self.calls.get(c)).cloned().map(Box::from),
                     text,
                     exit_code,
                     is_error: failed || exit_code.is_some_and(|c| c != 0),
                     ..base
                 };
-                s.ids.source_action_id = call_id.clone();
+                s.ids.source_action_id = call_id.clone().map(Box::from);
                 if let Some(c) = call_id {
                     self.results.insert(c, self.steps.len());
                 }
@@ -270,7 +275,7 @@ impl Codex {
             _ => {
                 let text = content_text(&Value::Object(p.clone()));
                 let status = Some(pty.to_string());
-                self.push(Step { role: Role::Other, text, status, ..base });
+                self.push(Step { role: Role::Other, text, status: status.map(Box::from), ..base });
             }
         }
     }
@@ -317,7 +322,13 @@ impl Codex {
                     self.last_turn = Outcome::Failed;
                 }
                 let status = Some(pty.to_string());
-                self.push(Step { role: Role::System, text, is_error: true, status, ..base });
+                self.push(Step {
+                    role: Role::System,
+                    text,
+                    is_error: true,
+                    status: status.map(Box::from),
+                    ..base
+                });
             }
             "token_count" => self.token_count(p),
             _ => {} // task start, reasoning deltas: bookkeeping

@@ -61,10 +61,10 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         actor: get_text(o, &["name", "agent", "actor"]).unwrap_or_default(),
         role,
         kind: if role == Role::Tool { StepKind::Observation } else { StepKind::Message },
-        tool: get_text(o, &["tool", "tool_name", "toolName"]),
+        tool: get_text(o, &["tool", "tool_name", "toolName"]).map(Box::from),
         exit_code,
         is_error,
-        timestamp: get_text(o, &["timestamp", "ts", "time"]),
+        timestamp: get_text(o, &["timestamp", "ts", "time"]).map(Box::from),
         ingest_seq,
         ..Step::default()
     };
@@ -112,17 +112,17 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
             }
         }
         step.artifact_refs = extract::refs(raw_refs, None);
-        step.tool = Some(names.join(","));
+        step.tool = Some(Box::from(names.join(",")));
         step.args = Some(match commands.len() == names.len() && names.len() == args.len() {
             true => commands.join("\n"),
             false => args.join("\n"),
         });
-        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
         if text.is_empty() {
             text = super::calls_text(&names, &args);
         }
     }
-    step.ids.source_action_id = get_text(o, &["tool_call_id"]);
+    step.ids.source_action_id = get_text(o, &["tool_call_id"]).map(Box::from);
     if text.is_empty() && calls.is_empty() {
         text = Value::Object(o.clone()).to_string();
     }

@@ -62,12 +62,12 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         let m = as_object(m, &format!("{base}.messages[{i}]"))?;
         let role = super::role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
-            loc: SourceLoc { path: format!("{base}.messages[{i}]"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base}.messages[{i}]").into(), ..SourceLoc::default() },
             role,
             text: resolve(m.get("content").map(content_text).unwrap_or_default()),
             ..Step::default()
         };
-        step.ids.event_id = get_text(m, &["id"]);
+        step.ids.event_id = get_text(m, &["id"]).map(Box::from);
         if let Some(Value::Array(calls)) = m.get("tool_calls") {
             let calls: Vec<&Map<String, Value>> =
                 calls.iter().filter_map(Value::as_object).collect();
@@ -75,7 +75,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                 step.kind = StepKind::Action;
                 let names: Vec<String> =
                     calls.iter().filter_map(|c| get_text(c, &["function"])).collect();
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 let args: Vec<String> = calls
                     .iter()
                     .map(|c| match get(c, &["arguments"]) {
@@ -87,7 +87,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                     .collect();
                 step.args = Some(args.join("\n"));
                 step.artifact_refs = extract::refs(calls.iter().flat_map(|c| call_refs(c)), None);
-                step.ids.action_id = get_text(first, &["id"]);
+                step.ids.action_id = get_text(first, &["id"]).map(Box::from);
                 if step.text.is_empty() {
                     step.text = args.join("\n");
                 }
@@ -95,12 +95,12 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         }
         if role == Role::Tool {
             step.kind = StepKind::Observation;
-            step.tool = get_text(m, &["function"]);
-            step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+            step.tool = get_text(m, &["function"]).map(Box::from);
+            step.ids.source_action_id = get_text(m, &["tool_call_id"]).map(Box::from);
             if let Some(err) = get(m, &["error"]) {
                 step.is_error = true;
                 let e = err.as_object();
-                step.status = e.and_then(|e| get_text(e, &["type"]));
+                step.status = e.and_then(|e| get_text(e, &["type"])).map(Box::from);
                 if let Some(msg) = e.and_then(|e| get_text(e, &["message"])) {
                     if !step.text.contains(&msg) {
                         step.text = if step.text.is_empty() {
@@ -138,12 +138,12 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
         let verdict = value.and_then(score_outcome);
         verdicts.push(verdict);
         steps.push(Step {
-            loc: SourceLoc { path, ..SourceLoc::default() },
+            loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
             actor: name,
             role: Role::Judge,
             kind: StepKind::JudgeResult,
             text: get_text(sc, &["explanation"]).unwrap_or_default(),
-            status: value.map(value_text),
+            status: value.map(value_text).map(Box::from),
             is_error: verdict == Some(Outcome::Failed),
             ..Step::default()
         });
@@ -155,11 +155,11 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
             other => value_text(other),
         };
         steps.push(Step {
-            loc: SourceLoc { path: format!("{base}.error"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base}.error").into(), ..SourceLoc::default() },
             role: Role::Environment,
             text,
             is_error: true,
-            status: Some("error".to_string()),
+            status: Some("error".into()),
             ..Step::default()
         });
     }

@@ -116,10 +116,13 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             tr.steps.insert(
                 0,
                 Step {
-                    loc: SourceLoc { path: format!("{path}.inputs"), ..SourceLoc::default() },
+                    loc: SourceLoc {
+                        path: format!("{path}.inputs").into(),
+                        ..SourceLoc::default()
+                    },
                     role: Role::User,
                     text: input,
-                    timestamp: get_text(run, &["start_time"]),
+                    timestamp: get_text(run, &["start_time"]).map(Box::from),
                     ..Step::default()
                 },
             );
@@ -171,18 +174,18 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
     });
     let error = get_text(run, &["error"]).filter(|e| !e.is_empty() && e != "None");
     let mut step = Step {
-        loc: SourceLoc { path: path.to_string(), ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         actor: name.clone(),
-        timestamp: get_text(run, &["start_time"]),
+        timestamp: get_text(run, &["start_time"]).map(Box::from),
         // `error` holds the message; a run exported from the API also says `status: "error"`.
         is_error: error.is_some() || get_text(run, &["status"]).as_deref() == Some("error"),
-        status: Some(run_type.clone()).filter(|t| !t.is_empty()),
+        status: Some(run_type.clone()).filter(|t| !t.is_empty()).map(Box::from),
         ..Step::default()
     };
     step.usage = run_usage(run, outputs);
-    step.ids.run_id = Some(trace_id.to_string());
-    step.ids.span_id = get_text(run, &["id"]);
-    step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None");
+    step.ids.run_id = Some(trace_id.to_string().into());
+    step.ids.span_id = get_text(run, &["id"]).map(Box::from);
+    step.ids.parent_id = get_text(run, &["parent_run_id"]).filter(|p| p != "None").map(Box::from);
     let output_text = match (message, outputs) {
         (Some(m), _) => m.get("content").map(content_text).unwrap_or_default(),
         (None, Some(o)) => {
@@ -212,7 +215,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
                     extract::tool_call(n.unwrap_or_default(), a.as_ref().unwrap_or(&Value::Null))
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
             }
         }
@@ -222,7 +225,7 @@ fn run_step(run: &Map<String, Value>, path: &str, trace_id: &str) -> Step {
             step.kind = StepKind::Observation;
             let inputs = get(run, &["inputs"]).cloned().unwrap_or(Value::Null);
             step.artifact_refs = extract::refs(extract::tool_call(&name, &inputs), None);
-            step.tool = Some(name);
+            step.tool = Some(name.into());
             step.args = get(run, &["inputs"]).map(|i| match i.as_object() {
                 Some(o) => {
                     get_text(o, &["input", "command", "query"]).unwrap_or_else(|| i.to_string())

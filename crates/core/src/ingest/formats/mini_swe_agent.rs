@@ -46,7 +46,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             step.artifact_refs = extract::refs(files, root.as_deref());
         }
         if step.kind == StepKind::RunEnd {
-            exit_status = step.status.clone();
+            exit_status = step.status.as_deref().map(str::to_owned);
             let extra = get(m, &["extra"]).and_then(Value::as_object);
             exit_submission = extra.and_then(|e| get_text(e, &["submission"]));
         }
@@ -106,17 +106,17 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
     let extra = get(m, &["extra"]).and_then(Value::as_object).unwrap_or(&empty);
     let mut step = Step {
         index: i as u32,
-        loc: SourceLoc { path, ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         role: super::role_word(&role_text),
         ingest_seq: i as u64,
-        timestamp: get_text(extra, &["timestamp"]),
+        timestamp: get_text(extra, &["timestamp"]).map(Box::from),
         ..Step::default()
     };
     match role_text.as_str() {
         "exit" => {
             step.role = Role::Environment;
             step.kind = StepKind::RunEnd;
-            step.status = get_text(extra, &["exit_status"]);
+            step.status = get_text(extra, &["exit_status"]).map(Box::from);
         }
         "assistant" => {
             let calls: Vec<&Map<String, Value>> = match m.get("tool_calls") {
@@ -126,7 +126,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
             if let Some(call) = calls.first() {
                 let f = call.get("function").and_then(Value::as_object).unwrap_or(call);
                 step.kind = StepKind::Action;
-                step.tool = get_text(f, &["name"]);
+                step.tool = get_text(f, &["name"]).map(Box::from);
                 step.args = get(f, &["arguments"]).map(|a| {
                     let parsed = match a {
                         Value::String(s) => serde_json::from_str::<Value>(s).ok(),
@@ -138,10 +138,10 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                     }
                 });
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
-                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
             } else if let Some(cmd) = fenced_command(&text) {
                 step.kind = StepKind::Action;
-                step.tool = Some("bash".to_string());
+                step.tool = Some("bash".into());
                 step.args = Some(cmd);
             }
         }
@@ -153,7 +153,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                 step.exit_code = code;
                 let exception = get_text(extra, &["exception_info"]).filter(|e| !e.is_empty());
                 step.is_error = code.is_some_and(|c| c != 0) || exception.is_some();
-                step.ids.source_action_id = get_text(m, &["tool_call_id"]);
+                step.ids.source_action_id = get_text(m, &["tool_call_id"]).map(Box::from);
             }
         }
         _ => {}

@@ -345,14 +345,14 @@ fn span_steps(
         role: Role::Assistant,
         kind: StepKind::Message,
         is_error: error.is_some(),
-        status: Some(kind.clone()).filter(|k| !k.is_empty()),
-        timestamp: get_text(f, &["started_at"]),
+        status: Some(kind.as_str()).filter(|k| !k.is_empty()).map(Box::from),
+        timestamp: get_text(f, &["started_at"]).map(Box::from),
         ingest_seq,
         ..Step::default()
     };
-    step.ids.run_id = Some(trace_id.to_string());
-    step.ids.span_id = id.cloned();
-    step.ids.parent_id = get_text(f, &["parent_id"]);
+    step.ids.run_id = Some(Box::from(trace_id));
+    step.ids.span_id = id.map(|i| Box::from(i.as_str()));
+    step.ids.parent_id = get_text(f, &["parent_id"]).map(Box::from);
     let name = get_text(data, &["name"]).unwrap_or_default();
     let (mut input, mut reply) = (None, None);
     let (mut observation, mut ending) = (None, None);
@@ -376,7 +376,7 @@ fn span_steps(
                 let names: Vec<String> = calls.iter().filter_map(|c| func(c, "name")).collect();
                 let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
                 step.kind = StepKind::Action;
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
                 if step.text.is_empty() {
                     step.text = super::calls_text(&names, &args);
@@ -398,10 +398,10 @@ fn span_steps(
         }
         "function" => {
             step.kind = StepKind::Action;
-            step.tool = Some(name.clone()).filter(|n| !n.is_empty());
+            step.tool = Some(name.as_str()).filter(|n| !n.is_empty()).map(Box::from);
             step.args = get(data, &["input"]).map(value_text);
             step.text = format!("{name}({})", step.args.as_deref().unwrap_or(""));
-            step.ids.action_id = id.cloned();
+            step.ids.action_id = id.map(|i| Box::from(i.as_str()));
             let mut obs = Step {
                 loc: loc.clone(),
                 role: Role::Tool,
@@ -409,12 +409,12 @@ fn span_steps(
                 tool: step.tool.clone(),
                 text: get(data, &["output"]).map(value_text).unwrap_or_default(),
                 is_error: step.is_error,
-                timestamp: get_text(f, &["ended_at"]),
+                timestamp: get_text(f, &["ended_at"]).map(Box::from),
                 ingest_seq,
                 ..Step::default()
             };
             obs.ids.run_id = step.ids.run_id.clone();
-            obs.ids.source_action_id = id.cloned();
+            obs.ids.source_action_id = id.map(|i| Box::from(i.as_str()));
             obs.usage = usage(None, f);
             // The error is the tool's result: shown on the observation.
             step.is_error = false;
@@ -446,13 +446,13 @@ fn span_steps(
                     kind: if root { StepKind::RunEnd } else { StepKind::Observation },
                     text: e,
                     is_error: true,
-                    status: Some("error".to_string()),
-                    timestamp: get_text(f, &["ended_at"]),
+                    status: Some(Box::from("error")),
+                    timestamp: get_text(f, &["ended_at"]).map(Box::from),
                     ingest_seq,
                     ..Step::default()
                 };
                 end.ids.run_id = step.ids.run_id.clone();
-                end.ids.span_id = id.cloned();
+                end.ids.span_id = id.map(|i| Box::from(i.as_str()));
                 ending = Some(end);
             }
         }
@@ -460,7 +460,7 @@ fn span_steps(
             let from = get_text(data, &["from_agent"]).unwrap_or_default();
             let to = get_text(data, &["to_agent"]).unwrap_or_default();
             step.text = format!("handoff from {from} to {to}");
-            step.tool = Some("handoff".to_string());
+            step.tool = Some(Box::from("handoff"));
         }
         "guardrail" => {
             let triggered = data.get("triggered") == Some(&Value::Bool(true));
@@ -566,7 +566,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         other => vec![other],
     };
     for (i, item) in items.into_iter().enumerate() {
-        let loc = SourceLoc { line: 0, offset: 0, path: format!("$[{i}]") };
+        let loc = SourceLoc { line: 0, offset: 0, path: format!("$[{i}]").into() };
         match item {
             Value::Object(o) => adapter.push_value(o, &loc, i as u64)?,
             other => {

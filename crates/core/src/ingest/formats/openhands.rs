@@ -111,7 +111,7 @@ fn event_step(
     let message = get_text(e, &["message"]).unwrap_or_default();
     let mut step = Step {
         index: i as u32,
-        loc: SourceLoc { path, ..SourceLoc::default() },
+        loc: SourceLoc { path: path.into(), ..SourceLoc::default() },
         actor: source.clone(),
         role: match source.as_str() {
             "user" => Role::User,
@@ -119,12 +119,12 @@ fn event_step(
             "environment" => Role::Environment,
             _ => Role::Other,
         },
-        timestamp: get_text(e, &["timestamp"]),
+        timestamp: get_text(e, &["timestamp"]).map(Box::from),
         ingest_seq: i as u64,
         ..Step::default()
     };
-    step.ids.event_id = get_text(e, &["id"]);
-    step.ids.action_id = get_text(meta, &["tool_call_id"]);
+    step.ids.event_id = get_text(e, &["id"]).map(Box::from);
+    step.ids.action_id = get_text(meta, &["tool_call_id"]).map(Box::from);
     if let Some(action) = get_text(e, &["action"]) {
         match action.as_str() {
             "message" => {
@@ -153,7 +153,7 @@ fn event_step(
                     (true, _) => message,
                 };
                 if let Some(id) = &step.ids.event_id {
-                    tools.insert(id.clone(), tool.clone());
+                    tools.insert(id.to_string(), tool.clone());
                 }
                 let raw_refs = match action.as_str() {
                     "run" | "run_ipython" => {
@@ -164,13 +164,13 @@ fn event_step(
                 };
                 step.artifact_refs =
                     extract::refs(raw_refs.unwrap_or_default(), Some(WORKSPACE_ROOT));
-                step.tool = Some(tool);
+                step.tool = Some(tool.into());
             }
         }
-        step.status = (action != "message").then_some(action);
+        step.status = (action != "message").then_some(action).map(Box::from);
     } else if let Some(obs) = get_text(e, &["observation"]) {
         let cause = get_text(e, &["cause"]);
-        step.ids.parent_id = cause.clone();
+        step.ids.parent_id = cause.clone().map(Box::from);
         step.ids.source_action_id = step.ids.action_id.take();
         step.text = get(e, &["content"]).map(content_text).unwrap_or_default();
         if step.text.trim().is_empty() {
@@ -179,18 +179,18 @@ fn event_step(
         if obs == "agent_state_changed" || obs == "null" {
             step.role = Role::Environment;
             step.kind = StepKind::Observation;
-            step.status = get_text(extras, &["agent_state"]).or(Some(obs));
+            step.status = get_text(extras, &["agent_state"]).or(Some(obs)).map(Box::from);
             step.is_error = step.status.as_deref() == Some("error");
         } else {
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
-            step.tool = cause.as_ref().and_then(|c| tools.get(c)).cloned();
+            step.tool = cause.as_ref().and_then(|c| tools.get(c)).cloned().map(Box::from);
             step.exit_code = get(extras, &["metadata"])
                 .and_then(|m| m.get("exit_code"))
                 .or_else(|| extras.get("exit_code"))
                 .and_then(value_i64);
             step.is_error = obs == "error" || step.exit_code.is_some_and(|c| c != 0);
-            step.status = Some(obs);
+            step.status = Some(obs.into());
         }
     } else {
         step.text = message;

@@ -235,15 +235,15 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
     let mut step = Step {
         loc,
         is_error,
-        status: error_type.clone().or(Some(operation.clone())),
-        timestamp: get_text(span, &["startTimeUnixNano"]),
+        status: error_type.clone().or(Some(operation.clone())).map(Box::from),
+        timestamp: get_text(span, &["startTimeUnixNano"]).map(Box::from),
         ingest_seq,
         ..Step::default()
     };
     step.usage = span_usage(span, &attrs);
-    step.ids.run_id = get_text(span, &["traceId"]);
-    step.ids.span_id = get_text(span, &["spanId"]);
-    step.ids.parent_id = get_text(span, &["parentSpanId"]).filter(|p| !p.is_empty());
+    step.ids.run_id = get_text(span, &["traceId"]).map(Box::from);
+    step.ids.span_id = get_text(span, &["spanId"]).map(Box::from);
+    step.ids.parent_id = get_text(span, &["parentSpanId"]).filter(|p| !p.is_empty()).map(Box::from);
     let inputs = messages(&attrs, "gen_ai.input.messages");
     let outputs = messages(&attrs, "gen_ai.output.messages");
     match operation.as_str() {
@@ -267,9 +267,9 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                     extract::tool_call(&get_text(c, &["name"]).unwrap_or_default(), &a)
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
-                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
                 if step.text.is_empty() {
                     step.text = super::calls_text(&names, &args);
                 }
@@ -279,10 +279,11 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
             step.tool = text_attr("gen_ai.tool.name")
-                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string));
+                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string))
+                .map(Box::from);
             step.args = text_attr("gen_ai.tool.call.arguments");
             step.text = text_attr("gen_ai.tool.call.result").unwrap_or_default();
-            step.ids.source_action_id = text_attr("gen_ai.tool.call.id");
+            step.ids.source_action_id = text_attr("gen_ai.tool.call.id").map(Box::from);
             let a = attrs.get("gen_ai.tool.call.arguments").map(extract::parse_args);
             let raw_refs = extract::tool_call(
                 step.tool.as_deref().unwrap_or_default(),
@@ -314,9 +315,14 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         .map(message_text)
         .filter(|t| !t.is_empty());
     Span {
-        trace_id: step.ids.run_id.clone().unwrap_or_else(|| "trace".to_string()),
-        span_id: step.ids.span_id.clone(),
-        parent: step.ids.parent_id.clone(),
+        trace_id: step
+            .ids
+            .run_id
+            .as_deref()
+            .map(str::to_owned)
+            .unwrap_or_else(|| "trace".to_string()),
+        span_id: step.ids.span_id.as_deref().map(str::to_owned),
+        parent: step.ids.parent_id.as_deref().map(str::to_owned),
         start: get(span, &["startTimeUnixNano"])
             .and_then(|v| match v {
                 Value::String(s) => s.parse().ok(),

@@ -34,14 +34,14 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             .map(|a| extract::swe_agent(a, state_text("open_file"), submission))
             .unwrap_or_default();
         steps.push(Step {
-            loc: SourceLoc { path: format!("{path}.action"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{path}.action").into(), ..SourceLoc::default() },
             artifact_refs: extract::refs(raw_refs, state_text("working_dir")),
             role: Role::Assistant,
             kind: StepKind::Action,
             text: thought,
-            tool: tool.clone(),
+            tool: tool.clone().map(Box::from),
             args: action,
-            timestamp: ts.clone(),
+            timestamp: ts.clone().map(Box::from),
             ..Step::default()
         });
         if let Some(obs) = get(e, &["observation"]) {
@@ -49,13 +49,16 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             // SWE-agent's own edit tool rejects an edit that breaks the file with this message.
             let is_error = text.trim_start().starts_with("Your proposed edit has introduced new");
             steps.push(Step {
-                loc: SourceLoc { path: format!("{path}.observation"), ..SourceLoc::default() },
+                loc: SourceLoc {
+                    path: format!("{path}.observation").into(),
+                    ..SourceLoc::default()
+                },
                 role: Role::Tool,
                 kind: StepKind::Observation,
                 text,
                 is_error,
-                tool,
-                timestamp: ts,
+                tool: tool.map(Box::from),
+                timestamp: ts.map(Box::from),
                 ..Step::default()
             });
         }

@@ -49,7 +49,7 @@ fn simulation(
     let mut steps = Vec::with_capacity(messages.len() + 1);
     if let Some(policy) = get(sim, &["policy"]).and_then(Value::as_str).filter(|p| !p.is_empty()) {
         steps.push(Step {
-            loc: SourceLoc { path: format!("{base_path}.policy"), ..SourceLoc::default() },
+            loc: SourceLoc { path: format!("{base_path}.policy").into(), ..SourceLoc::default() },
             role: Role::System,
             text: policy.to_string(),
             ..Step::default()
@@ -60,14 +60,17 @@ fn simulation(
         let m = as_object(m, &format!("simulations[{si}].messages[{mi}]"))?;
         let role = role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
-            loc: SourceLoc { path: format!("{base_path}.messages[{mi}]"), ..SourceLoc::default() },
+            loc: SourceLoc {
+                path: format!("{base_path}.messages[{mi}]").into(),
+                ..SourceLoc::default()
+            },
             role,
             text: m.get("content").map(content_text).unwrap_or_default(),
-            timestamp: get_text(m, &["timestamp"]),
+            timestamp: get_text(m, &["timestamp"]).map(Box::from),
             ..Step::default()
         };
-        step.ids.run_id = Some(id.clone());
-        step.ids.turn_id = get_text(m, &["turn_idx"]);
+        step.ids.run_id = Some(id.as_str().into());
+        step.ids.turn_id = get_text(m, &["turn_idx"]).map(Box::from);
         let u = m.get("usage").and_then(Value::as_object);
         step.usage = Usage {
             input_tokens: count(u.and_then(|u| u.get("prompt_tokens"))),
@@ -99,10 +102,10 @@ fn simulation(
                     extract::tool_call(n, c.get("arguments").unwrap_or(&Value::Null))
                 });
                 step.artifact_refs = extract::refs(raw_refs, None);
-                step.tool = Some(names.join(","));
+                step.tool = Some(Box::from(names.join(",")));
                 step.args = Some(args.join("\n"));
                 let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
-                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(","));
+                step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
                 let mut text = std::mem::take(&mut step.text);
                 for l in call_lines {
                     if !text.is_empty() {
@@ -116,8 +119,8 @@ fn simulation(
         if role == Role::Tool {
             step.kind = StepKind::Observation;
             let cid = get_text(m, &["id", "tool_call_id"]);
-            step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned();
-            step.ids.source_action_id = cid;
+            step.tool = cid.as_ref().and_then(|c| call_names.get(c)).cloned().map(Box::from);
+            step.ids.source_action_id = cid.map(Box::from);
             step.is_error = matches!(m.get("error"), Some(Value::Bool(true)));
         }
         steps.push(step);

@@ -86,7 +86,7 @@ fn step(m: &Map<String, Value>, i: usize) -> Step {
     let role = super::role_word(&get_text(m, &["role"]).unwrap_or_default());
     let mut step = Step {
         index: i as u32,
-        loc: SourceLoc { line: 0, offset: 0, path: format!("$.messages[{i}]") },
+        loc: SourceLoc { line: 0, offset: 0, path: format!("$.messages[{i}]").into() },
         actor: get_text(m, &["name"]).unwrap_or_default(),
         role,
         ingest_seq: i as u64,
@@ -100,7 +100,7 @@ fn step(m: &Map<String, Value>, i: usize) -> Step {
         Role::Assistant => {
             if let Some((tool, args)) = tool_calls(&text) {
                 step.kind = StepKind::Action;
-                step.tool = Some(tool);
+                step.tool = Some(tool.into());
                 step.args = Some(args);
             }
         }

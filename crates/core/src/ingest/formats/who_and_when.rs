@@ -86,7 +86,7 @@ fn mark_executed_code(steps: &mut [Step]) {
         }
         if let Some((lang, code)) = last_code_block(&prev.text) {
             prev.kind = StepKind::Action;
-            prev.tool = Some(lang);
+            prev.tool = Some(lang.into());
             prev.args = Some(code);
         }
     }
@@ -156,7 +156,7 @@ fn step(e: &Map<String, Value>, i: usize) -> Step {
             };
             if let Some(target) = channel.and_then(|c| c.strip_prefix("->")) {
                 step.kind = StepKind::Action;
-                step.tool = Some(target.trim().to_string());
+                step.tool = Some(target.trim().into());
             }
         }
     }
