@@ -1,0 +1,108 @@
+// Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
+// lines, UTF-16 text, chat records whose messages carry HTML and Markdown links / images to other
+// hosts, and a narrow (800 px) window.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { tempFile, line } from './gen.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+async function open(file, opts) {
+  const p = await newPage(browser, opts);
+  await p.page.goto(srv.url);
+  await p.page.setInputFiles('[data-testid="file-input"]', file);
+  await waitReady(p.page);
+  return p;
+}
+
+test('a file with no trajectory says so, not that a trajectory has no steps', async () => {
+  const cases = [
+    ['empty.jsonl', '', /^0 \(0 parsed/],
+    ['corrupt.jsonl', '{"a": \n not json\n{{{\n', /^3 \(0 parsed/],
+  ];
+  for (const [name, content, lines] of cases) {
+    const { page, context, errors } = await open(await tempFile(name, content));
+    assert.match(await page.textContent('[data-testid="lines"]'), lines);
+    assert.equal(await page.locator('[data-testid="queue-item"]').count(), 0);
+    assert.equal(await page.textContent('[data-testid="no-steps"]'),
+      'This file has no trajectory: it is empty or every line was quarantined.');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('UTF-16 text is named as such, with the command that converts it', async () => {
+  const text = await readFile(join(FIXTURES, 'chat', 'openai_messages.jsonl'), 'utf8');
+  const path = await tempFile('utf16.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  const { page, context, errors } = await open(path);
+  assert.match(await page.textContent('.app'), /looks like UTF-16LE text; trajscope reads UTF-8 \(convert it, e\.g\. with `iconv -f UTF-16LE -t UTF-8`\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('HTML and Markdown links or images in chat messages stay text and fetch nothing', async () => {
+  const P = [
+    '<script>window.__xss=(window.__xss||0)+1</script>',
+    '<img src="http://127.0.0.1:9/img.png" onerror="window.__xss=1">',
+    '![pic](http://127.0.0.1:9/md.png)',
+    '[click](javascript:window.__xss=1)',
+    '[ref]: http://127.0.0.1:9/ref\n\n![ref img][ref]',
+    '<iframe src="javascript:window.__xss=1"></iframe><style>body{display:none}</style>',
+  ];
+  const body = P.join('\n\n');
+  const rec = {
+    id: 'html-in-chat',
+    messages: [
+      { role: 'user', content: '# Title <b>bold</b>\n\n' + body },
+      { role: 'assistant', content: body, tool_calls: [{ id: 'c1', type: 'function', function: { name: '<b>bash</b>', arguments: JSON.stringify({ command: P[0] }) } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: ' + P[1] + '\n' + P[2] },
+      { role: 'assistant', content: 'Final: ' + P[3] + ' ' + P[2] },
+    ],
+  };
+  const { page, context, errors, requests } = await open(await tempFile('html.jsonl', line(rec)));
+  assert.equal(await page.locator('[data-testid="step"]').count(), 4);
+  // Every card unfolded, at the finest grain: all of the text is on the page.
+  await page.keyboard.press('3');
+  const more = page.locator('[data-testid="step"] >> text=Show all');
+  for (let i = 0; i < 8 && await more.count() > 0; i++) {
+    await more.first().click();
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
+  const injected = await page.evaluate(() => document.querySelectorAll(
+    '.app script, .app img, .app iframe, .app style, .app b, .app a[href^="javascript"], .app a[href^="http"]').length);
+  assert.equal(injected, 0, 'no element came from the trace');
+  const shown = (await page.locator('[data-testid="step-text"]').allTextContents()).join('\n');
+  assert.ok(shown.includes('<script>window.__xss'), 'the payload is shown as text');
+  assert.ok(shown.includes('http://127.0.0.1:9/md.png'), 'a Markdown image is shown as its address');
+  assert.ok(await page.evaluate(() => getComputedStyle(document.body).display !== 'none'), 'no style applied');
+  const others = requests.filter((u) => !u.startsWith(srv.url));
+  assert.deepEqual(others, [], 'nothing is requested beyond the page itself');
+  assert.deepEqual(errors, []);
+  await screenshot(page, 'qa-html-chat');
+  await context.close();
+});
+
+test('an 800 px window keeps the top bar on screen and the queue ids whole on hover', async () => {
+  const { page, context, errors } = await open(join(FIXTURES, 'chat', 'openai_messages.jsonl'),
+    { viewport: { width: 800, height: 700 } });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 800),
+    'the page does not scroll sideways');
+  for (const id of ['mode-review', 'mode-annotate', 'mode-compare', 'help-toggle']) {
+    const box = await page.locator(`[data-testid="${id}"]`).boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 800, `${id} is on screen (${box.x}+${box.width})`);
+  }
+  await page.click('[data-testid="mode-compare"]');
+  await page.waitForSelector('[data-testid="compare-list"]');
+  // A long id is cut with an ellipsis in the row; its title holds it whole.
+  const titles = await page.locator('[data-testid="queue-item"] .qid').evaluateAll((els) => els.map((e) => e.title));
+  assert.deepEqual(titles, ['calc-rounding-7', 'calc-sum-2', 'line-4']);
+  await screenshot(page, 'qa-narrow');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
