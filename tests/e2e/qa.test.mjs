@@ -106,3 +106,29 @@ test('an 800 px window keeps the top bar on screen and the queue ids whole on ho
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the critical step of a JSON document shows no "line 0"', async () => {
+  const { page, context, errors } = await open(join(FIXTURES, 'openai_agents', 'refund_handoff.batch.json'));
+  await page.waitForFunction(() => /^#\d+/.test(document.querySelector('[data-testid="critical"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('[data-testid="critical"]'), '#5 (Refund agent)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a queue of many records ends within the window: its last row is on screen, no second scroll', async () => {
+  const recs = [];
+  for (let i = 0; i < 400; i++) {
+    recs.push(line({ id: `rec-${i}`, messages: [{ role: 'user', content: `add ${i} and 1` }, { role: 'assistant', content: `${i + 1}` }] }));
+  }
+  const path = await tempFile('many.jsonl', recs.join(''));
+  for (const width of [1400, 800]) {
+    const { page, context, errors } = await open(path, { viewport: { width, height: 900 } });
+    await page.evaluate(() => { const s = document.querySelector('[data-testid="queue-scroller"]'); s.scrollTop = s.scrollHeight; });
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="queue-item"] .qid')].some((e) => e.textContent === 'rec-399'));
+    const box = await page.locator('[data-testid="queue-item"]', { hasText: 'rec-399' }).boundingBox();
+    assert.ok(box.y + box.height <= 900, `the last row ends at ${box.y + box.height} px in a 900 px window (${width} px wide)`);
+    assert.equal(await page.evaluate(() => document.querySelector('.queue').scrollTop), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
