@@ -66,8 +66,8 @@ test('HTML and Markdown links or images in chat messages stay text and fetch not
   };
   const { page, context, errors, requests } = await open(await tempFile('html.jsonl', line(rec)));
   assert.equal(await page.locator('[data-testid="step"]').count(), 4);
-  // Every card unfolded, at the finest grain: all of the text is on the page.
-  await page.keyboard.press('3');
+  // Every card unfolded, at the most detailed grain (high): all of the text is on the page.
+  await page.keyboard.press('1');
   const more = page.locator('[data-testid="step"] >> text=Show all');
   for (let i = 0; i < 8 && await more.count() > 0; i++) {
     await more.first().click();
@@ -79,7 +79,9 @@ test('HTML and Markdown links or images in chat messages stay text and fetch not
   assert.equal(injected, 0, 'no element came from the trace');
   const shown = (await page.locator('[data-testid="step-text"]').allTextContents()).join('\n');
   assert.ok(shown.includes('<script>window.__xss'), 'the payload is shown as text');
-  assert.ok(shown.includes('http://127.0.0.1:9/md.png'), 'a Markdown image is shown as its address');
+  // Rendered Markdown (the user's message) names an image; a tool call's message is shown as written.
+  assert.ok(shown.includes('[image: pic]'), 'a Markdown image is named, not loaded');
+  assert.ok(shown.includes('![pic](http://127.0.0.1:9/md.png)'), 'the raw Markdown is shown as text');
   assert.ok(await page.evaluate(() => getComputedStyle(document.body).display !== 'none'), 'no style applied');
   const others = requests.filter((u) => !u.startsWith(srv.url));
   assert.deepEqual(others, [], 'nothing is requested beyond the page itself');
