@@ -134,3 +134,17 @@ test('a queue of many records ends within the window: its last row is on screen,
     await context.close();
   }
 });
+
+test('random bytes are named a binary file, not only a JSON error at line 1', async () => {
+  // Deterministic bytes (a linear congruential generator), some of them `{`, `"` and newlines.
+  const bytes = Buffer.alloc(20000);
+  let x = 12345;
+  for (let i = 0; i < bytes.length; i++) { x = (x * 1103515245 + 12345) >>> 0; bytes[i] = x >>> 24; }
+  bytes[0] = 0x22;
+  const { page, context, errors } = await open(await tempFile('blob.bin', bytes));
+  assert.match(await page.textContent('.app'), /it looks like a binary file, not a trace/);
+  assert.equal(await page.textContent('[data-testid="no-steps"]'),
+    'This file has no trajectory: it is empty or every line was quarantined.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
