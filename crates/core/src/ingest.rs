@@ -414,6 +414,17 @@ impl Router {
                  `iconv -f {enc} -t UTF-8`)"
             ));
         }
+        // Most lines not UTF-8 at all (and not UTF-16): a binary file, whatever JSON error the
+        // first bytes gave.
+        let not_utf8 =
+            self.quarantine.iter().filter(|q| q.reason.starts_with("invalid UTF-8")).count();
+        if not_utf8 > 0 && not_utf8 * 2 > self.quarantine.len() {
+            return Some(
+                "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
+                 (trajscope reads JSON or JSONL, plain or gzip / tar / zip)"
+                    .to_string(),
+            );
+        }
         self.lone_cr.then(|| {
             "the file's lines end with a lone carriage return (\\r, old Mac style); trajscope \
              splits lines at \\n (convert them, e.g. with `tr '\\r' '\\n'`)"

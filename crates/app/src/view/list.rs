@@ -276,7 +276,16 @@ pub fn step_list(props: &Props) -> Html {
         return html! { <p class="muted" aria-busy="true">{"Loading steps…"}</p> };
     };
     if columns.line.is_empty() {
-        return html! { <p class="muted" data-testid="no-steps">{"This trajectory has no steps."}</p> };
+        // A file with no trajectory at all (empty, or every line quarantined) says so.
+        let none = state
+            .sel()
+            .and_then(|(f, _)| state.queue.summary(f))
+            .is_some_and(|s| s.trajectories.is_empty());
+        let text = match none {
+            true => "This file has no trajectory: it is empty or every line was quarantined.",
+            false => "This trajectory has no steps.",
+        };
+        return html! { <p class="muted" data-testid="no-steps">{ text }</p> };
     }
     if state.nav.visible.is_empty() {
         return html! { <p class="muted" data-testid="no-steps">{"No step matches the filter."}</p> };

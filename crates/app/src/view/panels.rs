@@ -227,8 +227,12 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
                     if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{ if growing { "once it is read whole" } else { "analysing…" } }</dd> }
                     <dt>{"critical step"}</dt><dd data-testid="critical">{
-                        t.critical.as_ref().map(|c| format!("#{} (line {}{})", c.step, c.line,
-                            if c.agent.is_empty() { String::new() } else { format!(", {}", c.agent) })).unwrap_or("—".into())
+                        // A step of a JSON document has no line of its own (0): none shown.
+                        t.critical.as_ref().map(|c| {
+                            let at = [(c.line > 0).then(|| format!("line {}", c.line)), (!c.agent.is_empty()).then(|| c.agent.clone())];
+                            let at: Vec<String> = at.into_iter().flatten().collect();
+                            if at.is_empty() { format!("#{}", c.step) } else { format!("#{} ({})", c.step, at.join(", ")) }
+                        }).unwrap_or("—".into())
                     }</dd>
                 }
                 <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>

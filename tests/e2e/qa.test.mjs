@@ -1,0 +1,150 @@
+// Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
+// lines, UTF-16 text, chat records whose messages carry HTML and Markdown links / images to other
+// hosts, and a narrow (800 px) window.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { tempFile, line } from './gen.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+async function open(file, opts) {
+  const p = await newPage(browser, opts);
+  await p.page.goto(srv.url);
+  await p.page.setInputFiles('[data-testid="file-input"]', file);
+  await waitReady(p.page);
+  return p;
+}
+
+test('a file with no trajectory says so, not that a trajectory has no steps', async () => {
+  const cases = [
+    ['empty.jsonl', '', /^0 \(0 parsed/],
+    ['corrupt.jsonl', '{"a": \n not json\n{{{\n', /^3 \(0 parsed/],
+  ];
+  for (const [name, content, lines] of cases) {
+    const { page, context, errors } = await open(await tempFile(name, content));
+    assert.match(await page.textContent('[data-testid="lines"]'), lines);
+    assert.equal(await page.locator('[data-testid="queue-item"]').count(), 0);
+    assert.equal(await page.textContent('[data-testid="no-steps"]'),
+      'This file has no trajectory: it is empty or every line was quarantined.');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('UTF-16 text is named as such, with the command that converts it', async () => {
+  const text = await readFile(join(FIXTURES, 'chat', 'openai_messages.jsonl'), 'utf8');
+  const path = await tempFile('utf16.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  const { page, context, errors } = await open(path);
+  assert.match(await page.textContent('.app'), /looks like UTF-16LE text; trajscope reads UTF-8 \(convert it, e\.g\. with `iconv -f UTF-16LE -t UTF-8`\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('HTML and Markdown links or images in chat messages stay text and fetch nothing', async () => {
+  const P = [
+    '<script>window.__xss=(window.__xss||0)+1</script>',
+    '<img src="http://127.0.0.1:9/img.png" onerror="window.__xss=1">',
+    '![pic](http://127.0.0.1:9/md.png)',
+    '[click](javascript:window.__xss=1)',
+    '[ref]: http://127.0.0.1:9/ref\n\n![ref img][ref]',
+    '<iframe src="javascript:window.__xss=1"></iframe><style>body{display:none}</style>',
+  ];
+  const body = P.join('\n\n');
+  const rec = {
+    id: 'html-in-chat',
+    messages: [
+      { role: 'user', content: '# Title <b>bold</b>\n\n' + body },
+      { role: 'assistant', content: body, tool_calls: [{ id: 'c1', type: 'function', function: { name: '<b>bash</b>', arguments: JSON.stringify({ command: P[0] }) } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: ' + P[1] + '\n' + P[2] },
+      { role: 'assistant', content: 'Final: ' + P[3] + ' ' + P[2] },
+    ],
+  };
+  const { page, context, errors, requests } = await open(await tempFile('html.jsonl', line(rec)));
+  assert.equal(await page.locator('[data-testid="step"]').count(), 4);
+  // Every card unfolded, at the most detailed grain (high): all of the text is on the page.
+  await page.keyboard.press('1');
+  const more = page.locator('[data-testid="step"] >> text=Show all');
+  for (let i = 0; i < 8 && await more.count() > 0; i++) {
+    await more.first().click();
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
+  const injected = await page.evaluate(() => document.querySelectorAll(
+    '.app script, .app img, .app iframe, .app style, .app b, .app a[href^="javascript"], .app a[href^="http"]').length);
+  assert.equal(injected, 0, 'no element came from the trace');
+  const shown = (await page.locator('[data-testid="step-text"]').allTextContents()).join('\n');
+  assert.ok(shown.includes('<script>window.__xss'), 'the payload is shown as text');
+  // Rendered Markdown (the user's message) names an image; a tool call's message is shown as written.
+  assert.ok(shown.includes('[image: pic]'), 'a Markdown image is named, not loaded');
+  assert.ok(shown.includes('![pic](http://127.0.0.1:9/md.png)'), 'the raw Markdown is shown as text');
+  assert.ok(await page.evaluate(() => getComputedStyle(document.body).display !== 'none'), 'no style applied');
+  const others = requests.filter((u) => !u.startsWith(srv.url));
+  assert.deepEqual(others, [], 'nothing is requested beyond the page itself');
+  assert.deepEqual(errors, []);
+  await screenshot(page, 'qa-html-chat');
+  await context.close();
+});
+
+test('an 800 px window keeps the top bar on screen and the queue ids whole on hover', async () => {
+  const { page, context, errors } = await open(join(FIXTURES, 'chat', 'openai_messages.jsonl'),
+    { viewport: { width: 800, height: 700 } });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 800),
+    'the page does not scroll sideways');
+  for (const id of ['mode-review', 'mode-annotate', 'mode-compare', 'help-toggle']) {
+    const box = await page.locator(`[data-testid="${id}"]`).boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 800, `${id} is on screen (${box.x}+${box.width})`);
+  }
+  await page.click('[data-testid="mode-compare"]');
+  await page.waitForSelector('[data-testid="compare-list"]');
+  // A long id is cut with an ellipsis in the row; its title holds it whole.
+  const titles = await page.locator('[data-testid="queue-item"] .qid').evaluateAll((els) => els.map((e) => e.title));
+  assert.deepEqual(titles, ['calc-rounding-7', 'calc-sum-2', 'line-4']);
+  await screenshot(page, 'qa-narrow');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the critical step of a JSON document shows no "line 0"', async () => {
+  const { page, context, errors } = await open(join(FIXTURES, 'openai_agents', 'refund_handoff.batch.json'));
+  await page.waitForFunction(() => /^#\d+/.test(document.querySelector('[data-testid="critical"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('[data-testid="critical"]'), '#5 (Refund agent)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a queue of many records ends within the window: its last row is on screen, no second scroll', async () => {
+  const recs = [];
+  for (let i = 0; i < 400; i++) {
+    recs.push(line({ id: `rec-${i}`, messages: [{ role: 'user', content: `add ${i} and 1` }, { role: 'assistant', content: `${i + 1}` }] }));
+  }
+  const path = await tempFile('many.jsonl', recs.join(''));
+  for (const width of [1400, 800]) {
+    const { page, context, errors } = await open(path, { viewport: { width, height: 900 } });
+    await page.evaluate(() => { const s = document.querySelector('[data-testid="queue-scroller"]'); s.scrollTop = s.scrollHeight; });
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="queue-item"] .qid')].some((e) => e.textContent === 'rec-399'));
+    const box = await page.locator('[data-testid="queue-item"]', { hasText: 'rec-399' }).boundingBox();
+    assert.ok(box.y + box.height <= 900, `the last row ends at ${box.y + box.height} px in a 900 px window (${width} px wide)`);
+    assert.equal(await page.evaluate(() => document.querySelector('.queue').scrollTop), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('random bytes are named a binary file, not only a JSON error at line 1', async () => {
+  // Deterministic bytes (a linear congruential generator), some of them `{`, `"` and newlines.
+  const bytes = Buffer.alloc(20000);
+  let x = 12345;
+  for (let i = 0; i < bytes.length; i++) { x = (x * 1103515245 + 12345) >>> 0; bytes[i] = x >>> 24; }
+  bytes[0] = 0x22;
+  const { page, context, errors } = await open(await tempFile('blob.bin', bytes));
+  assert.match(await page.textContent('.app'), /it looks like a binary file, not a trace/);
+  assert.equal(await page.textContent('[data-testid="no-steps"]'),
+    'This file has no trajectory: it is empty or every line was quarantined.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
