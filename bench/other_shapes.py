@@ -19,6 +19,14 @@ the figures do not depend on one writer's habits:
                                 COPIES times, task ids made distinct: another adapter, one whole
                                 run of long multilingual messages a line (~9,000 runs, ~52 MB).
 
+  chat OUT [RECORDS=4000]       RECORDS chat records, one a line: OpenAI `messages` with 3–15
+                                `tool_calls` and their `tool` replies, some ShareGPT
+                                `conversations`, `resolved` or `reward` as the outcome (~50 MB).
+  openai-agents OUT [TRACES=1500] OpenAI Agents SDK exports: per trace a `trace` line, then
+                                2–12 generation + function span pairs under one agent span, in
+                                end order (the agent span last), some spans with an error; every
+                                generation's input the conversation so far (~50 MB).
+
 Deterministic (fixed seed). Usage: python3 bench/other_shapes.py SHAPE OUT [N]
 """
 import glob
@@ -138,6 +146,104 @@ def trajerrbench(out, copies):
     suffixed([os.path.join(ROOT, "tests/fixtures/trajerrbench/records.jsonl")], copies, out, fix)
 
 
+WORDS = ("alpha beta gamma delta deploy verify patch schema timeout retry flaky refund order "
+         "invoice parser config cache token").split()
+
+
+def chat(out, records):
+    """Chat records of this file's own writing (not the fixtures): tool calls, their replies,
+    long tool outputs, some ShareGPT records, outcomes as booleans and rewards."""
+    rnd = random.Random(11)
+
+    def text(n):
+        return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+    with open(out, "w") as f:
+        for r in range(records):
+            if r % 10 == 9:
+                conv = [{"from": "human", "value": text(20)}]
+                for _ in range(rnd.randint(2, 8)):
+                    conv.append({"from": "gpt", "value": text(rnd.randint(10, 80))})
+                    conv.append({"from": "human", "value": text(rnd.randint(5, 30))})
+                f.write(json.dumps({"id": f"sg-{r}", "conversations": conv,
+                                    "reward": rnd.random()}) + "\n")
+                continue
+            msgs = [{"role": "system", "content": "You are a coding agent. " + text(15)},
+                    {"role": "user", "content": text(30) + ". Do not change the tests."}]
+            for c in range(rnd.randint(3, 15)):
+                cmd = rnd.choice(["pytest -q", "ls -la src", "git diff", "cat src/app.py",
+                                  "sed -i 's/a/b/' src/app.py", "python -m build"])
+                msgs.append({"role": "assistant", "content": text(rnd.randint(0, 40)) or None,
+                             "tool_calls": [{"id": f"call_{c}", "type": "function",
+                                             "function": {"name": "bash", "arguments":
+                                                          json.dumps({"command": cmd})}}]})
+                body = "\n".join(text(10) for _ in range(rnd.randint(1, 30)))
+                if rnd.random() < 0.15:
+                    body += "\nTraceback (most recent call last):\nAssertionError: 3 != 4"
+                msgs.append({"role": "tool", "tool_call_id": f"call_{c}", "content": body})
+            msgs.append({"role": "assistant", "content": "Done: " + text(20)})
+            f.write(json.dumps({"instance_id": f"task-{r}", "messages": msgs,
+                                "resolved": rnd.random() < 0.4}) + "\n")
+
+
+def openai_agents(out, traces):
+    """OpenAI Agents SDK span exports of this file's own writing, in the order a file processor
+    writes them (a span when it ends, its agent span last)."""
+    rnd = random.Random(13)
+
+    def text(n):
+        return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+    def ts(t):
+        return f"2025-06-02T10:{t // 60 % 60:02d}:{t % 60:02d}.{rnd.randint(0, 999999):06d}+00:00"
+
+    with open(out, "w") as f:
+        for t in range(traces):
+            tid = f"trace_{t:032x}"
+            f.write(json.dumps({"object": "trace", "id": tid, "workflow_name": "Support",
+                                "group_id": f"thread_{t % 97}", "metadata": None}) + "\n")
+            agent = f"span_{t}_a"
+            convo = [{"role": "system", "content": "You are the support agent. " + text(20)},
+                     {"role": "user", "content": text(25)}]
+            clock = 0
+            for k in range(rnd.randint(2, 12)):
+                call = f"call_{t}_{k}"
+                name = rnd.choice(["lookup_order", "issue_refund", "search_docs", "send_email"])
+                args = json.dumps({"order_id": str(rnd.randint(1000, 9999)), "note": text(5)})
+                out_msg = [{"role": "assistant", "content": None, "tool_calls": [
+                    {"id": call, "type": "function",
+                     "function": {"name": name, "arguments": args}}]}]
+                f.write(json.dumps({"object": "trace.span", "id": f"span_{t}_g{k}",
+                                    "trace_id": tid, "parent_id": agent,
+                                    "started_at": ts(clock), "ended_at": ts(clock + 1),
+                                    "span_data": {"type": "generation", "input": list(convo),
+                                                  "output": out_msg, "model": "gpt-4.1-mini",
+                                                  "usage": {"input_tokens": 200 + 40 * k,
+                                                            "output_tokens": 20}},
+                                    "error": None}) + "\n")
+                failed = rnd.random() < 0.12
+                result = "\n".join(text(12) for _ in range(rnd.randint(1, 12)))
+                f.write(json.dumps({"object": "trace.span", "id": f"span_{t}_f{k}",
+                                    "trace_id": tid, "parent_id": agent,
+                                    "started_at": ts(clock + 1), "ended_at": ts(clock + 2),
+                                    "span_data": {"type": "function", "name": name,
+                                                  "input": args,
+                                                  "output": None if failed else result},
+                                    "error": {"message": "Error running tool",
+                                              "data": {"error": text(8)}} if failed else None})
+                        + "\n")
+                convo = convo + out_msg + [{"role": "tool", "tool_call_id": call,
+                                            "content": result}]
+                clock += 3
+            f.write(json.dumps({"object": "trace.span", "id": agent, "trace_id": tid,
+                                "parent_id": None, "started_at": ts(0), "ended_at": ts(clock),
+                                "span_data": {"type": "agent", "name": "Support agent",
+                                              "handoffs": [], "tools": ["lookup_order"],
+                                              "output_type": "str"},
+                                "error": {"message": "Max turns exceeded", "data": None}
+                                if rnd.random() < 0.3 else None}) + "\n")
+
+
 if __name__ == "__main__":
     shape, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -146,4 +252,6 @@ if __name__ == "__main__":
      "fixtures": lambda: fixtures(out, n or 2000),
      "claude-code": lambda: claude_code(out, n or 500),
      "codex": lambda: codex(out, n or 500),
-     "trajerrbench": lambda: trajerrbench(out, n or 3000)}[shape]()
+     "trajerrbench": lambda: trajerrbench(out, n or 3000),
+     "chat": lambda: chat(out, n or 4000),
+     "openai-agents": lambda: openai_agents(out, n or 1500)}[shape]()

@@ -12,6 +12,8 @@
 #   claude-code     the repo's real Claude Code transcripts, 500 copies, sessions made distinct
 #   codex           the repo's real Codex rollouts, 500 copies: one long session (~21,000 steps)
 #   trajerrbench    the repo's real TRAJERRBENCH records, 3,000 copies: one whole run a line
+#   chat            4,000 chat records (OpenAI messages with tool calls, some ShareGPT), by bench/other_shapes.py
+#   openai-agents   1,500 OpenAI Agents SDK traces of span exports in end order, by bench/other_shapes.py
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -37,6 +39,7 @@ make_shape() {
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
     trajerrbench) python3 bench/other_shapes.py trajerrbench "$f" ;;
+    chat|openai-agents) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
