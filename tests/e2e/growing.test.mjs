@@ -2,7 +2,8 @@
 // slice: `ready` comes with the run's steps read so far, said to be still read, while the
 // worker reads the rest; once read, the whole run replaces them and the reviewer's place stays.
 // The same for formats without an end marker: a Codex rollout (one session) and Claude Code
-// sessions are shown as read so far; a TRAJERRBENCH file's records, one a line, as read.
+// sessions are shown as read so far, and an OpenAI Agents SDK export's first trace; a
+// TRAJERRBENCH file's records, one a line, as read.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
 import { hugeRunFile, lateFirstRunFile, tempFile } from './gen.mjs';
 
-let srv, browser, huge, late, codex, records;
+let srv, browser, huge, late, codex, records, agents;
 
 /** A repo fixture repeated to about `mb` megabytes, in a temp file. */
 async function repeated(fixture, mb, name) {
@@ -26,6 +27,15 @@ before(async () => {
   late = await lateFirstRunFile(30);
   codex = await repeated('codex/rollout-trimmed.jsonl', 40, 'rollout.jsonl');
   records = await repeated('trajerrbench/records.jsonl', 40, 'records.jsonl');
+  // The Agents SDK fixture's trace again and again, each copy's trace and span ids its own.
+  const trace = readFileSync(join(FIXTURES, 'openai_agents/refund_handoff.jsonl'), 'utf8');
+  const copies = Math.ceil(40e6 / trace.length);
+  const parts = [];
+  for (let i = 0; i < copies; i++) {
+    parts.push(trace.replaceAll('trace_4f1c2a9be07d4c5a8e1b2c3d4e5f6a7b', `trace_c${i}`)
+      .replace(/"span_([a-z]+[0-9]+)"/g, `"span_c${i}_$1"`));
+  }
+  agents = { copies, path: await tempFile('agents.jsonl', parts.join('')) };
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -108,6 +118,25 @@ test('TRAJERRBENCH records, one a line, are readable as their lines are read', a
   await waitReady(page, 180000);
   assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${2 * records.copies} trajectories`);
   assert.equal(await page.textContent('[data-testid="traj-id"]'), 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an OpenAI Agents SDK export is readable while it is read: its first trace so far, then every trace', async () => {
+  // Nothing of it settles before its end (a trace has no end marker).
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', agents.path);
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'trace_c0');
+  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read/);
+  await waitReady(page, 180000);
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+  assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${agents.copies} trajectories`);
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'trace_c0');
+  assert.equal(count(await page.textContent('[data-testid="step-count"]')), 14);
+  await page.waitForSelector('[data-testid="diagnosis-step"]');
+  assert.equal(await page.getAttribute('[data-testid="diagnosis-step"]', 'data-step'), '5');
   assert.deepEqual(errors, []);
   await context.close();
 });

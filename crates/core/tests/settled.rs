@@ -289,6 +289,42 @@ fn the_open_first_run_can_be_copied_as_read_so_far() {
     assert!(ingestor.snapshot_first(10).is_none());
 }
 
+/// An OpenAI Agents SDK export settles nothing before its end (a trace has no end marker), so
+/// what the app shows while it is read is a copy of its first trace as read so far: under the
+/// final id, every step one the finished trace has (index aside, and its agent until the agent's
+/// span is read), growing line by line to the
+/// whole trace; at most as many steps as asked; the trace itself unchanged by it.
+#[test]
+fn an_agents_sdk_export_shows_its_first_trace_as_read_so_far() {
+    let input = common::read("openai_agents/refund_handoff.jsonl");
+    let whole = ingest(&input, IngestOptions::default());
+    let first = &whole.trajectories[0];
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let mut sizes = Vec::new();
+    for line in input.split_inclusive(|&b| b == b'\n') {
+        ingestor.feed(line);
+        assert!(ingestor.take_settled().is_empty(), "nothing settles before the end");
+        let Some(snap) = ingestor.snapshot_first(100) else { continue };
+        assert_eq!(snap.id, first.id);
+        for (k, s) in snap.steps.iter().enumerate() {
+            assert_eq!(s.index as usize, k);
+            // Its agent may be unknown yet: an agent's span is exported when it ends, after the
+            // spans under it.
+            let same = first.steps.iter().any(|f| {
+                let actor = if s.actor.is_empty() { Default::default() } else { f.actor.clone() };
+                trajscope_core::model::Step { index: s.index, actor, ..f.clone() } == *s
+            });
+            assert!(same, "step {k} of the copy is not in the trace: {s:?}");
+        }
+        sizes.push(snap.steps.len());
+    }
+    assert!(sizes.len() >= 5, "a copy from the first span on: {sizes:?}");
+    assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "it only grows: {sizes:?}");
+    assert_eq!(ingestor.snapshot_first(100).unwrap().steps, first.steps);
+    assert_eq!(ingestor.snapshot_first(3).unwrap().steps.len(), 3);
+    assert_eq!(ingestor.finish(), whole);
+}
+
 /// A TRAJERRBENCH record on one line, with task id `t{id}` (or `t1#2`, an id the renaming of a
 /// duplicate `t1` would otherwise take) and one message per text.
 fn record(id: &str, texts: &[&str]) -> String {

@@ -60,6 +60,7 @@ pub struct OpenaiAgents {
     workflows: HashMap<String, String>,
 }
 
+#[derive(Clone)]
 struct Span {
     id: Option<String>,
     start: Option<String>,
@@ -72,6 +73,7 @@ struct Span {
 
 /// A span still open (its export without an end: a later export of it may follow, and its
 /// fields win), or read into its steps (ended: only the steps are kept, not the JSON).
+#[derive(Clone)]
 enum Body {
     Open(Map<String, Value>, SourceLoc, u64),
     Read(Box<SpanRead>),
@@ -117,7 +119,20 @@ impl JsonlAdapter for OpenaiAgents {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        self.trajectories()
+        assemble(self.spans, &self.workflows)
+    }
+
+    /// The trace of the file's first span as read so far: its first `max_steps` spans (in
+    /// arrival order) assembled as at the end, at most `max_steps` steps. Nothing of an Agents
+    /// SDK file settles before its end (a trace has no end marker), so this is what the app
+    /// shows while the rest is read; provisional (a span that arrives later may start earlier).
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        let trace = &self.spans.first()?.trace_id;
+        let spans: Vec<Span> =
+            self.spans.iter().filter(|s| &s.trace_id == trace).take(max_steps).cloned().collect();
+        let mut first = assemble(spans, &self.workflows).into_iter().next()?;
+        first.steps.truncate(max_steps);
+        (!first.steps.is_empty()).then_some(first)
     }
 }
 
@@ -217,97 +232,97 @@ impl OpenaiAgents {
         }
         self.spans.push(Span::new(o, loc.clone(), ingest_seq));
     }
+}
 
-    fn trajectories(self) -> Vec<Trajectory> {
-        let mut spans = self.spans;
-        for s in &mut spans {
-            s.read();
-        }
-        // Stable: spans with equal start times keep their arrival order; a span without one
-        // goes after those with one.
-        crate::sort::sort_by(&mut spans, |a, b| {
-            (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
-        });
-        let agent_names: super::SpanAgents = spans
-            .iter()
-            .filter_map(|s| Some((s.id.clone()?, (s.agent.clone(), s.parent.clone()))))
-            .collect();
-        let mut out: Vec<Trajectory> = Vec::new();
-        let mut by_trace: HashMap<String, usize> = HashMap::new();
-        let mut endings: Vec<(usize, Step)> = Vec::new();
-        for s in spans {
-            let Body::Read(read) = s.body else { continue };
-            let mut read = *read;
-            let trace_id = s.trace_id;
-            let pos = *by_trace.entry(trace_id.clone()).or_insert_with(|| {
-                out.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
-                out.len() - 1
-            });
-            let tr = &mut out[pos];
-            // The agent this span runs under: its own, or the nearest agent ancestor's (a
-            // tool's result is the tool's).
-            let actor = super::nearest_agent(s.agent, s.parent.as_ref(), &agent_names);
-            let actor = actor.unwrap_or_default();
-            for st in read.steps.iter_mut().chain(read.ending.as_mut()) {
-                if st.role != Role::Tool {
-                    st.actor.clone_from(&actor);
-                }
-            }
-            let parent = s.parent;
-            if tr.task.is_none() {
-                if let Some(input) = read.input {
-                    tr.task = Some(input.clone());
-                    let first = &read.steps[0];
-                    tr.steps.insert(
-                        0,
-                        Step {
-                            loc: first.loc.clone(),
-                            role: Role::User,
-                            text: input,
-                            timestamp: first.timestamp.clone(),
-                            ingest_seq: first.ingest_seq,
-                            ..Step::default()
-                        },
-                    );
-                }
-            }
-            if parent.is_none() && (read.steps.iter().any(|s| s.is_error) || read.ending.is_some())
-            {
-                tr.outcome = Outcome::Failed;
-            }
-            if let Some(reply) = read.reply {
-                tr.final_answer = Some(reply);
-            }
-            tr.steps.extend(read.steps);
-            endings.extend(read.ending.map(|e| (pos, e)));
-        }
-        // An agent span's error happened when the span ended: placed after every step that
-        // started before then (and before the next agent's, in arrival order on a tie).
-        for (pos, ending) in endings {
-            let steps = &mut out[pos].steps;
-            let at = match &ending.timestamp {
-                Some(end) => steps
-                    .iter()
-                    .rposition(|s| s.timestamp.as_ref().is_some_and(|t| t <= end))
-                    .map_or(0, |i| i + 1),
-                None => steps.len(),
-            };
-            steps.insert(at, ending);
-        }
-        for tr in &mut out {
-            if tr.task.is_none() {
-                tr.task = self.workflows.get(&tr.id).cloned();
-            }
-            for (i, s) in tr.steps.iter_mut().enumerate() {
-                s.index = i as u32;
-            }
-        }
-        out
+/// The trajectories of these spans, one per trace, each span's steps in order of start time.
+fn assemble(mut spans: Vec<Span>, workflows: &HashMap<String, String>) -> Vec<Trajectory> {
+    for s in &mut spans {
+        s.read();
     }
+    // Stable: spans with equal start times keep their arrival order; a span without one
+    // goes after those with one.
+    crate::sort::sort_by(&mut spans, |a, b| {
+        (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
+    });
+    let agent_names: super::SpanAgents = spans
+        .iter()
+        .filter_map(|s| Some((s.id.clone()?, (s.agent.clone(), s.parent.clone()))))
+        .collect();
+    let mut out: Vec<Trajectory> = Vec::new();
+    let mut by_trace: HashMap<String, usize> = HashMap::new();
+    let mut endings: Vec<(usize, Step)> = Vec::new();
+    for s in spans {
+        let Body::Read(read) = s.body else { continue };
+        let mut read = *read;
+        let trace_id = s.trace_id;
+        let pos = *by_trace.entry(trace_id.clone()).or_insert_with(|| {
+            out.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
+            out.len() - 1
+        });
+        let tr = &mut out[pos];
+        // The agent this span runs under: its own, or the nearest agent ancestor's (a
+        // tool's result is the tool's).
+        let actor = super::nearest_agent(s.agent, s.parent.as_ref(), &agent_names);
+        let actor = actor.unwrap_or_default();
+        for st in read.steps.iter_mut().chain(read.ending.as_mut()) {
+            if st.role != Role::Tool {
+                st.actor.clone_from(&actor);
+            }
+        }
+        let parent = s.parent;
+        if tr.task.is_none() {
+            if let Some(input) = read.input {
+                tr.task = Some(input.clone());
+                let first = &read.steps[0];
+                tr.steps.insert(
+                    0,
+                    Step {
+                        loc: first.loc.clone(),
+                        role: Role::User,
+                        text: input,
+                        timestamp: first.timestamp.clone(),
+                        ingest_seq: first.ingest_seq,
+                        ..Step::default()
+                    },
+                );
+            }
+        }
+        if parent.is_none() && (read.steps.iter().any(|s| s.is_error) || read.ending.is_some()) {
+            tr.outcome = Outcome::Failed;
+        }
+        if let Some(reply) = read.reply {
+            tr.final_answer = Some(reply);
+        }
+        tr.steps.extend(read.steps);
+        endings.extend(read.ending.map(|e| (pos, e)));
+    }
+    // An agent span's error happened when the span ended: placed after every step that
+    // started before then (and before the next agent's, in arrival order on a tie).
+    for (pos, ending) in endings {
+        let steps = &mut out[pos].steps;
+        let at = match &ending.timestamp {
+            Some(end) => steps
+                .iter()
+                .rposition(|s| s.timestamp.as_ref().is_some_and(|t| t <= end))
+                .map_or(0, |i| i + 1),
+            None => steps.len(),
+        };
+        steps.insert(at, ending);
+    }
+    for tr in &mut out {
+        if tr.task.is_none() {
+            tr.task = workflows.get(&tr.id).cloned();
+        }
+        for (i, s) in tr.steps.iter_mut().enumerate() {
+            s.index = i as u32;
+        }
+    }
+    out
 }
 
 /// What one span gives: its steps (one, or two for a tool call), the user's request it saw
 /// and the reply it made without calling a tool.
+#[derive(Clone)]
 struct SpanRead {
     steps: Vec<Step>,
     /// An agent span's error, a step of its own at the span's end.
@@ -574,5 +589,5 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
             }
         }
     }
-    Ok(adapter.trajectories())
+    Ok(assemble(adapter.spans, &adapter.workflows))
 }
