@@ -14,35 +14,16 @@ use super::list::highlight;
 /// must not build a 10,000-deep tree).
 const MAX_DEPTH: usize = 24;
 
-/// What an open element becomes when it closes.
-enum Open {
-    Paragraph,
-    Heading(u8),
-    Quote,
-    Code,
-    List(Option<u64>),
-    Item,
-    Emphasis,
-    Strong,
-    Strike,
-    Link(String),
-    Image,
-    Table,
-    Row,
-    Cell,
-    /// Kept as its children only (footnotes, metadata, anything this renderer does not style).
-    Plain,
-}
-
 struct Frame {
-    open: Open,
+    /// The element open here; `None` at the root (kept as its children only).
+    open: Option<Tag>,
     children: Vec<Html>,
 }
 
 /// `text` as Markdown, every text run through [`highlight`] (search hits and evidence marked).
 pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
     let quotes = &rendered_quotes(quotes)[..];
-    let mut stack: Vec<Frame> = vec![Frame { open: Open::Plain, children: Vec::new() }];
+    let mut stack: Vec<Frame> = vec![Frame { open: None, children: Vec::new() }];
     // Start tags not pushed because of the depth cap: their ends are skipped as well.
     let mut flattened = 0usize;
     for ev in parse::parse(text) {
@@ -52,23 +33,7 @@ pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
                     flattened += 1;
                     continue;
                 }
-                let open = match tag {
-                    Tag::Paragraph => Open::Paragraph,
-                    Tag::Heading(level) => Open::Heading(level),
-                    Tag::Quote => Open::Quote,
-                    Tag::CodeBlock => Open::Code,
-                    Tag::List(start) => Open::List(start),
-                    Tag::Item => Open::Item,
-                    Tag::Emphasis => Open::Emphasis,
-                    Tag::Strong => Open::Strong,
-                    Tag::Strike => Open::Strike,
-                    Tag::Link(url) => Open::Link(url),
-                    Tag::Image => Open::Image,
-                    Tag::Table => Open::Table,
-                    Tag::Row => Open::Row,
-                    Tag::Cell => Open::Cell,
-                };
-                stack.push(Frame { open, children: Vec::new() });
+                stack.push(Frame { open: Some(tag), children: Vec::new() });
             }
             Ev::End => {
                 if flattened > 0 {
@@ -99,7 +64,7 @@ pub fn render(text: &str, query: &str, quotes: &[String]) -> Html {
             Ev::Task(done) => push(&mut stack, html! { { if done { "[x] " } else { "[ ] " } } }),
         }
     }
-    // Unclosed frames (cannot happen with pulldown-cmark, but never lose text): fold them in.
+    // Unclosed frames (the parser closes every element, but never lose text): fold them in.
     while stack.len() > 1 {
         let Some(frame) = stack.pop() else { break };
         if let Some(parent) = stack.last_mut() {
@@ -119,8 +84,8 @@ fn push(stack: &mut [Frame], node: Html) {
 fn close(frame: Frame) -> Html {
     let kids = frame.children;
     match frame.open {
-        Open::Paragraph => html! { <p>{ for kids }</p> },
-        Open::Heading(level) => {
+        Some(Tag::Paragraph) => html! { <p>{ for kids }</p> },
+        Some(Tag::Heading(level)) => {
             let class = match level {
                 1 => "md-h md-h1",
                 2 => "md-h md-h2",
@@ -129,24 +94,24 @@ fn close(frame: Frame) -> Html {
             // Not <h1>…: a message's heading is not a heading of this page.
             html! { <p class={class}><strong>{ for kids }</strong></p> }
         }
-        Open::Quote => html! { <blockquote class="md-quote">{ for kids }</blockquote> },
-        Open::Code => html! { <pre class="md-code"><code>{ for kids }</code></pre> },
-        Open::List(Some(start)) => {
+        Some(Tag::Quote) => html! { <blockquote class="md-quote">{ for kids }</blockquote> },
+        Some(Tag::CodeBlock) => html! { <pre class="md-code"><code>{ for kids }</code></pre> },
+        Some(Tag::List(Some(start))) => {
             html! { <ol start={start.to_string()}>{ for kids }</ol> }
         }
-        Open::List(None) => html! { <ul>{ for kids }</ul> },
-        Open::Item => html! { <li>{ for kids }</li> },
-        Open::Emphasis => html! { <em>{ for kids }</em> },
-        Open::Strong => html! { <strong>{ for kids }</strong> },
-        Open::Strike => html! { <del>{ for kids }</del> },
-        Open::Link(url) => html! {
+        Some(Tag::List(None)) => html! { <ul>{ for kids }</ul> },
+        Some(Tag::Item) => html! { <li>{ for kids }</li> },
+        Some(Tag::Emphasis) => html! { <em>{ for kids }</em> },
+        Some(Tag::Strong) => html! { <strong>{ for kids }</strong> },
+        Some(Tag::Strike) => html! { <del>{ for kids }</del> },
+        Some(Tag::Link(url)) => html! {
             <span class="md-link" title={url.clone()}>{ for kids }<span class="muted">{ format!(" ({url})") }</span></span>
         },
-        Open::Image => html! { <span class="md-img">{"[image: "}{ for kids }{"]"}</span> },
-        Open::Table => html! { <div class="md-table">{ for kids }</div> },
-        Open::Row => html! { <div class="md-row">{ for kids }</div> },
-        Open::Cell => html! { <span class="md-cell">{ for kids }</span> },
-        Open::Plain => html! { <>{ for kids }</> },
+        Some(Tag::Image) => html! { <span class="md-img">{"[image: "}{ for kids }{"]"}</span> },
+        Some(Tag::Table) => html! { <div class="md-table">{ for kids }</div> },
+        Some(Tag::Row) => html! { <div class="md-row">{ for kids }</div> },
+        Some(Tag::Cell) => html! { <span class="md-cell">{ for kids }</span> },
+        None => html! { <>{ for kids }</> },
     }
 }
 
