@@ -222,7 +222,8 @@ impl Ingestor {
 
     /// A copy of the first trajectory as read so far while it is still open (AWTL: the first
     /// run before its `run_end`; Claude Code: the first session; Codex: the file's one
-    /// session; an OpenAI Agents SDK export: the trace of its first span), at most its first `max_steps` steps, its texts compacted as
+    /// session; an OpenAI Agents SDK export or OTLP file: the trace of its first span; plain
+    /// messages: the file's one trajectory), at most its first `max_steps` steps, its texts compacted as
     /// the trace's are: what a shell shows of a file none of whose trajectories has settled
     /// yet (one huge run, runs without an end marker). Provisional: the trajectory the trace
     /// ends with may have more steps, another outcome, even another order (`writer_seq`).

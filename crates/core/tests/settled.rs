@@ -264,7 +264,7 @@ proptest! {
 
 /// A file whose first run ends only at its end (one huge run) or never (runs without an
 /// end marker): a copy of that run as read so far, at most as many steps as asked; none once
-/// it has ended, nor for a format that cannot say.
+/// it has ended.
 #[test]
 fn the_open_first_run_can_be_copied_as_read_so_far() {
     let mut ingestor = Ingestor::new(IngestOptions::default());
@@ -282,47 +282,58 @@ fn the_open_first_run_can_be_copied_as_read_so_far() {
     assert!(ingestor.take_settled().is_empty());
     ingestor.feed(format!("{}\n", line(1, "run_end", None, r#","status":"failed""#)).as_bytes());
     assert!(ingestor.snapshot_first(100).is_none(), "ended: it settles");
-    let generic =
-        b"{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"x\"}\n";
-    let mut ingestor = Ingestor::new(IngestOptions::default());
-    ingestor.feed(generic);
-    assert!(ingestor.snapshot_first(10).is_none());
 }
 
-/// An OpenAI Agents SDK export settles nothing before its end (a trace has no end marker), so
-/// what the app shows while it is read is a copy of its first trace as read so far: under the
-/// final id, every step one the finished trace has (index aside, and its agent until the agent's
-/// span is read), growing line by line to the
-/// whole trace; at most as many steps as asked; the trace itself unchanged by it.
+/// Files of spans (an OpenAI Agents SDK export, OTLP JSON Lines) or of plain messages settle
+/// nothing before their end (no end marker), so what the app shows while one is read is a copy
+/// of its first trajectory as read so far: under the final id, every step one the finished
+/// trace has (index aside, and its agent until the agent's span is read), growing line by line
+/// to the whole trajectory; at most as many steps as asked; the trace itself unchanged by it.
 #[test]
-fn an_agents_sdk_export_shows_its_first_trace_as_read_so_far() {
-    let input = common::read("openai_agents/refund_handoff.jsonl");
-    let whole = ingest(&input, IngestOptions::default());
-    let first = &whole.trajectories[0];
-    let mut ingestor = Ingestor::new(IngestOptions::default());
-    let mut sizes = Vec::new();
-    for line in input.split_inclusive(|&b| b == b'\n') {
-        ingestor.feed(line);
-        assert!(ingestor.take_settled().is_empty(), "nothing settles before the end");
-        let Some(snap) = ingestor.snapshot_first(100) else { continue };
-        assert_eq!(snap.id, first.id);
-        for (k, s) in snap.steps.iter().enumerate() {
-            assert_eq!(s.index as usize, k);
-            // Its agent may be unknown yet: an agent's span is exported when it ends, after the
-            // spans under it.
-            let same = first.steps.iter().any(|f| {
-                let actor = if s.actor.is_empty() { Default::default() } else { f.actor.clone() };
-                trajscope_core::model::Step { index: s.index, actor, ..f.clone() } == *s
-            });
-            assert!(same, "step {k} of the copy is not in the trace: {s:?}");
+fn a_file_without_end_markers_shows_its_first_trajectory_as_read_so_far() {
+    for fixture in [
+        "openai_agents/refund_handoff.jsonl",
+        "otel/genai_handoff.jsonl",
+        "generic/openai_chat.jsonl",
+    ] {
+        let input = common::read(fixture);
+        let whole = ingest(&input, IngestOptions::default());
+        let first = &whole.trajectories[0];
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut sizes = Vec::new();
+        for line in input.split_inclusive(|&b| b == b'\n') {
+            ingestor.feed(line);
+            assert!(
+                ingestor.take_settled().is_empty(),
+                "{fixture}: nothing settles before the end"
+            );
+            let Some(snap) = ingestor.snapshot_first(100) else { continue };
+            assert_eq!(snap.id, first.id, "{fixture}");
+            for (k, s) in snap.steps.iter().enumerate() {
+                assert_eq!(s.index as usize, k);
+                // Its agent may be unknown yet: an agent's span is exported when it ends,
+                // after the spans under it.
+                let same = first.steps.iter().any(|f| {
+                    let actor =
+                        if s.actor.is_empty() { Default::default() } else { f.actor.clone() };
+                    trajscope_core::model::Step { index: s.index, actor, ..f.clone() } == *s
+                });
+                assert!(same, "{fixture}: step {k} of the copy is not in the trace: {s:?}");
+            }
+            sizes.push(snap.steps.len());
         }
-        sizes.push(snap.steps.len());
+        let lines = input.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+        // (An Agents SDK file's first line is its trace's, no span yet.)
+        assert!(sizes.len() + 1 >= lines, "{fixture}: a copy from the first span on: {sizes:?}");
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{fixture}: it only grows: {sizes:?}");
+        assert_eq!(ingestor.snapshot_first(100).unwrap().steps, first.steps, "{fixture}");
+        assert_eq!(ingestor.snapshot_first(3).unwrap().steps.len(), 3, "{fixture}");
+        assert_eq!(ingestor.finish(), whole, "{fixture}");
     }
-    assert!(sizes.len() >= 5, "a copy from the first span on: {sizes:?}");
-    assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "it only grows: {sizes:?}");
-    assert_eq!(ingestor.snapshot_first(100).unwrap().steps, first.steps);
-    assert_eq!(ingestor.snapshot_first(3).unwrap().steps.len(), 3);
-    assert_eq!(ingestor.finish(), whole);
+    // A document is read whole at its end: nothing to copy before.
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    ingestor.feed(&common::read("tau2/airline_3_simulations.json")[..4096]);
+    assert!(ingestor.snapshot_first(10).is_none());
 }
 
 /// A TRAJERRBENCH record on one line, with task id `t{id}` (or `t1#2`, an id the renaming of a

@@ -1290,14 +1290,18 @@ mod tests {
                 assert!(rows.is_empty() && *growing == Some(0), "{r:?}");
             }
         }
-        // Read in one slice: one `Loaded`, as before; so for a format that cannot copy.
+        // Read in one slice: one `Loaded`, as before.
         let mut store = Store::default();
         let answers = load_in_slices(&mut store, 1, one.as_bytes(), 1 << 20, |_, _| Vec::new());
         assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
+        // Plain messages (no end marker either): their one trajectory as read so far, then
+        // the whole of it.
         let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n".repeat(200);
         let mut store = Store::default();
         let answers = load_in_slices(&mut store, 1, chat.as_bytes(), 256, |_, _| Vec::new());
-        assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!("{answers:?}") };
+        assert_eq!((at, early.growing, early.rows[0].steps < 200), (256, Some(0), true));
+        assert_eq!((whole.growing, &whole.revised[..], whole.rows[0].steps), (None, &[0][..], 200));
         // Runs that end in another order: the first as read so far, the others behind it
         // once it settled, in file order; its row again, the moment it settled.
         let text = run("first", 1, false)

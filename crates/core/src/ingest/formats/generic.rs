@@ -36,6 +36,16 @@ impl JsonlAdapter for Generic {
             ..Trajectory::default()
         }]
     }
+
+    /// The file's one trajectory as read so far (its first `max_steps` steps): a file of
+    /// messages has no end marker, so this is what the app shows while the rest is read.
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        (!self.steps.is_empty()).then(|| Trajectory {
+            id: format!("{}-1", self.format),
+            steps: self.steps[..self.steps.len().min(max_steps)].to_vec(),
+            ..Trajectory::default()
+        })
+    }
 }
 
 /// A step from an object of unknown shape.

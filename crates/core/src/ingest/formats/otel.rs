@@ -32,6 +32,7 @@ pub struct Otel {
     spans: Vec<Span>,
 }
 
+#[derive(Clone)]
 struct Span {
     trace_id: String,
     span_id: Option<String>,
@@ -67,56 +68,73 @@ impl JsonlAdapter for Otel {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        let mut spans = self.spans;
-        // Stable: spans with equal start times keep their arrival order.
-        crate::sort::sort_by_key(&mut spans, |s| s.start);
-        let agents: super::SpanAgents = spans
-            .iter()
-            .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
-            .collect();
-        let mut out: Vec<Trajectory> = Vec::new();
-        // Trace id → position in `out` (constant-time lookup however many traces).
-        let mut by_id: HashMap<String, usize> = HashMap::new();
-        for s in spans {
-            let pos = *by_id.entry(s.trace_id.clone()).or_insert_with(|| {
-                out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
-                out.len() - 1
-            });
-            let tr = &mut out[pos];
-            let mut step = s.step;
-            step.actor = super::nearest_agent(s.agent.clone(), s.parent.as_ref(), &agents)
-                .unwrap_or_default();
-            if tr.task.is_none() {
-                if let Some(input) = &s.input {
-                    tr.task = Some(input.clone());
-                    tr.steps.insert(
-                        0,
-                        Step {
-                            loc: step.loc.clone(),
-                            role: Role::User,
-                            text: input.clone(),
-                            timestamp: step.timestamp.clone(),
-                            ingest_seq: step.ingest_seq,
-                            ..Step::default()
-                        },
-                    );
-                }
-            }
-            if s.parent.is_none() {
-                if step.is_error {
-                    tr.outcome = Outcome::Failed;
-                }
-                tr.final_answer = Some(s.output.clone()).filter(|t| !t.is_empty());
-            }
-            tr.steps.push(step);
-        }
-        for tr in &mut out {
-            for (i, s) in tr.steps.iter_mut().enumerate() {
-                s.index = i as u32;
-            }
-        }
-        out
+        assemble(self.spans)
     }
+
+    /// The trace of the file's first span as read so far: its first `max_steps` spans (in
+    /// arrival order) assembled as at the end, at most `max_steps` steps. A trace has no end
+    /// marker, so this is what the app shows while the rest is read; provisional (a span that
+    /// arrives later may start earlier, or be the agent a step belongs to).
+    fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
+        let trace = &self.spans.first()?.trace_id;
+        let spans: Vec<Span> =
+            self.spans.iter().filter(|s| &s.trace_id == trace).take(max_steps).cloned().collect();
+        let mut first = assemble(spans).into_iter().next()?;
+        first.steps.truncate(max_steps);
+        (!first.steps.is_empty()).then_some(first)
+    }
+}
+
+/// The trajectories of these spans, one per trace, in order of start time.
+fn assemble(mut spans: Vec<Span>) -> Vec<Trajectory> {
+    // Stable: spans with equal start times keep their arrival order.
+    crate::sort::sort_by_key(&mut spans, |s| s.start);
+    let agents: super::SpanAgents = spans
+        .iter()
+        .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
+        .collect();
+    let mut out: Vec<Trajectory> = Vec::new();
+    // Trace id → position in `out` (constant-time lookup however many traces).
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    for s in spans {
+        let pos = *by_id.entry(s.trace_id.clone()).or_insert_with(|| {
+            out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
+            out.len() - 1
+        });
+        let tr = &mut out[pos];
+        let mut step = s.step;
+        step.actor =
+            super::nearest_agent(s.agent.clone(), s.parent.as_ref(), &agents).unwrap_or_default();
+        if tr.task.is_none() {
+            if let Some(input) = &s.input {
+                tr.task = Some(input.clone());
+                tr.steps.insert(
+                    0,
+                    Step {
+                        loc: step.loc.clone(),
+                        role: Role::User,
+                        text: input.clone(),
+                        timestamp: step.timestamp.clone(),
+                        ingest_seq: step.ingest_seq,
+                        ..Step::default()
+                    },
+                );
+            }
+        }
+        if s.parent.is_none() {
+            if step.is_error {
+                tr.outcome = Outcome::Failed;
+            }
+            tr.final_answer = Some(s.output.clone()).filter(|t| !t.is_empty());
+        }
+        tr.steps.push(step);
+    }
+    for tr in &mut out {
+        for (i, s) in tr.steps.iter_mut().enumerate() {
+            s.index = i as u32;
+        }
+    }
+    out
 }
 
 /// An OTLP `AnyValue`: `{"stringValue": ...}`, `{"intValue": "5" | 5}`, `{"doubleValue"}`,
