@@ -153,6 +153,26 @@ pub struct StepParts {
     pub details: String,
 }
 
+/// `text` without its first occurrence of `part` that starts and ends on line boundaries (and
+/// the line end after it), trimmed; `None` when there is none.
+fn without_lines(text: &str, part: &str) -> Option<String> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(part).map(|i| i + from) {
+        let end = i + part.len();
+        let starts = i == 0 || text[..i].ends_with('\n');
+        let ends = end == text.len() || text[end..].starts_with(['\n', '\r']);
+        if starts && ends {
+            // With the line end after it: no blank line left in its place.
+            let rest = &text[end..];
+            let rest =
+                rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')).unwrap_or(rest);
+            return Some(format!("{}{rest}", &text[..i]).trim().to_string());
+        }
+        from = i + text[i..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
 /// The parts of a step at a grain, keeping the given quotes intact when they fit.
 pub fn step_parts_with_quotes(
     step: &Step,
@@ -168,10 +188,12 @@ pub fn step_parts_with_quotes(
         .take(MAX_PROTECTED_QUOTES)
         .collect();
     let raw_args = step.args.as_deref().filter(|a| !a.trim().is_empty());
-    // The text without the arguments it repeats (a Claude Code tool call's text is its input).
+    // The text without the arguments it repeats (a Claude Code tool call's text is its input):
+    // only where they stand on lines of their own, never from inside a line (`shell({"cmd":
+    // "npm test"})` keeps its command: without it the call would read as an empty one).
     let text: String = match raw_args {
-        Some(a) if step.text.contains(a) => step.text.replacen(a, "", 1).trim().to_string(),
-        _ => step.text.clone(),
+        Some(a) => without_lines(&step.text, a).unwrap_or_else(|| step.text.clone()),
+        None => step.text.clone(),
     };
     let args: Option<String> = raw_args.map(|a| pretty_args(a, &quotes));
     let args_len = args.as_deref().map_or(0, chars);
@@ -602,6 +624,27 @@ mod tests {
         );
         assert_eq!(p.args.as_deref(), Some("ls -la {x}"));
         assert_eq!(p.text, "list it");
+    }
+
+    #[test]
+    fn a_command_inside_a_line_of_the_text_is_not_cut_out_of_it() {
+        // A shell call without text: its text is the call (`calls_text`), its args the command.
+        let p = step_parts_with_quotes(
+            &tool_step("npm test", r#"shell({"cmd":"npm test"})"#),
+            Grain::Medium,
+            &ViewOptions::default(),
+            &[],
+        );
+        assert_eq!(p.args.as_deref(), Some("npm test"));
+        assert_eq!(p.text, r#"shell({"cmd":"npm test"})"#);
+        // On a line of its own (here after a word that holds it too), it is.
+        let p = step_parts_with_quotes(
+            &tool_step("make", "remake it\nmake\r\ndone\nmake"),
+            Grain::Medium,
+            &ViewOptions::default(),
+            &[],
+        );
+        assert_eq!(p.text, "remake it\ndone\nmake");
     }
 
     #[test]
