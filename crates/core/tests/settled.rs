@@ -336,6 +336,58 @@ fn a_file_without_end_markers_shows_its_first_trajectory_as_read_so_far() {
     assert!(ingestor.snapshot_first(10).is_none());
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Copies of the first trajectory taken at any points of any line file (every format that
+    /// can copy, whole or with lines dropped, doubled or cut short) change nothing in the trace,
+    /// hold at most as many steps as asked, each under the final first trajectory's id.
+    #[test]
+    fn copies_taken_anywhere_in_any_line_format_change_nothing(
+        which in 0usize..6,
+        edits in proptest::collection::vec((any::<usize>(), 0u8..4), 0..6),
+        cuts in proptest::collection::vec(any::<usize>(), 1..8),
+        max_steps in 1usize..40,
+    ) {
+        let fixture = [
+            "openai_agents/refund_handoff.jsonl",
+            "otel/genai_handoff.jsonl",
+            "generic/openai_chat.jsonl",
+            "claude_code/hello-world-script.jsonl",
+            "codex/rollout-trimmed.jsonl",
+            "awtl/wrong_edit_verifier.awtl.jsonl",
+        ][which];
+        let text = String::from_utf8(common::read(fixture)).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for (at, op) in edits {
+            let i = at % lines.len();
+            match op {
+                0 if lines.len() > 1 => { lines.remove(i); }
+                1 => { let l = lines[i].clone(); lines.insert(i, l); }
+                2 => { let l = &lines[i]; lines[i] = l[..l.len() / 2].to_string(); }
+                _ => {}
+            }
+        }
+        let input = lines.join("\n");
+        let whole = ingest(input.as_bytes(), IngestOptions::default());
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+        points.sort_unstable();
+        let mut last = 0;
+        for p in points {
+            ingestor.feed(&input.as_bytes()[last..p]);
+            if let Some(snap) = ingestor.snapshot_first(max_steps) {
+                prop_assert!(snap.steps.len() <= max_steps);
+                prop_assert!(snap.steps.iter().enumerate().all(|(k, s)| s.index as usize == k));
+                prop_assert_eq!(Some(&snap.id), whole.trajectories.first().map(|t| &t.id));
+            }
+            last = p;
+        }
+        ingestor.feed(&input.as_bytes()[last..]);
+        prop_assert_eq!(&ingestor.finish(), &whole);
+    }
+}
+
 /// A TRAJERRBENCH record on one line, with task id `t{id}` (or `t1#2`, an id the renaming of a
 /// duplicate `t1` would otherwise take) and one message per text.
 fn record(id: &str, texts: &[&str]) -> String {
