@@ -2,6 +2,8 @@
 //! quarantined, quarantined bytes round-trip exactly, and nothing panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use proptest::prelude::*;
 use trajscope_core::{ingest, IngestOptions, Ingestor, Trace};
 
@@ -98,14 +100,7 @@ proptest! {
         let whole = run(input.as_bytes());
         assert_accounting(&whole);
         let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
-        points.sort_unstable();
-        let mut last = 0;
-        for p in points {
-            ingestor.feed(&input.as_bytes()[last..p]);
-            last = p;
-        }
-        ingestor.feed(&input.as_bytes()[last..]);
+        common::feed_in_pieces(&mut ingestor, input.as_bytes(), &cuts, |_| {});
         prop_assert_eq!(ingestor.finish(), whole);
     }
 
@@ -150,14 +145,7 @@ proptest! {
         let gz = enc.finish().expect("in-memory write");
         let expected = run(plain.as_bytes());
         let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut points: Vec<usize> = cuts.iter().map(|c| c % (gz.len() + 1)).collect();
-        points.sort_unstable();
-        let mut last = 0;
-        for p in points {
-            ingestor.feed(&gz[last..p]);
-            last = p;
-        }
-        ingestor.feed(&gz[last..]);
+        common::feed_in_pieces(&mut ingestor, &gz, &cuts, |_| {});
         prop_assert_eq!(ingestor.finish(), expected);
     }
 

@@ -16,15 +16,9 @@ fn ingest_settling(
     reversed: bool,
 ) -> (trajscope_core::Finished, Vec<Settled>) {
     let mut ingestor = Ingestor::new(IngestOptions::default());
-    let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
-    points.sort_unstable();
-    points.push(input.len());
-    let (mut last, mut settled) = (0, Vec::new());
-    for p in points {
-        ingestor.feed(&input[last..p]);
-        settled.extend(ingestor.take_settled());
-        last = p;
-    }
+    let mut settled = Vec::new();
+    common::feed_in_pieces(&mut ingestor, input, cuts, |i| settled.extend(i.take_settled()));
+    settled.extend(ingestor.take_settled());
     let handed = settled.clone();
     if reversed {
         settled.reverse();
@@ -235,15 +229,10 @@ proptest! {
         let input = lines.join("\n");
         let whole = ingest(input.as_bytes(), IngestOptions::default());
         let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
-        points.sort_unstable();
-        let (mut last, mut snapshots) = (0, Vec::new());
-        for p in points {
-            ingestor.feed(&input.as_bytes()[last..p]);
-            snapshots.extend(ingestor.snapshot_first(max_steps));
-            last = p;
-        }
-        ingestor.feed(&input.as_bytes()[last..]);
+        let mut snapshots = Vec::new();
+        common::feed_in_pieces(&mut ingestor, input.as_bytes(), &cuts, |i| {
+            snapshots.extend(i.snapshot_first(max_steps));
+        });
         prop_assert_eq!(&ingestor.finish(), &whole);
         for snap in snapshots {
             let first = &whole.trajectories[0];
@@ -371,20 +360,16 @@ proptest! {
         let input = lines.join("\n");
         let whole = ingest(input.as_bytes(), IngestOptions::default());
         let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
-        points.sort_unstable();
-        let mut last = 0;
-        for p in points {
-            ingestor.feed(&input.as_bytes()[last..p]);
-            if let Some(snap) = ingestor.snapshot_first(max_steps) {
-                prop_assert!(snap.steps.len() <= max_steps);
-                prop_assert!(snap.steps.iter().enumerate().all(|(k, s)| s.index as usize == k));
-                prop_assert_eq!(Some(&snap.id), whole.trajectories.first().map(|t| &t.id));
-            }
-            last = p;
-        }
-        ingestor.feed(&input.as_bytes()[last..]);
+        let mut snapshots = Vec::new();
+        common::feed_in_pieces(&mut ingestor, input.as_bytes(), &cuts, |i| {
+            snapshots.extend(i.snapshot_first(max_steps));
+        });
         prop_assert_eq!(&ingestor.finish(), &whole);
+        for snap in snapshots {
+            prop_assert!(snap.steps.len() <= max_steps);
+            prop_assert!(snap.steps.iter().enumerate().all(|(k, s)| s.index as usize == k));
+            prop_assert_eq!(Some(&snap.id), whole.trajectories.first().map(|t| &t.id));
+        }
     }
 }
 

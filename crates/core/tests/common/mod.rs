@@ -15,6 +15,7 @@ use trajscope_core::attribution::TrajectoryAnalysis;
 use trajscope_core::attribution::{analyze_trajectory, quotes_on, AnalysisOptions};
 use trajscope_core::model::{Step, Trace, Trajectory};
 use trajscope_core::views::{step_view_with_quotes, Grain};
+use trajscope_core::Ingestor;
 
 /// `tests/fixtures/`, or a path under it.
 pub fn fixture_path(rel: &str) -> PathBuf {
@@ -279,4 +280,23 @@ fn analysis(t: &Trajectory, a: &TrajectoryAnalysis) -> String {
         }
     }
     o
+}
+
+/// Feeds `input` to `ingestor` in pieces cut at `cuts` (each taken modulo the input's length
+/// plus one, in increasing order), calling `each` after every piece but the last.
+pub fn feed_in_pieces(
+    ingestor: &mut Ingestor,
+    input: &[u8],
+    cuts: &[usize],
+    mut each: impl FnMut(&mut Ingestor),
+) {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+    points.sort_unstable();
+    let mut last = 0;
+    for p in points {
+        ingestor.feed(&input[last..p]);
+        each(ingestor);
+        last = p;
+    }
+    ingestor.feed(&input[last..]);
 }
