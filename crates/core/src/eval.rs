@@ -744,6 +744,19 @@ mod tests {
         }
     }
 
+    /// [`answer_shown_item`] with no answer shown and one feature, set by `set`, on step 12 only.
+    fn marked_on_12(
+        k: usize,
+        gold: u32,
+        set: fn(&mut crate::attribution::Features, bool),
+    ) -> Scored {
+        let mut s = answer_shown_item(k, 0, gold);
+        for c in &mut s.candidates {
+            set(&mut c.features, c.step == 12);
+        }
+        s
+    }
+
     #[test]
     fn the_answer_shown_weight_is_fitted_on_only_when_it_strictly_helps() {
         // The reply that shows the answer is the gold step: the fit turns the feature on.
@@ -767,13 +780,7 @@ mod tests {
     #[test]
     fn the_accepted_reply_weight_is_fitted_on_only_when_it_strictly_helps() {
         // The reply the run accepted its answer from (step 12) is the gold step.
-        let accepted = |k: usize, gold: u32| {
-            let mut s = answer_shown_item(k, 0, gold);
-            for c in &mut s.candidates {
-                c.features.concludes_answer = c.step == 12;
-            }
-            s
-        };
+        let accepted = |k, gold| marked_on_12(k, gold, |f, on| f.concludes_answer = on);
         let items: Vec<Scored> = (0..3).map(|k| accepted(k, 12)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         let m = fit_model(&refs, false, &[], false);
@@ -794,13 +801,7 @@ mod tests {
     fn the_unbacked_declaration_weight_is_fitted_on_only_when_it_strictly_helps() {
         // The orchestrator's declaration that no reply backs (marked on step 12 here) is the
         // gold step: the fit turns the feature on, for orchestrated runs only.
-        let declared = |k: usize, gold: u32| {
-            let mut s = answer_shown_item(k, 0, gold);
-            for c in &mut s.candidates {
-                c.features.unbacked_declaration = c.step == 12;
-            }
-            s
-        };
+        let declared = |k, gold| marked_on_12(k, gold, |f, on| f.unbacked_declaration = on);
         let items: Vec<Scored> = (0..3).map(|k| declared(k, 12)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         let m = fit_model(&refs, false, &[], false);
