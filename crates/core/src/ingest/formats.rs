@@ -54,6 +54,22 @@ pub trait JsonlAdapter {
     }
 }
 
+/// A span format's copy of its first trace as read so far (`JsonlAdapter::snapshot_first`):
+/// the first `max_steps` spans (in arrival order) of the trace of the first span, assembled as
+/// at the end, at most `max_steps` steps; `None` before any span or step.
+fn first_trace_copy<S: Clone>(
+    spans: &[S],
+    trace: impl Fn(&S) -> &String,
+    max_steps: usize,
+    assemble: impl FnOnce(Vec<S>) -> Vec<Trajectory>,
+) -> Option<Trajectory> {
+    let first = trace(spans.first()?);
+    let spans = spans.iter().filter(|s| trace(s) == first).take(max_steps).cloned().collect();
+    let mut copy = assemble(spans).into_iter().next()?;
+    copy.steps.truncate(max_steps);
+    (!copy.steps.is_empty()).then_some(copy)
+}
+
 /// The adapter for a JSONL format.
 pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
     match format {

@@ -136,10 +136,8 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
 
 /// The verdict a record carries, on itself or in its `metadata` / `info`.
 fn outcome(o: &Map<String, Value>) -> Outcome {
-    let places = [Some(o), get(o, &["metadata"]).and_then(Value::as_object)]
-        .into_iter()
-        .chain([get(o, &["info"]).and_then(Value::as_object)]);
-    for place in places.flatten() {
+    let inner = |key: &str| get(o, &[key]).and_then(Value::as_object);
+    for place in [Some(o), inner("metadata"), inner("info")].into_iter().flatten() {
         if let Some(Value::Bool(ok)) =
             get(place, &["resolved", "success", "passed", "is_correct", "correct"])
         {

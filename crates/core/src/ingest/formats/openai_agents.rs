@@ -127,12 +127,12 @@ impl JsonlAdapter for OpenaiAgents {
     /// SDK file settles before its end (a trace has no end marker), so this is what the app
     /// shows while the rest is read; provisional (a span that arrives later may start earlier).
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
-        let trace = &self.spans.first()?.trace_id;
-        let spans: Vec<Span> =
-            self.spans.iter().filter(|s| &s.trace_id == trace).take(max_steps).cloned().collect();
-        let mut first = assemble(spans, &self.workflows).into_iter().next()?;
-        first.steps.truncate(max_steps);
-        (!first.steps.is_empty()).then_some(first)
+        super::first_trace_copy(
+            &self.spans,
+            |s| &s.trace_id,
+            max_steps,
+            |spans| assemble(spans, &self.workflows),
+        )
     }
 }
 

@@ -76,12 +76,7 @@ impl JsonlAdapter for Otel {
     /// marker, so this is what the app shows while the rest is read; provisional (a span that
     /// arrives later may start earlier, or be the agent a step belongs to).
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
-        let trace = &self.spans.first()?.trace_id;
-        let spans: Vec<Span> =
-            self.spans.iter().filter(|s| &s.trace_id == trace).take(max_steps).cloned().collect();
-        let mut first = assemble(spans).into_iter().next()?;
-        first.steps.truncate(max_steps);
-        (!first.steps.is_empty()).then_some(first)
+        super::first_trace_copy(&self.spans, |s| &s.trace_id, max_steps, assemble)
     }
 }
 
