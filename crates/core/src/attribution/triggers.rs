@@ -269,6 +269,10 @@ impl<'t> Scan<'t> {
     /// `task_constraint_broken`: an edit that writes what the task forbids changing (each
     /// prohibition fires once, on the first edit that breaks it).
     fn task_constraint_broken(&mut self, i: usize) {
+        // Most tasks forbid nothing: no work per edit then.
+        if self.bans.iter().all(|(_, fired)| *fired) {
+            return;
+        }
         let steps = self.steps;
         let s = &steps[i];
         if s.kind != StepKind::Action || !text::is_edit(s) {
