@@ -20,6 +20,7 @@ mod compact;
 pub mod formats;
 pub mod limits;
 mod lines;
+mod list;
 mod sniff;
 mod source;
 
@@ -74,6 +75,9 @@ enum Mode {
     /// A single (pretty-printed) document: its exact bytes, from line `first_line` at
     /// `first_offset`, parsed at the end (so a parse error's position is the file's).
     Document { buf: Vec<u8>, first_line: u64, first_offset: u64, jsonl_evidence: u32 },
+    /// A top-level JSON list of chat records, read element by element (`ingest/list.rs`):
+    /// each record settles as its element ends; `handed` of them were handed over.
+    List { stream: Box<list::ListStream>, handed: usize },
 }
 
 struct HeldLine {
@@ -131,6 +135,9 @@ struct Router {
     compressed: bool,
     /// Whether the first line was seen (for the encoding hints).
     first_seen: bool,
+    /// While the format is undecided, a look at whether the file is a list of chat records to
+    /// read element by element ([`Mode::List`]); dropped once it says no.
+    probe: Option<Box<list::ListStream>>,
 }
 
 impl Ingestor {
@@ -142,6 +149,9 @@ impl Ingestor {
             _ => Mode::Undecided { held: Vec::new() },
         };
         let limits = opts.limits;
+        let probe = (matches!(mode, Mode::Undecided { .. })
+            && opts.format.is_none_or(|f| f == Format::Chat))
+        .then(|| Box::new(list::ListStream::new(0, limits.max_line)));
         Ingestor {
             source: Source::new(limits),
             router: Router {
@@ -160,6 +170,7 @@ impl Ingestor {
                 lone_cr: false,
                 compressed: false,
                 first_seen: false,
+                probe,
             },
         }
     }
@@ -188,11 +199,13 @@ impl Ingestor {
         self.source.container()
     }
 
-    /// The format, once the input is known to be line-oriented (the only inputs that settle
-    /// trajectories early); `None` before that or for a document.
+    /// The format, once the input is known to be of a kind that settles trajectories early
+    /// (line-oriented, a record per line, a list read element by element); `None` before that
+    /// or for a document.
     pub fn jsonl_format(&self) -> Option<Format> {
         match &self.router.mode {
-            Mode::Jsonl { format, .. } => Some(*format),
+            Mode::Jsonl { format, .. } | Mode::Records { format, .. } => Some(*format),
+            Mode::List { .. } => Some(Format::Chat),
             _ => None,
         }
     }
@@ -212,6 +225,17 @@ impl Ingestor {
                 compact::compact_all(trajectories);
                 std::mem::take(trajectories)
                     .into_iter()
+                    .enumerate()
+                    .map(|(i, trajectory)| Settled { position: first + i, trajectory })
+                    .collect()
+            }
+            Mode::List { stream, handed } => {
+                let mut read: Vec<Trajectory> =
+                    stream.take_read().into_iter().map(|(_, t)| t).collect();
+                let first = *handed;
+                *handed += read.len();
+                compact::compact_all(&mut read);
+                read.into_iter()
                     .enumerate()
                     .map(|(i, trajectory)| Settled { position: first + i, trajectory })
                     .collect()
@@ -245,6 +269,7 @@ impl Ingestor {
         let archive =
             if self.router.stopped.is_none() { self.source.finish(&mut self.router) } else { None };
         let mut r = self.router;
+        r.finish_list();
         if r.stopped.is_none() {
             let mut splitter = std::mem::take(&mut r.splitter);
             splitter.finish(|line| r.on_line(line));
@@ -271,7 +296,7 @@ impl Ingestor {
         r.stats.bytes = r.stop_offset.unwrap_or_else(|| self.source.decoded());
         let mut error = self.source.take_error();
         let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
-        let records = matches!(mode, Mode::Records { .. });
+        let records = matches!(mode, Mode::Records { .. } | Mode::List { .. });
         let returned_len = returned.len();
         let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
@@ -288,6 +313,22 @@ impl Ingestor {
                     returned.into_iter().map(|s| s.trajectory).collect();
                 trajectories.extend(rest);
                 (format, trajectories, Vec::new())
+            }
+            Mode::List { mut stream, handed } => {
+                debug_assert_eq!(returned.len(), handed, "every settled record is given back");
+                let mut returned = returned;
+                if !returned.is_sorted_by_key(|s| s.position) {
+                    crate::sort::sort_by_key(&mut returned, |s| s.position);
+                }
+                let mut trajectories: Vec<Trajectory> =
+                    returned.into_iter().map(|s| s.trajectory).collect();
+                // A limit of the router stopped reading at a line: the records that start
+                // after it were not read, as far as the trace is concerned.
+                let stop = r.stop_offset.unwrap_or(u64::MAX);
+                trajectories.extend(
+                    stream.take_read().into_iter().filter(|(at, _)| *at < stop).map(|(_, t)| t),
+                );
+                (Format::Chat, trajectories, Vec::new())
             }
             other => {
                 debug_assert!(returned.is_empty(), "only line-oriented formats settle");
@@ -369,12 +410,28 @@ impl Sink for Router {
 
     fn bom(&mut self) {
         self.splitter = LineSplitter::resume(1, 3, self.opts.limits.max_line);
+        if let Some(p) = &mut self.probe {
+            p.start_at(3);
+        }
     }
 
     fn bytes(&mut self, bytes: &[u8]) {
         if self.stopped.is_some() {
             return;
         }
+        // The element reader sees the bytes before the lines are split, so a line's fate is
+        // known (or held) when it arrives.
+        if let Some(p) = &mut self.probe {
+            p.push(bytes);
+            match p.probe() {
+                list::Probe::Open => {}
+                list::Probe::No => self.probe = None,
+                list::Probe::List => self.commit_list(),
+            }
+        } else if let Mode::List { stream, .. } = &mut self.mode {
+            stream.push(bytes);
+        }
+        self.release_list();
         let mut splitter = std::mem::take(&mut self.splitter);
         splitter.push(bytes, |line| self.on_line(line));
         self.splitter = splitter;
@@ -396,6 +453,89 @@ impl Sink for Router {
 }
 
 impl Router {
+    /// The probe found a list of chat records: the file is read element by element from now
+    /// on, and the lines routed so far (held while undecided, not counted yet) are accounted
+    /// as the list says.
+    fn commit_list(&mut self) {
+        let Some(stream) = self.probe.take() else { return };
+        if !matches!(self.mode, Mode::Undecided { .. } | Mode::Document { .. }) {
+            return; // decided otherwise already (a record per line)
+        }
+        match std::mem::replace(&mut self.mode, Mode::List { stream, handed: 0 }) {
+            Mode::Undecided { held } => {
+                for h in held {
+                    let len = h.bytes.len() as u64;
+                    self.route(Line { bytes: &h.bytes, no: h.no, offset: h.offset, end: h.end, len });
+                }
+            }
+            Mode::Document { buf, first_line, first_offset, .. } => {
+                let mut splitter = LineSplitter::resume(first_line, first_offset, usize::MAX);
+                splitter.push(&buf, |line| self.route(line));
+                splitter.finish(|line| self.route(line));
+            }
+            _ => unreachable!("checked above"),
+        }
+    }
+
+    /// Accounts the held lines of a list whose fate is known now.
+    fn release_list(&mut self) {
+        let Mode::List { stream, .. } = &mut self.mode else { return };
+        for (h, fate) in stream.release() {
+            self.account_list_line(h.no, h.offset, &h.bytes, h.end, h.cut, fate);
+        }
+    }
+
+    /// Ends a list read element by element: an open element is damaged, the held lines are
+    /// accounted.
+    fn finish_list(&mut self) {
+        let stopped = self.stopped.is_some();
+        let Mode::List { stream, .. } = &mut self.mode else { return };
+        if let Some(note) = stream.finish(stopped) {
+            self.notes.push(note);
+        }
+        self.release_list();
+    }
+
+    /// One line of a list read element by element, as its fate says.
+    fn account_list_line(
+        &mut self,
+        no: u64,
+        offset: u64,
+        bytes: &[u8],
+        end: LineEnd,
+        cut: bool,
+        fate: list::Fate,
+    ) {
+        match fate {
+            list::Fate::Blank => {
+                self.stats.lines_total += 1;
+                self.stats.lines_blank += 1;
+            }
+            list::Fate::Parsed => {
+                self.stats.lines_total += 1;
+                self.stats.lines_parsed += 1;
+                self.ingest_seq += 1;
+            }
+            list::Fate::Quarantined { mut reason, cut_short } => {
+                let keep = match cut {
+                    true => &bytes[..bytes.len().min(limits::QUARANTINE_KEEP)],
+                    false => bytes,
+                };
+                if cut {
+                    reason.push_str(&format!(
+                        "; the line is over the limit of {} kept whole, its first {} bytes are kept",
+                        limits::size_text(self.opts.limits.max_line as u64),
+                        keep.len()
+                    ));
+                }
+                self.quarantine_with_reason(no, offset, keep, reason, end);
+                if let Some(q) = self.quarantine.last_mut() {
+                    q.truncated_tail = cut_short && end == LineEnd::Eof;
+                }
+            }
+        }
+    }
+
     /// A limit stopped the input before line `no` (at `offset`): the lines before it are
     /// accounted, nothing after it is read.
     fn halt(&mut self, why: String, no: u64, offset: u64) {
@@ -437,6 +577,9 @@ impl Router {
         match mode {
             Mode::Jsonl { format, adapter } => (format, adapter.finish()),
             Mode::Records { format, trajectories, .. } => (format, trajectories),
+            Mode::List { mut stream, .. } => {
+                (Format::Chat, stream.take_read().into_iter().map(|(_, t)| t).collect())
+            }
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.
                 for h in held {
@@ -544,6 +687,14 @@ impl Router {
                 limits::size_text(self.opts.limits.max_quarantine_bytes)
             );
             self.halt(why, line.no, line.offset);
+            return;
+        }
+        if let Mode::List { stream, .. } = &mut self.mode {
+            // Even a line over the limit kept whole: its elements were read as they came.
+            if let Some(fate) = stream.on_line(&line) {
+                let cut = line.is_cut();
+                self.account_list_line(line.no, line.offset, line.bytes, line.end, cut, fate);
+            }
             return;
         }
         let Line { bytes, no, offset, end, .. } = line;

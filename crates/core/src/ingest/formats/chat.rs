@@ -32,20 +32,21 @@ pub fn is_record(o: &Map<String, Value>) -> bool {
 /// One record, or a list of records (each one trajectory).
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     match value {
-        Value::Array(records) => records
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let o = as_object(&r, &format!("record [{i}]"))?;
-                record(o, &format!("$[{i}]"), || format!("chat-{}", i + 1))
-            })
-            .collect(),
+        Value::Array(records) => {
+            records.into_iter().enumerate().map(|(i, r)| list_element(r, i)).collect()
+        }
         other => {
             let o = as_object(&other, "the chat record")?;
             // A record read from a JSONL line gets the line's id from the ingest (empty here).
             Ok(vec![record(o, "$", String::new)?])
         }
     }
+}
+
+/// Element `i` of a list of records: named `chat-N` after its position when it has no id.
+pub fn list_element(value: Value, i: usize) -> Result<Trajectory, String> {
+    let o = as_object(&value, &format!("record [{i}]"))?;
+    record(o, &format!("$[{i}]"), || format!("chat-{}", i + 1))
 }
 
 fn record(

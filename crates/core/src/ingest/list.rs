@@ -1,0 +1,460 @@
+//! A file that is a top-level JSON list of chat records (a `json.dump` of a dataset), read
+//! element by element: each record becomes a trajectory as soon as its closing bracket is read,
+//! as a JSONL record does at its line's end, instead of once the whole document is parsed. So
+//! the first conversation of a 50 MB list can be shown at once, and a list larger than the
+//! document limit (or than the longest line kept whole, when it is written on one line) is
+//! still read.
+//!
+//! The scanner follows only strings and brackets; each element's bytes are parsed on their own
+//! when it ends, so a damaged element costs only itself. Lines keep their accounting (every
+//! line is parsed, blank or quarantined): a line that holds any byte of a damaged element is
+//! quarantined, with the element's reason; any other line with content is parsed. A line's
+//! fate is known once every element touching it has ended, so a line inside an open element is
+//! held until then (at most that element's size, which is bounded).
+//!
+//! The file is read this way only when its first value is a list whose first element is a
+//! chat record (see `docs/formats.md`); after the list, further top-level lists and objects are
+//! read the same way (a JSONL of lists), each object as one record.
+
+use std::collections::VecDeque;
+
+use super::formats::{self, chat};
+use super::lines::{Line, LineEnd};
+use super::{limits, line_text, line_u32};
+use crate::model::Trajectory;
+
+/// How a line read in list mode is accounted.
+#[derive(Debug)]
+pub(crate) enum Fate {
+    Blank,
+    Parsed,
+    /// It holds a byte of a damaged element: the reason, and whether the element was cut short
+    /// by the end of the input.
+    Quarantined { reason: String, cut_short: bool },
+}
+
+/// A complete line whose fate waits on an element that has not ended.
+pub(crate) struct Held {
+    pub no: u64,
+    pub offset: u64,
+    pub bytes: Vec<u8>,
+    pub end: LineEnd,
+    /// Longer than the longest line kept whole (`bytes` is its start).
+    pub cut: bool,
+}
+
+/// A damaged element: the lines it spans and why it could not be read.
+struct Damaged {
+    first: u64,
+    last: u64,
+    reason: String,
+    cut_short: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// An object, a list or a string: ends when its brackets balance (or its string closes).
+    Nested,
+    /// A number, `true`, `null` or stray bytes: ends before the next delimiter.
+    Bare,
+}
+
+/// The element being read.
+struct Elem {
+    line: u64,
+    offset: u64,
+    /// Its position in its top-level list; `None` for a top-level value (not in a list).
+    index: Option<usize>,
+    kind: Kind,
+    depth: u32,
+    in_string: bool,
+    escape: bool,
+    /// Longer than the longest element kept whole: its bytes are no longer kept.
+    cut: bool,
+}
+
+/// What the first element said, while the file is only probed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Probe {
+    /// Not decided yet.
+    Open,
+    /// The first value is a list whose first element is a chat record: read it element by element.
+    List,
+    /// Anything else: the file is read the usual way.
+    No,
+}
+
+pub(crate) struct ListStream {
+    /// Line number and offset of the next byte.
+    line: u64,
+    offset: u64,
+    /// Whether a non-whitespace byte was seen.
+    started: bool,
+    /// Inside a top-level list, and the index its next element gets.
+    in_list: bool,
+    index: usize,
+    elem: Option<Elem>,
+    buf: Vec<u8>,
+    max_elem: usize,
+    probe: Probe,
+    /// Records read and not handed over yet: each with its element's offset.
+    read: Vec<(u64, Trajectory)>,
+    damaged: VecDeque<Damaged>,
+    held: VecDeque<Held>,
+}
+
+impl ListStream {
+    /// A stream whose first byte is at `offset` (after a byte-order mark), keeping elements of
+    /// at most `max_elem` bytes.
+    pub(crate) fn new(offset: u64, max_elem: usize) -> ListStream {
+        ListStream {
+            line: 1,
+            offset,
+            started: false,
+            in_list: false,
+            index: 0,
+            elem: None,
+            buf: Vec::new(),
+            max_elem,
+            probe: Probe::Open,
+            read: Vec::new(),
+            damaged: VecDeque::new(),
+            held: VecDeque::new(),
+        }
+    }
+
+    pub(crate) fn probe(&self) -> Probe {
+        self.probe
+    }
+
+    /// Moves the stream's first byte (a byte-order mark was skipped before any was fed).
+    pub(crate) fn start_at(&mut self, offset: u64) {
+        self.offset = offset;
+    }
+
+    /// Records read since the last call, each with its element's offset.
+    pub(crate) fn take_read(&mut self) -> Vec<(u64, Trajectory)> {
+        std::mem::take(&mut self.read)
+    }
+
+    /// Feeds the next bytes of the stream.
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.probe == Probe::No {
+                return;
+            }
+            if self.elem.is_some() {
+                i = self.in_elem(bytes, i);
+                continue;
+            }
+            let b = bytes[i];
+            match b {
+                b'\n' => self.newline(),
+                b' ' | b'\t' | b'\r' => {}
+                b'[' if !self.in_list => {
+                    self.started = true;
+                    self.in_list = true;
+                    self.index = 0;
+                }
+                _ if !self.started => {
+                    // The first value is not a list.
+                    self.started = true;
+                    self.probe = Probe::No;
+                }
+                b',' if self.in_list => {}
+                b']' if self.in_list => self.in_list = false,
+                _ => {
+                    self.start_elem(b);
+                    continue; // the element consumes its first byte
+                }
+            }
+            self.offset += 1;
+            i += 1;
+        }
+    }
+
+    fn newline(&mut self) {
+        self.line += 1;
+    }
+
+    fn start_elem(&mut self, first: u8) {
+        let index = self.in_list.then_some(self.index);
+        let kind = match first {
+            b'{' | b'[' | b'"' => Kind::Nested,
+            _ => Kind::Bare,
+        };
+        self.buf.clear();
+        self.elem = Some(Elem {
+            line: self.line,
+            offset: self.offset,
+            index,
+            kind,
+            depth: 0,
+            in_string: false,
+            escape: false,
+            cut: false,
+        });
+    }
+
+    /// Reads element bytes from `bytes[i..]`; returns where it stopped (the element ended, or
+    /// the bytes did).
+    fn in_elem(&mut self, bytes: &[u8], start: usize) -> usize {
+        let e = self.elem.as_mut().expect("an element is open");
+        let mut i = start;
+        let mut ended = false;
+        match e.kind {
+            Kind::Bare => {
+                // The first byte always belongs to it (so a stray `}` is an element of its own).
+                if i == start && self.buf.is_empty() && !e.cut {
+                    i += 1;
+                }
+                while i < bytes.len() {
+                    if matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}' | b'[' | b'{' | b'"')
+                    {
+                        ended = true;
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            Kind::Nested => {
+                while i < bytes.len() {
+                    if e.escape {
+                        e.escape = false;
+                        i += 1;
+                        continue;
+                    }
+                    if e.in_string {
+                        match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                            None => i = bytes.len(),
+                            Some(k) => {
+                                i += k;
+                                if bytes[i] == b'\\' {
+                                    e.escape = true;
+                                } else {
+                                    e.in_string = false;
+                                    if e.depth == 0 {
+                                        i += 1;
+                                        ended = true;
+                                        break;
+                                    }
+                                }
+                                i += 1;
+                            }
+                        }
+                        continue;
+                    }
+                    match bytes[i] {
+                        b'"' => e.in_string = true,
+                        b'{' | b'[' => e.depth += 1,
+                        b'}' | b']' => {
+                            e.depth = e.depth.saturating_sub(1);
+                            if e.depth == 0 {
+                                i += 1;
+                                ended = true;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+        }
+        let taken = &bytes[start..i];
+        self.line += memchr::memchr_iter(b'\n', taken).count() as u64;
+        self.offset += taken.len() as u64;
+        if !e.cut {
+            if self.buf.len() + taken.len() > self.max_elem {
+                e.cut = true;
+                self.buf = Vec::new();
+            } else {
+                self.buf.extend_from_slice(taken);
+            }
+        }
+        if ended {
+            self.end_elem(None);
+        }
+        i
+    }
+
+    /// The open element ended (or, with `short`, the input ended inside it, for that reason).
+    fn end_elem(&mut self, short: Option<&str>) {
+        let Some(e) = self.elem.take() else { return };
+        let at = match e.index {
+            Some(i) => format!("list element [{i}] (line {}, byte {})", e.line, e.offset),
+            None => format!("the value at line {}, byte {}", e.line, e.offset),
+        };
+        let result = match (short, e.cut) {
+            (Some(why), _) => Err(format!("{at} {why}")),
+            (None, true) => Err(format!(
+                "{at} is longer than the limit of {} kept whole",
+                limits::size_text(self.max_elem as u64)
+            )),
+            (None, false) => read_record(&self.buf, &e).map_err(|why| format!("{at} {why}")),
+        };
+        if self.probe == Probe::Open {
+            self.probe = if result.is_ok() && e.index.is_some() { Probe::List } else { Probe::No };
+        }
+        match result {
+            Ok(t) => self.read.push((e.offset, t)),
+            Err(reason) => self.damaged.push_back(Damaged {
+                first: e.line,
+                // The element's last byte is on the current line (or, ended by a delimiter or
+                // the input, on the line before a newline that ended it).
+                last: self.line,
+                reason,
+                cut_short: short.is_some(),
+            }),
+        }
+        if e.index.is_some() {
+            self.index += 1;
+        }
+        self.buf.clear();
+        if self.buf.capacity() > 1 << 20 {
+            self.buf = Vec::new();
+        }
+    }
+
+    /// The input ended (`stopped`: a limit stopped it): an open element is damaged; returns a
+    /// note for a list left without its closing bracket.
+    pub(crate) fn finish(&mut self, stopped: bool) -> Option<String> {
+        let why = if stopped {
+            "was not read to its end: reading stopped inside it"
+        } else {
+            "is cut short: the input ends inside it"
+        };
+        self.end_elem(Some(why));
+        (self.in_list && !stopped).then(|| {
+            "the file's JSON list has no closing `]`: the file may be cut short (every \
+             element before its end was read)"
+                .to_string()
+        })
+    }
+
+    /// A complete line: its fate, or `None` when it is held (its fate waits on an open element).
+    pub(crate) fn on_line(&mut self, line: &Line<'_>) -> Option<Fate> {
+        if !self.held.is_empty() || self.waits(line.no) {
+            self.held.push_back(Held {
+                no: line.no,
+                offset: line.offset,
+                bytes: line.bytes.to_vec(),
+                end: line.end,
+                cut: line.is_cut(),
+            });
+            return None;
+        }
+        Some(self.fate(line.no, line.bytes))
+    }
+
+    /// Held lines whose fate is known now, in order.
+    pub(crate) fn release(&mut self) -> Vec<(Held, Fate)> {
+        let mut out = Vec::new();
+        while let Some(h) = self.held.front() {
+            if self.waits(h.no) {
+                break;
+            }
+            let h = self.held.pop_front().expect("checked");
+            let fate = self.fate(h.no, &h.bytes);
+            out.push((h, fate));
+        }
+        out
+    }
+
+    /// Whether line `no` touches the open element, whose fate is not known yet (an element
+    /// over the limit is known to be damaged).
+    fn waits(&self, no: u64) -> bool {
+        self.elem.as_ref().is_some_and(|e| e.line <= no && !e.cut)
+    }
+
+    fn fate(&mut self, no: u64, bytes: &[u8]) -> Fate {
+        while self.damaged.front().is_some_and(|d| d.last < no) {
+            self.damaged.pop_front();
+        }
+        if let Some(d) = self.damaged.front().filter(|d| d.first <= no) {
+            return Fate::Quarantined { reason: d.reason.clone(), cut_short: d.cut_short };
+        }
+        if let Some(e) = self.elem.as_ref().filter(|e| e.cut && e.line <= no) {
+            let at = match e.index {
+                Some(i) => format!("list element [{i}] (line {}, byte {})", e.line, e.offset),
+                None => format!("the value at line {}, byte {}", e.line, e.offset),
+            };
+            let reason = format!(
+                "{at} is longer than the limit of {} kept whole",
+                limits::size_text(self.max_elem as u64)
+            );
+            return Fate::Quarantined { reason, cut_short: false };
+        }
+        match bytes.iter().all(u8::is_ascii_whitespace) {
+            true => Fate::Blank,
+            false => Fate::Parsed,
+        }
+    }
+}
+
+/// An element's bytes as one chat record: in a list, named `chat-N` after its position when it
+/// has no id (as the whole document's reading names it); a top-level object after its line.
+fn read_record(bytes: &[u8], e: &Elem) -> Result<Trajectory, String> {
+    let text = line_text(bytes)?;
+    let value = formats::parse_value(text).map_err(|reason| {
+        match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(err) if err.line() > 1 => format!(
+                "is not valid JSON: {} (line {}, column {})",
+                super::describe_json_error(&err),
+                e.line + err.line() as u64 - 1,
+                err.column()
+            ),
+            _ => format!("is not valid JSON: {reason}"),
+        }
+    })?;
+    let mut t = match e.index {
+        Some(i) => chat::list_element(value, i),
+        None => chat::from_document(value).map(|mut ts| {
+            let mut t = ts.pop().expect("one record");
+            if t.id.is_empty() {
+                t.id = format!("line-{}", e.line);
+            }
+            t
+        }),
+    }
+    .map_err(|why| format!("is not a chat record: {why}"))?;
+    for s in &mut t.steps {
+        s.loc.line = line_u32(e.line);
+        s.loc.offset = e.offset;
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str) -> String {
+        format!(r#"{{"id":"{id}","messages":[{{"role":"user","content":"a \"quoted\" [x]"}},{{"role":"assistant","content":"b"}}]}}"#)
+    }
+
+    #[test]
+    fn elements_end_where_their_brackets_balance_in_any_chunking() {
+        let text = format!("[{}, {},\n {}]", record("a"), record("b"), record("c"));
+        for cut in 0..text.len() {
+            let mut s = ListStream::new(0, usize::MAX);
+            s.push(&text.as_bytes()[..cut]);
+            s.push(&text.as_bytes()[cut..]);
+            assert_eq!(s.finish(false), None);
+            let ids: Vec<String> = s.take_read().into_iter().map(|(_, t)| t.id).collect();
+            assert_eq!(ids, ["a", "b", "c"], "cut at {cut}");
+            assert_eq!(s.probe(), Probe::List);
+        }
+    }
+
+    #[test]
+    fn a_file_not_starting_with_a_list_of_chat_records_is_not_taken() {
+        for text in ["{\"id\":1}", "[1, 2]", "[{\"messages\":3}]", " \n x"] {
+            let mut s = ListStream::new(0, usize::MAX);
+            s.push(text.as_bytes());
+            s.finish(false);
+            assert_eq!(s.probe(), Probe::No, "{text}");
+        }
+    }
+}

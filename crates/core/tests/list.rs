@@ -1,0 +1,272 @@
+//! A file that is one JSON list of chat records is read element by element: each record is a
+//! trajectory as soon as its element ends (handed over early, as a JSONL record is), a damaged
+//! element costs only itself, and every line stays accounted.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use proptest::prelude::*;
+use trajscope_core::ingest::formats::chat;
+use trajscope_core::ingest::limits::Limits;
+use trajscope_core::{ingest, IngestOptions, Ingestor, Trace};
+
+fn record(id: usize, words: &str) -> serde_json::Value {
+    serde_json::json!({
+        "id": format!("conv-{id}"),
+        "messages": [
+            {"role": "user", "content": format!("task {id}: {words} \"quoted\" [brackets] {{braces}} \\ end")},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "shell", "arguments": "{\"cmd\": \"ls ]\"}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "a.txt\nb.txt"},
+            {"role": "assistant", "content": format!("done with {id}")}
+        ],
+        "resolved": id % 2 == 0
+    })
+}
+
+fn assert_accounting(input: &[u8], trace: &Trace) {
+    let s = &trace.stats;
+    assert_eq!(s.lines_total, s.lines_parsed + s.lines_blank + s.lines_quarantined, "{s:?}");
+    assert_eq!(s.lines_quarantined as usize, trace.quarantine.len());
+    let lines: Vec<&[u8]> = input.split(|b| *b == b'\n').collect();
+    for q in &trace.quarantine {
+        let line = lines[(q.line - 1) as usize];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        assert_eq!(q.raw, line, "line {}: {}", q.line, q.reason);
+    }
+}
+
+/// The trajectories the whole document gives when parsed at once, without the position of
+/// their element (which only the element-by-element reading knows).
+fn whole_document(input: &str) -> Vec<trajscope_core::model::Trajectory> {
+    chat::from_document(serde_json::from_str(input).unwrap()).unwrap()
+}
+
+fn without_lines(mut ts: Vec<trajscope_core::model::Trajectory>) -> Vec<trajscope_core::model::Trajectory> {
+    for t in &mut ts {
+        for s in &mut t.steps {
+            s.loc.line = 0;
+            s.loc.offset = 0;
+        }
+    }
+    ts
+}
+
+#[test]
+fn each_record_of_a_list_settles_as_its_element_ends() {
+    let records: Vec<_> = (0..4).map(|i| record(i, "find the file")).collect();
+    for (layout, input) in [
+        ("one line", serde_json::to_string(&records).unwrap()),
+        ("pretty", serde_json::to_string_pretty(&records).unwrap()),
+    ] {
+        let second_end = {
+            // The byte after the second record's closing brace.
+            let mut ingestor = Ingestor::new(IngestOptions::default());
+            let bytes = input.as_bytes();
+            let (mut at, mut out) = (0, 0);
+            while out < 2 && at < bytes.len() {
+                // Fed a byte at a time until two records are out: none may come out sooner.
+                ingestor.feed(&bytes[at..at + 1]);
+                at += 1;
+                out += ingestor.take_settled().len();
+            }
+            assert_eq!(out, 2);
+            at
+        };
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        ingestor.feed(&input.as_bytes()[..second_end]);
+        let settled = ingestor.take_settled();
+        let ids: Vec<&str> = settled.iter().map(|s| s.trajectory.id.as_str()).collect();
+        assert_eq!(ids, ["conv-0", "conv-1"], "{layout}");
+        assert_eq!(ingestor.jsonl_format(), Some(trajscope_core::Format::Chat));
+        // The second record's element ends at the byte just fed: a `}`.
+        assert_eq!(input.as_bytes()[second_end - 1], b'}', "{layout}");
+
+        ingestor.feed(&input.as_bytes()[second_end..]);
+        let finished = ingestor.finish_with(settled);
+        let trace = &finished.trace;
+        assert!(finished.changed.is_empty());
+        assert_eq!(trace.error, None, "{layout}");
+        assert_eq!(trace.format, trajscope_core::Format::Chat);
+        assert_accounting(input.as_bytes(), trace);
+        assert_eq!(trace.stats.lines_quarantined, 0);
+        assert_eq!(
+            without_lines(trace.trajectories.clone()),
+            without_lines(whole_document(&input)),
+            "{layout}"
+        );
+        assert_eq!(*trace, ingest(input.as_bytes(), IngestOptions::default()), "{layout}");
+        // Each step points at its record's element.
+        for t in &trace.trajectories {
+            let at = t.steps[0].loc.offset as usize;
+            assert!(input[at..].starts_with("{"), "{layout}: {}", &input[at..at + 20]);
+            let line = input[..at].matches('\n').count() + 1;
+            assert_eq!(t.steps[0].loc.line as usize, line, "{layout}");
+        }
+    }
+}
+
+#[test]
+fn a_damaged_element_costs_only_itself() {
+    let good = |i| serde_json::to_string_pretty(&record(i, "x")).unwrap();
+    let input = format!(
+        "[\n{},\n{{\n  \"id\": \"broken\",\n  \"messages\": [{{\"role\": tru}}]\n}},\n  42,\n{}\n]\n",
+        good(0),
+        good(2)
+    );
+    let trace = ingest(input.as_bytes(), IngestOptions::default());
+    assert_accounting(input.as_bytes(), &trace);
+    let ids: Vec<&str> = trace.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["conv-0", "conv-2"]);
+    let lines: Vec<&str> = input.lines().collect();
+    let quarantined: Vec<u64> = trace.quarantine.iter().map(|q| q.line).collect();
+    let broken = lines.iter().position(|l| l.contains("\"broken\"")).unwrap() as u64;
+    // The broken element's four lines (`{` to `},`), then the `42` line.
+    assert_eq!(quarantined, [broken, broken + 1, broken + 2, broken + 3, broken + 4]);
+    assert!(trace.quarantine[0].reason.starts_with("list element [1] (line"), "{}", trace.quarantine[0].reason);
+    assert!(trace.quarantine[0].reason.contains("is not valid JSON"), "{}", trace.quarantine[0].reason);
+    assert!(trace.quarantine[4].reason.starts_with("list element [2]"));
+    assert!(trace.quarantine[4].reason.contains("is not a chat record"), "{}", trace.quarantine[4].reason);
+    assert_eq!(trace.error, None);
+
+    // On one line, the line holds the good records too: it is quarantined (with the damaged
+    // element's reason), and the good records are read all the same.
+    let one_line = format!(
+        "[{}, {{\"messages\": [{{\"role\": tru}}]}}, {}]",
+        serde_json::to_string(&record(0, "x")).unwrap(),
+        serde_json::to_string(&record(2, "x")).unwrap()
+    );
+    let trace = ingest(one_line.as_bytes(), IngestOptions::default());
+    assert_accounting(one_line.as_bytes(), &trace);
+    assert_eq!(trace.trajectories.len(), 2);
+    assert_eq!(trace.quarantine.len(), 1);
+    assert!(trace.quarantine[0].reason.starts_with("list element [1] (line 1, byte "));
+}
+
+#[test]
+fn a_list_cut_short_keeps_every_record_before_the_cut() {
+    let full = serde_json::to_string_pretty(&vec![record(0, "a"), record(1, "b")]).unwrap();
+    let cut = &full[..full.len() - 40];
+    let trace = ingest(cut.as_bytes(), IngestOptions::default());
+    assert_accounting(cut.as_bytes(), &trace);
+    assert_eq!(trace.trajectories.len(), 1);
+    let last = trace.quarantine.last().expect("the cut element is quarantined");
+    assert!(last.reason.contains("is cut short"), "{}", last.reason);
+    assert!(last.truncated_tail);
+    let error = trace.error.as_deref().unwrap_or("");
+    assert!(error.contains("no closing `]`"), "{error}");
+
+    // Complete elements, only the bracket missing: nothing quarantined, the note says so.
+    let no_bracket = full.trim_end().strip_suffix(']').unwrap();
+    let trace = ingest(no_bracket.as_bytes(), IngestOptions::default());
+    assert_eq!((trace.trajectories.len(), trace.quarantine.len()), (2, 0));
+    assert!(trace.error.as_deref().is_some_and(|e| e.contains("no closing `]`")));
+}
+
+#[test]
+fn a_one_line_list_longer_than_a_line_may_be_is_read_record_by_record() {
+    let records: Vec<_> = (0..20).map(|i| record(i, "y")).collect();
+    let input = serde_json::to_string(&records).unwrap();
+    let limits = Limits { max_line: 1_000, max_document: 1_000, ..Limits::default() };
+    assert!(input.len() > 5 * limits.max_line);
+    let trace = ingest(input.as_bytes(), IngestOptions { limits, ..IngestOptions::default() });
+    assert_eq!(trace.trajectories.len(), 20);
+    assert_eq!((trace.stats.lines_total, trace.stats.lines_parsed), (1, 1));
+    assert_eq!(trace.error, None);
+}
+
+#[test]
+fn other_lists_and_record_lines_are_read_as_before() {
+    // A JSONL whose lines are lists of records: each line's list is read in turn.
+    let a = serde_json::to_string(&vec![record(0, "a")]).unwrap();
+    let b = serde_json::to_string(&vec![record(1, "b"), record(2, "c")]).unwrap();
+    let input = format!("{a}\n{b}\n");
+    let trace = ingest(input.as_bytes(), IngestOptions::default());
+    assert_accounting(input.as_bytes(), &trace);
+    let ids: Vec<&str> = trace.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["conv-0", "conv-1", "conv-2"]);
+    assert_eq!(trace.stats.lines_parsed, 2);
+
+    // A list of plain messages is one trajectory (not records): the document reading.
+    let messages = r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]"#;
+    let trace = ingest(messages.as_bytes(), IngestOptions::default());
+    assert_eq!(trace.trajectories.len(), 1);
+    assert_eq!(trace.trajectories[0].steps.len(), 2);
+}
+
+/// An element of a generated list: a good record, or one of the ways an element breaks.
+fn element(i: usize, kind: u8) -> String {
+    match kind % 6 {
+        0 => "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}], \"bad\": tru}".to_string(),
+        1 => "\"a string, not a record\"".to_string(),
+        2 => "{\"messages\": \"not a list\"}".to_string(),
+        _ => serde_json::to_string(&record(i, "p")).unwrap(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_list_in_any_layout_and_chunking_is_read_the_same_and_adds_up(
+        kinds in proptest::collection::vec(any::<u8>(), 1..8),
+        layout in 0u8..3,
+        cut_tail in 0usize..40,
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+    ) {
+        // The first element is a good record (what makes the file a list of records).
+        let elements: Vec<String> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| element(i, if i == 0 { 3 } else { *k }))
+            .collect();
+        let input = match layout {
+            0 => format!("[{}]", elements.join(",")),
+            1 => format!("[\n{}\n]\n", elements.join(",\n")),
+            _ => format!("[\n  {}\n  ]", elements.join(" ,\n\n  ")),
+        };
+        let input = &input.as_bytes()[..input.len() - cut_tail.min(input.len() - 1)];
+        let whole = ingest(input, IngestOptions::default());
+        assert_accounting(input, &whole);
+        prop_assert!(!whole.trajectories.is_empty() || cut_tail > 0);
+        // Whatever the chunking, and whenever records are handed over, the same trace.
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut settled = Vec::new();
+        common::feed_in_pieces(&mut ingestor, input, &cuts, |i| settled.extend(i.take_settled()));
+        settled.extend(ingestor.take_settled());
+        let finished = ingestor.finish_with(settled);
+        prop_assert_eq!(&finished.trace, &whole);
+        // Every good record that ended before the cut is a trajectory, in order.
+        let complete = kinds.iter().enumerate().filter(|(i, k)| *i == 0 || **k % 6 >= 3).count();
+        if cut_tail == 0 {
+            prop_assert_eq!(whole.trajectories.len(), complete);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_bytes_after_a_first_record_never_panic_and_add_up_in_any_chunking(
+        tail in proptest::collection::vec(
+            prop_oneof![
+                Just(b'{'), Just(b'}'), Just(b'['), Just(b']'), Just(b'"'), Just(b'\\'),
+                Just(b','), Just(b'\n'), Just(b' '), any::<u8>()
+            ],
+            0..200,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+    ) {
+        let mut input = br#"[{"messages":[{"role":"user","content":"x"}]},"#.to_vec();
+        input.extend_from_slice(&tail);
+        let whole = ingest(&input, IngestOptions::default());
+        assert_accounting(&input, &whole);
+        prop_assert!(!whole.trajectories.is_empty());
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut settled = Vec::new();
+        common::feed_in_pieces(&mut ingestor, &input, &cuts, |i| settled.extend(i.take_settled()));
+        settled.extend(ingestor.take_settled());
+        prop_assert_eq!(ingestor.finish_with(settled).trace, whole);
+    }
+}
