@@ -3,7 +3,8 @@
 // worker reads the rest; once read, the whole run replaces them and the reviewer's place stays.
 // The same for formats without an end marker: a Codex rollout (one session) and Claude Code
 // sessions are shown as read so far, and an OpenAI Agents SDK export's first trace; a
-// TRAJERRBENCH file's records, one a line, as read.
+// TRAJERRBENCH file's records, one a line, as read; a JSON list of chat records (a dataset's
+// `json.dump`, one line) element by element.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
 import { hugeRunFile, lateFirstRunFile, tempFile } from './gen.mjs';
 
-let srv, browser, huge, late, codex, records, agents;
+let srv, browser, huge, late, codex, records, agents, chatList;
 
 /** A repo fixture repeated to about `mb` megabytes, in a temp file. */
 async function repeated(fixture, mb, name) {
@@ -36,6 +37,13 @@ before(async () => {
       .replace(/"span_([a-z]+[0-9]+)"/g, `"span_c${i}_$1"`));
   }
   agents = { copies, path: await tempFile('agents.jsonl', parts.join('')) };
+  // The chat fixture's two records (no ids: named by their place in the list), repeated to
+  // about 40 MB, as `JSON.stringify` writes a list: one line.
+  const two = JSON.parse(readFileSync(join(FIXTURES, 'chat/glaive_toolcall_demo.json'), 'utf8'));
+  const listCopies = Math.ceil(40e6 / JSON.stringify(two).length);
+  const list = [];
+  for (let i = 0; i < listCopies; i++) list.push(...two);
+  chatList = { records: list.length, path: await tempFile('chat-list.json', JSON.stringify(list)) };
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -137,6 +145,24 @@ test('an OpenAI Agents SDK export is readable while it is read: its first trace 
   assert.equal(count(await page.textContent('[data-testid="step-count"]')), 14);
   await page.waitForSelector('[data-testid="diagnosis-step"]');
   assert.equal(await page.getAttribute('[data-testid="diagnosis-step"]', 'data-step'), '5');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a JSON list of chat records on one line is readable as its records are read', async () => {
+  // Before, the whole 40 MB document was parsed at its end before anything was shown.
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', chatList.path);
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'chat-1');
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0, 'a whole record, not a copy');
+  await waitReady(page, 180000);
+  assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${chatList.records} trajectories`);
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'chat-1');
+  assert.equal(count(await page.textContent('[data-testid="step-count"]')), 8);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  await screenshot(page, 'growing-chat-list');
   assert.deepEqual(errors, []);
   await context.close();
 });
