@@ -75,7 +75,7 @@ enum Mode {
     /// A single (pretty-printed) document: its exact bytes, from line `first_line` at
     /// `first_offset`, parsed at the end (so a parse error's position is the file's).
     Document { buf: Vec<u8>, first_line: u64, first_offset: u64, jsonl_evidence: u32 },
-    /// A top-level JSON list of chat records, read element by element (`ingest/list.rs`):
+    /// A top-level JSON list of records, read element by element (`ingest/list.rs`):
     /// each record settles as its element ends; `handed` of them were handed over.
     List { stream: Box<list::ListStream>, handed: usize },
 }
@@ -135,7 +135,7 @@ struct Router {
     compressed: bool,
     /// Whether the first line was seen (for the encoding hints).
     first_seen: bool,
-    /// While the format is undecided, a look at whether the file is a list of chat records to
+    /// While the format is undecided, a look at whether the file is a list of records to
     /// read element by element ([`Mode::List`]); dropped once it says no.
     probe: Option<Box<list::ListStream>>,
 }
@@ -150,8 +150,8 @@ impl Ingestor {
         };
         let limits = opts.limits;
         let probe = (matches!(mode, Mode::Undecided { .. })
-            && opts.format.is_none_or(|f| f == Format::Chat))
-        .then(|| Box::new(list::ListStream::new(0, limits.max_line)));
+            && opts.format.is_none_or(|f| !f.is_jsonl()))
+        .then(|| Box::new(list::ListStream::new(0, limits.max_line, opts.format)));
         Ingestor {
             source: Source::new(limits),
             router: Router {
@@ -205,7 +205,7 @@ impl Ingestor {
     pub fn jsonl_format(&self) -> Option<Format> {
         match &self.router.mode {
             Mode::Jsonl { format, .. } | Mode::Records { format, .. } => Some(*format),
-            Mode::List { .. } => Some(Format::Chat),
+            Mode::List { stream, .. } => Some(stream.format()),
             _ => None,
         }
     }
@@ -328,7 +328,7 @@ impl Ingestor {
                 trajectories.extend(
                     stream.take_read().into_iter().filter(|(at, _)| *at < stop).map(|(_, t)| t),
                 );
-                (Format::Chat, trajectories, Vec::new())
+                (stream.format(), trajectories, Vec::new())
             }
             other => {
                 debug_assert!(returned.is_empty(), "only line-oriented formats settle");
@@ -453,7 +453,7 @@ impl Sink for Router {
 }
 
 impl Router {
-    /// The probe found a list of chat records: the file is read element by element from now
+    /// The probe found a list of records: the file is read element by element from now
     /// on, and the lines routed so far (held while undecided, not counted yet) are accounted
     /// as the list says.
     fn commit_list(&mut self) {
@@ -465,7 +465,13 @@ impl Router {
             Mode::Undecided { held } => {
                 for h in held {
                     let len = h.bytes.len() as u64;
-                    self.route(Line { bytes: &h.bytes, no: h.no, offset: h.offset, end: h.end, len });
+                    self.route(Line {
+                        bytes: &h.bytes,
+                        no: h.no,
+                        offset: h.offset,
+                        end: h.end,
+                        len,
+                    });
                 }
             }
             Mode::Document { buf, first_line, first_offset, .. } => {
@@ -578,7 +584,7 @@ impl Router {
             Mode::Jsonl { format, adapter } => (format, adapter.finish()),
             Mode::Records { format, trajectories, .. } => (format, trajectories),
             Mode::List { mut stream, .. } => {
-                (Format::Chat, stream.take_read().into_iter().map(|(_, t)| t).collect())
+                (stream.format(), stream.take_read().into_iter().map(|(_, t)| t).collect())
             }
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.

@@ -42,7 +42,9 @@ fn whole_document(input: &str) -> Vec<trajscope_core::model::Trajectory> {
     chat::from_document(serde_json::from_str(input).unwrap()).unwrap()
 }
 
-fn without_lines(mut ts: Vec<trajscope_core::model::Trajectory>) -> Vec<trajscope_core::model::Trajectory> {
+fn without_lines(
+    mut ts: Vec<trajscope_core::model::Trajectory>,
+) -> Vec<trajscope_core::model::Trajectory> {
     for t in &mut ts {
         for s in &mut t.steps {
             s.loc.line = 0;
@@ -123,10 +125,22 @@ fn a_damaged_element_costs_only_itself() {
     let broken = lines.iter().position(|l| l.contains("\"broken\"")).unwrap() as u64;
     // The broken element's four lines (`{` to `},`), then the `42` line.
     assert_eq!(quarantined, [broken, broken + 1, broken + 2, broken + 3, broken + 4]);
-    assert!(trace.quarantine[0].reason.starts_with("list element [1] (line"), "{}", trace.quarantine[0].reason);
-    assert!(trace.quarantine[0].reason.contains("is not valid JSON"), "{}", trace.quarantine[0].reason);
+    assert!(
+        trace.quarantine[0].reason.starts_with("list element [1] (line"),
+        "{}",
+        trace.quarantine[0].reason
+    );
+    assert!(
+        trace.quarantine[0].reason.contains("is not valid JSON"),
+        "{}",
+        trace.quarantine[0].reason
+    );
     assert!(trace.quarantine[4].reason.starts_with("list element [2]"));
-    assert!(trace.quarantine[4].reason.contains("is not a chat record"), "{}", trace.quarantine[4].reason);
+    assert!(
+        trace.quarantine[4].reason.contains("is not a chat record"),
+        "{}",
+        trace.quarantine[4].reason
+    );
     assert_eq!(trace.error, None);
 
     // On one line, the line holds the good records too: it is quarantined (with the damaged
@@ -268,5 +282,67 @@ proptest! {
         common::feed_in_pieces(&mut ingestor, &input, &cuts, |i| settled.extend(i.take_settled()));
         settled.extend(ingestor.take_settled());
         prop_assert_eq!(ingestor.finish_with(settled).trace, whole);
+    }
+}
+
+/// The trace of each repo fixture alone, and of all of them as one JSON list (pretty or on
+/// one line): the list gives each document's trajectories in order, labels and all.
+fn list_of(fixtures: &[&str]) -> (Vec<trajscope_core::model::Trajectory>, Vec<String>) {
+    let mut values: Vec<serde_json::Value> = Vec::new();
+    for f in fixtures {
+        let text = String::from_utf8(common::read(f)).unwrap();
+        match f.ends_with(".jsonl") {
+            true => values.extend(
+                text.lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()),
+            ),
+            false => values.push(serde_json::from_str(&text).unwrap()),
+        }
+    }
+    let mut alone = Vec::new();
+    for v in &values {
+        let t = ingest(v.to_string().as_bytes(), IngestOptions::default());
+        assert_eq!(t.error, None);
+        alone.extend(t.trajectories);
+    }
+    let lists = vec![
+        serde_json::to_string_pretty(&values).unwrap(),
+        serde_json::to_string(&values).unwrap(),
+    ];
+    (alone, lists)
+}
+
+#[test]
+fn a_list_of_benchmark_items_keeps_each_items_format_and_label() {
+    for (fixtures, format) in [
+        (
+            &["trajerrbench/records.jsonl", "trajerrbench/airline_failed_qwen3-max.json"][..],
+            "trajerrbench",
+        ),
+        (
+            &["who_and_when/ag_1.json", "who_and_when/hc_6.json", "who_and_when/ag_10.json"][..],
+            "who-and-when",
+        ),
+    ] {
+        let (alone, lists) = list_of(fixtures);
+        assert!(alone.len() >= 3, "{format}: {}", alone.len());
+        assert!(alone.iter().filter(|t| t.gold.is_some()).count() >= 2, "{format}: labelled items");
+        for list in lists {
+            let trace = ingest(list.as_bytes(), IngestOptions::default());
+            assert_eq!(trace.format.name(), format);
+            assert_eq!(trace.error, None);
+            assert_accounting(list.as_bytes(), &trace);
+            assert_eq!(trace.trajectories.len(), alone.len(), "{format}");
+            for (i, (t, a)) in trace.trajectories.iter().zip(&alone).enumerate() {
+                assert_eq!(t.gold, a.gold, "{format} item {i}");
+                assert_eq!(t.steps.len(), a.steps.len(), "{format} item {i}");
+                assert_eq!(t.outcome, a.outcome, "{format} item {i}");
+                let texts = |t: &trajscope_core::model::Trajectory| {
+                    t.steps.iter().map(|s| s.text.clone()).collect::<Vec<_>>()
+                };
+                assert_eq!(texts(t), texts(a), "{format} item {i}");
+            }
+        }
     }
 }

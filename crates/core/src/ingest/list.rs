@@ -1,5 +1,6 @@
-//! A file that is a top-level JSON list of chat records (a `json.dump` of a dataset), read
-//! element by element: each record becomes a trajectory as soon as its closing bracket is read,
+//! A file that is a top-level JSON list of records (a `json.dump` of a dataset: chat records,
+//! TRAJERRBENCH or Who&When items, agent trajectories), read element by element: each record
+//! becomes a trajectory as soon as its closing bracket is read,
 //! as a JSONL record does at its line's end, instead of once the whole document is parsed. So
 //! the first conversation of a 50 MB list can be shown at once, and a list larger than the
 //! document limit (or than the longest line kept whole, when it is written on one line) is
@@ -12,16 +13,21 @@
 //! fate is known once every element touching it has ended, so a line inside an open element is
 //! held until then (at most that element's size, which is bounded).
 //!
-//! The file is read this way only when its first value is a list whose first element is a
-//! chat record (see `docs/formats.md`); after the list, further top-level lists and objects are
-//! read the same way (a JSONL of lists), each object as one record.
+//! The file is read this way only when its first value is a list whose first element is, on
+//! its own, a record of a format whose records are independent documents (see
+//! `docs/formats.md`): that element decides the format of every element. A list of one
+//! trajectory's events or messages (OpenHands, LangSmith, plain messages) is not. After the
+//! list, further top-level lists and objects are read the same way (a JSONL of lists), each
+//! object as one record.
 
 use std::collections::VecDeque;
 
+use serde_json::Value;
+
 use super::formats::{self, chat};
 use super::lines::{Line, LineEnd};
-use super::{limits, line_text, line_u32};
-use crate::model::Trajectory;
+use super::{limits, line_text, line_u32, sniff};
+use crate::model::{Format, Trajectory};
 
 /// How a line read in list mode is accounted.
 #[derive(Debug)]
@@ -30,7 +36,10 @@ pub(crate) enum Fate {
     Parsed,
     /// It holds a byte of a damaged element: the reason, and whether the element was cut short
     /// by the end of the input.
-    Quarantined { reason: String, cut_short: bool },
+    Quarantined {
+        reason: String,
+        cut_short: bool,
+    },
 }
 
 /// A complete line whose fate waits on an element that has not ended.
@@ -78,7 +87,7 @@ struct Elem {
 pub(crate) enum Probe {
     /// Not decided yet.
     Open,
-    /// The first value is a list whose first element is a chat record: read it element by element.
+    /// The first value is a list whose first element is a record: read it element by element.
     List,
     /// Anything else: the file is read the usual way.
     No,
@@ -97,6 +106,9 @@ pub(crate) struct ListStream {
     buf: Vec<u8>,
     max_elem: usize,
     probe: Probe,
+    /// The format the caller named, if any; the format the first element decided.
+    forced: Option<Format>,
+    format: Option<Format>,
     /// Records read and not handed over yet: each with its element's offset.
     read: Vec<(u64, Trajectory)>,
     damaged: VecDeque<Damaged>,
@@ -106,7 +118,7 @@ pub(crate) struct ListStream {
 impl ListStream {
     /// A stream whose first byte is at `offset` (after a byte-order mark), keeping elements of
     /// at most `max_elem` bytes.
-    pub(crate) fn new(offset: u64, max_elem: usize) -> ListStream {
+    pub(crate) fn new(offset: u64, max_elem: usize, forced: Option<Format>) -> ListStream {
         ListStream {
             line: 1,
             offset,
@@ -117,6 +129,8 @@ impl ListStream {
             buf: Vec::new(),
             max_elem,
             probe: Probe::Open,
+            forced,
+            format: None,
             read: Vec::new(),
             damaged: VecDeque::new(),
             held: VecDeque::new(),
@@ -125,6 +139,11 @@ impl ListStream {
 
     pub(crate) fn probe(&self) -> Probe {
         self.probe
+    }
+
+    /// The records' format (decided by the first element).
+    pub(crate) fn format(&self) -> Format {
+        self.format.unwrap_or(Format::Chat)
     }
 
     /// Moves the stream's first byte (a byte-order mark was skipped before any was fed).
@@ -210,8 +229,10 @@ impl ListStream {
                     i += 1;
                 }
                 while i < bytes.len() {
-                    if matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}' | b'[' | b'{' | b'"')
-                    {
+                    if matches!(
+                        bytes[i],
+                        b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}' | b'[' | b'{' | b'"'
+                    ) {
                         ended = true;
                         break;
                     }
@@ -292,13 +313,14 @@ impl ListStream {
                 "{at} is longer than the limit of {} kept whole",
                 limits::size_text(self.max_elem as u64)
             )),
-            (None, false) => read_record(&self.buf, &e).map_err(|why| format!("{at} {why}")),
+            (None, false) => read_records(&self.buf, &e, &mut self.format, self.forced)
+                .map_err(|why| format!("{at} {why}")),
         };
         if self.probe == Probe::Open {
             self.probe = if result.is_ok() && e.index.is_some() { Probe::List } else { Probe::No };
         }
         match result {
-            Ok(t) => self.read.push((e.offset, t)),
+            Ok(ts) => self.read.extend(ts.into_iter().map(|t| (e.offset, t))),
             Err(reason) => self.damaged.push_back(Damaged {
                 first: e.line,
                 // The element's last byte is on the current line (or, ended by a delimiter or
@@ -393,9 +415,16 @@ impl ListStream {
     }
 }
 
-/// An element's bytes as one chat record: in a list, named `chat-N` after its position when it
-/// has no id (as the whole document's reading names it); a top-level object after its line.
-fn read_record(bytes: &[u8], e: &Elem) -> Result<Trajectory, String> {
+/// An element's bytes as a record (or the records of one document, for a format whose document
+/// holds several): of the format the first element decided (deciding it, for the first). In a
+/// list, one without an id is named after its position (`chat-2`, as the whole document's
+/// reading names a chat record); a top-level object after its line.
+fn read_records(
+    bytes: &[u8],
+    e: &Elem,
+    format: &mut Option<Format>,
+    forced: Option<Format>,
+) -> Result<Vec<Trajectory>, String> {
     let text = line_text(bytes)?;
     let value = formats::parse_value(text).map_err(|reason| {
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {
@@ -408,22 +437,62 @@ fn read_record(bytes: &[u8], e: &Elem) -> Result<Trajectory, String> {
             _ => format!("is not valid JSON: {reason}"),
         }
     })?;
-    let mut t = match e.index {
-        Some(i) => chat::list_element(value, i),
-        None => chat::from_document(value).map(|mut ts| {
-            let mut t = ts.pop().expect("one record");
-            if t.id.is_empty() {
-                t.id = format!("line-{}", e.line);
-            }
-            t
-        }),
+    let f = match *format {
+        Some(f) => f,
+        None => {
+            let f = record_format(&value, forced)
+                .ok_or("is not a record of a format read one element at a time")?;
+            *format = Some(f);
+            f
+        }
+    };
+    let mut ts = match (f, e.index) {
+        // The path of a record's messages in the list (`$[3].messages[0]`).
+        (Format::Chat, Some(i)) => chat::list_element(value, i).map(|t| vec![t]),
+        _ => formats::from_document(f, value),
     }
-    .map_err(|why| format!("is not a chat record: {why}"))?;
-    for s in &mut t.steps {
-        s.loc.line = line_u32(e.line);
-        s.loc.offset = e.offset;
+    .map_err(|why| format!("is not a {f} record: {why}"))?;
+    for t in &mut ts {
+        if t.id.is_empty() {
+            t.id = match e.index {
+                Some(i) => format!("{f}-{}", i + 1),
+                None => format!("line-{}", e.line),
+            };
+        }
+        for s in &mut t.steps {
+            s.loc.line = line_u32(e.line);
+            s.loc.offset = e.offset;
+        }
     }
-    Ok(t)
+    Ok(ts)
+}
+
+/// The format of a list's first element when it is, on its own, a record of a format whose
+/// records are independent documents; `None` for an element that is one event or message of a
+/// trajectory the whole list makes (OpenHands events, LangSmith runs, Agents SDK spans, plain
+/// messages), or that no format reads.
+fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
+    v.as_object()?;
+    let as_list = sniff::sniff_document(&Value::Array(vec![v.clone()]));
+    if matches!(
+        as_list,
+        Some(Format::Openhands | Format::Langsmith | Format::OpenaiAgents | Format::MiniSweAgent)
+    ) {
+        return None;
+    }
+    let f = forced.or_else(|| sniff::sniff_document(v))?;
+    matches!(
+        f,
+        Format::Chat
+            | Format::Trajerrbench
+            | Format::WhoAndWhen
+            | Format::SweAgent
+            | Format::MiniSweAgent
+            | Format::Tau2
+            | Format::Inspect
+            | Format::Openhands
+    )
+    .then_some(f)
 }
 
 #[cfg(test)]
@@ -431,14 +500,16 @@ mod tests {
     use super::*;
 
     fn record(id: &str) -> String {
-        format!(r#"{{"id":"{id}","messages":[{{"role":"user","content":"a \"quoted\" [x]"}},{{"role":"assistant","content":"b"}}]}}"#)
+        format!(
+            r#"{{"id":"{id}","messages":[{{"role":"user","content":"a \"quoted\" [x]"}},{{"role":"assistant","content":"b"}}]}}"#
+        )
     }
 
     #[test]
     fn elements_end_where_their_brackets_balance_in_any_chunking() {
         let text = format!("[{}, {},\n {}]", record("a"), record("b"), record("c"));
         for cut in 0..text.len() {
-            let mut s = ListStream::new(0, usize::MAX);
+            let mut s = ListStream::new(0, usize::MAX, None);
             s.push(&text.as_bytes()[..cut]);
             s.push(&text.as_bytes()[cut..]);
             assert_eq!(s.finish(false), None);
@@ -451,7 +522,7 @@ mod tests {
     #[test]
     fn a_file_not_starting_with_a_list_of_chat_records_is_not_taken() {
         for text in ["{\"id\":1}", "[1, 2]", "[{\"messages\":3}]", " \n x"] {
-            let mut s = ListStream::new(0, usize::MAX);
+            let mut s = ListStream::new(0, usize::MAX, None);
             s.push(text.as_bytes());
             s.finish(false);
             assert_eq!(s.probe(), Probe::No, "{text}");
