@@ -180,6 +180,15 @@ fn step_objective(items: &[EvalItem]) -> (usize, usize, usize) {
     (exact, r5, agent)
 }
 
+/// The group chats' objective: exact steps plus exact agents, then recall@5. A group chat's
+/// fit also chooses the agent vote, whose work is the agent (`eval` scores both, and the
+/// agent is the predicted step's speaker); counting agents only to break ties left the vote
+/// and the weights chosen for steps alone (docs/detector.md, "the group chats' objective").
+fn chat_objective(items: &[EvalItem]) -> (usize, usize, usize) {
+    let (exact, r5, agent) = counts(items);
+    (exact + agent, r5, 0)
+}
+
 /// The agent stage's objective: exact agents plus exact steps (the stage moves both), then
 /// recall@5.
 fn agent_objective(items: &[EvalItem]) -> (usize, usize, usize) {
@@ -230,8 +239,8 @@ fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize], vote: bool) -> W
         if vote && !dropped.contains(&AGENT_VOTE) { grid(AGENT_VOTE) } else { &[0.0] };
     let mut fitted: Option<((usize, usize, usize), Weights)> = None;
     for &t in temperatures {
-        let w = fit_steps(items, dropped, t);
-        let o = step_objective(&run(&w));
+        let w = fit_steps(items, dropped, t, vote);
+        let o = objective(vote)(&run(&w));
         if fitted.as_ref().is_none_or(|(b, _)| o > *b) {
             fitted = Some((o, w));
         }
@@ -255,10 +264,21 @@ fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize], vote: bool) -> W
     best.map(|(_, w)| w).unwrap_or(w)
 }
 
+/// The fit's objective: [`chat_objective`] for group chats (the fits that choose the agent
+/// vote), [`step_objective`] for orchestrated runs and the single model.
+fn objective(chat: bool) -> fn(&[EvalItem]) -> (usize, usize, usize) {
+    if chat {
+        chat_objective
+    } else {
+        step_objective
+    }
+}
+
 /// Coordinate ascent of the step weights (stage 1 of [`fit`]) with the agent vote's
 /// temperature held at `vote` and the agent support off.
-fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64) -> Weights {
+fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Weights {
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
+    let step_objective = objective(chat);
     // An uninformed start, so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
     for k in 0..Weights::LEN {

@@ -152,7 +152,7 @@ impl Default for Weights {
             assumption: 0.5,
             introduces_code: 0.5,
             states_answer: 0.5,
-            earliness: 0.25,
+            earliness: 0.5,
             // No group chat has a worker replying to an orchestrator: the fit never moves it.
             worker_reply: 0.5,
             // Cross-validation shows no gain from the agent stage (docs/detector.md): off.
@@ -163,9 +163,9 @@ impl Default for Weights {
             // Worker replies exist only in orchestrated runs: these never fire here.
             shows_answer: 0.0,
             concludes_answer: 0.0,
-            // A reported check that no code made (the fit's largest value): a group chat's
-            // agents check facts only through the code the terminal runs.
-            claimed_check: 2.0,
+            // A reported check that no code made: a group chat's agents check facts only
+            // through the code the terminal runs.
+            claimed_check: 1.5,
             // Orchestrated runs only: never fire in a group chat.
             unbacked_declaration: 0.0,
         }
