@@ -89,3 +89,19 @@ test('"this run failed" shows the diagnosis, survives a reload and is exported w
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a run whose file does not say how it ended is not called failed, even with a critical step', async () => {
+  // The whole django run (its file says `Submitted`): an observed error gives it a critical
+  // step, but the verdict says it is where the run failed *if* it did.
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'mini_swe_agent', 'django__django-10914.traj.json.gz'));
+  await waitReady(page);
+  await page.waitForSelector('[data-testid="diagnosis-verdict"] [data-testid="diagnosis-step"]');
+  assert.match(await text(page, 'diagnosis-verdict'), /^If this run failed, it failed at step #\d+/);
+  assert.match(await text(page, 'diagnosis-unknown'), /does not say how this run ended/);
+  assert.equal(await page.locator('[data-testid="diagnosis-verdict"].err').count(), 0);
+  await screenshot(page, 'outcome-unknown-with-critical');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -330,6 +330,19 @@ fn write_key(step: &Step, out: &mut String) {
         _ => &step.text,
     };
     normalise_into(body, out);
+    // How the step ended is no incidental detail: a run end that passed and one that failed,
+    // or a command's exit 0 and exit 1, are not the same step.
+    if let Some(status) = &step.status {
+        out.push_str(" [status ");
+        normalise_into(status, out);
+        out.push(']');
+    }
+    if let Some(code) = step.exit_code {
+        out.push_str(&format!(" [exit {code}]"));
+    }
+    if step.is_error {
+        out.push_str(" [error]");
+    }
 }
 
 /// The text as compared: runs of whitespace become one space (trimmed at the ends); an id —
@@ -470,6 +483,26 @@ mod tests {
         assert_eq!(step_key(&s), "other/message bash: pytest -k test_#");
         let m = Step { text: "Hello  world".into(), ..Step::default() };
         assert_eq!(step_key(&m), "other/message : Hello world");
+    }
+
+    #[test]
+    fn how_a_step_ended_is_part_of_its_key() {
+        let end = |status: &str| Step {
+            kind: crate::model::StepKind::RunEnd,
+            status: Some(status.into()),
+            ..Step::default()
+        };
+        assert_ne!(step_key(&end("passed")), step_key(&end("failed")));
+        assert_eq!(step_key(&end("failed")), step_key(&end("failed")));
+        let obs = |code: i64, err: bool| Step {
+            text: "ran 12 tests".into(),
+            exit_code: Some(code),
+            is_error: err,
+            ..Step::default()
+        };
+        assert_ne!(step_key(&obs(0, false)), step_key(&obs(1, false)));
+        assert_ne!(step_key(&obs(1, false)), step_key(&obs(1, true)));
+        assert_eq!(step_key(&obs(1, true)), "other/message : ran # tests [exit 1] [error]");
     }
 
     #[test]

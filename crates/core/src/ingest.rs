@@ -594,8 +594,10 @@ impl Router {
                 (self.opts.format.unwrap_or(Format::Generic), Vec::new())
             }
             Mode::Document { buf, first_line, first_offset, .. } => {
+                let mut parsed = false;
                 let failure = match formats::parse_document(&buf) {
                     Ok(value) => {
+                        parsed = true;
                         let format = self.opts.format.or_else(|| sniff_document(&value));
                         match format.map(|f| (f, formats::from_document(f, value))) {
                             Some((f, Ok(mut trajectories))) => {
@@ -632,6 +634,19 @@ impl Router {
                         e.column()
                     ),
                 };
+                if parsed {
+                    // Valid JSON as a whole, of no known shape: not a JSONL file either, so its
+                    // lines are quarantined with the document's reason, not read one by one
+                    // (where each would fail with a reason of its own, or a nested object on
+                    // a line of its own would pass for a record).
+                    self.quarantine_document(&buf, first_line, first_offset, &failure);
+                    drop(buf);
+                    *error = Some(match error.take() {
+                        Some(gzip) => format!("{gzip}; {failure}"),
+                        None => failure,
+                    });
+                    return (self.opts.format.unwrap_or(Format::Generic), Vec::new());
+                }
                 // Not a document after all (or a broken one): take the lines one by one, so a
                 // JSONL whose first line is damaged still yields its good lines.
                 self.replay_as_lines(&buf, first_line, first_offset);
@@ -644,6 +659,26 @@ impl Router {
                     });
                 }
                 self.finish_mode(mode, error)
+            }
+        }
+    }
+
+    /// A document that is valid JSON of no known shape: each of its lines is quarantined (a
+    /// blank one counted blank) with the document's reason.
+    fn quarantine_document(&mut self, buf: &[u8], first_line: u64, first_offset: u64, why: &str) {
+        let reason = format!("part of a JSON document that is not a trace: {why}");
+        let mut splitter = LineSplitter::resume(first_line, first_offset, usize::MAX);
+        let mut lines = Vec::new();
+        let mut take =
+            |line: Line<'_>| lines.push((line.no, line.offset, line.bytes.to_vec(), line.end));
+        splitter.push(buf, &mut take);
+        splitter.finish(&mut take);
+        for (no, offset, bytes, end) in lines {
+            if is_blank(&bytes) {
+                self.stats.lines_total += 1;
+                self.stats.lines_blank += 1;
+            } else {
+                self.quarantine_with_reason(no, offset, &bytes, reason.clone(), end);
             }
         }
     }

@@ -65,6 +65,30 @@ fn invalid_utf8_nul_bytes_deep_nesting_and_arrays_are_quarantined_with_reasons()
 }
 
 #[test]
+fn a_valid_json_document_of_no_known_shape_is_quarantined_with_one_reason() {
+    // Valid JSON, so not a JSONL file: its lines are not read one by one (where the nested
+    // object on a line of its own at column 0 would pass for a record).
+    let input =
+        "{\n  \"settings\": {\"theme\": \"dark\"},\n\n  \"items\": [\n{\"type\":\"x\"}\n  ]\n}\n";
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert!(trace.trajectories.is_empty());
+    assert_eq!((trace.stats.lines_blank, trace.stats.lines_quarantined), (1, 6));
+    for q in &trace.quarantine {
+        assert!(
+            q.reason.starts_with("part of a JSON document that is not a trace: "),
+            "{}",
+            q.reason
+        );
+        assert!(q.reason.contains("no supported format"), "{}", q.reason);
+    }
+    let raw: Vec<&[u8]> = trace.quarantine.iter().map(|q| q.raw.as_slice()).collect();
+    let lines: Vec<&[u8]> = input.lines().filter(|l| !l.is_empty()).map(str::as_bytes).collect();
+    assert_eq!(raw, lines);
+    assert!(trace.error.as_deref().is_some_and(|e| e.contains("no supported format")));
+}
+
+#[test]
 fn a_damaged_first_line_does_not_hide_the_format() {
     let input = format!("{{\"type\":\"act\n{GOOD}\n{GOOD}\n");
     let trace = run(input.as_bytes());

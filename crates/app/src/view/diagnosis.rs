@@ -160,15 +160,21 @@ fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview
                 let step = c.step;
                 Callback::from(move |_| d.dispatch(NavAction::Go(step).into()))
             };
+            // A run whose file does not say how it ended is not called failed: the step is
+            // where it failed if it did (an observed error points there).
+            let unknown = info.outcome == Outcome::Unknown;
             html! {
                 <>
-                <h2 class="verdict err" data-testid="diagnosis-verdict">
-                    {"This run failed at "}
+                <h2 class={classes!("verdict", (!unknown).then_some("err"))} data-testid="diagnosis-verdict">
+                    { if unknown { "If this run failed, it failed at " } else { "This run failed at " } }
                     <button class="link" data-testid="diagnosis-step" data-step={c.step.to_string()} onclick={go}>
                         { format!("step #{}", c.step) }
                     </button>
                     if c.line > 0 { <span class="muted small">{ format!(" (line {})", c.line) }</span> }
                 </h2>
+                if unknown {
+                    <p class="muted small" data-testid="diagnosis-unknown">{"The file does not say how this run ended. Say how it ended in Annotate (\"This run failed\" or \"This run passed\")."}</p>
+                }
                 <p class="dwho" data-testid="diagnosis-who">
                     <span class="muted">{"by "}</span><strong>{ who(state, c.step, &c.agent) }</strong>
                     if let Some(w) = what { <span class="muted">{" · "}</span>{ w } }
