@@ -181,10 +181,15 @@ test('filters: errors only, by agent and by role', async () => {
   await context.close();
 });
 
-test('keyboard: j/k, 1/2/3, /, ? help; the URL hash restores trajectory, step and grain after a reload', async () => {
+test('keyboard: j/k and the arrows, 1/2/3, /, ? help; the URL hash restores trajectory, step and grain after a reload', async () => {
   const { page, context } = await open(SAMPLE);
   const body = page.locator('body');
   for (const k of ['j', 'j', 'j', 'j', 'k']) await body.press(k);
+  await page.waitForSelector('[data-testid="step"][data-step="2"][aria-selected="true"]');
+  // The arrows move the same way.
+  for (const k of ['ArrowDown', 'ArrowDown', 'ArrowUp']) await body.press(k);
+  await page.waitForSelector('[data-testid="step"][data-step="3"][aria-selected="true"]');
+  await body.press('k');
   await page.waitForSelector('[data-testid="step"][data-step="2"][aria-selected="true"]');
   await body.press('3');
   await rowsAt(page, 'low');

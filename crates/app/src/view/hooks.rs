@@ -103,8 +103,9 @@ pub fn use_search(ctx: &Ctx, state: &UseReducerHandle<State>) {
 /// The action of a shortcut key (`/` focuses the search field instead).
 fn shortcut(key: &str) -> Option<Action> {
     Some(match key {
-        "j" => NavAction::Move(1).into(),
-        "k" => NavAction::Move(-1).into(),
+        // The arrows as well: what a list is moved with everywhere else.
+        "j" | "ArrowDown" => NavAction::Move(1).into(),
+        "k" | "ArrowUp" => NavAction::Move(-1).into(),
         "n" => Action::MoveCandidate(1),
         "p" => Action::MoveCandidate(-1),
         "1" => NavAction::SetGrain(Grain::High).into(),

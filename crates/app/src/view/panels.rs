@@ -690,7 +690,7 @@ pub fn brief(s: &TraceSummary) -> Html {
 pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
     let close = Callback::from(move |_| dispatch.dispatch(PageAction::CloseHelp.into()));
     let keys = [
-        ("j / k", "next / previous step"),
+        ("j / k · ↓ / ↑", "next / previous step"),
         ("n / p", "next / previous candidate"),
         ("1 / 2 / 3", "grain high / medium / low"),
         ("/", "search (Enter: next match, Shift+Enter: previous)"),
