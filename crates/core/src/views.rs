@@ -100,6 +100,13 @@ pub fn step_view(step: &Step, grain: Grain, opts: &ViewOptions) -> String {
 
 /// The view of a step, keeping the given quotes (exact substrings of the step's text or args)
 /// intact when they fit the bound.
+/// Characters of a step's view at no bound: what its view at a grain is cut from (so a view
+/// shorter than this was elided, and one as long is whole).
+pub fn step_view_full_chars(step: &Step) -> usize {
+    let whole = ViewOptions { high: usize::MAX, ..ViewOptions::default() };
+    step_view_with_quotes(step, Grain::High, &whole, &[]).chars().count()
+}
+
 pub fn step_view_with_quotes(
     step: &Step,
     grain: Grain,

@@ -890,8 +890,26 @@ mod tests {
             };
             assert_eq!(steps.len(), 1);
             assert!(steps[0].text.chars().count() <= g.limit());
-            assert_eq!(steps[0].full_chars, 10_000);
+            // The text and the view's header line: more than any grain shows.
+            assert!((10_000..10_100).contains(&steps[0].full_chars), "{}", steps[0].full_chars);
         }
+        // A view shown whole counts exactly its own characters (no "N of M chars" to show).
+        let call = r#"{"type":"action","tool":"shell","command":"ls -la","output":"a b"}"#;
+        let mut store = store_with(format!("{call}\n").as_bytes());
+        let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
+            req: 8,
+            file: 1,
+            traj: 0,
+            items: vec![(0, Grain::High)],
+        }) else {
+            panic!("no steps answer");
+        };
+        assert_eq!(
+            steps[0].full_chars as usize,
+            steps[0].text.chars().count(),
+            "{:?}",
+            steps[0].text
+        );
     }
 
     #[test]

@@ -9,8 +9,6 @@ use crate::attribution::{self, Trigger};
 use crate::model::Trajectory;
 use crate::views::{self, Grain, ViewOptions};
 
-use super::text::full_text;
-
 /// Per-step facts of one trajectory, column-wise.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StepColumns {
@@ -39,7 +37,8 @@ pub struct StepView {
     pub grain: Grain,
     /// The view (`views::step_view_with_quotes`): never more than the grain's bound.
     pub text: String,
-    /// Characters of the full text (before elision).
+    /// Characters of the view at no bound (`views::step_view_full_chars`): more than `text`
+    /// has when the view was elided.
     pub full_chars: u32,
     pub timestamp: Option<String>,
     /// The usage the step records (tokens, cost, call time).
@@ -112,7 +111,9 @@ pub fn step_views(
                 index: i,
                 grain,
                 text: views::step_view_with_quotes(s, grain, opts, &quotes),
-                full_chars: full_text(s).chars().count() as u32,
+                // The view's own length at no bound: the view's header and arguments are
+                // counted as the view writes them (`full_text` writes them otherwise).
+                full_chars: views::step_view_full_chars(s).min(u32::MAX as usize) as u32,
                 timestamp: s.timestamp.as_deref().map(str::to_owned),
                 usage: s.usage.as_deref().cloned(),
                 parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
