@@ -48,6 +48,19 @@ impl JsonlAdapter for Generic {
     }
 }
 
+/// Whether a tool's reply opens by saying it failed: its first line starts with `Error:` /
+/// `ERROR:` / `error:` (or `Error -`), or it is a Python traceback. Only the opening is read:
+/// an output that mentions an error further down is a report, not a failure of the call.
+fn says_it_failed(text: &str) -> bool {
+    let t = text.trim_start();
+    match t.get(..5) {
+        Some(word) if word.eq_ignore_ascii_case("error") => {
+            t[5..].trim_start_matches(' ').starts_with([':', '-'])
+        }
+        _ => t.starts_with("Traceback (most recent call last)"),
+    }
+}
+
 /// A step from an object of unknown shape.
 pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
     let role = match get(o, &["role", "type", "source"]).and_then(Value::as_str).unwrap_or("") {
@@ -65,6 +78,9 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     let mut text = get(o, &["content", "text", "message", "output", "summary"])
         .map(super::content_text)
         .unwrap_or_default();
+    // A tool's reply that says it failed, when the message carries no error field (OpenAI-style
+    // chat has none): `Error: …`, a Python traceback.
+    let is_error = is_error || (role == Role::Tool && says_it_failed(&text));
     let mut step = Step {
         index,
         loc,
@@ -138,4 +154,33 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     }
     step.text = text;
     step
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(text: &str) -> Step {
+        let o = serde_json::json!({"role": "tool", "tool_call_id": "c1", "content": text});
+        generic_step(o.as_object().unwrap(), 0, SourceLoc::default(), 0)
+    }
+
+    #[test]
+    fn a_tool_reply_that_opens_with_an_error_is_one() {
+        for failed in [
+            "Error: calculator unavailable",
+            "  ERROR - timed out",
+            "error : x",
+            "Traceback (most recent call last):\n  File \"a.py\"",
+        ] {
+            assert!(reply(failed).is_error, "{failed}");
+        }
+        for fine in ["No errors found", "Errors: 0", "3 passed", "errorless", "The error was fixed"]
+        {
+            assert!(!reply(fine).is_error, "{fine}");
+        }
+        // Only a tool's reply: a user saying "Error: …" is no failed call.
+        let o = serde_json::json!({"role": "user", "content": "Error: it broke"});
+        assert!(!generic_step(o.as_object().unwrap(), 0, SourceLoc::default(), 0).is_error);
+    }
 }
