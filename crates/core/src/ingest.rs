@@ -328,6 +328,7 @@ impl Ingestor {
                 trajectories.extend(
                     stream.take_read().into_iter().filter(|(at, _)| *at < stop).map(|(_, t)| t),
                 );
+                trajectories.extend(stream.finish_adapter());
                 (stream.format(), trajectories, Vec::new())
             }
             other => {
@@ -584,7 +585,10 @@ impl Router {
             Mode::Jsonl { format, adapter } => (format, adapter.finish()),
             Mode::Records { format, trajectories, .. } => (format, trajectories),
             Mode::List { mut stream, .. } => {
-                (stream.format(), stream.take_read().into_iter().map(|(_, t)| t).collect())
+                let mut ts: Vec<Trajectory> =
+                    stream.take_read().into_iter().map(|(_, t)| t).collect();
+                ts.extend(stream.finish_adapter());
+                (stream.format(), ts)
             }
             Mode::Undecided { held } => {
                 // No line parsed as an object: everything held is quarantined.

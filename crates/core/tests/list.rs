@@ -350,3 +350,53 @@ fn a_list_of_benchmark_items_keeps_each_items_format_and_label() {
         }
     }
 }
+
+#[test]
+fn a_list_of_a_line_formats_events_is_read_as_its_jsonl_would_be() {
+    for (fixture, format) in
+        [("awtl/env_blocker_browser.awtl.jsonl", "awtl"), ("otel/genai_handoff.jsonl", "otel")]
+    {
+        let jsonl = common::read(fixture);
+        let events: Vec<serde_json::Value> = String::from_utf8(jsonl.clone())
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let from_lines = ingest(&jsonl, IngestOptions::default());
+        for list in [
+            serde_json::to_string(&events).unwrap(),
+            serde_json::to_string_pretty(&events).unwrap(),
+        ] {
+            let trace = ingest(list.as_bytes(), IngestOptions::default());
+            assert_eq!(trace.format.name(), format, "{fixture}");
+            assert_eq!(trace.error, None, "{fixture}");
+            assert_accounting(list.as_bytes(), &trace);
+            let steps = |t: &Trace| -> Vec<Vec<String>> {
+                t.trajectories
+                    .iter()
+                    .map(|t| t.steps.iter().map(|s| s.text.clone()).collect())
+                    .collect()
+            };
+            assert_eq!(steps(&trace), steps(&from_lines), "{fixture}");
+            let ids = |t: &Trace| t.trajectories.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&trace), ids(&from_lines), "{fixture}");
+        }
+    }
+}
+
+#[test]
+fn a_list_of_objects_no_format_knows_is_read_by_the_generic_fallback() {
+    let list = r#"[{"source":"agent","message":"opening the page"},
+{"source":"tool","output":"Error: 404 not found","tool":"browser"},
+{"source":"agent","message":"giving up"}]"#;
+    let trace = ingest(list.as_bytes(), IngestOptions::default());
+    assert_eq!(trace.format.name(), "generic");
+    assert_accounting(list.as_bytes(), &trace);
+    assert_eq!(trace.trajectories.len(), 1);
+    let t = &trace.trajectories[0];
+    let texts: Vec<&str> = t.steps.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(texts, ["opening the page", "Error: 404 not found", "giving up"]);
+    assert!(t.steps[1].is_error);
+    assert_eq!(t.steps.iter().map(|s| s.loc.line).collect::<Vec<_>>(), [1, 2, 3]);
+}

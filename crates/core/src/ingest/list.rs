@@ -14,9 +14,11 @@
 //! held until then (at most that element's size, which is bounded).
 //!
 //! The file is read this way only when its first value is a list whose first element is, on
-//! its own, a record of a format whose records are independent documents (see
-//! `docs/formats.md`): that element decides the format of every element. A list of one
-//! trajectory's events or messages (OpenHands, LangSmith, plain messages) is not. After the
+//! its own, a record of a format whose records are independent documents, or an event of a
+//! line format (then every element goes to that format's reader as a line would; any other
+//! object to the generic fallback's): see `docs/formats.md`. That element decides the format
+//! of every element. A list of one trajectory's events or messages that a document format
+//! reads whole (OpenHands, LangSmith, plain messages) is not read this way. After the
 //! list, further top-level lists and objects are read the same way (a JSONL of lists), each
 //! object as one record.
 
@@ -27,7 +29,7 @@ use serde_json::Value;
 use super::formats::{self, chat};
 use super::lines::{Line, LineEnd};
 use super::{limits, line_text, line_u32, sniff};
-use crate::model::{Format, Trajectory};
+use crate::model::{Format, SourceLoc, Trajectory};
 
 /// How a line read in list mode is accounted.
 #[derive(Debug)]
@@ -106,9 +108,9 @@ pub(crate) struct ListStream {
     buf: Vec<u8>,
     max_elem: usize,
     probe: Probe,
-    /// The format the caller named, if any; the format the first element decided.
-    forced: Option<Format>,
-    format: Option<Format>,
+    /// What reads the elements: the format the first element decided (and, for a line
+    /// format, its adapter).
+    reader: Reader,
     /// Records read and not handed over yet: each with its element's offset.
     read: Vec<(u64, Trajectory)>,
     damaged: VecDeque<Damaged>,
@@ -129,8 +131,7 @@ impl ListStream {
             buf: Vec::new(),
             max_elem,
             probe: Probe::Open,
-            forced,
-            format: None,
+            reader: Reader { forced, format: None, adapter: None, seq: 0 },
             read: Vec::new(),
             damaged: VecDeque::new(),
             held: VecDeque::new(),
@@ -143,7 +144,12 @@ impl ListStream {
 
     /// The records' format (decided by the first element).
     pub(crate) fn format(&self) -> Format {
-        self.format.unwrap_or(Format::Chat)
+        self.reader.format.unwrap_or(Format::Chat)
+    }
+
+    /// The trajectories a line format's adapter made of the elements (none settle early).
+    pub(crate) fn finish_adapter(&mut self) -> Vec<Trajectory> {
+        self.reader.adapter.take().map(|a| a.finish()).unwrap_or_default()
     }
 
     /// Moves the stream's first byte (a byte-order mark was skipped before any was fed).
@@ -313,8 +319,9 @@ impl ListStream {
                 "{at} is longer than the limit of {} kept whole",
                 limits::size_text(self.max_elem as u64)
             )),
-            (None, false) => read_records(&self.buf, &e, &mut self.format, self.forced)
-                .map_err(|why| format!("{at} {why}")),
+            (None, false) => {
+                read_records(&self.buf, &e, &mut self.reader).map_err(|why| format!("{at} {why}"))
+            }
         };
         if self.probe == Probe::Open {
             self.probe = if result.is_ok() && e.index.is_some() { Probe::List } else { Probe::No };
@@ -415,17 +422,30 @@ impl ListStream {
     }
 }
 
+/// How the elements of a list are read.
+struct Reader {
+    /// The format the caller named, if any.
+    forced: Option<Format>,
+    /// The format the first element decided.
+    format: Option<Format>,
+    /// For a line format: its adapter, fed each element as a line.
+    adapter: Option<Box<dyn formats::JsonlAdapter>>,
+    seq: u64,
+}
+
 /// An element's bytes as a record (or the records of one document, for a format whose document
 /// holds several): of the format the first element decided (deciding it, for the first). In a
 /// list, one without an id is named after its position (`chat-2`, as the whole document's
-/// reading names a chat record); a top-level object after its line.
-fn read_records(
-    bytes: &[u8],
-    e: &Elem,
-    format: &mut Option<Format>,
-    forced: Option<Format>,
-) -> Result<Vec<Trajectory>, String> {
+/// reading names a chat record); a top-level object after its line. For a line format (a list
+/// of AWTL, OTel or generic events) the element goes to the format's adapter as a line would,
+/// and its trajectories come at the end.
+fn read_records(bytes: &[u8], e: &Elem, reader: &mut Reader) -> Result<Vec<Trajectory>, String> {
     let text = line_text(bytes)?;
+    if let Some(adapter) = reader.adapter.as_mut() {
+        let loc = SourceLoc { line: line_u32(e.line), offset: e.offset, path: Box::default() };
+        reader.seq += 1;
+        return adapter.push_line(text, loc, reader.seq - 1).map(|()| Vec::new());
+    }
     let value = formats::parse_value(text).map_err(|reason| {
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(err) if err.line() > 1 => format!(
@@ -437,12 +457,16 @@ fn read_records(
             _ => format!("is not valid JSON: {reason}"),
         }
     })?;
-    let f = match *format {
+    let f = match reader.format {
         Some(f) => f,
         None => {
-            let f = record_format(&value, forced)
+            let f = record_format(&value, reader.forced)
                 .ok_or("is not a record of a format read one element at a time")?;
-            *format = Some(f);
+            reader.format = Some(f);
+            if f.is_jsonl() {
+                reader.adapter = Some(formats::jsonl_adapter(f));
+                return read_records(bytes, e, reader);
+            }
             f
         }
     };
@@ -467,10 +491,11 @@ fn read_records(
     Ok(ts)
 }
 
-/// The format of a list's first element when it is, on its own, a record of a format whose
-/// records are independent documents; `None` for an element that is one event or message of a
-/// trajectory the whole list makes (OpenHands events, LangSmith runs, Agents SDK spans, plain
-/// messages), or that no format reads.
+/// The format of a list's first element: a record of a format whose records are independent
+/// documents, or an event of a line format (AWTL, OTel, Claude Code, Codex, or any object the
+/// generic fallback reads), whose adapter then reads every element as a line. `None` for an
+/// element that is one event or message of a trajectory a document format makes of the whole
+/// list (OpenHands events, LangSmith runs, Agents SDK spans, plain messages), or no object.
 fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
     v.as_object()?;
     let as_list = sniff::sniff_document(&Value::Array(vec![v.clone()]));
@@ -480,19 +505,24 @@ fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
     ) {
         return None;
     }
-    let f = forced.or_else(|| sniff::sniff_document(v))?;
-    matches!(
-        f,
-        Format::Chat
+    if let Some(f) = forced.filter(|f| f.is_jsonl()) {
+        return Some(f);
+    }
+    match forced.or_else(|| sniff::sniff_document(v)) {
+        Some(
+            f @ (Format::Chat
             | Format::Trajerrbench
             | Format::WhoAndWhen
             | Format::SweAgent
             | Format::MiniSweAgent
             | Format::Tau2
             | Format::Inspect
-            | Format::Openhands
-    )
-    .then_some(f)
+            | Format::Openhands),
+        ) => Some(f),
+        Some(_) => None,
+        // No document's record: an event of a line format, as a JSONL line of it would be.
+        None => Some(sniff::sniff_jsonl_line(v)),
+    }
 }
 
 #[cfg(test)]
@@ -520,8 +550,8 @@ mod tests {
     }
 
     #[test]
-    fn a_file_not_starting_with_a_list_of_chat_records_is_not_taken() {
-        for text in ["{\"id\":1}", "[1, 2]", "[{\"messages\":3}]", " \n x"] {
+    fn a_file_not_starting_with_a_list_of_objects_is_not_taken() {
+        for text in ["{\"id\":1}", "[1, 2]", "[[{\"messages\":3}]]", " \n x"] {
             let mut s = ListStream::new(0, usize::MAX, None);
             s.push(text.as_bytes());
             s.finish(false);
