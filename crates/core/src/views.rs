@@ -467,7 +467,12 @@ fn render(header: &str, lines: &[&str], n_args: usize, quotes: &[&str], bound: u
     let mut budget = bound.saturating_sub(chars(&header));
     // Each kept line may be followed by a marker line: reserve for it, plus one leading marker.
     budget = budget.saturating_sub(MARKER_MAX + 1);
-    let cap_line = (bound / 4).max(80);
+    // A line may take a quarter of the bound, or its share of the budget when the lines are
+    // few: a step of one long line (a message written on one line, a long command output)
+    // uses its grain's room instead of a quarter of it.
+    // (A kept line costs its text, its newline and a marker line's reserve.)
+    let share = (budget / lines.len().max(1)).saturating_sub(MARKER_MAX + 2);
+    let cap_line = (bound / 4).max(80).max(share);
     let mut kept: Vec<Option<String>> = vec![None; lines.len()];
     // Each quote is protected on the first line that holds it.
     let mut assigned: Vec<Vec<&str>> = vec![Vec::new(); lines.len()];

@@ -117,3 +117,22 @@ fn history_is_detailed_near_the_step_and_compressed_far_away() {
     assert!(len(6) > len(9) && len(9) > len(0), "{} {} {}", len(6), len(9), len(0));
     assert!(len(6) <= opts.high && len(9) <= opts.medium && len(0) <= opts.low);
 }
+
+#[test]
+fn a_step_of_one_long_line_uses_its_grains_room() {
+    // A message written on one line (12,000 characters) and a long one-line command output:
+    // each grain shows most of what its bound allows, and more at a finer grain.
+    let opts = ViewOptions::default();
+    for text in ["lorem ipsum dolor ".repeat(667), format!("Error: {}", "x".repeat(5000))] {
+        let step = Step { text: text.clone(), ..Step::default() };
+        let mut last = usize::MAX;
+        for (grain, bound) in
+            [(Grain::High, opts.high), (Grain::Medium, opts.medium), (Grain::Low, opts.low)]
+        {
+            let n = views::step_view(&step, grain, &opts).chars().count();
+            assert!(n <= bound && n * 10 >= bound * 8, "{grain:?}: {n} of {bound}");
+            assert!(n < last, "{grain:?}");
+            last = n;
+        }
+    }
+}
