@@ -22,12 +22,14 @@ async function open(file, opts) {
 
 test('a file with no trajectory says so, not that a trajectory has no steps', async () => {
   const cases = [
-    ['empty.jsonl', '', /^0 \(0 parsed/],
-    ['corrupt.jsonl', '{"a": \n not json\n{{{\n', /^3 \(0 parsed/],
+    ['empty.jsonl', '', /^0 \(0 parsed/, /the file is empty: there is no trace in it/],
+    ['blank.jsonl', '\n  \n\n', /^3 \(0 parsed/, /the file holds only blank lines \(3\)/],
+    ['corrupt.jsonl', '{"a": \n not json\n{{{\n', /^3 \(0 parsed/, /not valid JSON|invalid JSON/],
   ];
-  for (const [name, content, lines] of cases) {
+  for (const [name, content, lines, why] of cases) {
     const { page, context, errors } = await open(await tempFile(name, content));
     assert.match(await page.textContent('[data-testid="lines"]'), lines);
+    assert.match(await page.textContent('.app'), why, name);
     assert.equal(await page.locator('[data-testid="queue-item"]').count(), 0);
     assert.equal(await page.textContent('[data-testid="no-steps"]'),
       'This file has no trajectory: it is empty or every line was quarantined.');

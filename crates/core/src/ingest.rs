@@ -556,6 +556,13 @@ impl Router {
     /// A hint for a file none of whose lines parsed: an encoding or line ending trajscope
     /// does not read.
     fn hint(&self) -> Option<String> {
+        // Nothing to read at all: said, rather than an empty trace of some format.
+        if self.quarantine.is_empty() && self.stats.lines_total == self.stats.lines_blank {
+            return Some(match self.stats.lines_total {
+                0 => "the file is empty: there is no trace in it".to_string(),
+                n => format!("the file holds only blank lines ({n}): there is no trace in it"),
+            });
+        }
         if let Some(enc) = self.utf16 {
             return Some(format!(
                 "the file looks like {enc} text; trajscope reads UTF-8 (convert it, e.g. with \
