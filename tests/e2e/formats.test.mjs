@@ -1,7 +1,8 @@
 // Formats whose files hold many conversations or spans, read in Chromium as the CLI reads them:
 // a JSONL of chat records is one trajectory per record (a cut record quarantined, the rest
 // kept), and an OpenAI Agents SDK span export is one trajectory per trace, its critical step the
-// call that introduced the error. Step text is shown as text.
+// call that introduced the error. Step text is shown as text. A Who&When item shows its gold
+// label beside the critical step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -55,4 +56,20 @@ test('an OpenAI Agents SDK span export is one trajectory per trace, with its cri
   await screenshot(page, 'formats-openai-agents');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a Who&When item shows its gold label beside the critical step, on the first screen', async () => {
+  for (const [item, gold] of [['hc_6.json', /^#5 \(Orchestrator\) · the critical step$/],
+    ['hc_1.json', /^#12 \(WebSurfer\) · not the critical step$/]]) {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(srv.url);
+    await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'who_and_when', item));
+    await waitReady(page);
+    await page.waitForSelector('[data-testid="gold"]');
+    assert.match(await page.textContent('[data-testid="gold"]'), gold, item);
+    assert.ok(await page.isVisible('[data-testid="gold"]'), `${item}: shown without opening "more"`);
+    if (item === 'hc_1.json') await screenshot(page, 'formats-gold-label');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });

@@ -234,6 +234,11 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                             if at.is_empty() { format!("#{}", c.step) } else { format!("#{} ({})", c.step, at.join(", ")) }
                         }).unwrap_or("—".into())
                     }</dd>
+                    // A benchmark item's own label beside the analysis's answer: what a
+                    // reviewer of a benchmark compares first.
+                    if let Some(g) = &t.gold {
+                        <dt>{"gold label"}</dt><dd data-testid="gold">{ gold_text(g, t.critical.as_ref().map(|c| c.step)) }</dd>
+                    }
                 }
                 <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
                 <dt>{"secrets"}</dt><dd data-testid="secrets" data-scanned={s.secrets_done().to_string()}>{ secrets_text(s) }</dd>
@@ -261,12 +266,6 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                                     <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
                                 }) }</ul>
                             </dd>
-                        }
-                        if let Some(g) = &t.gold {
-                            <dt>{"gold label"}</dt><dd data-testid="gold">{
-                                format!("step {} · agent {}", g.step.map(|s| s.to_string()).unwrap_or("—".into()),
-                                    g.agent.clone().unwrap_or("—".into()))
-                            }</dd>
                         }
                     }
                 </dl>
@@ -685,6 +684,18 @@ pub fn brief(s: &TraceSummary) -> Html {
             }
         </section>
     }
+}
+
+/// A gold label in words, and whether the predicted critical step is its step.
+fn gold_text(g: &trajscope_core::model::GoldLabel, predicted: Option<u32>) -> String {
+    let step = g.step.map_or("—".to_string(), |s| format!("#{s}"));
+    let agent = g.agent.as_deref().filter(|a| !a.is_empty()).map(|a| format!(" ({a})"));
+    let verdict = match (g.step, predicted) {
+        (Some(s), Some(p)) if s == p => " · the critical step",
+        (Some(_), Some(_)) => " · not the critical step",
+        _ => "",
+    };
+    format!("{step}{}{verdict}", agent.unwrap_or_default())
 }
 
 pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {
