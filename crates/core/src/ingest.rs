@@ -780,9 +780,15 @@ impl Router {
                 }
                 return;
             }
-            Mode::Undecided { .. } if is_blank(bytes) => {
-                self.stats.lines_total += 1;
-                self.stats.lines_blank += 1;
+            Mode::Undecided { held } if is_blank(bytes) => {
+                if held.is_empty() {
+                    self.stats.lines_total += 1;
+                    self.stats.lines_blank += 1;
+                } else {
+                    // Held with the lines around it (counted when they are), so a would-be
+                    // document made of them keeps every line at its number and offset.
+                    held.push(HeldLine { no, offset, bytes: bytes.to_vec(), end });
+                }
                 return;
             }
             Mode::Undecided { .. } => {

@@ -89,6 +89,30 @@ fn a_valid_json_document_of_no_known_shape_is_quarantined_with_one_reason() {
 }
 
 #[test]
+fn blank_lines_among_undecided_lines_keep_every_later_line_at_its_offset() {
+    // Found by the fuzzer: lines that decide nothing are held (more than 64 of them make a
+    // would-be document, read again line by line at the end); blank lines among them were
+    // counted and left out, so every later line was quarantined at another line's number and
+    // offset.
+    let mut input = String::from("1,2,3]\nnot json\n\n   \r\n");
+    for i in 0..70 {
+        input.push_str(&format!("garbage {i}\n"));
+        if i % 9 == 0 {
+            input.push('\n');
+        }
+    }
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!(trace.stats.lines_quarantined, 72);
+    for q in &trace.quarantine {
+        let at = q.offset as usize;
+        assert_eq!(&input.as_bytes()[at..at + q.raw.len()], &q.raw[..], "line {}", q.line);
+        let line = input.split('\n').nth(q.line as usize - 1).unwrap();
+        assert_eq!(line.trim_end_matches('\r').as_bytes(), &q.raw[..], "line {}", q.line);
+    }
+}
+
+#[test]
 fn a_damaged_first_line_does_not_hide_the_format() {
     let input = format!("{{\"type\":\"act\n{GOOD}\n{GOOD}\n");
     let trace = run(input.as_bytes());
