@@ -170,7 +170,7 @@ pub fn card(c: &Card) -> Html {
         <div class="who">
             <span class="idx">{ format!("#{}", c.index) }</span>
             <span class="role">{ c.role.to_string() }</span>
-            if !c.actor.is_empty() { <span class="actor">{ c.actor.to_string() }</span> }
+            if !c.actor.is_empty() { <span class="actor" title={c.actor.to_string()}>{ c.actor.to_string() }</span> }
             if let Some(t) = &tool {
                 <span class={classes!("tool", is_call.then_some("call"))} data-testid="tool-name">
                     { if is_call { t.clone() } else { format!("{t} result") } }

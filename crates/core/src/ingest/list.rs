@@ -444,7 +444,11 @@ fn read_records(bytes: &[u8], e: &Elem, reader: &mut Reader) -> Result<Vec<Traje
     if let Some(adapter) = reader.adapter.as_mut() {
         let loc = SourceLoc { line: line_u32(e.line), offset: e.offset, path: Box::default() };
         reader.seq += 1;
-        return adapter.push_line(text, loc, reader.seq - 1).map(|()| Vec::new());
+        let f = reader.format.unwrap_or(Format::Generic);
+        return adapter
+            .push_line(text, loc, reader.seq - 1)
+            .map(|()| Vec::new())
+            .map_err(|why| format!("is not a {f} event: {why}"));
     }
     let value = formats::parse_value(text).map_err(|reason| {
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {

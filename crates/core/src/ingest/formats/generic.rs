@@ -48,16 +48,18 @@ impl JsonlAdapter for Generic {
     }
 }
 
-/// Whether a tool's reply opens by saying it failed: its first line starts with `Error:` /
-/// `ERROR:` / `error:` (or `Error -`), or it is a Python traceback. Only the opening is read:
-/// an output that mentions an error further down is a report, not a failure of the call.
+/// Whether a tool's reply says it failed: it opens with `Error:` / `ERROR:` / `error:` (or
+/// `Error -`), or a line of it starts a Python traceback (a program that printed, then
+/// crashed). Otherwise only the opening is read: an output that mentions an error further
+/// down is a report, not a failure of the call.
 fn says_it_failed(text: &str) -> bool {
     let t = text.trim_start();
     match t.get(..5) {
         Some(word) if word.eq_ignore_ascii_case("error") => {
             t[5..].trim_start_matches(' ').starts_with([':', '-'])
         }
-        _ => t.starts_with("Traceback (most recent call last)"),
+        // A Python crash, also after what the program printed before it.
+        _ => t.lines().any(|l| l.starts_with("Traceback (most recent call last)")),
     }
 }
 
@@ -175,8 +177,18 @@ mod tests {
         ] {
             assert!(reply(failed).is_error, "{failed}");
         }
-        for fine in ["No errors found", "Errors: 0", "3 passed", "errorless", "The error was fixed"]
-        {
+        assert!(
+            reply("step 1 ok\nTraceback (most recent call last):\n  File \"a.py\"\nValueError")
+                .is_error
+        );
+        for fine in [
+            "No errors found",
+            "see the Traceback (most recent call last) docs",
+            "Errors: 0",
+            "3 passed",
+            "errorless",
+            "The error was fixed",
+        ] {
             assert!(!reply(fine).is_error, "{fine}");
         }
         // Only a tool's reply: a user saying "Error: …" is no failed call.
