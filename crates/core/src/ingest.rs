@@ -609,8 +609,27 @@ impl Router {
                 let failure = match formats::parse_document(&buf) {
                     Ok(value) => {
                         parsed = true;
-                        let format = self.opts.format.or_else(|| sniff_document(&value));
-                        match format.map(|f| (f, formats::from_document(f, value))) {
+                        // A document of no document format may be one record of a line
+                        // format, pretty-printed (an OTLP `{"resourceSpans": …}` export).
+                        let format =
+                            self.opts.format.or_else(|| sniff_document(&value)).or_else(|| {
+                                let f = value.is_object().then(|| sniff_jsonl_line(&value))?;
+                                (f != Format::Generic).then_some(f)
+                            });
+                        let loc = SourceLoc {
+                            line: line_u32(first_line),
+                            offset: first_offset,
+                            path: Box::default(),
+                        };
+                        let read = |f: Format, value: serde_json::Value| match f {
+                            f if f.is_jsonl() && f != Format::OpenaiAgents => {
+                                let mut adapter = formats::jsonl_adapter(f);
+                                adapter.push_line(&value.to_string(), loc, 0)?;
+                                Ok(adapter.finish())
+                            }
+                            f => formats::from_document(f, value),
+                        };
+                        match format.map(|f| (f, read(f, value))) {
                             Some((f, Ok(mut trajectories))) => {
                                 // A document without an id of its own is named after its format.
                                 for t in trajectories.iter_mut().filter(|t| t.id.is_empty()) {

@@ -400,3 +400,32 @@ fn a_list_of_objects_no_format_knows_is_read_by_the_generic_fallback() {
     assert!(t.steps[1].is_error);
     assert_eq!(t.steps.iter().map(|s| s.loc.line).collect::<Vec<_>>(), [1, 2, 3]);
 }
+
+#[test]
+fn one_pretty_printed_record_of_a_line_format_is_read_as_its_line() {
+    // An OTLP file export (`{"resourceSpans": …}`) written with indentation, and one AWTL event.
+    for (fixture, format) in
+        [("otel/genai_handoff.jsonl", "otel"), ("awtl/env_blocker_browser.awtl.jsonl", "awtl")]
+    {
+        let text = String::from_utf8(common::read(fixture)).unwrap();
+        let first = text.lines().next().unwrap();
+        let pretty = serde_json::to_string_pretty(
+            &serde_json::from_str::<serde_json::Value>(first).unwrap(),
+        )
+        .unwrap();
+        assert!(pretty.lines().count() > 3);
+        let trace = ingest(pretty.as_bytes(), IngestOptions::default());
+        let line = ingest(first.as_bytes(), IngestOptions::default());
+        assert_eq!(trace.format.name(), format);
+        assert_eq!(trace.error, None, "{fixture}");
+        assert_eq!(trace.stats.lines_quarantined, 0);
+        let texts = |t: &Trace| {
+            t.trajectories
+                .iter()
+                .flat_map(|t| t.steps.iter().map(|s| s.text.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert!(!texts(&line).is_empty());
+        assert_eq!(texts(&trace), texts(&line), "{fixture}");
+    }
+}
