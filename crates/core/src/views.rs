@@ -100,11 +100,12 @@ pub fn step_view(step: &Step, grain: Grain, opts: &ViewOptions) -> String {
 
 /// The view of a step, keeping the given quotes (exact substrings of the step's text or args)
 /// intact when they fit the bound.
-/// Characters of a step's view at no bound: what its view at a grain is cut from (so a view
-/// shorter than this was elided, and one as long is whole).
-pub fn step_view_full_chars(step: &Step) -> usize {
+/// Characters of a step's parts (its arguments and text, [`StepParts::chars`]) at no bound:
+/// what its parts at a grain are cut from (so parts shorter than this were elided, and parts
+/// as long are whole).
+pub fn step_parts_full_chars(step: &Step) -> usize {
     let whole = ViewOptions { high: usize::MAX, ..ViewOptions::default() };
-    step_view_with_quotes(step, Grain::High, &whole, &[]).chars().count()
+    step_parts_with_quotes(step, Grain::High, &whole, &[]).chars()
 }
 
 pub fn step_view_with_quotes(
@@ -181,6 +182,13 @@ fn without_lines(text: &str, part: &str) -> Option<String> {
 }
 
 /// The parts of a step at a grain, keeping the given quotes intact when they fit.
+impl StepParts {
+    /// Characters of what a transcript shows of the step: its arguments and its text.
+    pub fn chars(&self) -> usize {
+        self.args.as_deref().map_or(0, chars) + chars(&self.text)
+    }
+}
+
 pub fn step_parts_with_quotes(
     step: &Step,
     grain: Grain,

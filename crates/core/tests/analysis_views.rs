@@ -136,3 +136,17 @@ fn a_step_of_one_long_line_uses_its_grains_room() {
         }
     }
 }
+
+#[test]
+fn parts_within_their_grain_are_whole_and_count_as_much_as_at_no_bound() {
+    // What a step card shows (its parts) is cut only past the grain's bound, and then only it
+    // counts less than `step_parts_full_chars` (the "N of M chars" badge).
+    let opts = ViewOptions::default();
+    for (n, cut_at_high) in [(2_999, false), (3_001, true), (5_000, true)] {
+        let s = Step { text: "y".repeat(n), ..Step::default() };
+        let full = views::step_parts_full_chars(&s);
+        assert_eq!(full, n);
+        let high = views::step_parts_with_quotes(&s, Grain::High, &opts, &[]).chars();
+        assert_eq!(high < full, cut_at_high, "{n}: {high} of {full}");
+    }
+}

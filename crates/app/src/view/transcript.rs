@@ -190,8 +190,9 @@ pub fn card(c: &Card) -> Html {
                 <span class="muted usage" data-testid="step-usage">{ super::panels::step_usage_text(u) }</span>
             }
             if let Some(v) = c.view {
-                if v.full_chars as usize > v.text.chars().count() {
-                    <span class="muted cut">{ format!("{} of {} chars ({})", v.text.chars().count(), v.full_chars, c.grain.name()) }</span>
+                // What the card shows is the parts (arguments and text), when there are parts.
+                if let Some(shown) = Some(v.parts.as_ref().map_or_else(|| v.text.chars().count(), |p| p.chars())).filter(|n| (v.full_chars as usize) > *n) {
+                    <span class="muted cut">{ format!("{} of {} chars ({})", shown, v.full_chars, c.grain.name()) }</span>
                 }
             }
         </div>

@@ -890,10 +890,10 @@ mod tests {
             };
             assert_eq!(steps.len(), 1);
             assert!(steps[0].text.chars().count() <= g.limit());
-            // The text and the view's header line: more than any grain shows.
-            assert!((10_000..10_100).contains(&steps[0].full_chars), "{}", steps[0].full_chars);
+            // The whole text: more than any grain shows.
+            assert_eq!(steps[0].full_chars, 10_000);
         }
-        // A view shown whole counts exactly its own characters (no "N of M chars" to show).
+        // Parts shown whole count exactly their own characters (no "N of M chars" to show).
         let call = r#"{"type":"action","tool":"shell","command":"ls -la","output":"a b"}"#;
         let mut store = store_with(format!("{call}\n").as_bytes());
         let Some(Response::Steps { steps, .. }) = store.answer(Request::Steps {
@@ -904,12 +904,8 @@ mod tests {
         }) else {
             panic!("no steps answer");
         };
-        assert_eq!(
-            steps[0].full_chars as usize,
-            steps[0].text.chars().count(),
-            "{:?}",
-            steps[0].text
-        );
+        let parts = steps[0].parts.as_ref().expect("parts");
+        assert_eq!(steps[0].full_chars as usize, parts.chars(), "{parts:?}");
     }
 
     #[test]

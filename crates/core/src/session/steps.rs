@@ -37,8 +37,8 @@ pub struct StepView {
     pub grain: Grain,
     /// The view (`views::step_view_with_quotes`): never more than the grain's bound.
     pub text: String,
-    /// Characters of the view at no bound (`views::step_view_full_chars`): more than `text`
-    /// has when the view was elided.
+    /// Characters of the step's parts at no bound (`views::step_parts_full_chars`): more than
+    /// `parts` hold (`StepParts::chars`) when they were elided.
     pub full_chars: u32,
     pub timestamp: Option<String>,
     /// The usage the step records (tokens, cost, call time).
@@ -111,9 +111,9 @@ pub fn step_views(
                 index: i,
                 grain,
                 text: views::step_view_with_quotes(s, grain, opts, &quotes),
-                // The view's own length at no bound: the view's header and arguments are
-                // counted as the view writes them (`full_text` writes them otherwise).
-                full_chars: views::step_view_full_chars(s).min(u32::MAX as usize) as u32,
+                // The parts' length at no bound: what a transcript shows of the step whole
+                // (its header and arguments are not counted as `full_text` writes them).
+                full_chars: views::step_parts_full_chars(s).min(u32::MAX as usize) as u32,
                 timestamp: s.timestamp.as_deref().map(str::to_owned),
                 usage: s.usage.as_deref().cloned(),
                 parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
