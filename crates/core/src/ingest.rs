@@ -523,21 +523,38 @@ impl Router {
                 self.stats.lines_parsed += 1;
                 self.ingest_seq += 1;
             }
-            list::Fate::Quarantined { mut reason, cut_short } => {
-                let keep = match cut {
-                    true => &bytes[..bytes.len().min(limits::QUARANTINE_KEEP)],
-                    false => bytes,
+            list::Fate::Quarantined { mut reason, cut_short, element } => {
+                // An element's head reaches the end of the input only when it is all of it.
+                let to_the_end = match (cut, &element) {
+                    (true, Some((_, head))) => head.len() < limits::QUARANTINE_KEEP,
+                    _ => true,
                 };
-                if cut {
-                    reason.push_str(&format!(
-                        "; the line is over the limit of {} kept whole, its first {} bytes are kept",
-                        limits::size_text(self.opts.limits.max_line as u64),
-                        keep.len()
-                    ));
-                }
+                let limit = limits::size_text(self.opts.limits.max_line as u64);
+                let (offset, keep) = match (cut, &element) {
+                    // Of a line too long to keep, the damaged element's first bytes (at its
+                    // own offset): the line's start is other, good elements.
+                    (true, Some((at, head))) => {
+                        reason.push_str(&format!(
+                            "; the line is over the limit of {limit} kept whole: the element's \
+                             first {} bytes are kept, at its offset",
+                            head.len()
+                        ));
+                        (*at, &head[..])
+                    }
+                    (true, None) => {
+                        let keep = &bytes[..bytes.len().min(limits::QUARANTINE_KEEP)];
+                        reason.push_str(&format!(
+                            "; the line is over the limit of {limit} kept whole, its first {} \
+                             bytes are kept",
+                            keep.len()
+                        ));
+                        (offset, keep)
+                    }
+                    (false, _) => (offset, bytes),
+                };
                 self.quarantine_with_reason(no, offset, keep, reason, end);
                 if let Some(q) = self.quarantine.last_mut() {
-                    q.truncated_tail = cut_short && end == LineEnd::Eof;
+                    q.truncated_tail = cut_short && end == LineEnd::Eof && to_the_end;
                 }
             }
         }

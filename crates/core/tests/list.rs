@@ -429,3 +429,23 @@ fn one_pretty_printed_record_of_a_line_format_is_read_as_its_line() {
         assert_eq!(texts(&trace), texts(&line), "{fixture}");
     }
 }
+
+#[test]
+fn a_line_too_long_to_keep_keeps_its_damaged_elements_bytes() {
+    // One line of 40 records over the longest line kept whole, element [25] broken: its
+    // quarantine entry keeps the broken element's bytes at its own offset, not the line's start.
+    let mut parts: Vec<String> =
+        (0..40).map(|i| serde_json::to_string(&record(i, "z")).unwrap()).collect();
+    parts[25] = r#"{"id":"broken","messages":[{"role":"user","content":tru}]}"#.to_string();
+    let input = format!("[{}]", parts.join(","));
+    let limits = Limits { max_line: 2_000, max_document: 2_000, ..Limits::default() };
+    let trace = ingest(input.as_bytes(), IngestOptions { limits, ..IngestOptions::default() });
+    assert_eq!(trace.trajectories.len(), 39);
+    assert_eq!(trace.quarantine.len(), 1);
+    let q = &trace.quarantine[0];
+    assert_eq!(q.raw, parts[25].as_bytes());
+    assert_eq!(&input.as_bytes()[q.offset as usize..q.offset as usize + q.raw.len()], &q.raw[..]);
+    assert!(q.reason.starts_with("list element [25] (line 1, byte "), "{}", q.reason);
+    assert!(q.reason.contains("the element's first"), "{}", q.reason);
+    assert_eq!((trace.stats.lines_total, trace.stats.lines_quarantined), (1, 1));
+}

@@ -41,6 +41,9 @@ pub(crate) enum Fate {
     Quarantined {
         reason: String,
         cut_short: bool,
+        /// For a line over the longest kept whole: the damaged element's offset and first
+        /// bytes (what to keep of the line is the element, not the line's start).
+        element: Option<(u64, Vec<u8>)>,
     },
 }
 
@@ -60,6 +63,9 @@ struct Damaged {
     last: u64,
     reason: String,
     cut_short: bool,
+    /// Its offset and first bytes (at most `limits::QUARANTINE_KEEP`).
+    offset: u64,
+    head: Vec<u8>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -295,7 +301,11 @@ impl ListStream {
         if !e.cut {
             if self.buf.len() + taken.len() > self.max_elem {
                 e.cut = true;
-                self.buf = Vec::new();
+                // Its first bytes stay, for the quarantine of a line longer than kept whole.
+                let room = limits::QUARANTINE_KEEP.saturating_sub(self.buf.len());
+                self.buf.extend_from_slice(&taken[..room.min(taken.len())]);
+                self.buf.truncate(limits::QUARANTINE_KEEP);
+                self.buf.shrink_to_fit();
             } else {
                 self.buf.extend_from_slice(taken);
             }
@@ -335,6 +345,8 @@ impl ListStream {
                 last: self.line,
                 reason,
                 cut_short: short.is_some(),
+                offset: e.offset,
+                head: self.buf[..self.buf.len().min(limits::QUARANTINE_KEEP)].to_vec(),
             }),
         }
         if e.index.is_some() {
@@ -374,7 +386,7 @@ impl ListStream {
             });
             return None;
         }
-        Some(self.fate(line.no, line.bytes))
+        Some(self.fate(line.no, line.bytes, line.is_cut()))
     }
 
     /// Held lines whose fate is known now, in order.
@@ -385,7 +397,7 @@ impl ListStream {
                 break;
             }
             let h = self.held.pop_front().expect("checked");
-            let fate = self.fate(h.no, &h.bytes);
+            let fate = self.fate(h.no, &h.bytes, h.cut);
             out.push((h, fate));
         }
         out
@@ -397,12 +409,13 @@ impl ListStream {
         self.elem.as_ref().is_some_and(|e| e.line <= no && !e.cut)
     }
 
-    fn fate(&mut self, no: u64, bytes: &[u8]) -> Fate {
+    fn fate(&mut self, no: u64, bytes: &[u8], cut: bool) -> Fate {
         while self.damaged.front().is_some_and(|d| d.last < no) {
             self.damaged.pop_front();
         }
         if let Some(d) = self.damaged.front().filter(|d| d.first <= no) {
-            return Fate::Quarantined { reason: d.reason.clone(), cut_short: d.cut_short };
+            let element = cut.then(|| (d.offset, d.head.clone()));
+            return Fate::Quarantined { reason: d.reason.clone(), cut_short: d.cut_short, element };
         }
         if let Some(e) = self.elem.as_ref().filter(|e| e.cut && e.line <= no) {
             let at = match e.index {
@@ -413,7 +426,8 @@ impl ListStream {
                 "{at} is longer than the limit of {} kept whole",
                 limits::size_text(self.max_elem as u64)
             );
-            return Fate::Quarantined { reason, cut_short: false };
+            let element = cut.then(|| (e.offset, self.buf.clone()));
+            return Fate::Quarantined { reason, cut_short: false, element };
         }
         match bytes.iter().all(u8::is_ascii_whitespace) {
             true => Fate::Blank,
