@@ -304,24 +304,12 @@ impl Ingestor {
                 (format, trajectories, changed)
             }
             Mode::Records { format, trajectories: rest, handed } => {
-                debug_assert_eq!(returned.len(), handed, "every settled record is given back");
-                let mut returned = returned;
-                if !returned.is_sorted_by_key(|s| s.position) {
-                    crate::sort::sort_by_key(&mut returned, |s| s.position);
-                }
-                let mut trajectories: Vec<Trajectory> =
-                    returned.into_iter().map(|s| s.trajectory).collect();
+                let mut trajectories = in_order(returned, handed);
                 trajectories.extend(rest);
                 (format, trajectories, Vec::new())
             }
             Mode::List { mut stream, handed } => {
-                debug_assert_eq!(returned.len(), handed, "every settled record is given back");
-                let mut returned = returned;
-                if !returned.is_sorted_by_key(|s| s.position) {
-                    crate::sort::sort_by_key(&mut returned, |s| s.position);
-                }
-                let mut trajectories: Vec<Trajectory> =
-                    returned.into_iter().map(|s| s.trajectory).collect();
+                let mut trajectories = in_order(returned, handed);
                 // A limit of the router stopped reading at a line: the records that start
                 // after it were not read, as far as the trace is concerned.
                 let stop = r.stop_offset.unwrap_or(u64::MAX);
@@ -373,6 +361,15 @@ impl Ingestor {
         let trace = Trace { format, stats: r.stats, quarantine: r.quarantine, trajectories, error };
         Finished { trace, changed }
     }
+}
+
+/// The settled trajectories given back (all `handed` of them), in their positions' order.
+fn in_order(mut returned: Vec<Settled>, handed: usize) -> Vec<Trajectory> {
+    debug_assert_eq!(returned.len(), handed, "every settled record is given back");
+    if !returned.is_sorted_by_key(|s| s.position) {
+        crate::sort::sort_by_key(&mut returned, |s| s.position);
+    }
+    returned.into_iter().map(|s| s.trajectory).collect()
 }
 
 /// Two trajectories with the same id stay addressable: a later one gets `#2`, `#3`, … after
