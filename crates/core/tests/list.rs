@@ -158,7 +158,12 @@ fn a_damaged_element_costs_only_itself() {
     assert_accounting(one_line.as_bytes(), &trace);
     assert_eq!(trace.trajectories.len(), 2);
     assert_eq!(trace.quarantine.len(), 1);
-    assert!(trace.quarantine[0].reason.starts_with("list element [1] (line 1, byte "));
+    let reason = &trace.quarantine[0].reason;
+    assert!(reason.starts_with("list element [1] (line 1, byte "), "{reason}");
+    // The error's place is the file's byte, inside the broken element.
+    let at: usize = reason.rsplit("(byte ").next().unwrap().trim_end_matches(')').parse().unwrap();
+    let start = one_line.find("{\"messages\": [{\"role\": tru").unwrap();
+    assert!((start..start + 40).contains(&at), "{reason}");
 }
 
 #[test]

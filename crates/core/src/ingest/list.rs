@@ -472,6 +472,12 @@ fn read_records(bytes: &[u8], e: &Elem, reader: &mut Reader) -> Result<Vec<Traje
                 e.line + err.line() as u64 - 1,
                 err.column()
             ),
+            // On the element's first line: where in the file, not in the element.
+            Err(err) if err.column() > 0 => format!(
+                "is not valid JSON: {} (byte {})",
+                super::describe_json_error(&err),
+                e.offset + err.column() as u64 - 1
+            ),
             _ => format!("is not valid JSON: {reason}"),
         }
     })?;
