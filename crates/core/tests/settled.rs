@@ -26,6 +26,21 @@ fn ingest_settling(
     (ingestor.finish_with(settled), handed)
 }
 
+/// Feeds `input` in the given pieces, copying the first trajectory as read so far after every
+/// piece (`Ingestor::snapshot_first`); the finished trace and the copies.
+fn fed_with_snapshots(
+    input: &[u8],
+    cuts: &[usize],
+    max_steps: usize,
+) -> (trajscope_core::Trace, Vec<trajscope_core::model::Trajectory>) {
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let mut snapshots = Vec::new();
+    common::feed_in_pieces(&mut ingestor, input, cuts, |i| {
+        snapshots.extend(i.snapshot_first(max_steps));
+    });
+    (ingestor.finish(), snapshots)
+}
+
 fn line(run: u8, kind: &str, seq: Option<u64>, extra: &str) -> String {
     let seq = seq.map(|s| format!(",\"writer_seq\":{s}")).unwrap_or_default();
     format!("{{\"type\":\"{kind}\",\"run_id\":\"r{run}\"{seq}{extra}}}")
@@ -228,12 +243,8 @@ proptest! {
         };
         let input = lines.join("\n");
         let whole = ingest(input.as_bytes(), IngestOptions::default());
-        let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut snapshots = Vec::new();
-        common::feed_in_pieces(&mut ingestor, input.as_bytes(), &cuts, |i| {
-            snapshots.extend(i.snapshot_first(max_steps));
-        });
-        prop_assert_eq!(&ingestor.finish(), &whole);
+        let (finished, snapshots) = fed_with_snapshots(input.as_bytes(), &cuts, max_steps);
+        prop_assert_eq!(&finished, &whole);
         for snap in snapshots {
             let first = &whole.trajectories[0];
             prop_assert_eq!(&snap.id, &first.id);
@@ -359,12 +370,8 @@ proptest! {
         }
         let input = lines.join("\n");
         let whole = ingest(input.as_bytes(), IngestOptions::default());
-        let mut ingestor = Ingestor::new(IngestOptions::default());
-        let mut snapshots = Vec::new();
-        common::feed_in_pieces(&mut ingestor, input.as_bytes(), &cuts, |i| {
-            snapshots.extend(i.snapshot_first(max_steps));
-        });
-        prop_assert_eq!(&ingestor.finish(), &whole);
+        let (finished, snapshots) = fed_with_snapshots(input.as_bytes(), &cuts, max_steps);
+        prop_assert_eq!(&finished, &whole);
         for snap in snapshots {
             prop_assert!(snap.steps.len() <= max_steps);
             prop_assert!(snap.steps.iter().enumerate().all(|(k, s)| s.index as usize == k));
