@@ -13,6 +13,7 @@
 //! bundle's size), whose rows may pair a stretch differently where two alignments are as short.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::hash::{Hash as _, Hasher as _};
 
 use serde::{Deserialize, Serialize};
@@ -338,7 +339,8 @@ fn write_key(step: &Step, out: &mut String) {
         out.push(']');
     }
     if let Some(code) = step.exit_code {
-        out.push_str(&format!(" [exit {code}]"));
+        // Into the key's own buffer (one key per step of both runs: no string of its own).
+        let _ = write!(out, " [exit {code}]");
     }
     if step.is_error {
         out.push_str(" [error]");

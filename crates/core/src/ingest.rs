@@ -712,19 +712,18 @@ impl Router {
     fn quarantine_document(&mut self, buf: &[u8], first_line: u64, first_offset: u64, why: &str) {
         let reason = format!("part of a JSON document that is not a trace: {why}");
         let mut splitter = LineSplitter::resume(first_line, first_offset, usize::MAX);
-        let mut lines = Vec::new();
-        let mut take =
-            |line: Line<'_>| lines.push((line.no, line.offset, line.bytes.to_vec(), line.end));
-        splitter.push(buf, &mut take);
-        splitter.finish(&mut take);
-        for (no, offset, bytes, end) in lines {
-            if is_blank(&bytes) {
+        let mut take = |line: Line<'_>| match is_blank(line.bytes) {
+            true => {
                 self.stats.lines_total += 1;
                 self.stats.lines_blank += 1;
-            } else {
-                self.quarantine_with_reason(no, offset, &bytes, reason.clone(), end);
             }
-        }
+            false => {
+                let (no, offset, end) = (line.no, line.offset, line.end);
+                self.quarantine_with_reason(no, offset, line.bytes, reason.clone(), end);
+            }
+        };
+        splitter.push(buf, &mut take);
+        splitter.finish(&mut take);
     }
 
     /// Gives up a would-be document: its lines (not counted yet) are routed again one by one,

@@ -90,6 +90,22 @@ struct Elem {
     cut: bool,
 }
 
+impl Elem {
+    /// Where the element is, as its reasons name it.
+    fn at(&self) -> String {
+        match self.index {
+            Some(i) => format!("list element [{i}] (line {}, byte {})", self.line, self.offset),
+            None => format!("the value at line {}, byte {}", self.line, self.offset),
+        }
+    }
+
+    /// The reason of an element longer than the longest kept whole.
+    fn too_long(&self, max_elem: usize) -> String {
+        let limit = limits::size_text(max_elem as u64);
+        format!("{} is longer than the limit of {limit} kept whole", self.at())
+    }
+}
+
 /// What the first element said, while the file is only probed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Probe {
@@ -319,16 +335,10 @@ impl ListStream {
     /// The open element ended (or, with `short`, the input ended inside it, for that reason).
     fn end_elem(&mut self, short: Option<&str>) {
         let Some(e) = self.elem.take() else { return };
-        let at = match e.index {
-            Some(i) => format!("list element [{i}] (line {}, byte {})", e.line, e.offset),
-            None => format!("the value at line {}, byte {}", e.line, e.offset),
-        };
+        let at = e.at();
         let result = match (short, e.cut) {
             (Some(why), _) => Err(format!("{at} {why}")),
-            (None, true) => Err(format!(
-                "{at} is longer than the limit of {} kept whole",
-                limits::size_text(self.max_elem as u64)
-            )),
+            (None, true) => Err(e.too_long(self.max_elem)),
             (None, false) => {
                 read_records(&self.buf, &e, &mut self.reader).map_err(|why| format!("{at} {why}"))
             }
@@ -418,14 +428,7 @@ impl ListStream {
             return Fate::Quarantined { reason: d.reason.clone(), cut_short: d.cut_short, element };
         }
         if let Some(e) = self.elem.as_ref().filter(|e| e.cut && e.line <= no) {
-            let at = match e.index {
-                Some(i) => format!("list element [{i}] (line {}, byte {})", e.line, e.offset),
-                None => format!("the value at line {}, byte {}", e.line, e.offset),
-            };
-            let reason = format!(
-                "{at} is longer than the limit of {} kept whole",
-                limits::size_text(self.max_elem as u64)
-            );
+            let reason = e.too_long(self.max_elem);
             let element = cut.then(|| (e.offset, self.buf.clone()));
             return Fate::Quarantined { reason, cut_short: false, element };
         }
