@@ -521,22 +521,19 @@ impl Router {
                 self.ingest_seq += 1;
             }
             list::Fate::Quarantined { mut reason, cut_short, element } => {
-                // An element's head reaches the end of the input only when it is all of it.
-                let to_the_end = match (cut, &element) {
-                    (true, Some((_, head))) => head.len() < limits::QUARANTINE_KEEP,
-                    _ => true,
-                };
                 let limit = limits::size_text(self.opts.limits.max_line as u64);
-                let (offset, keep) = match (cut, &element) {
+                // What is kept, where, and whether it reaches the end of the input.
+                let (offset, keep, to_the_end) = match (cut, &element) {
                     // Of a line too long to keep, the damaged element's first bytes (at its
-                    // own offset): the line's start is other, good elements.
+                    // own offset): the line's start is other, good elements. They reach the
+                    // end only when they are all of it.
                     (true, Some((at, head))) => {
                         reason.push_str(&format!(
                             "; the line is over the limit of {limit} kept whole: the element's \
                              first {} bytes are kept, at its offset",
                             head.len()
                         ));
-                        (*at, &head[..])
+                        (*at, &head[..], head.len() < limits::QUARANTINE_KEEP)
                     }
                     (true, None) => {
                         let keep = &bytes[..bytes.len().min(limits::QUARANTINE_KEEP)];
@@ -545,9 +542,9 @@ impl Router {
                              bytes are kept",
                             keep.len()
                         ));
-                        (offset, keep)
+                        (offset, keep, true)
                     }
-                    (false, _) => (offset, bytes),
+                    (false, _) => (offset, bytes, true),
                 };
                 self.quarantine_with_reason(no, offset, keep, reason, end);
                 if let Some(q) = self.quarantine.last_mut() {
