@@ -278,7 +278,7 @@ fn objective(chat: bool) -> fn(&[EvalItem]) -> (usize, usize, usize) {
 /// temperature held at `vote` and the agent support off.
 fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Weights {
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
-    let step_objective = objective(chat);
+    let goal = objective(chat);
     // An uninformed start, so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
     for k in 0..Weights::LEN {
@@ -297,7 +297,7 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Wei
     }
     w.agent_vote = vote;
     let held = |k: &usize| AGENT_STAGE.contains(k) || *k == AGENT_VOTE || dropped.contains(k);
-    let mut best = step_objective(&run(&w));
+    let mut best = goal(&run(&w));
     for _pass in 0..4 {
         let mut changed = false;
         for k in (0..Weights::LEN).filter(|k| !held(k)) {
@@ -307,7 +307,7 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Wei
                 }
                 let mut t = w.clone();
                 t.set(k, v);
-                let o = step_objective(&run(&t));
+                let o = goal(&run(&t));
                 if o > best {
                     best = o;
                     w = t;
