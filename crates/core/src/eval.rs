@@ -58,10 +58,10 @@ pub struct EvalReport {
 }
 
 /// An agent name for comparison: the part before " (" (Magentic-One roles), trimmed,
-/// lower-cased.
+/// lower-cased ([`crate::lower::lower_str`]).
 pub fn normalize_agent(name: &str) -> String {
     let base = name.split(" (").next().unwrap_or(name);
-    base.trim().to_lowercase()
+    crate::lower::lower_str(base.trim())
 }
 
 /// Predicts each item (treating it as a failed run) and scores the predictions.

@@ -160,7 +160,7 @@ pub fn trajerrbench_module(phase: Phase) -> &'static str {
 
 /// Lower case, letters and digits only: `Task Conflict` and `task_conflict` compare equal.
 fn squash(text: &str) -> String {
-    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(crate::lower::lower).collect()
 }
 
 /// A human-readable name for a category (`Task Conflict`).

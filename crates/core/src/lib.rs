@@ -15,6 +15,7 @@ pub mod diff;
 pub mod eval;
 pub mod ingest;
 pub mod labels;
+pub mod lower;
 pub mod model;
 pub mod num;
 pub mod outcome;

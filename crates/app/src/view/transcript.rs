@@ -5,6 +5,7 @@
 //! control, and the identifiers and source line in one quiet details line. Text only: every
 //! piece of trace content becomes a Yew text node.
 
+use trajscope_core::lower::lower_str;
 use yew::prelude::*;
 
 use super::list::highlight;
@@ -100,14 +101,14 @@ fn target(v: &StepView) -> Option<String> {
 
 /// The arguments, a long line cut while folded (never one holding a quote or a search hit).
 fn args_block(args: &str, query: &str, quotes: &[String], expanded: bool) -> Html {
-    let q = query.to_lowercase();
+    let q = lower_str(query);
     let lines = args.split('\n').enumerate().map(|(n, l)| {
         let nl = if n > 0 { "\n" } else { "" };
         let n_chars = l.chars().count();
         let keep = expanded
             || n_chars <= LONG_STRING
             || quotes.iter().any(|x| l.contains(x.as_str()))
-            || (!q.is_empty() && l.to_lowercase().contains(&q));
+            || (!q.is_empty() && lower_str(l).contains(&q));
         if keep {
             html! { <>{ nl }{ highlight(l, query, quotes) }</> }
         } else {

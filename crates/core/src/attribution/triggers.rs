@@ -1327,7 +1327,7 @@ fn same_word(a: &str, b: &str) -> bool {
     if a.is_ascii() || b.is_ascii() {
         a.eq_ignore_ascii_case(b)
     } else {
-        a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
+        a.chars().flat_map(crate::lower::lower).eq(b.chars().flat_map(crate::lower::lower))
     }
 }
 

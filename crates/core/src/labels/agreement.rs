@@ -211,7 +211,7 @@ pub fn agreement(labels: &[Label]) -> Agreement {
         exact += usize::from(all_same);
         let agents: Option<Vec<String>> = answers
             .values()
-            .map(|l| l.responsible_agent.as_deref().map(|a| a.trim().to_lowercase()))
+            .map(|l| l.responsible_agent.as_deref().map(|a| crate::lower::lower_str(a.trim())))
             .map(|a| a.filter(|a| !a.is_empty()))
             .collect();
         if let Some(agents) = agents {
