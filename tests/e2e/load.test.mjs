@@ -151,6 +151,10 @@ test('?url= loads a same-origin sample and refuses another origin', async () => 
   await page.goto(srv.url + '?url=' + encodeURIComponent('http://example.invalid/trace.jsonl'));
   await page.waitForSelector('[data-testid="notice"]');
   assert.match(await page.textContent('[data-testid="notice"]'), /only traces from this site/);
+  // A URL of no origin is named by its scheme, not as "null".
+  await page.goto(srv.url + '?url=' + encodeURIComponent('javascript:alert(1)'));
+  await page.waitForSelector('[data-testid="notice"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /only traces from this site can be loaded by URL, not a javascript: URL/);
   for (const url of requests) assert.ok(url.startsWith(srv.origin + '/'), `request left the origin: ${url}`);
   await context.close();
 });

@@ -150,3 +150,70 @@ test('random bytes are named a binary file, not only a JSON error at line 1', as
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// A second pass with files of shapes the project had not seen (2026-12-03).
+test('a queued file with no trajectory opens to say why; searching it ends', async () => {
+  const good = await tempFile('good.jsonl', line({ type: 'run_start', run_id: 'r1' }) +
+    line({ type: 'action', run_id: 'r1', agent: 'coder', tool: 'shell', command: 'make' }) +
+    line({ type: 'run_end', run_id: 'r1', status: 'failed' }));
+  const bad = await tempFile('bad.jsonl', 'not json\n{"a":\n');
+  const p = await newPage(browser);
+  const { page, context, errors } = p;
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', [bad, good]);
+  await waitReady(page);
+  await page.locator('[data-testid="queue-item"]').first().click();
+  await page.waitForSelector('[data-testid="step"]');
+  // The file of corrupt lines: its row opens its view, with its quarantined lines.
+  await page.click('[data-testid="queue-empty-file"]');
+  await page.waitForSelector('[data-testid="no-steps"]');
+  assert.equal(await page.textContent('[data-testid="no-steps"]'),
+    'This file has no trajectory: it is empty or every line was quarantined.');
+  assert.equal(await page.locator('[data-testid="quarantine-entry"]').count(), 2);
+  assert.equal(await page.getAttribute('[data-testid="queue-empty-file"]', 'aria-current'), 'true');
+  await page.fill('[data-testid="search"]', 'json');
+  await page.waitForFunction(() => document.querySelector('[data-testid="search-count"]').textContent === '0 matches');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('bidirectional controls in trace text reorder nothing of the page and are flagged', async () => {
+  const path = await tempFile('bidi.jsonl', line({ type: 'run_start', run_id: 'r1' }) +
+    line({ type: 'action', run_id: 'r1', agent: 'bu\u202eild\u202dbot', tool: 'shell', command: 'cat report\u202egnp.exe' }) +
+    line({ type: 'observation', run_id: 'r1', exit_code: 1, output: 'error: failed' }) +
+    line({ type: 'run_end', run_id: 'r1', status: 'failed' }));
+  const { page, context, errors } = await open(path);
+  await page.waitForSelector('[data-testid="tag-bidi"]');
+  assert.equal(await page.locator('[data-testid="tag-bidi"]').count(), 1);
+  // Every element of the page is a bidi isolate: an override left open ends with its element.
+  const who = page.locator('[data-testid="diagnosis-who"]');
+  assert.equal(await who.evaluate((e) => getComputedStyle(e.querySelector('*') || e).unicodeBidi), 'isolate');
+  await screenshot(page, 'qa-bidi');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a file of an archive keeps its own name in view in the queue; a file-wide brief says so', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'trajscope-e2e-qa-'));
+  const sub = join(dir, 'a-rather-long-folder-name-of-runs', 'nested');
+  await mkdir(sub, { recursive: true });
+  const run = (id, status) => line({ type: 'run_start', run_id: id }) +
+    line({ type: 'action', run_id: id, agent: 'coder', tool: 'shell', command: 'make test' }) +
+    line({ type: 'observation', run_id: id, exit_code: status === 'failed' ? 1 : 0, output: status === 'failed' ? 'Error: 2 tests failed' : 'ok' }) +
+    line({ type: 'run_end', run_id: id, status });
+  await writeFile(join(sub, 'b.jsonl'), run('r1', 'failed') + run('r2', 'passed'));
+  const zip = join(dir, 'runs.zip');
+  execFileSync('zip', ['-qr', zip, 'a-rather-long-folder-name-of-runs'], { cwd: dir });
+  const { page, context, errors } = await open(zip);
+  const name = page.locator('[data-testid="queue-file-name"]');
+  assert.equal(await name.textContent(), 'runs.zip!a-rather-long-folder-name-of-runs/nested/b.jsonl');
+  const base = name.locator('.qname-base');
+  assert.equal(await base.textContent(), 'b.jsonl');
+  assert.ok(await base.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the member name is cut');
+  assert.match(await page.textContent('[data-testid="brief-scope"]'), /For the whole file: the cases of its 2 trajectories/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

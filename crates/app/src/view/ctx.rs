@@ -291,7 +291,12 @@ fn same_origin(url: &str) -> Result<String, String> {
     let u = web_sys::Url::new_with_base(url, &href).map_err(|_| format!("not a URL: {url}"))?;
     let here = web_sys::Url::new(&href).map_err(|_| "no location")?;
     if u.origin() != here.origin() {
-        return Err(format!("only traces from this site can be loaded by URL, not {}", u.origin()));
+        // A `javascript:` or `data:` URL has the opaque origin "null": name its scheme instead.
+        let from = match u.origin().as_str() {
+            "null" => format!("a {} URL", u.protocol()),
+            other => other.to_string(),
+        };
+        return Err(format!("only traces from this site can be loaded by URL, not {from}"));
     }
     Ok(u.href())
 }

@@ -72,6 +72,19 @@ pub fn progress(f: &FileEntry, ctx: &Ctx) -> Html {
     }
 }
 
+/// A queued file's name. A file of a folder or an archive (`runs.zip!a/b.jsonl`) keeps its own
+/// name in view: its folder or archive part gives way first when the name is cut.
+fn file_name(name: &str) -> Html {
+    let cut = name.rfind(['/', '!']).map_or(0, |i| i + 1);
+    let (dir, base) = name.split_at(cut);
+    html! {
+        <span class="qname" title={name.to_string()} data-testid="queue-file-name">
+            if !dir.is_empty() { <span class="qname-dir">{ dir }</span> }
+            <span class="qname-base">{ base }</span>
+        </span>
+    }
+}
+
 /// The work queue: every file, and each trajectory in it.
 pub fn queue(
     state: &UseReducerHandle<State>,
@@ -103,7 +116,7 @@ pub fn queue(
         html! {
             <li class="queue-file" data-testid="queue-file">
                 <div class="qfile">
-                    <span class="qname" title={f.name.clone()}>{ f.name.clone() }</span>
+                    { file_name(&f.name) }
                     <span class="muted">{ mb(f.size) }</span>
                     <button class="icon" onclick={forget} aria-label={format!("Remove {}", f.name)} title="Remove">{"×"}</button>
                 </div>
@@ -344,8 +357,12 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
     };
     let actors: Vec<String> =
         state.nav.columns.as_ref().map(|c| c.actors.clone()).unwrap_or_default();
+    // A file with no trajectory (or a trajectory with no steps) has nothing to search: the
+    // worker sends no hits for it.
+    let no_steps = state.nav.columns.as_ref().is_some_and(|c| c.line.is_empty());
     let hits = match (&state.search.hits, state.search.query.is_empty()) {
         (_, true) => String::new(),
+        (None, false) if no_steps => "0 matches".into(),
         (None, false) => "searching…".into(),
         (Some(h), false) => {
             let pos = state.nav.step.and_then(|s| h.binary_search(&s).ok());
@@ -647,6 +664,11 @@ pub fn brief(s: &TraceSummary) -> Html {
     html! {
         <section class="brief panel" aria-label="Failure Prevention Brief" data-testid="brief">
             <h2>{"Failure Prevention Brief"}</h2>
+            if s.trajectories.len() > 1 {
+                <p class="muted small" data-testid="brief-scope">
+                    { format!("For the whole file: the cases of its {} trajectories, not only the open one.", s.trajectories.len()) }
+                </p>
+            }
             if !s.analysis_done {
                 <p class="muted" data-testid="brief-pending" aria-busy="true">{"Analysing the trajectories… the brief and the cases follow."}</p>
             } else if md.is_empty() {

@@ -146,7 +146,9 @@ pub fn trajectories(props: &Props) -> Html {
             class={classes!(virtual_list.then_some("queue-rows"))}
             data-qh={virtual_list.then(|| (len as f64 * ROW_HEIGHT).to_string())}>
             { for rows }
-            if len == 0 && s.trajectories.is_empty() { <li class="muted">{"no trajectory"}</li> }
+            if len == 0 && s.trajectories.is_empty() {
+                <li>{ empty_file(props.file, sel == Some((props.file, 0)), &dispatch) }</li>
+            }
             if len == 0 && !s.trajectories.is_empty() { <li class="muted" data-testid="queue-filtered">{ format!("{} hidden by the filter", s.trajectories.len()) }</li> }
         </ul>
     };
@@ -172,6 +174,22 @@ pub fn trajectories(props: &Props) -> Html {
             { list }
         </div>
         </>
+    }
+}
+
+/// The row of a file with no trajectory: it opens the file's view, which says why (its error,
+/// its quarantined lines and their export).
+fn empty_file(file: u32, selected: bool, dispatch: &UseReducerDispatcher<State>) -> Html {
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| dispatch.dispatch(Action::Select { file, traj: 0 }))
+    };
+    html! {
+        <button class={classes!("queue-item", "muted", selected.then_some("selected"))}
+            aria-current={selected.then_some("true")} data-testid="queue-empty-file" {onclick}
+            title="Show why: the file's error and its quarantined lines">
+            {"no trajectory · show why"}
+        </button>
     }
 }
 

@@ -119,6 +119,17 @@ fn args_block(args: &str, query: &str, quotes: &[String], expanded: bool) -> Htm
     html! { <pre class="args" data-testid="tool-args">{ for lines }</pre> }
 }
 
+/// A character that reorders the text after it: an embedding, override or isolate (and its
+/// end). Shown text cannot reveal them, so a card that holds one says so.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn has_bidi_controls(text: &str) -> bool {
+    // Each is three bytes in UTF-8, all starting with 0xE2.
+    text.as_bytes().contains(&0xE2) && text.chars().any(is_bidi_control)
+}
+
 /// The card's inner content (the `li` around it belongs to the list).
 pub fn card(c: &Card) -> Html {
     let tool = c.view.and_then(|v| v.parts.as_ref()).and_then(|p| p.tool.clone());
@@ -185,6 +196,12 @@ pub fn card(c: &Card) -> Html {
             if let Some(e) = exit { <span class="tag tag-err">{ format!("exit {e}") }</span> }
             if let Some(s) = &status { <span class="tag">{ s.clone() }</span> }
             if c.is_error { <span class="tag tag-err">{"error"}</span> }
+            if c.view.is_some_and(|v| has_bidi_controls(&v.text) || c.actor.chars().any(is_bidi_control)) {
+                <span class="tag tag-err" data-testid="tag-bidi"
+                    title="This step holds Unicode bidirectional control characters (U+202A–U+202E, U+2066–U+2069): its text or agent name may show reordered, as a disguised file name does">
+                    {"bidi controls"}
+                </span>
+            }
             if c.critical { <span class="tag tag-crit">{"critical"}</span> }
             else if c.candidate { <span class="tag tag-cand">{"candidate"}</span> }
             if let Some(u) = c.view.and_then(|v| v.usage.as_ref()) {
