@@ -217,3 +217,35 @@ test('a file of an archive keeps its own name in view in the queue; a file-wide 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a step kept in part (a 20,000-character output) is read whole from the file on demand', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const long = 'a'.repeat(9000) + ' MIDDLE-MARKER ' + 'b'.repeat(11000);
+  const obs = line({ type: 'observation', run_id: 'r1', exit_code: 1, output: long });
+  const text = line({ type: 'run_start', run_id: 'r1' }) +
+    line({ type: 'action', run_id: 'r1', agent: 'coder', tool: 'shell', command: 'make' }) + obs +
+    line({ type: 'run_end', run_id: 'r1', status: 'failed' });
+  const { page, context, errors } = await open(await tempFile('long.jsonl', text));
+  const card = page.locator('[data-testid="step"][data-step="2"]');
+  await card.locator('[data-testid="source-open"]').click();
+  await page.waitForSelector('[data-testid="source-text"]');
+  // The record exactly as the file holds it: the line, with the middle no view shows.
+  assert.equal(await page.textContent('[data-testid="source-text"]'), obs.trimEnd());
+  assert.equal(await page.locator('[data-testid="step"] :text("MIDDLE-MARKER")').count(), 0);
+  await screenshot(page, 'qa-source');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid="source"]', { state: 'detached' });
+  await context.close();
+  // A compressed file cannot be sliced at the decoded offsets: the dialog says so.
+  const gz = await open(await tempFile('long.jsonl.gz', gzipSync(Buffer.from(text))));
+  await gz.page.locator('[data-testid="step"][data-step="2"] [data-testid="source-open"]').click();
+  assert.match(await gz.page.textContent('[data-testid="source-unavailable"]'), /The file is compressed: .*open the decompressed file/);
+  await gz.context.close();
+  // A format whose records' extent the reader does not keep: the record is read to its line's end.
+  const rec = line({ event: 'log', level: 'info', message: long });
+  const gen = await open(await tempFile('generic.jsonl', line({ event: 'start' }) + rec + line({ event: 'end' })));
+  await gen.page.locator('[data-testid="source-open"]').first().click();
+  assert.equal(await gen.page.textContent('[data-testid="source-text"]'), rec.trimEnd());
+  assert.deepEqual([...errors, ...gz.errors, ...gen.errors], []);
+  await gen.context.close();
+});

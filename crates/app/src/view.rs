@@ -159,6 +159,7 @@ pub fn app() -> Html {
                 </main>
             </div>
             if state.page.help_open { { panels::help(state.dispatcher()) } }
+            if let Some(s) = state.page.source.clone() { { panels::source(&s, state.dispatcher()) } }
         </div>
     }
 }

@@ -148,7 +148,9 @@ pub fn route(s: &State, a: Action) -> Option<Action> {
     Some(match a {
         Action::Nav(NavAction::Move(d)) => Action::Compare(Msg::Move(d)),
         Action::MoveCandidate(d) => Action::Compare(Msg::NextChange(d)),
-        Action::Page(PageAction::CloseHelp) if !s.page.help_open => Action::Compare(Msg::Leave),
+        Action::Page(PageAction::CloseHelp) if !s.page.help_open && s.page.source.is_none() => {
+            Action::Compare(Msg::Leave)
+        }
         Action::MarkCritical => return None,
         a => a,
     })
@@ -526,6 +528,7 @@ fn compare_view(props: &Props) -> Html {
                 quotes: &[],
                 expanded: expanded.contains(&(side, i)),
                 on_toggle: on_toggle(side),
+                on_source: None,
             });
             html! {
                 <div class={classes!("cmp-step", "step", format!("role-{role}"), format!("kind-{kind}"))}
@@ -1000,6 +1003,7 @@ mod tests {
             timestamp: None,
             usage: None,
             parts: None,
+            source: None,
         };
         assert_eq!(one_line(&v), "a b c");
         let long = StepView { text: "word ".repeat(200), ..v };

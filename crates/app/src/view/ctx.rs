@@ -33,6 +33,9 @@ pub struct Ctx {
     /// paint; if that trajectory is open then, the effect takes this request as its own
     /// ([`Ctx::take_prefetched`]) instead of asking again.
     prefetched: Rc<RefCell<Option<Prefetch>>>,
+    /// Each loaded file as picked (a `Blob` is a handle, not a copy): a step's whole record is
+    /// read from it again when the step keeps only a part (the source dialog).
+    blobs: Rc<RefCell<HashMap<u32, web_sys::Blob>>>,
 }
 
 /// Requests of which only the last one's answer counts.
@@ -78,7 +81,42 @@ impl Ctx {
             requested: Rc::new(RefCell::new(HashSet::new())),
             latest: Rc::new(RefCell::new(HashMap::new())),
             prefetched: Rc::new(RefCell::new(None)),
+            blobs: Rc::new(RefCell::new(HashMap::new())),
         }
+    }
+
+    /// Lets go of a removed file's blob.
+    pub(super) fn forget_blob(&self, file: u32) {
+        self.blobs.borrow_mut().remove(&file);
+    }
+
+    /// Reads step `step`'s record (`span`, line `line`) of `file` (queued as `name`) from the
+    /// picked file and opens the source dialog with it. The offsets are of the decoded text:
+    /// a compressed file or an archive's member cannot be sliced, and says so.
+    pub(super) fn show_source(
+        &self,
+        dispatch: &UseReducerDispatcher<State>,
+        file: u32,
+        name: &str,
+        (step, line): (u32, u32),
+        span: trajscope_core::session::steps::SourceSpan,
+    ) {
+        let Some(blob) = self.blobs.borrow().get(&file).cloned() else { return };
+        let (dispatch, member) = (dispatch.clone(), name.contains('!'));
+        wasm_bindgen_futures::spawn_local(async move {
+            let shown = read_source(&blob, member, span).await;
+            let (text, read, note) = match shown {
+                Ok((text, note)) => (text, true, note),
+                Err(why) => (why, false, None),
+            };
+            let end = span.offset + text.len() as u64;
+            let title = match read {
+                true => format!("Step #{step} · line {line} · bytes {}–{end}", span.offset),
+                false => format!("Step #{step} · line {line}"),
+            };
+            let s = super::state::SourceText { title, text, read, note };
+            dispatch.dispatch(PageAction::ShowSource(Rc::new(s)).into());
+        });
     }
 
     /// Asks the columns of trajectory `traj` of `file` ahead of the effect that would (a file
@@ -195,6 +233,7 @@ impl Ctx {
             *n
         };
         dispatch.dispatch(QueueAction::Add { id, name, size: blob.size() }.into());
+        self.blobs.borrow_mut().insert(id, blob.clone());
         if self.bridge.borrow().is_none() {
             // A file dropped the moment the page appears, before the effect that starts the
             // worker has run: start it now (its queue holds the request until it is ready).
@@ -283,6 +322,52 @@ pub(super) fn load_url(ctx: Ctx, dispatch: UseReducerDispatcher<State>, url: Str
             },
         }
     });
+}
+
+/// The most of a record the source dialog reads when its extent is not known (it then ends at
+/// its line's end).
+const SOURCE_MAX: f64 = 8.0 * 1024.0 * 1024.0;
+
+/// The text of `span` in `blob`, and what was left out; or why it cannot be read.
+async fn read_source(
+    blob: &web_sys::Blob,
+    member: bool,
+    span: trajscope_core::session::steps::SourceSpan,
+) -> Result<(String, Option<String>), String> {
+    const PACKED: &str = "its offsets are in the decompressed text, which the page does not keep: open the decompressed file to read the record whole";
+    if member {
+        return Err(format!("The record is in a file of an archive: {PACKED}."));
+    }
+    let magic =
+        blob_bytes(&blob.slice_with_f64_and_f64(0.0, 4.0).map_err(|_| "cannot read")?).await?;
+    if magic.starts_with(&[0x1f, 0x8b]) || magic.starts_with(b"PK\x03\x04") {
+        return Err(format!("The file is compressed: {PACKED}."));
+    }
+    let start = span.offset as f64;
+    let known = span.len > 0;
+    let end = if known { start + span.len as f64 } else { start + SOURCE_MAX };
+    let bytes =
+        blob_bytes(&blob.slice_with_f64_and_f64(start, end).map_err(|_| "cannot read")?).await?;
+    let (bytes, note) = match known {
+        true => (&bytes[..], None),
+        false => match bytes.iter().position(|&b| b == b'\n') {
+            Some(i) => (&bytes[..i], None),
+            None if bytes.len() as f64 >= SOURCE_MAX => (
+                &bytes[..],
+                Some("The record goes on past 8 MiB: the first 8 MiB are shown.".to_string()),
+            ),
+            None => (&bytes[..], None),
+        },
+    };
+    Ok((String::from_utf8_lossy(bytes).into_owned(), note))
+}
+
+/// The bytes of `blob`.
+async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    let buf = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(|_| {
+        "the file can no longer be read (moved or changed since it was picked?)".to_string()
+    })?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// Resolves `url` against the page and refuses another origin.

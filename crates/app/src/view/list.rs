@@ -275,6 +275,18 @@ pub fn step_list(props: &Props) -> Html {
     let Some(columns) = state.nav.columns.clone() else {
         return html! { <p class="muted" aria-busy="true">{"Loading steps…"}</p> };
     };
+    let on_source = {
+        let (ctx, dispatch, lines) = (props.ctx.clone(), state.dispatcher(), columns.line.clone());
+        let file = state.sel().map(|(f, _)| f);
+        let name =
+            file.and_then(|f| state.queue.files.iter().find(|q| q.id == f)).map(|q| q.name.clone());
+        Callback::from(move |(i, span)| {
+            if let (Some(file), Some(name)) = (file, name.as_deref()) {
+                let line = lines.get(i as usize).copied().unwrap_or(0);
+                ctx.show_source(&dispatch, file, name, (i, line), span);
+            }
+        })
+    };
     if columns.line.is_empty() {
         // A file with no trajectory at all (empty, or every line quarantined) says so.
         let none = state
@@ -328,6 +340,7 @@ pub fn step_list(props: &Props) -> Html {
             quotes: &quotes,
             expanded: expanded.0.contains(&i),
             on_toggle: on_toggle.clone(),
+            on_source: Some(on_source.clone()),
         });
         html! {
             <li key={i} data-testid="step" data-step={i.to_string()} data-line={columns.line[ix].to_string()}

@@ -99,6 +99,7 @@ pub fn queue(
             let (ctx, dispatch, id) = (ctx.clone(), dispatch.clone(), f.id);
             Callback::from(move |_| {
                 ctx.send(&Request::Forget { file: id });
+                ctx.forget_blob(id);
                 dispatch.dispatch(QueueAction::Forget(id).into());
             })
         };
@@ -718,6 +719,32 @@ fn gold_text(g: &trajscope_core::model::GoldLabel, predicted: Option<u32>) -> St
         _ => "",
     };
     format!("{step}{}{verdict}", agent.unwrap_or_default())
+}
+
+/// The source dialog: a step's record as the file holds it, as text (never markup).
+pub fn source(s: &super::state::SourceText, dispatch: UseReducerDispatcher<State>) -> Html {
+    let close = Callback::from(move |_| dispatch.dispatch(PageAction::CloseHelp.into()));
+    let text = s.text.clone();
+    let copy = Callback::from(move |_| {
+        let _ = gloo::utils::window().navigator().clipboard().write_text(&text);
+    });
+    html! {
+        <div class="help" role="dialog" aria-modal="true" aria-label="Source record" data-testid="source">
+            <div class="help-box source-box">
+                <h2>{ s.title.clone() }</h2>
+                if let Some(n) = &s.note { <p class="muted small">{ n.clone() }</p> }
+                if s.read {
+                    <pre class="source-text" data-testid="source-text" tabindex="0">{ s.text.clone() }</pre>
+                } else {
+                    <p data-testid="source-unavailable">{ s.text.clone() }</p>
+                }
+                <div class="group">
+                    if s.read { <button class="button" onclick={copy}>{"Copy"}</button> }
+                    <button class="button" onclick={close} autofocus=true>{"Close"}</button>
+                </div>
+            </div>
+        </div>
+    }
 }
 
 pub fn help(dispatch: UseReducerDispatcher<State>) -> Html {

@@ -18,7 +18,7 @@ use yew::Reducible;
 
 pub use labels::{LabelAction, Labels};
 pub use nav::{Filter, Nav, NavAction};
-pub use page::{Mode, Page, PageAction};
+pub use page::{Mode, Page, PageAction, SourceText};
 pub use queue::{FileEntry, FileStatus, Queue, QueueAction, QueueFilter};
 pub use search::{Search, SearchAction};
 pub use selection::{Candidate, HashView, Selection};

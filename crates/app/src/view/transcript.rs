@@ -36,6 +36,8 @@ pub struct Card<'a> {
     pub quotes: &'a [String],
     pub expanded: bool,
     pub on_toggle: Callback<u32>,
+    /// Opens the source dialog on the step's record (where the file can be read again).
+    pub on_source: Option<Callback<(u32, trajscope_core::session::steps::SourceSpan)>>,
 }
 
 /// Visual lines of a text wrapped at [`WRAP`].
@@ -130,6 +132,23 @@ fn has_bidi_controls(text: &str) -> bool {
     text.as_bytes().contains(&0xE2) && text.chars().any(is_bidi_control)
 }
 
+/// "Read the whole record", on a step kept only in part (its long text or arguments as a head
+/// and a tail): the record is read again from the file.
+fn source_button(c: &Card) -> Option<Html> {
+    let (cb, span) = (c.on_source.clone()?, c.view?.source?);
+    let i = c.index;
+    let onclick = Callback::from(move |e: MouseEvent| {
+        e.stop_propagation();
+        cb.emit((i, span))
+    });
+    Some(html! {
+        <button class="fold" data-testid="source-open" {onclick}
+            title="The step keeps the start and the end of this text: read the record whole from the file">
+            {"Read the whole record"}
+        </button>
+    })
+}
+
 /// The card's inner content (the `li` around it belongs to the list).
 pub fn card(c: &Card) -> Html {
     let tool = c.view.and_then(|v| v.parts.as_ref()).and_then(|p| p.tool.clone());
@@ -220,6 +239,7 @@ pub fn card(c: &Card) -> Html {
                 { if c.expanded { "Show less" } else { "Show all" } }
             </button>
         }
+        if let Some(b) = source_button(c) { { b } }
         if !details.is_empty() {
             <div class="details" data-testid="step-details">{ details }</div>
         }

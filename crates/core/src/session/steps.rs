@@ -48,6 +48,28 @@ pub struct StepView {
     /// arguments, text and identifiers apart, together within the grain's bound.
     #[serde(default)]
     pub parts: Option<views::StepParts>,
+    /// Where the step's record is in the input, when the step's text or arguments were kept as
+    /// a head and a tail (`ingest::compact`): the bytes `offset .. offset + len` of the
+    /// (decompressed) input hold what the step keeps only in part (`len` 0: the extent is not
+    /// known; the record starts at `offset`, on its line).
+    #[serde(default)]
+    pub source: Option<SourceSpan>,
+}
+
+/// A byte range of the (decompressed) input; `len` 0 when only its start is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceSpan {
+    pub offset: u64,
+    pub len: u64,
+}
+
+/// The record a compacted step was read from.
+fn elided_source(s: &crate::model::Step) -> Option<SourceSpan> {
+    [s.text_elided.as_deref(), s.args_elided.as_deref()]
+        .into_iter()
+        .flatten()
+        .max_by_key(|e| e.source_len)
+        .map(|e| SourceSpan { offset: e.source_offset, len: e.source_len })
 }
 
 pub fn columns(t: &Trajectory) -> StepColumns {
@@ -117,6 +139,7 @@ pub fn step_views(
                 timestamp: s.timestamp.as_deref().map(str::to_owned),
                 usage: s.usage.as_deref().cloned(),
                 parts: Some(views::step_parts_with_quotes(s, grain, opts, &quotes)),
+                source: elided_source(s),
             }
         })
         .collect()

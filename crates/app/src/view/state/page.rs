@@ -24,6 +24,21 @@ pub struct Page {
     pub worker_up: bool,
     /// How often a worker that was up stopped (each time it is restarted).
     pub crashes: u32,
+    /// A step's source record, read from the file (the dialog is open while it is `Some`).
+    pub source: Option<std::rc::Rc<SourceText>>,
+}
+
+/// A step's record as the file holds it, for the source dialog.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceText {
+    /// Where it is: `step #3 · line 12 · bytes 4,096–24,100`.
+    pub title: String,
+    /// The record's text (UTF-8, damaged bytes replaced), or why it cannot be read.
+    pub text: String,
+    /// Whether `text` is the record (not a reason it cannot be shown).
+    pub read: bool,
+    /// What was left out, when the record is longer than the dialog shows.
+    pub note: Option<String>,
 }
 
 pub enum PageAction {
@@ -31,8 +46,10 @@ pub enum PageAction {
     DragOver(bool),
     TogglePaste,
     ToggleHelp,
+    /// Closes the help and the source dialog (Esc).
     CloseHelp,
     SetMode(Mode),
+    ShowSource(std::rc::Rc<SourceText>),
 }
 
 impl Page {
@@ -42,7 +59,11 @@ impl Page {
             PageAction::DragOver(b) => self.drag_over = b,
             PageAction::TogglePaste => self.paste_open = !self.paste_open,
             PageAction::ToggleHelp => self.help_open = !self.help_open,
-            PageAction::CloseHelp => self.help_open = false,
+            PageAction::CloseHelp => {
+                self.help_open = false;
+                self.source = None;
+            }
+            PageAction::ShowSource(s) => self.source = Some(s),
             PageAction::SetMode(m) => self.mode = m,
         }
     }
