@@ -249,3 +249,17 @@ test('a step kept in part (a 20,000-character output) is read whole from the fil
   assert.deepEqual([...errors, ...gz.errors, ...gen.errors], []);
   await gen.context.close();
 });
+
+test('lines quarantined together for one reason are one entry of the panel, the export keeps each', async () => {
+  const doc = JSON.stringify({ steps: [{ thought: 'a' }, { thought: 'b' }], final: 'x' }, null, 2) + '\n';
+  const { page, context, errors } = await open(await tempFile('unknown.json', doc));
+  const n = doc.trimEnd().split('\n').length;
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), String(n));
+  const entries = page.locator('[data-testid="quarantine-entry"]');
+  assert.equal(await entries.count(), 1);
+  assert.equal(await entries.first().getAttribute('data-lines'), String(n));
+  assert.match(await entries.first().textContent(), new RegExp(`lines 1–${n}`));
+  assert.match(await page.textContent('[data-testid="quarantine-raw"]'), /"steps": \[/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

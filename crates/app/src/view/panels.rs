@@ -3,6 +3,7 @@
 //! help.
 
 use std::rc::Rc;
+use trajscope_core::report::QuarantineRecord as Quarantined;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -486,17 +487,26 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
                 <button class="button" data-testid="export-quarantine-redacted" onclick={export(true)}
                         title="The quarantined lines with secrets masked: not the exact bytes">{"Export quarantine — secrets redacted (JSONL)"}</button>
                 <ul role="list">
-                { for s.quarantine.iter().take(SHOWN).map(|q| html! {
-                    <li data-testid="quarantine-entry" data-line={q.line.to_string()} data-offset={q.offset.to_string()}>
+                { for quarantine_runs(&s.quarantine[..SHOWN.min(s.quarantine.len())]).map(|run| {
+                    let q = &run[0];
+                    let last = run[run.len() - 1].line;
+                    let place = if run.len() == 1 { format!("line {}", q.line) } else { format!("lines {}–{last}", q.line) };
+                    let raw: Vec<&str> = run.iter().take(RUN_RAW_LINES).map(|q| q.raw.as_str()).collect();
+                    html! {
+                    <li data-testid="quarantine-entry" data-line={q.line.to_string()} data-offset={q.offset.to_string()}
+                        data-lines={run.len().to_string()}>
                         <div>
-                            <span class="line">{ format!("line {}", q.line) }</span>
+                            <span class="line">{ place }</span>
                             <span class="muted">{ format!("offset {}", q.offset) }</span>
                             if q.truncated_tail { <span class="tag" data-testid="truncated-tail">{"truncated tail"}</span> }
                         </div>
                         <div class="reason" data-testid="quarantine-reason">{ q.reason.clone() }</div>
-                        <pre class="raw" data-testid="quarantine-raw">{ q.raw.clone() }</pre>
+                        <pre class="raw" data-testid="quarantine-raw">{ raw.join("\n") }</pre>
+                        if run.len() > RUN_RAW_LINES {
+                            <p class="muted small">{ format!("… and {} more lines (the export has each)", run.len() - RUN_RAW_LINES) }</p>
+                        }
                     </li>
-                }) }
+                }}) }
                 </ul>
                 if s.quarantine_total as usize > SHOWN.min(s.quarantine.len()) {
                     <p class="muted">{ format!("showing {} of {}; the export has them all", SHOWN.min(s.quarantine.len()), s.quarantine_total) }</p>
@@ -504,6 +514,18 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
             }
         </section>
     }
+}
+
+/// Lines of a quarantined run shown in the panel (the export has every line).
+const RUN_RAW_LINES: usize = 12;
+
+/// The quarantine as the panel lists it: consecutive lines quarantined for the same reason
+/// (a document of no known shape, a damaged pretty-printed element) are one entry, so the
+/// reason is read once; every other line is its own.
+fn quarantine_runs(q: &[Quarantined]) -> impl Iterator<Item = &[Quarantined]> {
+    q.chunk_by(|a, b| {
+        b.line == a.line + 1 && b.reason == a.reason && !a.truncated_tail && !b.truncated_tail
+    })
 }
 
 /// Usage as one line: only what the format records; "not recorded" when it records none.
