@@ -640,6 +640,7 @@ impl Router {
                             }
                             f => formats::from_document(f, value),
                         };
+                        let shape = format.is_none().then(|| document_shape(&value));
                         match format.map(|f| (f, read(f, value))) {
                             Some((f, Ok(mut trajectories))) => {
                                 // A document without an id of its own is named after its format.
@@ -661,10 +662,11 @@ impl Router {
                                 return (f, trajectories);
                             }
                             Some((f, Err(e))) => format!("the document looks like {f} but {e}"),
-                            None => {
-                                "the file is one JSON document of a shape no supported format has"
-                                    .to_string()
-                            }
+                            None => format!(
+                                "the file is one JSON document of a shape no supported format has \
+                                 ({}; docs/formats.md lists the shapes read)",
+                                shape.unwrap_or_default()
+                            ),
                         }
                     }
                     Err(e) => format!(
@@ -1073,6 +1075,33 @@ pub(crate) fn not_an_object_reason(v: &serde_json::Value) -> String {
         serde_json::Value::Object(_) => "an object of an unexpected shape",
     };
     format!("valid JSON but {kind}, not an event object")
+}
+
+/// A document of no known shape in a few words, for its reason: an object's keys (sorted), a
+/// list's length and what its first item is, so the user can tell which tool wrote it.
+fn document_shape(v: &serde_json::Value) -> String {
+    fn keys(m: &serde_json::Map<String, serde_json::Value>) -> String {
+        const SHOWN: usize = 8;
+        let mut names: Vec<&str> = m.keys().take(SHOWN).map(String::as_str).collect();
+        if m.len() > SHOWN {
+            names.push("…");
+        }
+        match names.is_empty() {
+            true => "no keys".to_string(),
+            false => format!("the keys {}", names.join(", ")),
+        }
+    }
+    match v {
+        serde_json::Value::Object(m) => format!("an object with {}", keys(m)),
+        serde_json::Value::Array(a) => match a.first() {
+            Some(serde_json::Value::Object(m)) => {
+                format!("a list of {} items, the first an object with {}", a.len(), keys(m))
+            }
+            Some(_) => format!("a list of {} items, the first not an object", a.len()),
+            None => "an empty list".to_string(),
+        },
+        _ => "not an object or a list".to_string(),
+    }
 }
 
 pub(crate) fn describe_json_error(e: &serde_json::Error) -> String {

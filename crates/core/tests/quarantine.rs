@@ -86,6 +86,15 @@ fn a_valid_json_document_of_no_known_shape_is_quarantined_with_one_reason() {
     let lines: Vec<&[u8]> = input.lines().filter(|l| !l.is_empty()).map(str::as_bytes).collect();
     assert_eq!(raw, lines);
     assert!(trace.error.as_deref().is_some_and(|e| e.contains("no supported format")));
+    // The reason says what the document is, so the user can tell which tool wrote it.
+    assert!(
+        trace
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("(an object with the keys items, settings;")),
+        "{:?}",
+        trace.error
+    );
 }
 
 #[test]
