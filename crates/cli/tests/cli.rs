@@ -401,3 +401,39 @@ fn analyze_reads_every_member_of_an_archive_as_its_own_trace() {
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains(&format!("{}: format awtl", name("runs/sample.awtl.jsonl"))), "{text}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_folder_walk_does_not_follow_links_to_folders_so_a_link_cycle_ends() {
+    // run/ holds a trace, a link back to its parent and a link to itself: followed, the walk
+    // would never end (or end on ELOOP after reading the trace dozens of times).
+    let dir = tmp("link-cycle");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("run")).unwrap();
+    std::fs::copy(repo("tests/fixtures/awtl/passed_run.awtl.jsonl"), dir.join("run/t.jsonl"))
+        .unwrap();
+    std::os::unix::fs::symlink("..", dir.join("run/up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("run/self")).unwrap();
+    // A link to a file is read like the file.
+    std::os::unix::fs::symlink("t.jsonl", dir.join("run/u.jsonl")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let d = dir.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(trajscope().args(["analyze", "--jsonl"]).arg(&d).output().unwrap());
+    });
+    let out = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the walk ends");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .collect();
+    let name = |n: &str| dir.join(n).display().to_string();
+    assert_eq!(files, [name("run/t.jsonl"), name("run/u.jsonl")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    for link in ["run/self", "run/up"] {
+        assert!(
+            err.contains(&format!("{}: a link to a folder, not followed", name(link))),
+            "{err}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! [--trajectory ID]]`: the diagnosis of every failed
 //! trajectory (human output), the JSON report (`--json`, the contract of `docs/report.md`), or
 //! one JSON record per trajectory (`--jsonl`, for pipelines). A folder stands for every file
-//! under it.
+//! under it (links to folders inside not followed).
 
 mod human;
 
@@ -23,7 +23,8 @@ use trajscope_core::outcome::ReviewerOutcome;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Trace files, or folders (every file under a folder, in name order, hidden ones skipped).
+    /// Trace files, or folders (every file under a folder, in name order, hidden ones skipped,
+    /// links to folders inside not followed).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Use this format instead of detecting it from the content.
@@ -273,6 +274,8 @@ fn write_jsonl(out: &mut impl std::io::Write, file: &Path, s: &Session) -> anyho
 }
 
 /// The files `paths` name: files as given, folders walked (name order, hidden entries skipped).
+/// A link to a folder found inside a walk is not followed (said on stderr): a link back to a
+/// parent would make the walk endless. A folder given as a path is walked even through a link.
 fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
@@ -286,16 +289,20 @@ fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+    // The entry's own type: a link is a link, not what it points to.
+    let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read folder {}", dir.display()))?
         .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| (e.path(), e.file_type().ok()))
         .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (p, kind) in entries {
+        if kind.is_some_and(|k| k.is_dir()) {
             walk(&p, out)?;
+        } else if kind.is_some_and(|k| k.is_symlink()) && p.is_dir() {
+            let msg = format!("{}: a link to a folder, not followed", p.display());
+            eprintln!("trajscope: {}", crate::term::escape(&msg));
         } else {
             out.push(p);
         }
