@@ -88,6 +88,19 @@ fn read_chunks(
     }
 }
 
+/// Whether `path`, an entry found in a folder walk, is a link to a folder; if so, stderr says
+/// it is not followed. Walks do not follow them: a link back to a parent would make a walk
+/// endless.
+pub fn is_link_to_folder(path: &Path) -> bool {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if link && path.is_dir() {
+        let msg = format!("{}: a link to a folder, not followed", path.display());
+        eprintln!("trajscope: {}", crate::term::escape(&msg));
+        return true;
+    }
+    false
+}
+
 /// `--format NAME` parser: the names of [`Format::name`].
 pub fn parse_format(name: &str) -> Result<Format, String> {
     Format::from_name(name).ok_or_else(|| {

@@ -300,10 +300,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     for (p, kind) in entries {
         if kind.is_some_and(|k| k.is_dir()) {
             walk(&p, out)?;
-        } else if kind.is_some_and(|k| k.is_symlink()) && p.is_dir() {
-            let msg = format!("{}: a link to a folder, not followed", p.display());
-            eprintln!("trajscope: {}", crate::term::escape(&msg));
-        } else {
+        } else if !crate::io::is_link_to_folder(&p) {
             out.push(p);
         }
     }

@@ -74,6 +74,9 @@ pub(crate) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()>
             std::fs::read_dir(path)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
         for e in entries {
+            if crate::io::is_link_to_folder(&e) {
+                continue;
+            }
             if e.is_dir() {
                 collect(&e, out)?;
             } else if e
