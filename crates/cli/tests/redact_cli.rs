@@ -117,3 +117,112 @@ fn analyze_json_gives_each_trajectory_its_usage_or_nulls() {
         assert!(u[k].is_null(), "{k}: {u}");
     }
 }
+
+/// A zip of `files` (name, bytes), stored (no compression), written by hand.
+fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in data {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    for (name, data) in files {
+        let offset = out.len() as u32;
+        let (crc, len, nlen) = (crc32(data), data.len() as u32, name.len() as u16);
+        let common = |v: &mut Vec<u8>| {
+            v.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // version, flags, stored, time, date
+            v.extend_from_slice(&crc.to_le_bytes());
+            v.extend_from_slice(&len.to_le_bytes());
+            v.extend_from_slice(&len.to_le_bytes());
+            v.extend_from_slice(&nlen.to_le_bytes());
+            v.extend_from_slice(&[0, 0]); // extra
+        };
+        out.extend_from_slice(b"PK\x03\x04");
+        common(&mut out);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(data);
+        central.extend_from_slice(b"PK\x01\x02\x14\x03");
+        common(&mut central);
+        central.extend_from_slice(&[0; 8]); // comment, disk, attributes
+        central.extend_from_slice(&[0, 0, 0, 0]); // external attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let (cd_offset, cd_len, n) = (out.len() as u32, central.len() as u32, files.len() as u16);
+    out.extend_from_slice(&central);
+    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&cd_len.to_le_bytes());
+    out.extend_from_slice(&cd_offset.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+/// `run/secrets.jsonl` (an AWTL run with an OpenAI key, an AWS key id and a GitHub token),
+/// deflated in a zip: the QA pass's `34d_secrets_deflated.zip` (2026-12-03), made with Python's
+/// `zipfile`.
+const DEFLATED_ZIP: &str = "\
+UEsDBBQAAAAIAApsg13i8zP+GAEAAM0BAAARAAAAcnVuL3NlY3JldHMuanNvbmyNkEFPwjAUx+9+imYHTpIwUBGNh0\
+UHLgjDEKOclrI+tkHX1vZtbBC/u3QmS0g4ePz/0v97v9ejg7UC54E4uhCRQarRuf4LGbPYQGwBUrOzkYHisnZ+ro5t\
+kcaYSXGxZRRtiduMkZI3KQXOLYhlnlPRvIBKSY0kXPhzL4i8RRBN/dWT2XWVltuut35m/maSBtspn4lQveslfpSf1e\
+rQc/uDm9u74f2IrmPmjyevpNMhdG+IGRBu7BaagEC7Qypz5i7XBnRJ/38AVBlGsWS27Z6yLFAVzWhvGnhBuByHL/P5\
+0P/yZos3nzAQGbBHkqQqajV71hM2SZptdzwXUn1rg0W5r+qD2z/Tsz5w+p2LakixMBZsaMaBnYq/UEsBAhQDFAAAAA\
+gACmyDXeLzM/4YAQAAzQEAABEAAAAAAAAAAAAAAIABAAAAAHJ1bi9zZWNyZXRzLmpzb25sUEsFBgAAAAABAAEAPwAA\
+AEcBAAAAAA==";
+
+#[test]
+fn redact_refuses_an_archive_and_writes_nothing_but_masks_a_gzip_of_one_trace() {
+    use base64::Engine as _;
+    let planted = std::fs::read(repo(PLANTED)).unwrap();
+    let deflated = base64::engine::general_purpose::STANDARD.decode(DEFLATED_ZIP).unwrap();
+    let stored = stored_zip(&[("run/planted.jsonl", &planted)]);
+    let dir = tmp("archive-src");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("planted.jsonl"), &planted).unwrap();
+    let tar_gz = tmp("planted.tar.gz");
+    let status = Command::new("tar")
+        .arg("czf")
+        .arg(&tar_gz)
+        .arg("-C")
+        .arg(&dir)
+        .arg("planted.jsonl")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let cases = [
+        ("deflated.zip", deflated, "a zip archive"),
+        ("stored.zip", stored, "a zip archive"),
+        ("planted.tar.gz", std::fs::read(&tar_gz).unwrap(), "a .tar.gz archive"),
+    ];
+    for (name, bytes, kind) in cases {
+        let input = tmp(name);
+        std::fs::write(&input, bytes).unwrap();
+        let output = tmp(&format!("{name}.redacted"));
+        let _ = std::fs::remove_file(&output);
+        let out = trajscope().arg("redact").arg(&input).arg("-o").arg(&output).output().unwrap();
+        assert!(!out.status.success(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("is {kind}")) && err.contains("nothing written"), "{err}");
+        assert!(out.stdout.is_empty(), "{name}");
+        assert!(!output.exists(), "{name}: nothing is written");
+    }
+    // A gzip of one trace is still read: the copy is the text, masked.
+    let gz = tmp("planted.jsonl.gz");
+    let zipped = Command::new("gzip").arg("-c").arg(repo(PLANTED)).output().unwrap();
+    assert!(zipped.status.success());
+    std::fs::write(&gz, zipped.stdout).unwrap();
+    let output = tmp("planted.gz.redacted.jsonl");
+    let out = trajscope().arg("redact").arg(&gz).arg("-o").arg(&output).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("13 secret(s) found"));
+    let copy = std::fs::read_to_string(&output).unwrap();
+    assert_eq!(copy.lines().count(), String::from_utf8_lossy(&planted).lines().count());
+    assert!(!copy.contains("ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12345678"));
+}

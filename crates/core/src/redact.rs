@@ -310,6 +310,21 @@ pub fn redact_file(bytes: &[u8]) -> Redacted {
     Redacted { bytes: out, findings }
 }
 
+/// What kind of archive `bytes` is, in words ("a zip archive", "a tar archive", "a .tar.gz
+/// archive"), when it is one: [`redact_file`] makes a line-by-line copy of one text trace, so
+/// an archive's members (deflated, or behind tar headers) would keep their secrets and the copy
+/// would be a damaged archive. The shells refuse such a file and write nothing. Every zip counts,
+/// an Inspect `.eval` too.
+pub fn archive_refused(bytes: &[u8]) -> Option<&'static str> {
+    use crate::ingest::{archive_kind, ArchiveKind, Limits};
+    match archive_kind(bytes, &Limits::default()) {
+        Some(ArchiveKind::Tar) => Some("a tar archive"),
+        Some(ArchiveKind::TarGz) => Some("a .tar.gz archive"),
+        _ if bytes.starts_with(b"PK\x03\x04") => Some("a zip archive"),
+        _ => None,
+    }
+}
+
 /// Decompresses gzip (several members in a row, as `cat a.gz b.gz`); a damaged stream gives
 /// what was decoded before the damage.
 fn gunzip(bytes: &[u8]) -> Vec<u8> {

@@ -384,6 +384,13 @@ fn redact_json<'py>(
                 std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
             ),
         };
+        // As the CLI: an archive is refused (its members would keep their secrets).
+        if let Some(kind) = redact::archive_refused(&bytes) {
+            return Err(format!(
+                "the input is {kind}: redact masks one text trace (JSON or JSONL, plain or gzip) \
+                 and does not rewrite archives; extract the members and redact each one"
+            ));
+        }
         let r = redact::redact_file(&bytes);
         Ok((r.bytes, to_json(&r.findings)?))
     })?;

@@ -1,6 +1,7 @@
 //! `trajscope redact FILE -o OUT [--json]`: a redacted copy of a trace (same lines, every JSON
 //! line still JSON, secrets replaced by `[REDACTED:<kind>]`) and where the secrets were, by
-//! line and kind (`docs/redaction.md`).
+//! line and kind (`docs/redaction.md`). An archive (zip, tar, .tar.gz) is refused: nothing is
+//! written.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -22,6 +23,15 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
+    // The copy is made line by line: the members of an archive would be read as its raw
+    // (often deflated) bytes, their secrets missed, and a rewritten archive left damaged.
+    if let Some(kind) = redact::archive_refused(&bytes) {
+        anyhow::bail!(
+            "{} is {kind}: redact masks one text trace (JSON or JSONL, plain or gzip) and does \
+             not rewrite archives; extract the members and redact each one (nothing written)",
+            args.file.display()
+        );
+    }
     let r = redact::redact_file(&bytes);
     std::fs::write(&args.output, &r.bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
