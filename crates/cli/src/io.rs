@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::Context as _;
-use trajscope_core::ingest::{archive_kind, ingest_archive};
+use trajscope_core::ingest::{archive_kind, ingest_archive, ArchiveKind};
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Loader, Session, Trace};
 
@@ -18,7 +18,22 @@ pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
 /// Reads a trace file into a session; with `hash`, the session knows its identity
 /// (`sha256:<hex>`, which labels and case ids use). Only the commands that need the identity pay
 /// for it.
+///
+/// An archive of traces is refused with a message: only `analyze` reads its members (each as its
+/// own file); read as one trace it would hold no trajectory.
 pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
+    if let Some(kind) = archive_of(path)? {
+        anyhow::bail!(
+            "{} is {}: archives are read by `analyze` only (each member as its own file, \
+             `trajscope analyze ARCHIVE`); extract the member to use it here",
+            path.display(),
+            match kind {
+                ArchiveKind::Tar => "a tar archive of traces",
+                ArchiveKind::TarGz => "a .tar.gz archive of traces",
+                ArchiveKind::Zip => "a zip archive of traces",
+            }
+        );
+    }
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     read_into(path, &mut loader, |_| {})?;
     Ok(loader.finish())
@@ -109,6 +124,30 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
+/// Whether the regular file `path` is an archive of traces, and which kind (read from its
+/// content: the first bytes, and a zip's directory). `None` for any other file, and for what is
+/// not a regular file (a pipe cannot be read twice).
+pub fn archive_of(path: &Path) -> anyhow::Result<Option<ArchiveKind>> {
+    let limits = trajscope_core::ingest::Limits::default();
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let mut head = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !head.starts_with(b"PK\x03\x04") {
+        return Ok(archive_kind(&head, &limits));
+    }
+    // A zip's directory is at its end: the whole file (an Inspect `.eval` is not an archive).
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > limits.max_archive_bytes {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(archive_kind(&bytes, &limits))
+}
+
 /// The members of an archive of traces, each as a session named `FILE!MEMBER`, and the message
 /// of the limit that stopped the reading, if any.
 pub type ArchiveSessions = (Vec<(String, Session)>, Option<String>);
@@ -121,6 +160,9 @@ pub fn load_archive(
     format: Option<Format>,
 ) -> anyhow::Result<Option<ArchiveSessions>> {
     let opts = IngestOptions { format, ..IngestOptions::default() };
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(None); // a pipe cannot be read twice: read as one trace
+    }
     let mut head = Vec::with_capacity(64 * 1024);
     std::fs::File::open(path)
         .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))

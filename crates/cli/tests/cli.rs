@@ -437,3 +437,48 @@ fn a_folder_walk_does_not_follow_links_to_folders_so_a_link_cycle_ends() {
         );
     }
 }
+
+#[test]
+fn the_single_trace_commands_refuse_an_archive_and_name_analyze() {
+    // Read as one trace, an archive held no trajectory: `cases` said "no failed trajectory",
+    // `quarantine` wrote 0 lines though members had quarantined lines.
+    let files = [
+        ("runs/sample.awtl.jsonl", std::fs::read(repo("web/samples/sample.awtl.jsonl")).unwrap()),
+        ("runs/readme.md", b"# notes\nnot json\n".to_vec()),
+    ];
+    let archive = tmp("refused.tar");
+    std::fs::write(&archive, tar(&files)).unwrap();
+    let q = tmp("refused-quarantine.jsonl");
+    let _ = std::fs::remove_file(&q);
+    let a = archive.to_str().unwrap();
+    let runs: [&[&str]; 6] = [
+        &["cases", a],
+        &["brief", a],
+        &["quarantine", a, "-o", q.to_str().unwrap()],
+        &["view", a, "--step", "0"],
+        &["diff", a],
+        &["diff", "web/samples/sample.awtl.jsonl", a],
+    ];
+    for args in runs {
+        let out = trajscope().current_dir(repo("")).args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is a tar archive of traces: archives are read by `analyze` only"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!q.exists(), "nothing written");
+    // The same members, through analyze, show what the archive holds.
+    let out = trajscope().arg("analyze").arg(&archive).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("!runs/readme.md: format generic"), "{text}");
+    // A zip that is one trace (an Inspect .eval) is still read by them.
+    let out = trajscope()
+        .args(["view", "--step", "0"])
+        .arg(repo("tests/fixtures/inspect/browser.eval"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
