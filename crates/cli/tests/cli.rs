@@ -482,3 +482,44 @@ fn the_single_trace_commands_refuse_an_archive_and_name_analyze() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn analyze_jsonl_gives_a_file_without_trajectory_a_record_of_its_lines() {
+    // Every line a JSON string (double-encoded): all quarantined, no trajectory. The file used
+    // to leave no record at all, with exit 0.
+    let dir = tmp("no-trajectory");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let double = dir.join("double.jsonl");
+    std::fs::write(&double, "\"{\\\"role\\\": \\\"user\\\"}\"\n\"{\\\"a\\\": 1}\"\n\"x\"\n")
+        .unwrap();
+    let trace = dir.join("trace.jsonl");
+    std::fs::copy(repo("tests/fixtures/awtl/passed_run.awtl.jsonl"), &trace).unwrap();
+    let archive = dir.join("mixed.tar");
+    let files = [("notes.md", b"# notes\nnot json\n".to_vec())];
+    std::fs::write(&archive, tar(&files)).unwrap();
+    let out = trajscope()
+        .args(["analyze", "--jsonl"])
+        .arg(&double)
+        .arg(&trace)
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |f: String| records.iter().filter(|r| r["file"] == f.as_str()).collect::<Vec<_>>();
+    let d = of(double.display().to_string());
+    assert_eq!(d.len(), 1, "{records:?}");
+    assert_eq!(d[0]["stats"]["lines_total"], 3);
+    assert_eq!(d[0]["stats"]["lines_quarantined"], 3);
+    assert!(d[0].get("id").is_none() && d[0].get("error").is_none(), "{:?}", d[0]);
+    let m = of(format!("{}!notes.md", archive.display()));
+    assert_eq!(m.len(), 1, "{records:?}");
+    assert_eq!(m[0]["stats"]["lines_quarantined"], 2);
+    // A file with trajectories has only its trajectories' records, as before.
+    let t = of(trace.display().to_string());
+    assert!(!t.is_empty() && t.iter().all(|r| r.get("id").is_some() && r.get("stats").is_none()));
+}

@@ -173,13 +173,16 @@ struct Record<'a> {
     file: &'a str,
     format: Format,
     #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a trajscope_core::model::IngestStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     trajectory: Option<trajscope_core::report::Overview>,
 }
 
 /// `trajscope analyze --jsonl`: one JSON record per trajectory (a file whose trace has an error
-/// also gets a record with the error and no trajectory fields).
+/// or no trajectory also gets a record of the file, its line counts and error, with no
+/// trajectory fields).
 #[pyfunction]
 #[pyo3(signature = (source, format=None, outcome=None, trajectory=None))]
 fn trajectories_jsonl(
@@ -198,15 +201,21 @@ fn trajectories_jsonl(
         let file = input.name();
         let trace = session.trace();
         let mut out = Vec::new();
-        if let Some(error) = trace.error.as_deref() {
-            let rec =
-                Record { file: &file, format: trace.format, error: Some(error), trajectory: None };
+        if trace.error.is_some() || trace.trajectories.is_empty() {
+            let rec = Record {
+                file: &file,
+                format: trace.format,
+                stats: Some(&trace.stats),
+                error: trace.error.as_deref(),
+                trajectory: None,
+            };
             out.push(to_json(&rec)?);
         }
         for overview in session.overviews() {
             let rec = Record {
                 file: &file,
                 format: trace.format,
+                stats: None,
                 error: None,
                 trajectory: Some(overview),
             };

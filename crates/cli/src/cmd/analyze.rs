@@ -236,11 +236,14 @@ fn render(
 }
 
 /// One `--jsonl` record: a trajectory's overview with the file and format it came from. A file
-/// whose trace has an error also gets a record with the error and no trajectory fields.
+/// whose trace has an error or no trajectory also gets a record of the file (its line counts and
+/// error) with no trajectory fields, so no file given is left out.
 #[derive(Serialize)]
 struct Record<'a> {
     file: String,
     format: Format,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a trajscope_core::model::IngestStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -250,11 +253,12 @@ struct Record<'a> {
 fn write_jsonl(out: &mut impl std::io::Write, file: &Path, s: &Session) -> anyhow::Result<()> {
     let trace = s.trace();
     let file = file.display().to_string();
-    if let Some(error) = trace.error.as_deref() {
+    if trace.error.is_some() || trace.trajectories.is_empty() {
         let rec = Record {
             file: file.clone(),
             format: trace.format,
-            error: Some(error),
+            stats: Some(&trace.stats),
+            error: trace.error.as_deref(),
             trajectory: None,
         };
         serde_json::to_writer(&mut *out, &rec)?;
@@ -264,6 +268,7 @@ fn write_jsonl(out: &mut impl std::io::Write, file: &Path, s: &Session) -> anyho
         let rec = Record {
             file: file.clone(),
             format: trace.format,
+            stats: None,
             error: None,
             trajectory: Some(overview),
         };
