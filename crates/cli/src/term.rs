@@ -1,14 +1,23 @@
 //! Terminal safety and colour for human-readable output. Trace content is untrusted: every
 //! control character other than `\n` and `\t` is shown escaped (`\x1b`, `\u{9b}`), so a trace
-//! cannot move the cursor, set the title, clear the screen or write the clipboard. Colour is
-//! used only on a terminal and never when `NO_COLOR` is set.
+//! cannot move the cursor, set the title, clear the screen or write the clipboard; so are the
+//! bidirectional formatting characters (`\u{202e}`), so a name cannot show reversed or a line
+//! reordered. Colour is used only on a terminal and never when `NO_COLOR` is set.
 
 use std::borrow::Cow;
 use std::io::{self, IsTerminal as _, Write};
 
-/// True for a character shown escaped: a control character other than newline and tab.
+/// True for a character shown escaped: a control character other than newline and tab, or a
+/// bidirectional formatting character.
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi(c)
+}
+
+/// The bidirectional formatting characters: embeddings and overrides (U+202A–U+202E),
+/// isolates (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). Shown as is, they reorder
+/// the text around them ("Trojan Source").
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -37,7 +46,7 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 
 /// `s` on one line: also newlines and tabs escaped (`\n`, `\t`), for ids, names and headers.
 pub fn escape_line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| c.is_control()) {
+    if !s.chars().any(|c| c.is_control() || is_bidi(c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -53,46 +62,63 @@ pub fn escape_line(s: &str) -> Cow<'_, str> {
 }
 
 /// A writer that escapes unsafe characters in everything written through it, byte-wise (a
-/// C1 control character's two UTF-8 bytes may arrive in separate writes). For human output
-/// that does not colour: `view`, `cases`, `brief`, `eval`, error messages.
+/// character's UTF-8 bytes may arrive in separate writes: an unfinished one waits for the next
+/// write). For human output that does not colour: `view`, `cases`, `brief`, `eval`, error
+/// messages.
 pub struct Safe<W: Write> {
     inner: W,
-    /// The previous write ended with 0xC2, the first byte of a C1 control's UTF-8 form.
-    pending_c2: bool,
+    /// The first bytes of a UTF-8 sequence the previous write ended in.
+    pending: Vec<u8>,
 }
 
 impl<W: Write> Safe<W> {
     pub fn new(inner: W) -> Safe<W> {
-        Safe { inner, pending_c2: false }
+        Safe { inner, pending: Vec::new() }
     }
 }
 
 impl<W: Write> Write for Safe<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut out = Vec::with_capacity(buf.len() + 8);
-        for &b in buf {
-            if std::mem::take(&mut self.pending_c2) {
-                if (0x80..=0x9f).contains(&b) {
-                    out.extend_from_slice(format!("\\u{{{b:x}}}").as_bytes());
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(buf);
+        let mut out = Vec::with_capacity(bytes.len() + 8);
+        let mut i = 0;
+        while i < bytes.len() {
+            let len = match bytes[i] {
+                0xc2..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf4 => 4,
+                _ => 1,
+            };
+            if i + len > bytes.len() {
+                self.pending = bytes[i..].to_vec();
+                break;
+            }
+            let seq = &bytes[i..i + len];
+            match std::str::from_utf8(seq).ok().and_then(|s| s.chars().next()) {
+                Some(c) if c == '\n' || c == '\t' => out.push(seq[0]),
+                Some(c) if is_unsafe(c) => {
+                    let mut e = String::new();
+                    push_escaped(&mut e, c);
+                    out.extend_from_slice(e.as_bytes());
+                }
+                Some(_) => out.extend_from_slice(seq),
+                // Not UTF-8: the byte as it is, and the next ones looked at anew.
+                None => {
+                    out.push(seq[0]);
+                    i += 1;
                     continue;
                 }
-                out.push(0xC2);
             }
-            match b {
-                b'\n' | b'\t' => out.push(b),
-                0x00..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
-                0xC2 => self.pending_c2 = true,
-                _ => out.push(b),
-            }
+            i += len;
         }
         self.inner.write_all(&out)?;
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if std::mem::take(&mut self.pending_c2) {
-            self.inner.write_all(&[0xC2])?;
-        }
+        let pending = std::mem::take(&mut self.pending);
+        self.inner.write_all(&pending)?;
         self.inner.flush()
     }
 }
@@ -175,11 +201,25 @@ mod tests {
         assert_eq!(safe_bytes("x\u{1b}[2J\u{9b}é".as_bytes(), 6), "x\\x1b[2J\\u{9b}é".as_bytes());
     }
 
+    #[test]
+    fn escapes_the_bidirectional_formatting_characters() {
+        let name = "bu\u{202e}ild\u{202d}bot \u{2066}x\u{2069} \u{200e}\u{200f}\u{61c}";
+        let want = "bu\\u{202e}ild\\u{202d}bot \\u{2066}x\\u{2069} \\u{200e}\\u{200f}\\u{61c}";
+        assert_eq!(escape(name), want);
+        assert_eq!(escape_line(name), want);
+        // Split inside the override's three bytes, and inside U+061C's two.
+        for split in [3, 4, 26, 27] {
+            assert_eq!(safe_bytes(name.as_bytes(), split), want.as_bytes(), "{split}");
+        }
+        // Other non-ASCII text is kept.
+        assert_eq!(escape("déjà ✓ \u{200d}"), "déjà ✓ \u{200d}");
+    }
+
     proptest! {
         #[test]
         fn escaped_text_has_no_control_character_but_newline_and_tab(s in any::<String>()) {
             prop_assert!(!escape(&s).chars().any(is_unsafe));
-            prop_assert!(!escape_line(&s).chars().any(char::is_control));
+            prop_assert!(!escape_line(&s).chars().any(|c| c.is_control() || is_bidi(c)));
         }
 
         #[test]

@@ -101,14 +101,14 @@ fn jsonl_writes_one_record_per_trajectory_with_its_file() {
     assert_eq!(rec, report["trajectories"][0]);
 }
 
-/// A trace that tries to drive the terminal: every human output shows the control characters
-/// escaped, the JSON stays JSON.
+/// A trace that tries to drive the terminal, or to show text reordered with bidirectional
+/// overrides: every human output shows those characters escaped, the JSON keeps them exactly.
 #[test]
 fn control_characters_in_a_trace_are_shown_escaped() {
     let dir = std::env::temp_dir().join(format!("trajscope-esc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("evil.jsonl");
-    let esc = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b";
+    let esc = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b\\u202eild\\u202d\\u2066\\u061c";
     let lines = [
         format!(r#"{{"type":"run_start","run_id":"run{esc}","task":"t{esc}"}}"#),
         format!(
@@ -129,17 +129,23 @@ fn control_characters_in_a_trace_are_shown_escaped() {
         vec!["brief", p],
     ] {
         let out = trajscope(&args);
+        let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
         for stream in [&out.stdout, &out.stderr] {
             let text = String::from_utf8_lossy(stream);
             assert!(
-                !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+                !text.chars().any(|c| (c.is_control() && c != '\n' && c != '\t') || bidi(c)),
                 "{args:?}: {text:?}"
             );
         }
         if args[0] != "brief" {
             // The content is there, escaped (the brief may rightly have no line for it).
-            assert!(String::from_utf8_lossy(&out.stdout).contains("\\x1b"), "{args:?}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("\\x1b") && text.contains("\\u{202e}ild\\u{202d}"), "{args:?}");
         }
     }
+    // JSON keeps the exact text: the override is in the agent's name as the trace wrote it.
+    let v: serde_json::Value = serde_json::from_slice(&trajscope(&["analyze", "--json", p]).stdout)
+        .expect("the report is JSON");
+    assert!(v["trajectories"][0]["agents"][0].as_str().unwrap().contains("\u{202e}ild\u{202d}"));
     std::fs::remove_dir_all(&dir).ok();
 }
