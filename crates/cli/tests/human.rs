@@ -22,6 +22,8 @@ fn analyze_prints_the_diagnosis_of_every_failed_trajectory() {
     // Document formats: steps have a JSON path instead of a line.
     files.push("tests/fixtures/who_and_when/ag_1.json".into());
     files.push("tests/fixtures/tau2/airline_3_simulations.json".into());
+    // A run whose file does not say how it ended.
+    files.push("tests/fixtures/swe_agent/pydicom__pydicom-1458.traj".into());
     assert!(files.len() > 3, "fixtures found: {files:?}");
     for f in &files {
         let got = stdout(&trajscope(&["analyze", f]));
@@ -44,6 +46,25 @@ fn the_diagnosis_names_step_agent_class_evidence_candidates_and_brief() {
     assert!(got.contains("candidates: step 5 (line 6)"), "{got}");
     assert!(got.contains("brief: "), "{got}");
     assert!(!got.contains('\u{1b}'), "no colour without a terminal");
+}
+
+/// A run whose file does not say how it ended is not called failed (the app's wording): the
+/// critical step is where it failed if it did, until the reviewer says it failed.
+#[test]
+fn an_unknown_outcome_is_not_called_failed() {
+    let f = "tests/fixtures/swe_agent/pydicom__pydicom-1458.traj";
+    let got = stdout(&trajscope(&["analyze", f]));
+    assert!(
+        got.contains("outcome Unknown\nif this run failed, it failed at step 12 by assistant\n")
+    );
+    assert!(got.contains("= the file does not say how this run ended"), "{got}");
+    assert!(!got.contains("failed["), "{got}");
+    let reviewed = stdout(&trajscope(&["analyze", f, "--outcome", "failed"]));
+    assert!(
+        reviewed.contains("failed[agent_failure]: critical step 12 by assistant"),
+        "{reviewed}"
+    );
+    assert!(!reviewed.contains("if this run failed"), "{reviewed}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::io::Write;
 use trajscope_core::attribution::{Candidate, Evidence};
 use trajscope_core::brief;
 use trajscope_core::cases::TraceCase;
-use trajscope_core::model::{Step, Trajectory};
+use trajscope_core::model::{Outcome, Step, Trajectory};
 use trajscope_core::report::Overview;
 use trajscope_core::session::Cases;
 use trajscope_core::Session;
@@ -95,13 +95,26 @@ fn diagnosis(
     let class = o.classification.as_ref().map_or("unclassified".into(), name_of);
     let mode = o.failure_mode.as_ref().map_or("unknown".into(), name_of);
     let agent = if c.agent.is_empty() { "(no agent)".into() } else { escape_line(&c.agent) };
-    writeln!(
-        out,
-        "{}: critical step {} by {}",
-        p.error(&format!("failed[{class}]")),
-        c.step,
-        p.bold(&agent)
-    )?;
+    // A run whose file does not say how it ended is not called failed (as the app says it):
+    // the step is where it failed if it did.
+    let unknown = o.outcome == Outcome::Unknown;
+    if unknown {
+        writeln!(
+            out,
+            "{} it failed at step {} by {}",
+            p.note("if this run failed,"),
+            c.step,
+            p.bold(&agent)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{}: critical step {} by {}",
+            p.error(&format!("failed[{class}]")),
+            c.step,
+            p.bold(&agent)
+        )?;
+    }
     let gutter = gutter_width(t, &c.evidence);
     let pad = " ".repeat(gutter);
     let path = t.steps.get(c.step as usize).map_or("", |s| &*s.loc.path);
@@ -111,6 +124,14 @@ fn diagnosis(
         (line, _) => format!("{file}:{line}"),
     };
     writeln!(out, "{pad}{} {at}", p.note("-->"))?;
+    if unknown {
+        writeln!(
+            out,
+            "{pad} {} the file does not say how this run ended: say how with --outcome \
+             failed|passed",
+            p.note("=")
+        )?;
+    }
     writeln!(out, "{pad} {} class: {class}, failure mode: {mode}", p.note("="))?;
     let summary = o.record.root_cause_summary.trim();
     if !summary.is_empty() {
