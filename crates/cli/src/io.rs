@@ -27,11 +27,7 @@ pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::
             "{} is {}: archives are read by `analyze` only (each member as its own file, \
              `trajscope analyze ARCHIVE`); extract the member to use it here",
             path.display(),
-            match kind {
-                ArchiveKind::Tar => "a tar archive of traces",
-                ArchiveKind::TarGz => "a .tar.gz archive of traces",
-                ArchiveKind::Zip => "a zip archive of traces",
-            }
+            archive_words(kind)
         );
     }
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
@@ -39,15 +35,32 @@ pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::
     Ok(loader.finish())
 }
 
-/// Streams the file into `loader`; `after_chunk` sees the loader after every chunk (to take
-/// what has settled). The loader does the rest: this only moves bytes.
+/// Whether `path` is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Streams the file (`-`: standard input) into `loader`; `after_chunk` sees the loader after
+/// every chunk (to take what has settled). The loader does the rest: this only moves bytes.
+///
+/// Standard input cannot be read twice, so an archive of traces is told there from its first
+/// bytes (a tar, a `.tar.gz`) or, for a zip, once it is read whole (held, up to the archive
+/// limit): it is refused (the members are read from a file only), while an Inspect `.eval` zip
+/// is one trace and read.
 pub fn read_into(
     path: &Path,
     loader: &mut Loader,
     mut after_chunk: impl FnMut(&mut Loader),
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let stdin = is_stdin(path);
+    let source: Box<dyn std::io::Read + Send> = if stdin {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+        )
+    };
+    let limits = trajscope_core::ingest::Limits::default();
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
     // beside the parse instead of between parses); buffers go back to it to be reused, so
     // memory stays at CHUNK * (IN_FLIGHT + 1) whatever the file size.
@@ -57,13 +70,42 @@ pub fn read_into(
         empty_tx.send(vec![0u8; CHUNK]).expect("the receiver is alive");
     }
     std::thread::scope(|scope| {
-        scope.spawn(move || read_chunks(file, &empty_rx, &full_tx));
+        scope.spawn(move || read_chunks(source, &empty_rx, &full_tx));
+        // Standard input that starts as a zip, held until it is whole or too large to be an
+        // archive of traces.
+        let mut held: Option<Vec<u8>> = None;
+        let mut first = stdin;
         for chunk in full_rx {
             let (buf, n) = chunk.with_context(|| format!("cannot read {}", path.display()))?;
-            loader.feed(&buf[..n]);
-            after_chunk(loader);
+            if std::mem::take(&mut first) {
+                if let Some(kind) = archive_kind(&buf[..n], &limits) {
+                    anyhow::bail!(stdin_archive(kind));
+                }
+                if buf[..n].starts_with(b"PK\x03\x04") {
+                    held = Some(Vec::new());
+                }
+            }
+            match &mut held {
+                Some(h) if (h.len() + n) as u64 <= limits.max_archive_bytes => {
+                    h.extend_from_slice(&buf[..n]);
+                }
+                _ => {
+                    if let Some(h) = held.take() {
+                        loader.feed(&h);
+                    }
+                    loader.feed(&buf[..n]);
+                    after_chunk(loader);
+                }
+            }
             // The reader may have stopped (end of file); then the buffer is simply dropped.
             let _ = empty_tx.send(buf);
+        }
+        if let Some(h) = held {
+            if let Some(kind) = archive_kind(&h, &limits) {
+                anyhow::bail!(stdin_archive(kind));
+            }
+            loader.feed(&h);
+            after_chunk(loader);
         }
         // Closing the empty-buffer channel lets a reader still waiting for one finish.
         drop(empty_tx);
@@ -71,34 +113,57 @@ pub fn read_into(
     })
 }
 
+fn stdin_archive(kind: ArchiveKind) -> String {
+    format!(
+        "standard input holds {}: archives are read from a file (`trajscope analyze ARCHIVE` \
+         reads each member as its own file)",
+        archive_words(kind)
+    )
+}
+
+fn archive_words(kind: ArchiveKind) -> &'static str {
+    match kind {
+        ArchiveKind::Tar => "a tar archive of traces",
+        ArchiveKind::TarGz => "a .tar.gz archive of traces",
+        ArchiveKind::Zip => "a zip archive of traces",
+    }
+}
+
 const CHUNK: usize = 1 << 20;
 const IN_FLIGHT: usize = 2;
 
-/// The reader thread: fills the buffers it is given, in file order, until the end of the file,
-/// a read error (sent on, then stop) or the consumer hanging up.
+/// The reader thread: fills the buffers it is given, in input order (each one full but the
+/// last: a pipe's short reads are gathered, so the first chunk holds enough to tell an
+/// archive), until the end of the input, a read error (sent on, then stop) or the consumer
+/// hanging up.
 fn read_chunks(
-    mut file: std::fs::File,
+    mut source: Box<dyn std::io::Read + Send>,
     empty: &mpsc::Receiver<Vec<u8>>,
     full: &mpsc::SyncSender<std::io::Result<(Vec<u8>, usize)>>,
 ) {
     while let Ok(mut buf) = empty.recv() {
-        let read = loop {
-            match file.read(&mut buf) {
+        let mut n = 0;
+        let mut failed = None;
+        while n < buf.len() {
+            match source.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                other => break other,
-            }
-        };
-        match read {
-            Ok(0) => return,
-            Ok(n) => {
-                if full.send(Ok((buf, n))).is_err() {
-                    return;
+                Err(e) => {
+                    failed = Some(e);
+                    break;
                 }
             }
-            Err(e) => {
-                let _ = full.send(Err(e));
-                return;
-            }
+        }
+        if n > 0 && full.send(Ok((buf, n))).is_err() {
+            return;
+        }
+        if let Some(e) = failed {
+            let _ = full.send(Err(e));
+            return;
+        }
+        if n == 0 {
+            return;
         }
     }
 }

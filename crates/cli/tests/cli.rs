@@ -523,3 +523,120 @@ fn analyze_jsonl_gives_a_file_without_trajectory_a_record_of_its_lines() {
     let t = of(trace.display().to_string());
     assert!(!t.is_empty() && t.iter().all(|r| r.get("id").is_some() && r.get("stats").is_none()));
 }
+
+/// Runs the binary with `input` on standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = trajscope()
+        .args(args)
+        .current_dir(repo(""))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written beside the read, so a large input cannot block on a full pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn a_dash_reads_standard_input_as_the_file_is_read() {
+    let sample = "web/samples/sample.awtl.jsonl";
+    let bytes = std::fs::read(repo(sample)).unwrap();
+    for args in [
+        &["analyze", "--json"][..],
+        &["analyze"][..],
+        &["view", "--step", "5"][..],
+        &["cases", "--json"][..],
+        &["brief"][..],
+    ] {
+        let from_file = trajscope().args(args).arg(sample).current_dir(repo("")).output().unwrap();
+        let from_stdin = with_stdin(&[args, &["-"]].concat(), &bytes);
+        assert!(
+            from_stdin.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&from_stdin.stderr)
+        );
+        let (f, s) = (
+            String::from_utf8_lossy(&from_file.stdout),
+            String::from_utf8_lossy(&from_stdin.stdout),
+        );
+        assert!(!f.is_empty(), "{args:?}");
+        // The human output names the input: the file's path, or `-`.
+        assert_eq!(f.replace(sample, "-"), s, "{args:?}");
+    }
+    let jsonl = with_stdin(&["analyze", "--jsonl", "-"], &bytes);
+    let rec: Value = serde_json::from_slice(&jsonl.stdout).unwrap();
+    assert_eq!((rec["file"].as_str(), rec["format"].as_str()), (Some("-"), Some("awtl")));
+    // quarantine and redact from standard input.
+    let q = tmp("stdin-quarantine.jsonl");
+    let out = with_stdin(&["quarantine", "-", "-o", q.to_str().unwrap()], &bytes);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&q).unwrap().lines().count(), 1);
+    let planted = std::fs::read(repo("tests/fixtures/redact/planted-secrets.awtl.jsonl")).unwrap();
+    let (a, b) = (tmp("stdin-redact-a.jsonl"), tmp("stdin-redact-b.jsonl"));
+    let out = with_stdin(&["redact", "-", "-o", a.to_str().unwrap()], &planted);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("13 secret(s) found"));
+    let file = trajscope()
+        .args(["redact", "tests/fixtures/redact/planted-secrets.awtl.jsonl", "-o"])
+        .arg(&b)
+        .current_dir(repo(""))
+        .output()
+        .unwrap();
+    assert!(file.status.success());
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // A gzip on standard input is read as the file is; an Inspect .eval zip is one trace.
+    let gz = std::fs::read(repo("tests/fixtures/codex/rollout-full.jsonl.gz")).unwrap();
+    let out = with_stdin(&["analyze", "--jsonl", "-"], &gz);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"format\":\"codex\""));
+    let eval = std::fs::read(repo("tests/fixtures/inspect/browser.eval")).unwrap();
+    let out = with_stdin(&["view", "-", "--step", "0"], &eval);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // An archive of traces is not read from standard input: said, non-zero.
+    let archive = tar(&[("a.jsonl", bytes.clone())]);
+    for args in [&["analyze", "-"][..], &["cases", "-"][..]] {
+        let out = with_stdin(args, &archive);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("standard input holds a tar archive of traces"), "{err}");
+    }
+}
+
+#[test]
+fn format_names_are_taken_with_underscores_too() {
+    let file = repo("tests/fixtures/claude_code/hello-world-script.jsonl");
+    let run = |name: &str| {
+        let out =
+            trajscope().args(["analyze", "--json", "--format", name]).arg(&file).output().unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let hyphen = run("claude-code");
+    assert_eq!(run("claude_code"), hyphen);
+    assert_eq!(run("Claude_Code"), hyphen);
+    // Every name the docs' table lists is accepted (an unknown one is not).
+    let doc = std::fs::read_to_string(repo("docs/formats.md")).unwrap();
+    let table = doc.split("| format (`--format`) |").nth(1).unwrap();
+    let names: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .map(|l| l[3..].split('`').next().unwrap())
+        .collect();
+    assert!(names.len() > 10, "{names:?}");
+    for name in names.iter().copied().chain(["mini_swe_agent", "who_and_when", "swe_agent"]) {
+        let out =
+            trajscope().args(["analyze", "--json", "--format", name]).arg(&file).output().unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out =
+        trajscope().args(["analyze", "--format", "claude__code"]).arg(&file).output().unwrap();
+    assert!(!out.status.success());
+}

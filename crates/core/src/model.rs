@@ -67,8 +67,17 @@ impl Format {
         }
     }
 
+    /// The format a name means: its [`Format::name`], in any case, with `_` for `-` accepted
+    /// too (`claude_code`, the adapters' module names).
     pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name))
+        let same = |n: &str| {
+            n.len() == name.len()
+                && n.bytes().zip(name.bytes()).all(|(a, b)| {
+                    let b = if b == b'_' { b'-' } else { b };
+                    a.eq_ignore_ascii_case(&b)
+                })
+        };
+        Format::ALL.into_iter().find(|f| same(f.name()))
     }
 
     /// Whether the format is line-oriented (JSONL): lines are parsed and quarantined one by one.

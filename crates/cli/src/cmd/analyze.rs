@@ -24,7 +24,7 @@ use trajscope_core::outcome::ReviewerOutcome;
 #[derive(clap::Args)]
 pub struct Args {
     /// Trace files, or folders (every file under a folder, in name order, hidden ones skipped,
-    /// links to folders inside not followed).
+    /// links to folders inside not followed); `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Use this format instead of detecting it from the content.

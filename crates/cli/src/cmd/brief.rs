@@ -17,7 +17,7 @@ use crate::reviewer::OutcomeArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The failed run's trace: its cases come first.
+    /// The failed run's trace: its cases come first (`-`: standard input).
     file: PathBuf,
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,

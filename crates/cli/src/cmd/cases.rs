@@ -18,7 +18,7 @@ use trajscope_core::outcome::ReviewerOutcome;
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["file", "validate"])))]
 pub struct Args {
-    /// The trace to build cases from (one per failed trajectory).
+    /// The trace to build cases from (one per failed trajectory; `-`: standard input).
     file: Option<PathBuf>,
     /// Validate a failed turn cases JSONL instead: every line, every error.
     #[arg(long, value_name = "CASES.jsonl")]

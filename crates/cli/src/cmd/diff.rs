@@ -16,7 +16,7 @@ use crate::term::{colour_stdout, escape_line, Paint};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The left run's file (and the right's, without B).
+    /// The left run's file (and the right's, without B; `-`: standard input).
     a: PathBuf,
     /// The right run's file; without it both runs come from A.
     b: Option<PathBuf>,

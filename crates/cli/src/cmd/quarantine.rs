@@ -13,6 +13,7 @@ use crate::io::{load, parse_format};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The trace (`-`: standard input).
     file: PathBuf,
     #[arg(short = 'o', long = "output")]
     output: PathBuf,

@@ -3,7 +3,7 @@
 //! line and kind (`docs/redaction.md`). An archive (zip, tar, .tar.gz) is refused: nothing is
 //! written.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 
 use anyhow::Context as _;
@@ -11,6 +11,7 @@ use trajscope_core::redact;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The trace (`-`: standard input).
     file: PathBuf,
     /// Where to write the redacted copy (gzip input is written decompressed).
     #[arg(short = 'o', long = "output")]
@@ -21,8 +22,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let bytes = if crate::io::is_stdin(&args.file) {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b).context("cannot read standard input")?;
+        b
+    } else {
+        std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?
+    };
     // The copy is made line by line: the members of an archive would be read as its raw
     // (often deflated) bytes, their secrets missed, and a rewritten archive left damaged.
     if let Some(kind) = redact::archive_refused(&bytes) {

@@ -12,6 +12,7 @@ use crate::io::{load, parse_format};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The trace (`-`: standard input).
     file: PathBuf,
     /// 0-based step index.
     #[arg(long)]
