@@ -22,8 +22,9 @@ fn analyze_prints_the_diagnosis_of_every_failed_trajectory() {
     // Document formats: steps have a JSON path instead of a line.
     files.push("tests/fixtures/who_and_when/ag_1.json".into());
     files.push("tests/fixtures/tau2/airline_3_simulations.json".into());
-    // A run whose file does not say how it ended.
+    // Runs whose file does not say how they ended, with and without a critical step.
     files.push("tests/fixtures/swe_agent/pydicom__pydicom-1458.traj".into());
+    files.push("tests/fixtures/codex/rollout-trimmed.jsonl".into());
     assert!(files.len() > 3, "fixtures found: {files:?}");
     for f in &files {
         let got = stdout(&trajscope(&["analyze", f]));
@@ -65,6 +66,13 @@ fn an_unknown_outcome_is_not_called_failed() {
         "{reviewed}"
     );
     assert!(!reviewed.contains("if this run failed"), "{reviewed}");
+    // Without a critical step: no verdict, the likely steps if it failed.
+    let f = "tests/fixtures/codex/rollout-trimmed.jsonl";
+    let got = stdout(&trajscope(&["analyze", f]));
+    assert!(got.contains("= the file does not say how this run ended"), "{got}");
+    assert!(got.contains("= if this run failed, the likely critical steps: step 3 (line 4)"));
+    let passed = stdout(&trajscope(&["analyze", f, "--outcome", "passed"]));
+    assert!(!passed.contains("does not say") && !passed.contains("likely"), "{passed}");
 }
 
 #[test]

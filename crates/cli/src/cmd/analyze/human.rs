@@ -24,6 +24,9 @@ const QUARANTINE_LISTED: usize = 10;
 const BEFORE: usize = 40;
 const AFTER: usize = 30;
 const QUOTE: usize = 100;
+/// What a run whose file does not say how it ended is told.
+const UNKNOWN: &str =
+    "the file does not say how this run ended: say how with --outcome failed|passed";
 /// The most of the root-cause summary shown.
 const CAUSE: usize = 240;
 
@@ -71,6 +74,18 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
         if o.critical.is_some() {
             let case = cases.built.iter().find(|c| c.trajectory_id == t.id);
             diagnosis(out, &file, t, o, case, p)?;
+        } else if o.outcome == Outcome::Unknown {
+            // As the app: no verdict, the likely critical steps if it failed.
+            writeln!(out, "  {} {UNKNOWN}", p.note("="))?;
+            if o.candidates.is_empty() {
+                writeln!(out, "  {} no step looks like a critical error", p.note("="))?;
+            }
+            for (n, cand) in o.candidates.iter().take(TOP_CANDIDATES).enumerate() {
+                let head =
+                    if n == 0 { "if this run failed, the likely critical steps:" } else { "" };
+                let head = format!("{head:<46}");
+                writeln!(out, "  {} {head} {}", p.note("="), candidate(cand))?;
+            }
         }
     }
     Ok(())
@@ -125,12 +140,7 @@ fn diagnosis(
     };
     writeln!(out, "{pad}{} {at}", p.note("-->"))?;
     if unknown {
-        writeln!(
-            out,
-            "{pad} {} the file does not say how this run ended: say how with --outcome \
-             failed|passed",
-            p.note("=")
-        )?;
+        writeln!(out, "{pad} {} {UNKNOWN}", p.note("="))?;
     }
     writeln!(out, "{pad} {} class: {class}, failure mode: {mode}", p.note("="))?;
     let summary = o.record.root_cause_summary.trim();
