@@ -740,3 +740,32 @@ fn openai_agents_span_started_then_ended_is_one_span() {
     assert_eq!(tr.steps[1].usage.as_ref().and_then(|u| u.duration_ms), Some(1500));
     assert_eq!(tr.outcome, Outcome::Failed);
 }
+
+#[test]
+fn openai_agents_function_arguments_as_an_object_are_kept_and_an_open_call_precedes_the_end() {
+    // Found by QA (/tmp/qa2/29_openai_agents_variants.jsonl): a function span's `input` as an
+    // object was replaced by its last user message (nothing) as a generation's is; and a
+    // function span without `ended_at` put its result after the run's end.
+    let lines = [
+        r#"{"object":"trace.span","id":"s_g","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:00Z","ended_at":"2025-06-02T10:15:00.5Z","span_data":{"type":"generation","input":[{"role":"user","content":"refund order 42"},{"role":"assistant","content":"ok"}],"output":[{"role":"assistant","content":"Sure."}]}}"#,
+        r#"{"object":"trace.span","id":"s_f","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:02Z","span_data":{"type":"function","name":"refund","input":{"order":42},"output":null},"error":{"message":"Error running tool","data":null}}"#,
+        r#"{"object":"trace.span","id":"s_h","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:03Z","span_data":{"type":"custom","name":"note","input":{"k":[1]}}}"#,
+        r#"{"object":"trace.span","id":"s_a","trace_id":"t1","parent_id":null,"started_at":"2025-06-02T10:14:59Z","ended_at":"2025-06-02T10:15:04Z","span_data":{"type":"agent","name":"Refund agent"},"error":{"message":"Max turns (3) exceeded","data":null}}"#,
+    ];
+    let t = ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::OpenaiAgents);
+    let tr = &t.trajectories[0];
+    // A generation's input still gives only the task.
+    assert_eq!(tr.task.as_deref(), Some("refund order 42"));
+    let call = tr.steps.iter().position(|s| s.kind == StepKind::Action).expect("the call");
+    assert_eq!(tr.steps[call].args.as_deref(), Some(r#"{"order":42}"#));
+    assert_eq!(tr.steps[call].text, r#"refund({"order":42})"#);
+    // Its result (no end time) right after it, and the custom span's input as written.
+    assert_eq!(tr.steps[call + 1].kind, StepKind::Observation);
+    assert!(tr.steps[call + 1].is_error);
+    assert_eq!(tr.steps[call + 2].text, r#"custom note: {"input":{"k":[1]}}"#);
+    // The run's end last.
+    let kinds: Vec<StepKind> = tr.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds.last(), Some(&StepKind::RunEnd), "{kinds:?}");
+    assert_eq!(tr.outcome, Outcome::Failed);
+}
