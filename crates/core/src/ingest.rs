@@ -923,7 +923,11 @@ impl Router {
         let text = std::str::from_utf8(line).ok()?;
         let value = formats::parse_value(text).ok()?;
         if let Some(f) = self.opts.format {
-            return Some((f, !f.is_jsonl()));
+            // LangSmith runs one per line are grouped by trace, not read line by line as
+            // documents.
+            let lines = f.is_jsonl()
+                || (f == Format::Langsmith && sniff_jsonl_line(&value) == Format::Langsmith);
+            return Some((f, !lines));
         }
         // A line format's own marks first: an AWTL `run_start` may carry a `history` list
         // without being a Who&When document.

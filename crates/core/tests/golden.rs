@@ -324,6 +324,74 @@ fn langsmith_run_payloads() {
 }
 
 #[test]
+fn langsmith_run_trees_and_runs_per_line() {
+    // Found by QA: a run tree (nested `child_runs`) was refused as a document and its children
+    // dropped inside a list; one run a line fell back to the generic reader. The same runs
+    // three ways give the same steps: children depth-first, each after its own children.
+    let texts = |t: &Trace| -> Vec<String> {
+        t.trajectories[0]
+            .steps
+            .iter()
+            .map(|s| format!("{:?} {} {} {}", s.kind, s.actor, s.is_error, s.text))
+            .collect()
+    };
+    let tree = golden("langsmith/run_tree_nested.json");
+    let listed = golden("langsmith/run_tree_in_list.json");
+    let lines = golden("langsmith/runs_per_line.jsonl");
+    for t in [&tree, &listed, &lines] {
+        assert_eq!(t.format, Format::Langsmith);
+        assert_eq!(t.trajectories.len(), 1, "one trace: the children take the root's");
+        assert_eq!(t.stats.lines_quarantined, 0);
+        assert_eq!(texts(t), texts(&tree));
+    }
+    let tr = &tree.trajectories[0];
+    assert_eq!(tr.id, "a1b2");
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let actors: Vec<&str> = tr.steps.iter().skip(1).map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["ChatOpenAI", "requests.get", "get_weather", "AgentExecutor"]);
+    // The llm run's call in LangChain's serialised form, and the tool run's error.
+    let call = &tr.steps[1];
+    assert_eq!(call.kind, StepKind::Action);
+    assert_eq!(call.tool.as_deref(), Some("get_weather"));
+    assert_eq!(call.args.as_deref(), Some(r#"{"city":"Paris","unit":"fahrenheit"}"#));
+    assert_eq!(call.usage.as_ref().and_then(|u| u.input_tokens), Some(120));
+    assert!(tr.steps[3].is_error && tr.steps[3].ids.parent_id.as_deref() == Some("a1b2"));
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("c2"));
+    // Forced, the run tree is read the same; a run-per-line file too.
+    let forced = IngestOptions { format: Some(Format::Langsmith), ..IngestOptions::default() };
+    assert_eq!(
+        texts(&ingest(&read("langsmith/run_tree_nested.json"), forced.clone())),
+        texts(&tree)
+    );
+    let forced_lines = ingest(&read("langsmith/runs_per_line.jsonl"), forced.clone());
+    assert_eq!(texts(&forced_lines), texts(&tree));
+    // A line that is no run is quarantined with its reason, a bad child with where it is.
+    let bad = [
+        r#"{"id":"r1","trace_id":"r1","run_type":"chain","name":"root","inputs":{"input":"hi"}}"#,
+        r#"{"note":"not a run"}"#,
+        r#"{"id":"r2","parent_run_id":"r1","run_type":"tool","name":"t","child_runs":[3]}"#,
+    ];
+    let t = ingest(bad.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langsmith);
+    let reasons: Vec<&str> = t.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "not a LangSmith run (no `run_type`) nor a post/patch batch",
+            "$.child_runs[0] is a number, not an object"
+        ]
+    );
+    assert_eq!(t.trajectories[0].steps.len(), 2, "the root's request and its run");
+    // An object of another shape, forced, says what a LangSmith document is.
+    let other = ingest(br#"{"hello": 1}"#, forced);
+    assert_eq!(
+        other.quarantine[0].reason,
+        "LangSmith runs are a post/patch object, a run (`run_type`) or a list of runs, not an \
+         object without `run_type`, `post` or `patch`"
+    );
+}
+
+#[test]
 fn otel_genai_spans() {
     let t = golden("otel/genai_handoff.jsonl");
     assert_eq!(t.format, Format::Otel);

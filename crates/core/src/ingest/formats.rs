@@ -78,6 +78,8 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         Format::Codex => Box::new(codex::Codex::default()),
         Format::Otel => Box::new(otel::Otel::default()),
         Format::OpenaiAgents => Box::new(openai_agents::OpenaiAgents::default()),
+        // A document format whose runs may also come one per line.
+        Format::Langsmith => Box::new(langsmith::Lines::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
