@@ -837,3 +837,70 @@ fn openai_agents_function_arguments_as_an_object_are_kept_and_an_open_call_prece
     assert_eq!(kinds.last(), Some(&StepKind::RunEnd), "{kinds:?}");
     assert_eq!(tr.outcome, Outcome::Failed);
 }
+
+#[test]
+fn the_generic_reader_flags_common_error_fields_and_names_agents() {
+    // Found by QA: AutoGen's `source` and `is_error` in a content list, a log's
+    // `"level":"error"`, OpenInference's `status_code`, LangGraph's tool `status`, Anthropic's
+    // `tool_result` `is_error` were all read as fine steps of no agent.
+    let t = golden("generic/qa_06_autogen_crlf.jsonl");
+    let tr = &t.trajectories[0];
+    let flagged: Vec<bool> = tr.steps.iter().map(|s| s.is_error).collect();
+    assert_eq!(flagged, [false, false, true, false, false, false]);
+    let actors: Vec<&str> = tr.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["", "writer", "writer", "writer", "critic", ""]);
+    assert_eq!((tr.steps[0].role, tr.steps[4].role), (Role::User, Role::Assistant));
+    for (rel, errors) in [
+        ("generic/qa_02_openinference.jsonl", vec![0, 2]),
+        ("generic/qa_04_anthropic_messages.jsonl", vec![1]),
+        ("generic/qa_05_langgraph_stream.jsonl", vec![2]),
+    ] {
+        let t = golden(rel);
+        let at: Vec<usize> = t.trajectories[0]
+            .steps
+            .iter()
+            .filter(|s| s.is_error)
+            .map(|s| s.index as usize)
+            .collect();
+        assert_eq!(at, errors, "{rel}");
+    }
+    // Each line below: (record, is it an error).
+    let cases = [
+        (r#"{"ts":1,"level":"error","agent":"coder","msg":"boom"}"#, true),
+        (r#"{"ts":1,"level":"FATAL","msg":"down"}"#, true),
+        (r#"{"severity":"Critical","msg":"disk"}"#, true),
+        (r#"{"status":"failed","msg":"job"}"#, true),
+        (r#"{"is_error":"True","content":"x"}"#, true),
+        (r#"{"error":"timeout"}"#, true),
+        (r#"{"error":{"type":"ValueError"}}"#, true),
+        (r#"{"result":{"status":{"status_code":"STATUS_CODE_ERROR"}}}"#, true),
+        // Not errors: a null or empty error, a fine status or level, a schema's `status`, an
+        // error only earlier in a repeated conversation.
+        (r#"{"error":null,"msg":"fine"}"#, false),
+        (r#"{"error":"","msg":"fine"}"#, false),
+        (r#"{"error":{},"msg":"fine"}"#, false),
+        (r#"{"status":"ok","level":"info","msg":"fine"}"#, false),
+        (r#"{"level":"warning","msg":"error count 0"}"#, false),
+        (r#"{"tools":[{"name":"t","input_schema":{"status":"error"}}],"msg":"x"}"#, false),
+        (
+            r#"{"request":{"messages":[{"role":"user","content":[{"type":"tool_result","is_error":true}]},{"role":"user","content":"next"}]}}"#,
+            false,
+        ),
+        (r#"{"is_error":false,"status":"error_free"}"#, false),
+    ];
+    for (line, error) in cases {
+        let t = ingest(line.as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Generic, "{line}");
+        assert_eq!(t.trajectories[0].steps[0].is_error, error, "{line}");
+    }
+    // A log's agent, and its `msg` as the text.
+    let t = ingest(
+        br#"{"ts":1,"level":"info","agent_name":"planner","msg":"step 0"}"#,
+        IngestOptions::default(),
+    );
+    let step = &t.trajectories[0].steps[0];
+    assert_eq!(
+        (step.actor.as_str(), step.role, step.text.as_str()),
+        ("planner", Role::Assistant, "step 0")
+    );
+}

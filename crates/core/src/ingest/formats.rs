@@ -217,6 +217,17 @@ pub(crate) fn reward_outcome(v: &Value) -> Outcome {
     }
 }
 
+/// A boolean from `true` / `false`, or from the text `"true"` / `"false"` in any case (as
+/// Python's `str(True)` and CSV exports write it); anything else is no boolean.
+pub(crate) fn value_bool(v: Option<&Value>) -> Option<bool> {
+    match v? {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) if s.trim().eq_ignore_ascii_case("true") => Some(true),
+        Value::String(s) if s.trim().eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    }
+}
+
 /// A non-negative step index from a number or a numeric string (`"12"`).
 pub(crate) fn value_index(v: &Value) -> Option<u32> {
     match v {
