@@ -904,3 +904,39 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
         ("planner", Role::Assistant, "step 0")
     );
 }
+
+#[test]
+fn outcome_flags_written_as_text_read_as_booleans() {
+    // Found by QA (26_chat_string_outcomes.jsonl, 15_chat.jsonl.gz): `"success": "false"` and
+    // `metadata.resolved: "False"` gave unknown while `"reward": "0"` failed.
+    let record = |verdict: &str| {
+        format!(
+            r#"{{"id":"r","messages":[{{"role":"user","content":"x"}},{{"role":"assistant","content":"y"}}],{verdict}}}"#
+        )
+    };
+    for (verdict, outcome) in [
+        (r#""success":"false""#, Outcome::Failed),
+        (r#""metadata":{"resolved":"False"}"#, Outcome::Failed),
+        (r#""metadata":{"correct":" TRUE "}"#, Outcome::Passed),
+        (r#""correct":"false""#, Outcome::Failed),
+        (r#""reward":"0""#, Outcome::Failed),
+        (r#""success":false"#, Outcome::Failed),
+        (r#""success":"maybe""#, Outcome::Unknown),
+        (r#""success":"0""#, Outcome::Unknown),
+    ] {
+        let t = ingest(record(verdict).as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Chat, "{verdict}");
+        assert_eq!(t.trajectories[0].outcome, outcome, "{verdict}");
+    }
+    // Who&When's `is_correct` the same way.
+    let item = |flag: &str| {
+        format!(
+            r#"{{"question":"q","history":[{{"role":"a","name":"A","content":"x"}}],"is_correct":{flag}}}"#
+        )
+    };
+    for (flag, outcome) in [(r#""False""#, Outcome::Failed), (r#""true""#, Outcome::Passed)] {
+        let t = ingest(item(flag).as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::WhoAndWhen, "{flag}");
+        assert_eq!(t.trajectories[0].outcome, outcome, "{flag}");
+    }
+}
