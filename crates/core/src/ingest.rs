@@ -494,9 +494,9 @@ impl Router {
     fn finish_list(&mut self) {
         let stopped = self.stopped.is_some();
         let Mode::List { stream, .. } = &mut self.mode else { return };
-        if let Some(note) = stream.finish(stopped) {
-            self.notes.push(note);
-        }
+        let note = stream.finish(stopped);
+        self.notes.extend(stream.take_notes());
+        self.notes.extend(note);
         self.release_list();
     }
 
@@ -645,6 +645,9 @@ impl Router {
                                 // A document without an id of its own is named after its format.
                                 for t in trajectories.iter_mut().filter(|t| t.id.is_empty()) {
                                     t.id = format!("{f}-1");
+                                }
+                                for t in &mut trajectories {
+                                    self.notes.extend(formats::check_gold(t));
                                 }
                                 // The document's lines are accounted as parsed or blank.
                                 let mut splitter = LineSplitter::resume(first_line, 0, usize::MAX);
@@ -870,6 +873,7 @@ impl Router {
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories, .. } => {
+                    let notes = &mut self.notes;
                     formats::parse_value(text).and_then(|v| {
                         let mut ts = formats::from_document(*format, v)?;
                         for t in &mut ts {
@@ -877,6 +881,7 @@ impl Router {
                             if t.id.is_empty() {
                                 t.id = format!("line-{no}");
                             }
+                            notes.extend(formats::check_gold(t));
                             for s in &mut t.steps {
                                 s.loc.line = line_u32(no);
                                 s.loc.offset = offset;

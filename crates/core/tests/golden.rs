@@ -940,3 +940,51 @@ fn outcome_flags_written_as_text_read_as_booleans() {
         assert_eq!(t.trajectories[0].outcome, outcome, "{flag}");
     }
 }
+
+#[test]
+fn a_gold_step_past_the_last_step_is_noted_and_not_used_and_records_without_id_are_named_by_line() {
+    // Found by QA (28_trajerrbench_variants.jsonl): `critical_error_step: 99` on a 2-step run
+    // was kept as the gold step without a word; records without an id were named
+    // trajerrbench-1, trajerrbench-1#2, ... where chat records are named line-N.
+    let rec = |step: u32, agent: &str| {
+        format!(
+            r#"{{"messages":[{{"step":0,"role":"user","content":"hi"}},{{"step":1,"role":"assistant","name":"A","content":"hello"}}],"metadata":{{"reward":0,"annotation":{{"critical_error_step":{step}{agent}}}}}}}"#
+        )
+    };
+    let lines = [rec(1, ""), rec(99, ""), rec(2, r#","critical_error_agent":"A""#)].join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Trajerrbench);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["line-1", "line-2", "line-3"]);
+    let gold: Vec<Option<(Option<u32>, Option<&str>)>> = t
+        .trajectories
+        .iter()
+        .map(|t| t.gold.as_ref().map(|g| (g.step, g.agent.as_deref())))
+        .collect();
+    // In range kept; out of range dropped (with the label, when it had nothing else), the
+    // agent of a label kept.
+    assert_eq!(gold, [Some((Some(1), None)), None, Some((None, Some("A")))]);
+    assert_eq!(
+        t.error.as_deref(),
+        Some(
+            "trajectory line-2: its gold step 99 is past its last step (it has 2 steps): not \
+             used as a gold step; trajectory line-3: its gold step 2 is past its last step (it \
+             has 2 steps): not used as a gold step"
+        )
+    );
+    // The same in a list (named by position) and as one document.
+    let list = format!("[{}, {}]", rec(1, ""), rec(99, ""));
+    let t = ingest(list.as_bytes(), IngestOptions::default());
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["trajerrbench-1", "trajerrbench-2"]);
+    assert_eq!(t.trajectories[1].gold, None);
+    assert!(t
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("trajectory trajerrbench-2: its gold step 99")));
+    let pretty = rec(99, "").replace(",\"metadata\"", ",\n\"metadata\"");
+    let t = ingest(pretty.as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories[0].id, "trajerrbench-1");
+    assert_eq!(t.trajectories[0].gold, None);
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("gold step 99")), "{:?}", t.error);
+}

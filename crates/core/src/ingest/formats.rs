@@ -228,6 +228,25 @@ pub(crate) fn value_bool(v: Option<&Value>) -> Option<bool> {
     }
 }
 
+/// A gold label whose step is past the trajectory's last step names no step of it: that step
+/// is dropped (so `eval` does not score against it; the label's agent, reason and category
+/// stay) and the returned note says so, for the trace's `error`. Checked where a record
+/// becomes its trajectory, after it is named, so a trajectory handed over early is final.
+pub(crate) fn check_gold(t: &mut Trajectory) -> Option<String> {
+    let gold = t.gold.as_mut()?;
+    let step = gold.step.filter(|&s| s as usize >= t.steps.len())?;
+    gold.step = None;
+    if *gold == crate::model::GoldLabel::default() {
+        t.gold = None;
+    }
+    Some(format!(
+        "trajectory {}: its gold step {step} is past its last step (it has {} steps): not used \
+         as a gold step",
+        t.id,
+        t.steps.len()
+    ))
+}
+
 /// A non-negative step index from a number or a numeric string (`"12"`).
 pub(crate) fn value_index(v: &Value) -> Option<u32> {
     match v {

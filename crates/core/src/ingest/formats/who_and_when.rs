@@ -49,7 +49,9 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         _ => Outcome::Unknown,
     };
     let id = get_text(o, &["question_ID", "question_id", "id"])
-        .unwrap_or_else(|| "who-and-when-1".to_string());
+        // Without one, named where it was read (`line-N` on a line, `{format}-N` in a list or
+        // as the whole file), as a chat record is.
+        .unwrap_or_default();
     let mut t = Trajectory {
         id,
         outcome,
