@@ -836,6 +836,13 @@ fn openai_agents_function_arguments_as_an_object_are_kept_and_an_open_call_prece
     let kinds: Vec<StepKind> = tr.steps.iter().map(|s| s.kind).collect();
     assert_eq!(kinds.last(), Some(&StepKind::RunEnd), "{kinds:?}");
     assert_eq!(tr.outcome, Outcome::Failed);
+    // The QA's file: the same, and a span exported without data says so rather than nothing.
+    let t = golden("openai_agents/variants.jsonl");
+    let texts: Vec<&str> = t.trajectories[0].steps.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts[2..5],
+        ["a span without `span_data`", r#"refund({"order":42})"#, "Error running tool"]
+    );
 }
 
 #[test]

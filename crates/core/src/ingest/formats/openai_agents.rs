@@ -507,6 +507,8 @@ fn span_steps(
                         false => format!("{kind} {name}: {}", Value::Object(rest)),
                     }
                 }
+                // A span exported without its data (`span_data: null`): said, not left blank.
+                (true, true) if kind.is_empty() => "a span without `span_data`".to_string(),
                 (true, true) => kind.clone(),
                 (true, false) => format!("{kind}: {}", Value::Object(rest)),
             };
