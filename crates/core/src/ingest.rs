@@ -494,9 +494,9 @@ impl Router {
     fn finish_list(&mut self) {
         let stopped = self.stopped.is_some();
         let Mode::List { stream, .. } = &mut self.mode else { return };
-        if let Some(note) = stream.finish(stopped) {
-            self.notes.push(note);
-        }
+        let note = stream.finish(stopped);
+        self.notes.extend(stream.take_notes());
+        self.notes.extend(note);
         self.release_list();
     }
 
@@ -646,6 +646,9 @@ impl Router {
                                 // A document without an id of its own is named after its format.
                                 for t in trajectories.iter_mut().filter(|t| t.id.is_empty()) {
                                     t.id = format!("{f}-1");
+                                }
+                                for t in &mut trajectories {
+                                    self.notes.extend(formats::check_gold(t));
                                 }
                                 // The document's lines are accounted as parsed or blank.
                                 let mut splitter = LineSplitter::resume(first_line, 0, usize::MAX);
@@ -872,6 +875,7 @@ impl Router {
             Ok(text) => match &mut self.mode {
                 Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories, .. } => {
+                    let notes = &mut self.notes;
                     formats::parse_value(text).and_then(|v| {
                         let mut ts = formats::from_document(*format, v)?;
                         for t in &mut ts {
@@ -879,6 +883,7 @@ impl Router {
                             if t.id.is_empty() {
                                 t.id = format!("line-{no}");
                             }
+                            notes.extend(formats::check_gold(t));
                             for s in &mut t.steps {
                                 s.loc.line = line_u32(no);
                                 s.loc.offset = offset;
@@ -922,10 +927,14 @@ impl Router {
     /// For a line while undecided: `Some((format, is_record_per_line))` if it parses as a JSON
     /// object (or array of a known document shape) and fixes the format.
     fn decide(&self, line: &[u8]) -> Option<(Format, bool)> {
-        let text = std::str::from_utf8(line).ok()?;
+        let text = std::str::from_utf8(line).ok().map(without_bom)?;
         let value = formats::parse_value(text).ok()?;
         if let Some(f) = self.opts.format {
-            return Some((f, !f.is_jsonl()));
+            // LangSmith runs one per line are grouped by trace, not read line by line as
+            // documents.
+            let lines = f.is_jsonl()
+                || (f == Format::Langsmith && sniff_jsonl_line(&value) == Format::Langsmith);
+            return Some((f, !lines));
         }
         // A line format's own marks first: an AWTL `run_start` may carry a `history` list
         // without being a Who&When document.
@@ -1038,11 +1047,21 @@ fn looks_interrupted(line: &[u8]) -> bool {
 
 /// The line as text: validated with SIMD where the target has it; the reason from the standard
 /// validator (which says where) only when it is not UTF-8.
+/// A byte-order mark (U+FEFF) that opens a line is skipped: files joined with `cat` keep each
+/// one's mark at the start of its first line (the line keeps its number and offset, and its
+/// bytes in the quarantine).
 fn line_text(line: &[u8]) -> Result<&str, String> {
-    simdutf8::basic::from_utf8(line).map_err(|_| match std::str::from_utf8(line) {
-        Err(e) => utf8_reason(&e),
-        Ok(_) => "invalid UTF-8".to_string(), // the validators agree; kept total
+    simdutf8::basic::from_utf8(line).map(without_bom).map_err(|_| {
+        match std::str::from_utf8(line) {
+            Err(e) => utf8_reason(&e),
+            Ok(_) => "invalid UTF-8".to_string(), // the validators agree; kept total
+        }
     })
+}
+
+/// A line's text without the byte-order mark that may open it (see [`line_text`]).
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 fn utf8_reason(e: &std::str::Utf8Error) -> String {
@@ -1056,7 +1075,7 @@ fn utf8_reason(e: &std::str::Utf8Error) -> String {
 
 /// Why a line cannot be taken as a JSON object.
 pub fn line_failure_reason(line: &[u8]) -> String {
-    match std::str::from_utf8(line) {
+    match std::str::from_utf8(line).map(without_bom) {
         Err(e) => utf8_reason(&e),
         Ok(text) => match formats::parse_value(text) {
             Err(reason) => reason,
@@ -1070,6 +1089,13 @@ pub(crate) fn not_an_object_reason(v: &serde_json::Value) -> String {
         serde_json::Value::Null => "null",
         serde_json::Value::Bool(_) => "a boolean",
         serde_json::Value::Number(_) => "a number",
+        // A record written as JSON text, then that text written as JSON again: said, not read
+        // (trajscope does not guess which writer did it; the quarantine keeps the line).
+        serde_json::Value::String(s)
+            if formats::parse_value(s).is_ok_and(|inner| inner.is_object() || inner.is_array()) =>
+        {
+            "a string holding JSON (encoded twice?)"
+        }
         serde_json::Value::String(_) => "a string",
         serde_json::Value::Array(_) => "an array",
         serde_json::Value::Object(_) => "an object of an unexpected shape",

@@ -419,7 +419,9 @@ pub struct Trace {
     pub stats: IngestStats,
     pub quarantine: Vec<QuarantineEntry>,
     pub trajectories: Vec<Trajectory>,
-    /// A whole-document error (e.g. a pretty-printed JSON file that does not parse), with position.
+    /// A whole-document error (e.g. a pretty-printed JSON file that does not parse), with
+    /// position; also notes on what was read (a document over its limit, a list without its
+    /// `]`, a gold step past its trajectory's last step), joined with `; `.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }

@@ -324,6 +324,74 @@ fn langsmith_run_payloads() {
 }
 
 #[test]
+fn langsmith_run_trees_and_runs_per_line() {
+    // Found by QA: a run tree (nested `child_runs`) was refused as a document and its children
+    // dropped inside a list; one run a line fell back to the generic reader. The same runs
+    // three ways give the same steps: children depth-first, each after its own children.
+    let texts = |t: &Trace| -> Vec<String> {
+        t.trajectories[0]
+            .steps
+            .iter()
+            .map(|s| format!("{:?} {} {} {}", s.kind, s.actor, s.is_error, s.text))
+            .collect()
+    };
+    let tree = golden("langsmith/run_tree_nested.json");
+    let listed = golden("langsmith/run_tree_in_list.json");
+    let lines = golden("langsmith/runs_per_line.jsonl");
+    for t in [&tree, &listed, &lines] {
+        assert_eq!(t.format, Format::Langsmith);
+        assert_eq!(t.trajectories.len(), 1, "one trace: the children take the root's");
+        assert_eq!(t.stats.lines_quarantined, 0);
+        assert_eq!(texts(t), texts(&tree));
+    }
+    let tr = &tree.trajectories[0];
+    assert_eq!(tr.id, "a1b2");
+    assert_eq!(tr.outcome, Outcome::Failed);
+    let actors: Vec<&str> = tr.steps.iter().skip(1).map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["ChatOpenAI", "requests.get", "get_weather", "AgentExecutor"]);
+    // The llm run's call in LangChain's serialised form, and the tool run's error.
+    let call = &tr.steps[1];
+    assert_eq!(call.kind, StepKind::Action);
+    assert_eq!(call.tool.as_deref(), Some("get_weather"));
+    assert_eq!(call.args.as_deref(), Some(r#"{"city":"Paris","unit":"fahrenheit"}"#));
+    assert_eq!(call.usage.as_ref().and_then(|u| u.input_tokens), Some(120));
+    assert!(tr.steps[3].is_error && tr.steps[3].ids.parent_id.as_deref() == Some("a1b2"));
+    assert_eq!(tr.steps[2].ids.parent_id.as_deref(), Some("c2"));
+    // Forced, the run tree is read the same; a run-per-line file too.
+    let forced = IngestOptions { format: Some(Format::Langsmith), ..IngestOptions::default() };
+    assert_eq!(
+        texts(&ingest(&read("langsmith/run_tree_nested.json"), forced.clone())),
+        texts(&tree)
+    );
+    let forced_lines = ingest(&read("langsmith/runs_per_line.jsonl"), forced.clone());
+    assert_eq!(texts(&forced_lines), texts(&tree));
+    // A line that is no run is quarantined with its reason, a bad child with where it is.
+    let bad = [
+        r#"{"id":"r1","trace_id":"r1","run_type":"chain","name":"root","inputs":{"input":"hi"}}"#,
+        r#"{"note":"not a run"}"#,
+        r#"{"id":"r2","parent_run_id":"r1","run_type":"tool","name":"t","child_runs":[3]}"#,
+    ];
+    let t = ingest(bad.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langsmith);
+    let reasons: Vec<&str> = t.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "not a LangSmith run (no `run_type`) nor a post/patch batch",
+            "$.child_runs[0] is a number, not an object"
+        ]
+    );
+    assert_eq!(t.trajectories[0].steps.len(), 2, "the root's request and its run");
+    // An object of another shape, forced, says what a LangSmith document is.
+    let other = ingest(br#"{"hello": 1}"#, forced);
+    assert_eq!(
+        other.quarantine[0].reason,
+        "LangSmith runs are a post/patch object, a run (`run_type`) or a list of runs, not an \
+         object without `run_type`, `post` or `patch`"
+    );
+}
+
+#[test]
 fn otel_genai_spans() {
     let t = golden("otel/genai_handoff.jsonl");
     assert_eq!(t.format, Format::Otel);
@@ -739,4 +807,191 @@ fn openai_agents_span_started_then_ended_is_one_span() {
     assert_eq!(tr.steps[1].text, "timeout\nError running tool: timeout");
     assert_eq!(tr.steps[1].usage.as_ref().and_then(|u| u.duration_ms), Some(1500));
     assert_eq!(tr.outcome, Outcome::Failed);
+}
+
+#[test]
+fn openai_agents_function_arguments_as_an_object_are_kept_and_an_open_call_precedes_the_end() {
+    // Found by QA (/tmp/qa2/29_openai_agents_variants.jsonl): a function span's `input` as an
+    // object was replaced by its last user message (nothing) as a generation's is; and a
+    // function span without `ended_at` put its result after the run's end.
+    let lines = [
+        r#"{"object":"trace.span","id":"s_g","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:00Z","ended_at":"2025-06-02T10:15:00.5Z","span_data":{"type":"generation","input":[{"role":"user","content":"refund order 42"},{"role":"assistant","content":"ok"}],"output":[{"role":"assistant","content":"Sure."}]}}"#,
+        r#"{"object":"trace.span","id":"s_f","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:02Z","span_data":{"type":"function","name":"refund","input":{"order":42},"output":null},"error":{"message":"Error running tool","data":null}}"#,
+        r#"{"object":"trace.span","id":"s_h","trace_id":"t1","parent_id":"s_a","started_at":"2025-06-02T10:15:03Z","span_data":{"type":"custom","name":"note","input":{"k":[1]}}}"#,
+        r#"{"object":"trace.span","id":"s_a","trace_id":"t1","parent_id":null,"started_at":"2025-06-02T10:14:59Z","ended_at":"2025-06-02T10:15:04Z","span_data":{"type":"agent","name":"Refund agent"},"error":{"message":"Max turns (3) exceeded","data":null}}"#,
+    ];
+    let t = ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::OpenaiAgents);
+    let tr = &t.trajectories[0];
+    // A generation's input still gives only the task.
+    assert_eq!(tr.task.as_deref(), Some("refund order 42"));
+    let call = tr.steps.iter().position(|s| s.kind == StepKind::Action).expect("the call");
+    assert_eq!(tr.steps[call].args.as_deref(), Some(r#"{"order":42}"#));
+    assert_eq!(tr.steps[call].text, r#"refund({"order":42})"#);
+    // Its result (no end time) right after it, and the custom span's input as written.
+    assert_eq!(tr.steps[call + 1].kind, StepKind::Observation);
+    assert!(tr.steps[call + 1].is_error);
+    assert_eq!(tr.steps[call + 2].text, r#"custom note: {"input":{"k":[1]}}"#);
+    // The run's end last.
+    let kinds: Vec<StepKind> = tr.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds.last(), Some(&StepKind::RunEnd), "{kinds:?}");
+    assert_eq!(tr.outcome, Outcome::Failed);
+    // The QA's file: the same, and a span exported without data says so rather than nothing.
+    let t = golden("openai_agents/variants.jsonl");
+    let texts: Vec<&str> = t.trajectories[0].steps.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts[2..5],
+        ["a span without `span_data`", r#"refund({"order":42})"#, "Error running tool"]
+    );
+}
+
+#[test]
+fn the_generic_reader_flags_common_error_fields_and_names_agents() {
+    // Found by QA: AutoGen's `source` and `is_error` in a content list, a log's
+    // `"level":"error"`, OpenInference's `status_code`, LangGraph's tool `status`, Anthropic's
+    // `tool_result` `is_error` were all read as fine steps of no agent.
+    let t = golden("generic/qa_06_autogen_crlf.jsonl");
+    let tr = &t.trajectories[0];
+    let flagged: Vec<bool> = tr.steps.iter().map(|s| s.is_error).collect();
+    assert_eq!(flagged, [false, false, true, false, false, false]);
+    let actors: Vec<&str> = tr.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["", "writer", "writer", "writer", "critic", ""]);
+    assert_eq!((tr.steps[0].role, tr.steps[4].role), (Role::User, Role::Assistant));
+    for (rel, errors) in [
+        ("generic/qa_02_openinference.jsonl", vec![0, 2]),
+        ("generic/qa_04_anthropic_messages.jsonl", vec![1]),
+        ("generic/qa_05_langgraph_stream.jsonl", vec![2]),
+    ] {
+        let t = golden(rel);
+        let at: Vec<usize> = t.trajectories[0]
+            .steps
+            .iter()
+            .filter(|s| s.is_error)
+            .map(|s| s.index as usize)
+            .collect();
+        assert_eq!(at, errors, "{rel}");
+    }
+    // Each line below: (record, is it an error).
+    let cases = [
+        (r#"{"ts":1,"level":"error","agent":"coder","msg":"boom"}"#, true),
+        (r#"{"ts":1,"level":"FATAL","msg":"down"}"#, true),
+        (r#"{"severity":"Critical","msg":"disk"}"#, true),
+        (r#"{"status":"failed","msg":"job"}"#, true),
+        (r#"{"is_error":"True","content":"x"}"#, true),
+        (r#"{"error":"timeout"}"#, true),
+        (r#"{"error":{"type":"ValueError"}}"#, true),
+        (r#"{"result":{"status":{"status_code":"STATUS_CODE_ERROR"}}}"#, true),
+        // Not errors: a null or empty error, a fine status or level, a schema's `status`, an
+        // error only earlier in a repeated conversation.
+        (r#"{"error":null,"msg":"fine"}"#, false),
+        (r#"{"error":"","msg":"fine"}"#, false),
+        (r#"{"error":{},"msg":"fine"}"#, false),
+        (r#"{"status":"ok","level":"info","msg":"fine"}"#, false),
+        (r#"{"level":"warning","msg":"error count 0"}"#, false),
+        (r#"{"tools":[{"name":"t","input_schema":{"status":"error"}}],"msg":"x"}"#, false),
+        (
+            r#"{"request":{"messages":[{"role":"user","content":[{"type":"tool_result","is_error":true}]},{"role":"user","content":"next"}]}}"#,
+            false,
+        ),
+        (r#"{"is_error":false,"status":"error_free"}"#, false),
+    ];
+    for (line, error) in cases {
+        let t = ingest(line.as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Generic, "{line}");
+        assert_eq!(t.trajectories[0].steps[0].is_error, error, "{line}");
+    }
+    // A log's agent, and its `msg` as the text.
+    let t = ingest(
+        br#"{"ts":1,"level":"info","agent_name":"planner","msg":"step 0"}"#,
+        IngestOptions::default(),
+    );
+    let step = &t.trajectories[0].steps[0];
+    assert_eq!(
+        (step.actor.as_str(), step.role, step.text.as_str()),
+        ("planner", Role::Assistant, "step 0")
+    );
+}
+
+#[test]
+fn outcome_flags_written_as_text_read_as_booleans() {
+    // Found by QA (26_chat_string_outcomes.jsonl, 15_chat.jsonl.gz): `"success": "false"` and
+    // `metadata.resolved: "False"` gave unknown while `"reward": "0"` failed.
+    let record = |verdict: &str| {
+        format!(
+            r#"{{"id":"r","messages":[{{"role":"user","content":"x"}},{{"role":"assistant","content":"y"}}],{verdict}}}"#
+        )
+    };
+    for (verdict, outcome) in [
+        (r#""success":"false""#, Outcome::Failed),
+        (r#""metadata":{"resolved":"False"}"#, Outcome::Failed),
+        (r#""metadata":{"correct":" TRUE "}"#, Outcome::Passed),
+        (r#""correct":"false""#, Outcome::Failed),
+        (r#""reward":"0""#, Outcome::Failed),
+        (r#""success":false"#, Outcome::Failed),
+        (r#""success":"maybe""#, Outcome::Unknown),
+        (r#""success":"0""#, Outcome::Unknown),
+    ] {
+        let t = ingest(record(verdict).as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Chat, "{verdict}");
+        assert_eq!(t.trajectories[0].outcome, outcome, "{verdict}");
+    }
+    // Who&When's `is_correct` the same way.
+    let item = |flag: &str| {
+        format!(
+            r#"{{"question":"q","history":[{{"role":"a","name":"A","content":"x"}}],"is_correct":{flag}}}"#
+        )
+    };
+    for (flag, outcome) in [(r#""False""#, Outcome::Failed), (r#""true""#, Outcome::Passed)] {
+        let t = ingest(item(flag).as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::WhoAndWhen, "{flag}");
+        assert_eq!(t.trajectories[0].outcome, outcome, "{flag}");
+    }
+}
+
+#[test]
+fn a_gold_step_past_the_last_step_is_noted_and_not_used_and_records_without_id_are_named_by_line() {
+    // Found by QA (28_trajerrbench_variants.jsonl): `critical_error_step: 99` on a 2-step run
+    // was kept as the gold step without a word; records without an id were named
+    // trajerrbench-1, trajerrbench-1#2, ... where chat records are named line-N.
+    let rec = |step: u32, agent: &str| {
+        format!(
+            r#"{{"messages":[{{"step":0,"role":"user","content":"hi"}},{{"step":1,"role":"assistant","name":"A","content":"hello"}}],"metadata":{{"reward":0,"annotation":{{"critical_error_step":{step}{agent}}}}}}}"#
+        )
+    };
+    let lines = [rec(1, ""), rec(99, ""), rec(2, r#","critical_error_agent":"A""#)].join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Trajerrbench);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["line-1", "line-2", "line-3"]);
+    let gold: Vec<Option<(Option<u32>, Option<&str>)>> = t
+        .trajectories
+        .iter()
+        .map(|t| t.gold.as_ref().map(|g| (g.step, g.agent.as_deref())))
+        .collect();
+    // In range kept; out of range dropped (with the label, when it had nothing else), the
+    // agent of a label kept.
+    assert_eq!(gold, [Some((Some(1), None)), None, Some((None, Some("A")))]);
+    assert_eq!(
+        t.error.as_deref(),
+        Some(
+            "trajectory line-2: its gold step 99 is past its last step (it has 2 steps): not \
+             used as a gold step; trajectory line-3: its gold step 2 is past its last step (it \
+             has 2 steps): not used as a gold step"
+        )
+    );
+    // The same in a list (named by position) and as one document.
+    let list = format!("[{}, {}]", rec(1, ""), rec(99, ""));
+    let t = ingest(list.as_bytes(), IngestOptions::default());
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["trajerrbench-1", "trajerrbench-2"]);
+    assert_eq!(t.trajectories[1].gold, None);
+    assert!(t
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("trajectory trajerrbench-2: its gold step 99")));
+    let pretty = rec(99, "").replace(",\"metadata\"", ",\n\"metadata\"");
+    let t = ingest(pretty.as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories[0].id, "trajerrbench-1");
+    assert_eq!(t.trajectories[0].gold, None);
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("gold step 99")), "{:?}", t.error);
 }

@@ -124,6 +124,17 @@ fn a_who_and_when_item_file_imports_as_one_label_identified_by_the_file() {
     assert_eq!(l.content_hash, content_hash(bytes));
     assert_eq!(l.annotator, "who&when");
     assert_eq!(l.outcome, Outcome::Failed, "the item's `is_correct: false`");
+    // Written as text (`str(False)`), `is_correct` reads the same, in any case.
+    for (text, outcome) in [("\"False\"", Outcome::Failed), ("\"TRUE\"", Outcome::Passed)] {
+        let item = std::str::from_utf8(bytes).unwrap().replacen(
+            "\"is_correct\": false",
+            &format!("\"is_correct\": {text}"),
+            1,
+        );
+        assert_ne!(item.as_bytes(), bytes, "the item holds `\"is_correct\": false`");
+        let got = import(item.as_bytes(), &opts);
+        assert_eq!(got.labels[0].outcome, outcome, "{text}");
+    }
 }
 
 #[test]

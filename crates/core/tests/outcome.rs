@@ -270,8 +270,14 @@ fn name(p: &Path) -> &str {
 }
 
 /// Hand-made upstream fixtures that are not a run: `log_tool_call_error.json` lists one tool
-/// error of each type with the text "..." and no action, so there is nothing to point at.
-const NOT_A_RUN: [&str; 1] = ["inspect/log_tool_call_error.json"];
+/// error of each type with the text "..." and no action, so there is nothing to point at. The
+/// QA's Anthropic request log and LangGraph stream are read by the generic fallback as records
+/// of no role (their messages are nested in each record): no agent's step to point at.
+const NOT_A_RUN: [&str; 3] = [
+    "inspect/log_tool_call_error.json",
+    "generic/qa_04_anthropic_messages.jsonl",
+    "generic/qa_05_langgraph_stream.jsonl",
+];
 
 #[test]
 fn the_reviewers_failed_gives_every_unknown_run_a_critical_step_and_a_case() {

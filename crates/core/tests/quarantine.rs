@@ -259,3 +259,45 @@ proptest! {
         prop_assert_eq!(ingestor.finish(), whole);
     }
 }
+
+#[test]
+fn a_byte_order_mark_opening_a_line_mid_file_is_skipped_where_it_is() {
+    // Found by QA (37_concat_mid_bom.jsonl): files with a UTF-8 BOM joined with `cat` keep the
+    // second one's mark at the start of its first line, which was quarantined as invalid JSON.
+    let run_a = "\u{feff}{\"type\":\"run_start\",\"run_id\":\"a\"}\n{\"type\":\"run_end\",\"run_id\":\"a\",\"status\":\"failed\"}\n";
+    let run_b = "\u{feff}{\"type\":\"run_start\",\"run_id\":\"b\"}\n{\"type\":\"action\",\"run_id\":\"b\",\"span_id\":\"s\",\"tool\":\"shell\",\"command\":\"ls\"}\n";
+    let input = format!("{run_a}{run_b}\u{feff}{{\"type\":\"obs\n");
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!((trace.stats.lines_parsed, trace.stats.lines_quarantined), (4, 1));
+    let b = trace.trajectories.iter().find(|t| t.id == "b").expect("run b");
+    // The line keeps its number and the offset of its first byte, the mark's.
+    assert_eq!((b.steps[0].loc.line, b.steps[0].loc.offset), (3, run_a.len() as u64));
+    // A damaged line after a mark: quarantined with its bytes as they were, mark included.
+    let q = &trace.quarantine[0];
+    assert_eq!(q.raw, "\u{feff}{\"type\":\"obs".as_bytes());
+    assert!(q.reason.starts_with("invalid JSON"), "{}", q.reason);
+}
+
+#[test]
+fn a_line_that_is_a_json_string_holding_json_says_so() {
+    // Found by QA (30_double_encoded.jsonl): records written as JSON text, then encoded again.
+    let input = concat!(
+        r#"{"role":"user","content":"hi"}"#,
+        "\n",
+        r#""{\"role\": \"assistant\", \"content\": \"hello\"}""#,
+        "\n",
+        r#""just text""#,
+        "\n"
+    );
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    let reasons: Vec<&str> = trace.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "valid JSON but a string holding JSON (encoded twice?), not an event object",
+            "valid JSON but a string, not an event object"
+        ]
+    );
+}

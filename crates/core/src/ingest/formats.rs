@@ -78,6 +78,8 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         Format::Codex => Box::new(codex::Codex::default()),
         Format::Otel => Box::new(otel::Otel::default()),
         Format::OpenaiAgents => Box::new(openai_agents::OpenaiAgents::default()),
+        // A document format whose runs may also come one per line.
+        Format::Langsmith => Box::new(langsmith::Lines::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
@@ -213,6 +215,36 @@ pub(crate) fn reward_outcome(v: &Value) -> Outcome {
         Some(r) if r.is_finite() => Outcome::Failed,
         _ => Outcome::Unknown,
     }
+}
+
+/// A boolean from `true` / `false`, or from the text `"true"` / `"false"` in any case (as
+/// Python's `str(True)` and CSV exports write it); anything else is no boolean.
+pub(crate) fn value_bool(v: Option<&Value>) -> Option<bool> {
+    match v? {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) if s.trim().eq_ignore_ascii_case("true") => Some(true),
+        Value::String(s) if s.trim().eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    }
+}
+
+/// A gold label whose step is past the trajectory's last step names no step of it: that step
+/// is dropped (so `eval` does not score against it; the label's agent, reason and category
+/// stay) and the returned note says so, for the trace's `error`. Checked where a record
+/// becomes its trajectory, after it is named, so a trajectory handed over early is final.
+pub(crate) fn check_gold(t: &mut Trajectory) -> Option<String> {
+    let gold = t.gold.as_mut()?;
+    let step = gold.step.filter(|&s| s as usize >= t.steps.len())?;
+    gold.step = None;
+    if *gold == crate::model::GoldLabel::default() {
+        t.gold = None;
+    }
+    Some(format!(
+        "trajectory {}: its gold step {step} is past its last step (it has {} steps): not used \
+         as a gold step",
+        t.id,
+        t.steps.len()
+    ))
 }
 
 /// A non-negative step index from a number or a numeric string (`"12"`).

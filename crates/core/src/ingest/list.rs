@@ -135,6 +135,8 @@ pub(crate) struct ListStream {
     reader: Reader,
     /// Records read and not handed over yet: each with its element's offset.
     read: Vec<(u64, Trajectory)>,
+    /// Notes on records read (a gold step out of range), for the trace's `error`.
+    notes: Vec<String>,
     damaged: VecDeque<Damaged>,
     held: VecDeque<Held>,
 }
@@ -155,6 +157,7 @@ impl ListStream {
             probe: Probe::Open,
             reader: Reader { forced, format: None, adapter: None, seq: 0 },
             read: Vec::new(),
+            notes: Vec::new(),
             damaged: VecDeque::new(),
             held: VecDeque::new(),
         }
@@ -347,7 +350,10 @@ impl ListStream {
             self.probe = if result.is_ok() && e.index.is_some() { Probe::List } else { Probe::No };
         }
         match result {
-            Ok(ts) => self.read.extend(ts.into_iter().map(|t| (e.offset, t))),
+            Ok(mut ts) => {
+                self.notes.extend(ts.iter_mut().filter_map(formats::check_gold));
+                self.read.extend(ts.into_iter().map(|t| (e.offset, t)));
+            }
             Err(reason) => self.damaged.push_back(Damaged {
                 first: e.line,
                 // The element's last byte is on the current line (or, ended by a delimiter or
@@ -366,6 +372,11 @@ impl ListStream {
         if self.buf.capacity() > 1 << 20 {
             self.buf = Vec::new();
         }
+    }
+
+    /// The notes on the records read so far (see [`formats::check_gold`]).
+    pub(crate) fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The input ended (`stopped`: a limit stopped it): an open element is damaged; returns a

@@ -32,6 +32,10 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     if super::formats::openai_agents::is_export(o) {
         return Format::OpenaiAgents;
     }
+    // One LangSmith run a line: its runs are grouped by trace at the end.
+    if super::formats::langsmith::is_run(o) {
+        return Format::Langsmith;
+    }
     if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
         && o.contains_key("payload")
     {
@@ -98,6 +102,10 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             {
                 return Some(Format::Langsmith);
             }
+            // One run tree (a run with its `child_runs` nested).
+            if super::formats::langsmith::is_run(o) {
+                return Some(Format::Langsmith);
+            }
             None
         }
         Value::Array(items) => {
@@ -105,9 +113,7 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if is_openhands_event(first) {
                 return Some(Format::Openhands);
             }
-            if first.contains_key("run_type")
-                && (first.contains_key("dotted_order") || first.contains_key("trace_id"))
-            {
+            if super::formats::langsmith::is_run(first) {
                 return Some(Format::Langsmith);
             }
             if super::formats::chat::is_record(first) {

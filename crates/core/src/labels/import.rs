@@ -212,11 +212,13 @@ fn who_and_when(obj: &Map<String, Value>) -> Result<Label, String> {
     l.category = category(obj);
     l.phase = phase(obj);
     // A Who&When item says whether its run got the answer right (`is_correct`).
-    l.outcome = outcome(obj).unwrap_or(match obj.get("is_correct") {
-        Some(Value::Bool(true)) => Outcome::Passed,
-        Some(Value::Bool(false)) => Outcome::Failed,
-        _ => Outcome::Unknown,
-    });
+    // `true` / `false`, or their text in any case, as the Who&When adapter reads it.
+    l.outcome =
+        outcome(obj).unwrap_or(match crate::ingest::formats::value_bool(obj.get("is_correct")) {
+            Some(true) => Outcome::Passed,
+            Some(false) => Outcome::Failed,
+            None => Outcome::Unknown,
+        });
     Ok(l)
 }
 

@@ -12,7 +12,7 @@
 //! list); the task is the first user message; the final answer is the last assistant message
 //! when it calls no tool. The outcome comes from a verdict the record carries, on the record or
 //! in its `metadata` / `info`: a boolean `resolved`, `success`, `passed`, `is_correct` or
-//! `correct` (`false` fails), else a numeric `reward` or `score` (full reward passes, less
+//! `correct` (`false` fails; `"true"` / `"false"` in any case read as booleans), else a numeric `reward` or `score` (full reward passes, less
 //! fails); without one it is `unknown`.
 
 use serde_json::{Map, Value};
@@ -139,10 +139,10 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
 fn outcome(o: &Map<String, Value>) -> Outcome {
     let inner = |key: &str| get(o, &[key]).and_then(Value::as_object);
     for place in [Some(o), inner("metadata"), inner("info")].into_iter().flatten() {
-        if let Some(Value::Bool(ok)) =
-            get(place, &["resolved", "success", "passed", "is_correct", "correct"])
-        {
-            return if *ok { Outcome::Passed } else { Outcome::Failed };
+        // `true` / `false`, or their text in any case (`"False"`, as Python's `str` writes it).
+        let flag = get(place, &["resolved", "success", "passed", "is_correct", "correct"]);
+        if let Some(ok) = super::value_bool(flag) {
+            return if ok { Outcome::Passed } else { Outcome::Failed };
         }
         if let Some(r) = get(place, &["reward", "score"]) {
             let outcome = reward_outcome(r);

@@ -1,5 +1,6 @@
-//! The fallback for any JSONL of objects: best-effort role / content / error fields. Every
-//! object line becomes one step of a single trajectory.
+//! The fallback for any JSONL of objects: best-effort role / agent / content / error fields
+//! (the rules: docs/formats.md, "The generic fallback"). Every object line becomes one step of
+//! a single trajectory.
 
 use serde_json::{Map, Value};
 
@@ -63,21 +64,105 @@ fn says_it_failed(text: &str) -> bool {
     }
 }
 
-/// A step from an object of unknown shape.
-pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
-    let role = match get(o, &["role", "type", "source"]).and_then(Value::as_str).unwrap_or("") {
+/// A conventional role word (`role`, `type` or `source`), or `None` for any other word.
+fn role_of(word: &str) -> Option<Role> {
+    Some(match word {
         "system" => Role::System,
         "user" | "human" => Role::User,
         "assistant" | "ai" | "agent" | "model" => Role::Assistant,
         "tool" | "function" | "observation" => Role::Tool,
-        _ => Role::Other,
+        _ => return None,
+    })
+}
+
+/// Keys whose text names the agent that wrote a record (AutoGen's `source`, a log's `agent`).
+const AGENT_KEYS: [&str; 6] = ["agent", "agent_name", "agentName", "actor", "sender", "source"];
+
+/// Keys whose text is a log record's severity.
+const LEVEL_KEYS: [&str; 6] =
+    ["level", "levelname", "log_level", "severity", "severity_text", "loglevel"];
+
+/// Keys whose text is how an operation ended (a tool message's `status`, OpenTelemetry's
+/// `status_code`).
+const STATUS_KEYS: [&str; 3] = ["status", "status_code", "statusCode"];
+
+/// Keys not looked into for error marks: tool schemas (`"status": {"type": "string"}` is no
+/// status); `tools` and `functions` only as lists (LangGraph names a node `tools`).
+const SCHEMA_KEYS: [&str; 5] = ["tools", "functions", "input_schema", "parameters", "schema"];
+
+/// How deep [`marks_error`] looks for an error mark in nested objects and lists.
+const MARK_DEPTH: usize = 6;
+
+/// Whether a record says it is an error (docs/formats.md, "The generic fallback"): at its top
+/// level an `error` that is `true`, a non-empty text or a non-empty object; anywhere within
+/// [`MARK_DEPTH`] levels an `is_error` / `isError` that is `true`, a log level `error`, `fatal`
+/// or `critical`, or a status `error`, `failed` or `failure` (`STATUS_CODE_ERROR` too), in any
+/// case. Of a `messages` list only the last message is read: a request repeats the
+/// conversation so far, whose earlier errors are not this record's.
+fn marks_error(o: &Map<String, Value>) -> bool {
+    let top = match get(o, &["error"]) {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(e)) => !e.trim().is_empty() && e != "None",
+        Some(Value::Object(e)) => !e.is_empty(),
+        _ => false,
+    };
+    top || nested_mark(o, 0)
+}
+
+fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
+    let word_in = |keys: &[&str], words: &[&str]| {
+        keys.iter().any(|k| {
+            o.get(*k).and_then(Value::as_str).is_some_and(|v| {
+                let v = v.trim();
+                words.iter().any(|w| v.eq_ignore_ascii_case(w))
+            })
+        })
+    };
+    let flagged =
+        ["is_error", "isError"].iter().any(|k| super::value_bool(o.get(*k)) == Some(true))
+            || word_in(&LEVEL_KEYS, &["error", "fatal", "critical"])
+            || word_in(&STATUS_KEYS, &["error", "failed", "failure", "status_code_error"]);
+    if flagged {
+        return true;
+    }
+    if depth >= MARK_DEPTH {
+        return false;
+    }
+    let schema = |k: &str, v: &Value| match k {
+        "tools" | "functions" => v.is_array(),
+        k => SCHEMA_KEYS.contains(&k),
+    };
+    o.iter().filter(|(k, v)| !schema(k, v)).any(|(k, v)| match v {
+        Value::Object(inner) => nested_mark(inner, depth + 1),
+        Value::Array(items) => {
+            let items = match k.as_str() {
+                "messages" => items.last().into_iter().collect::<Vec<_>>(),
+                _ => items.iter().collect(),
+            };
+            items.into_iter().filter_map(Value::as_object).any(|m| nested_mark(m, depth + 1))
+        }
+        _ => false,
+    })
+}
+
+/// A step from an object of unknown shape.
+pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
+    let word = |k: &str| o.get(k).and_then(Value::as_str).map(str::trim);
+    // The first of `role`, `type`, `source` that is a role word (AutoGen's `type` is a class).
+    let role = ["role", "type", "source"].iter().find_map(|k| word(k).and_then(role_of));
+    // The agent: a message's `name`, else `agent`, `source` and the like (not a role word).
+    let named = ["name"].iter().chain(&AGENT_KEYS).find_map(|k| {
+        word(k).filter(|w| !w.is_empty() && role_of(w).is_none()).map(|w| (*k, w.to_string()))
+    });
+    // Written by a named agent and of no other role: the agent's.
+    let role = match (role, &named) {
+        (Some(r), _) => r,
+        (None, Some((k, _))) if *k != "name" => Role::Assistant,
+        (None, _) => Role::Other,
     };
     let exit_code = get(o, &["exit_code", "exitCode", "returncode"]).and_then(value_i64);
-    let is_error = matches!(
-        get(o, &["error", "is_error", "isError"]),
-        Some(Value::Bool(true)) | Some(Value::String(_)) | Some(Value::Object(_))
-    ) || exit_code.is_some_and(|c| c != 0);
-    let mut text = get(o, &["content", "text", "message", "output", "summary"])
+    let is_error = marks_error(o) || exit_code.is_some_and(|c| c != 0);
+    let mut text = get(o, &["content", "text", "message", "msg", "output", "summary"])
         .map(super::content_text)
         .unwrap_or_default();
     // A tool's reply that says it failed, when the message carries no error field (OpenAI-style
@@ -86,7 +171,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     let mut step = Step {
         index,
         loc,
-        actor: get_text(o, &["name", "agent", "actor"]).unwrap_or_default(),
+        actor: named.map(|(_, name)| name).unwrap_or_default(),
         role,
         kind: if role == Role::Tool { StepKind::Observation } else { StepKind::Message },
         tool: get_text(o, &["tool", "tool_name", "toolName"]).map(Box::from),

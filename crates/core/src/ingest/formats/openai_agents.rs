@@ -191,9 +191,11 @@ impl OpenaiAgents {
 
     fn push_span(&mut self, mut o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
         // A generation's input repeats the whole conversation so far at every call: only its
-        // last user message is read (the task), so only that is kept.
+        // last user message is read (the task), so only that is kept. Other spans' `input` (a
+        // function's arguments, as an object or text) is kept as written.
         if let Some(Value::Object(data)) = o.get_mut("span_data") {
-            if let Some(input) = data.get_mut("input") {
+            let generation = data.get("type").and_then(Value::as_str) == Some("generation");
+            if let Some(input) = data.get_mut("input").filter(|_| generation) {
                 if input.is_array() || input.is_object() {
                     *input = messages(Some(input))
                         .iter()
@@ -297,14 +299,23 @@ fn assemble(mut spans: Vec<Span>, workflows: &HashMap<String, String>) -> Vec<Tr
         endings.extend(read.ending.map(|e| (pos, e)));
     }
     // An agent span's error happened when the span ended: placed after every step that
-    // started before then (and before the next agent's, in arrival order on a tie).
+    // started before then (and before the next agent's, in arrival order on a tie). A step
+    // without a time (the result of a tool span that has no `ended_at`) goes with the step
+    // before it, so a call and its result stay together before the ending.
     for (pos, ending) in endings {
         let steps = &mut out[pos].steps;
         let at = match &ending.timestamp {
-            Some(end) => steps
-                .iter()
-                .rposition(|s| s.timestamp.as_ref().is_some_and(|t| t <= end))
-                .map_or(0, |i| i + 1),
+            Some(end) => {
+                let mut last = None;
+                let mut time: Option<&str> = None;
+                for (i, s) in steps.iter().enumerate() {
+                    time = s.timestamp.as_deref().or(time);
+                    if time.is_some_and(|t| t <= end.as_ref()) {
+                        last = Some(i);
+                    }
+                }
+                last.map_or(0, |i| i + 1)
+            }
             None => steps.len(),
         };
         steps.insert(at, ending);
@@ -496,6 +507,8 @@ fn span_steps(
                         false => format!("{kind} {name}: {}", Value::Object(rest)),
                     }
                 }
+                // A span exported without its data (`span_data: null`): said, not left blank.
+                (true, true) if kind.is_empty() => "a span without `span_data`".to_string(),
                 (true, true) => kind.clone(),
                 (true, false) => format!("{kind}: {}", Value::Object(rest)),
             };

@@ -41,7 +41,9 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     };
     let id = get_text(meta, &["task_id", "original_task_id"])
         .or_else(|| get_text(o, &["id", "task_id"]))
-        .unwrap_or_else(|| "trajerrbench-1".to_string());
+        // Without one, named where it was read (`line-N` on a line, `{format}-N` in a list or
+        // as the whole file), as a chat record is.
+        .unwrap_or_default();
     let mut t = Trajectory {
         id,
         outcome,

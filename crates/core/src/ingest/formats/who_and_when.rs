@@ -40,15 +40,18 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         }
     }
     let gold = gold_label(o);
-    let outcome = match o.get("is_correct") {
-        Some(Value::Bool(true)) => Outcome::Passed,
-        Some(Value::Bool(false)) => Outcome::Failed,
+    // `true` / `false`, or their text in any case (`"False"`).
+    let outcome = match super::value_bool(o.get("is_correct")) {
+        Some(true) => Outcome::Passed,
+        Some(false) => Outcome::Failed,
         // Every labelled item is a failed run: a mistake was annotated in it.
         _ if gold.is_some() => Outcome::Failed,
         _ => Outcome::Unknown,
     };
     let id = get_text(o, &["question_ID", "question_id", "id"])
-        .unwrap_or_else(|| "who-and-when-1".to_string());
+        // Without one, named where it was read (`line-N` on a line, `{format}-N` in a list or
+        // as the whole file), as a chat record is.
+        .unwrap_or_default();
     let mut t = Trajectory {
         id,
         outcome,
