@@ -393,7 +393,12 @@ pub fn why(f: &Features) -> Vec<String> {
                 InstanceState::LatentActive => "latent active",
             };
             let mut line = String::with_capacity(80);
-            line.push_str("an observed error instance here is ");
+            // With no error signal anywhere (an unknown outcome's likely steps, an answer's
+            // origin), the instance is inferred: "observed" would contradict the line below.
+            line.push_str(match f.first_error_step {
+                Some(_) => "an observed error instance here is ",
+                None => "an error instance inferred here is ",
+            });
             line.push_str(state);
             if f.footprints > 0 {
                 line.push_str(&format!(" with {} terminal footprint(s)", f.footprints));
