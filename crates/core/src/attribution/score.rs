@@ -3,6 +3,7 @@
 //!
 //! score = instance · (state base + 0.1 · footprints) + Σ rule priors
 //!       + LINKED when a verifier, a test or the environment reported it   (structural)
+//!       + LINKED at an orchestrator's declaration of success no reply backs (structural)
 //!       + Σ weight_k · feature_k                                          (the fitted part)
 //!
 //! and two optional agent stages. [`agent_support`]: each of the first stage's top
@@ -72,7 +73,8 @@ pub struct Features {
     pub claim: String,
     /// The orchestrator's first declaration that the request is satisfied, when no worker
     /// reply backs it (the reply before it does not state the wrong final answer's value);
-    /// orchestrated runs only.
+    /// orchestrated runs only. Structural, not weighted: the run accepted its wrong answer
+    /// here, in its own words ([`LINKED`]).
     #[serde(default)]
     pub unbacked_declaration: bool,
     /// The rank-weighted support of this step's agent among the top candidates of the first
@@ -131,9 +133,6 @@ pub struct Weights {
     /// A step that reports a check as done while it ran nothing.
     #[serde(default)]
     pub claimed_check: f64,
-    /// The orchestrator's declaration of success that no worker reply backs.
-    #[serde(default)]
-    pub unbacked_declaration: f64,
 }
 
 fn default_depth() -> f64 {
@@ -166,14 +165,14 @@ impl Default for Weights {
             // A reported check that no code made: a group chat's agents check facts only
             // through the code the terminal runs.
             claimed_check: 1.5,
-            // Orchestrated runs only: never fire in a group chat.
-            unbacked_declaration: 0.0,
         }
     }
 }
 
 /// Added to a candidate whose rule rests on an explicit report (a verifier, a test, the
-/// environment): it outranks every inferred candidate, whatever the fitted weights.
+/// environment), and to an orchestrator's declaration of success that no worker reply backs
+/// (the run accepted its wrong answer there, in its own words): it outranks every inferred
+/// candidate, whatever the fitted weights.
 pub const LINKED: f64 = 100.0;
 
 /// The grid each weight is searched over when fitting.
@@ -254,38 +253,35 @@ impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
     /// observed error counts there (`instance`), an early step and a worker's reply more, the
-    /// first worker reply that shows the wrong final answer's value, and most the reply the run
-    /// accepted that answer from, or, when no reply states it, the orchestrator's declaration
-    /// of success itself.
+    /// first worker reply that shows the wrong final answer's value a little, and most the
+    /// reply the run accepted that answer from. (When no reply states it, the orchestrator's
+    /// declaration of success is structural, not weighted: [`LINKED`].)
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.5,
+            assumption: 0.25,
             introduces_code: 0.0,
-            states_answer: 0.0,
+            states_answer: 0.25,
             earliness: 1.5,
-            worker_reply: 0.5,
+            worker_reply: 1.5,
             agent_support: 0.0,
             // Unused while `agent_support` is 0.
             support_depth: 10.0,
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            shows_answer: 0.5,
+            shows_answer: 0.25,
             concludes_answer: 1.0,
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
             claimed_check: 0.0,
-            // The fit on all 32 HC items: an answer no worker reply states entered at the
-            // orchestrator's declaration of success.
-            unbacked_declaration: 1.0,
         }
     }
 
     /// Number of fitted weights.
-    pub const LEN: usize = 15;
+    pub const LEN: usize = 14;
 
     /// Names, in [`Weights::get`] order.
     pub const NAMES: [&'static str; Self::LEN] = [
@@ -303,7 +299,6 @@ impl Weights {
         "shows_answer",
         "concludes_answer",
         "claimed_check",
-        "unbacked_declaration",
     ];
 
     pub fn get(&self, k: usize) -> f64 {
@@ -322,7 +317,6 @@ impl Weights {
             self.shows_answer,
             self.concludes_answer,
             self.claimed_check,
-            self.unbacked_declaration,
         ][k]
     }
 
@@ -341,8 +335,7 @@ impl Weights {
             10 => &mut self.agent_vote,
             11 => &mut self.shows_answer,
             12 => &mut self.concludes_answer,
-            13 => &mut self.claimed_check,
-            _ => &mut self.unbacked_declaration,
+            _ => &mut self.claimed_check,
         };
         *slot = v;
     }
@@ -378,7 +371,7 @@ pub fn score(f: &Features, w: &Weights) -> f64 {
         + w.shows_answer * b(f.shows_answer)
         + w.concludes_answer * b(f.concludes_answer)
         + w.claimed_check * b(f.claimed_check)
-        + w.unbacked_declaration * b(f.unbacked_declaration)
+        + LINKED * b(f.unbacked_declaration)
 }
 
 /// The features that placed a candidate, in words a reviewer can check.
@@ -474,6 +467,11 @@ pub fn why(f: &Features) -> Vec<String> {
         out.push(
             "the orchestrator's first declaration that the request is satisfied, and the worker \
              reply before it does not state the final answer's value"
+                .into(),
+        );
+        out.push(
+            "the run accepted its wrong answer here, in its own words: outranks every inferred \
+             candidate"
                 .into(),
         );
     }
