@@ -246,8 +246,16 @@ test('a step kept in part (a 20,000-character output) is read whole from the fil
   const gen = await open(await tempFile('generic.jsonl', line({ event: 'start' }) + rec + line({ event: 'end' })));
   await gen.page.locator('[data-testid="source-open"]').first().click();
   assert.equal(await gen.page.textContent('[data-testid="source-text"]'), rec.trimEnd());
-  assert.deepEqual([...errors, ...gz.errors, ...gen.errors], []);
   await gen.context.close();
+  // A pretty-printed list of chat records: the record's first line is not the record; the
+  // dialog shows that line and says so.
+  const list = JSON.stringify([{ id: 'c1', messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: long }] }], null, 2);
+  const pretty = await open(await tempFile('chat-list.json', list + '\n'));
+  await pretty.page.locator('[data-testid="source-open"]').first().click();
+  await pretty.page.waitForSelector('[data-testid="source-text"]');
+  assert.match(await pretty.page.textContent('[data-testid="source"]'), /not one JSON value: the record goes on over the next lines/);
+  assert.deepEqual([...errors, ...gz.errors, ...gen.errors, ...pretty.errors], []);
+  await pretty.context.close();
 });
 
 test('lines quarantined together for one reason are one entry of the panel, the export keeps each', async () => {

@@ -351,7 +351,16 @@ async fn read_source(
     let (bytes, note) = match known {
         true => (&bytes[..], None),
         false => match bytes.iter().position(|&b| b == b'\n') {
-            Some(i) => (&bytes[..i], None),
+            Some(i) => {
+                // A record of a pretty-printed document starts on this line and goes on below.
+                let whole = std::str::from_utf8(&bytes[..i])
+                    .is_ok_and(|t| js_sys::JSON::parse(t.trim_end_matches('\r')).is_ok());
+                let note = (!whole).then(|| {
+                    "From the record's start to its line's end, which is not one JSON value: the record goes on over the next lines, or more of the file follows it on this line."
+                        .to_string()
+                });
+                (&bytes[..i], note)
+            }
             None if bytes.len() as f64 >= SOURCE_MAX => (
                 &bytes[..],
                 Some("The record goes on past 8 MiB: the first 8 MiB are shown.".to_string()),

@@ -63,8 +63,12 @@ pub struct SourceSpan {
     pub len: u64,
 }
 
-/// The record a compacted step was read from.
+/// The record a compacted step was read from; none when where it starts is not known (a step
+/// of a whole document whose place was not kept: line 0).
 fn elided_source(s: &crate::model::Step) -> Option<SourceSpan> {
+    if s.loc.line == 0 {
+        return None;
+    }
     [s.text_elided.as_deref(), s.args_elided.as_deref()]
         .into_iter()
         .flatten()
@@ -143,4 +147,56 @@ pub fn step_views(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{SourceLoc, Step, TextElision};
+
+    fn compacted(line: u32, offset: u64, source_len: u64) -> Step {
+        let elided = TextElision {
+            full_len: 20_000,
+            head_len: 10,
+            tail_len: 10,
+            source_offset: offset,
+            source_len,
+        };
+        Step {
+            loc: SourceLoc { line, offset, path: Box::default() },
+            text: "head [… elided …] tail".into(),
+            text_elided: Some(Box::new(elided)),
+            ..Step::default()
+        }
+    }
+
+    #[test]
+    fn a_compacted_step_says_where_its_record_is_when_its_place_is_known() {
+        let t = Trajectory {
+            steps: vec![
+                compacted(3, 120, 20_100),
+                compacted(4, 20_221, 0),
+                compacted(0, 0, 0),
+                Step::default(),
+            ],
+            ..Trajectory::default()
+        };
+        let items: Vec<(u32, Grain)> = (0..4).map(|i| (i, Grain::Medium)).collect();
+        let spans: Vec<Option<SourceSpan>> = step_views(&t, None, &items, &ViewOptions::default())
+            .into_iter()
+            .map(|v| v.source)
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                Some(SourceSpan { offset: 120, len: 20_100 }),
+                // The extent is not known: the record starts there.
+                Some(SourceSpan { offset: 20_221, len: 0 }),
+                // A step of a whole document whose place was not kept: nothing to read again.
+                None,
+                // Not compacted: the step holds all of it.
+                None,
+            ]
+        );
+    }
 }
