@@ -236,6 +236,17 @@ test('a step kept in part (a 20,000-character output) is read whole from the fil
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid="source"]', { state: 'detached' });
   await context.close();
+  // An archive's member is its own blob of decompressed bytes: its record is read the same.
+  const { execFileSync } = await import('node:child_process');
+  const { dirname, basename } = await import('node:path');
+  const plain = await tempFile('member.jsonl', text);
+  const zip = join(dirname(plain), 'runs.zip');
+  execFileSync('zip', ['-q', zip, basename(plain)], { cwd: dirname(plain) });
+  const z = await open(zip);
+  await z.page.locator('[data-testid="step"][data-step="2"] [data-testid="source-open"]').click();
+  await z.page.waitForSelector('[data-testid="source-text"]');
+  assert.equal(await z.page.textContent('[data-testid="source-text"]'), obs.trimEnd());
+  await z.context.close();
   // A compressed file cannot be sliced at the decoded offsets: the dialog says so.
   const gz = await open(await tempFile('long.jsonl.gz', gzipSync(Buffer.from(text))));
   await gz.page.locator('[data-testid="step"][data-step="2"] [data-testid="source-open"]').click();

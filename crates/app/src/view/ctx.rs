@@ -90,26 +90,26 @@ impl Ctx {
         self.blobs.borrow_mut().remove(&file);
     }
 
-    /// Reads step `step`'s record (`span`, line `line`) of `file` (queued as `name`) from the
-    /// picked file and opens the source dialog with it. The offsets are of the decoded text:
-    /// a compressed file or an archive's member cannot be sliced, and says so.
+    /// Reads step `step`'s record (`span`, line `line`) of `file` from the picked file and
+    /// opens the source dialog with it. The offsets are of the decoded text: a compressed file
+    /// cannot be sliced, and says so (an archive's member is its own blob of decompressed
+    /// bytes, `gather.rs`, so it can).
     pub(super) fn show_source(
         &self,
         dispatch: &UseReducerDispatcher<State>,
         file: u32,
-        name: &str,
         (step, line): (u32, u32),
         span: trajscope_core::session::steps::SourceSpan,
     ) {
         let Some(blob) = self.blobs.borrow().get(&file).cloned() else { return };
-        let (dispatch, member) = (dispatch.clone(), name.contains('!'));
+        let dispatch = dispatch.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let shown = read_source(&blob, member, span).await;
+            let shown = read_source(&blob, span).await;
             let (text, read, note) = match shown {
                 Ok((text, note)) => (text, true, note),
                 Err(why) => (why, false, None),
             };
-            let end = span.offset + text.len() as u64;
+            let end = span.offset + if span.len > 0 { span.len } else { text.len() as u64 };
             let title = match read {
                 true => format!("Step #{step} · line {line} · bytes {}–{end}", span.offset),
                 false => format!("Step #{step} · line {line}"),
@@ -331,13 +331,9 @@ const SOURCE_MAX: f64 = 8.0 * 1024.0 * 1024.0;
 /// The text of `span` in `blob`, and what was left out; or why it cannot be read.
 async fn read_source(
     blob: &web_sys::Blob,
-    member: bool,
     span: trajscope_core::session::steps::SourceSpan,
 ) -> Result<(String, Option<String>), String> {
     const PACKED: &str = "its offsets are in the decompressed text, which the page does not keep: open the decompressed file to read the record whole";
-    if member {
-        return Err(format!("The record is in a file of an archive: {PACKED}."));
-    }
     let magic =
         blob_bytes(&blob.slice_with_f64_and_f64(0.0, 4.0).map_err(|_| "cannot read")?).await?;
     if magic.starts_with(&[0x1f, 0x8b]) || magic.starts_with(b"PK\x03\x04") {

@@ -278,12 +278,10 @@ pub fn step_list(props: &Props) -> Html {
     let on_source = {
         let (ctx, dispatch, lines) = (props.ctx.clone(), state.dispatcher(), columns.line.clone());
         let file = state.sel().map(|(f, _)| f);
-        let name =
-            file.and_then(|f| state.queue.files.iter().find(|q| q.id == f)).map(|q| q.name.clone());
         Callback::from(move |(i, span)| {
-            if let (Some(file), Some(name)) = (file, name.as_deref()) {
+            if let Some(file) = file {
                 let line = lines.get(i as usize).copied().unwrap_or(0);
-                ctx.show_source(&dispatch, file, name, (i, line), span);
+                ctx.show_source(&dispatch, file, (i, line), span);
             }
         })
     };
