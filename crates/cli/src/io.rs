@@ -194,7 +194,25 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
 /// not a regular file (a pipe cannot be read twice).
 pub fn archive_of(path: &Path) -> anyhow::Result<Option<ArchiveKind>> {
     let limits = trajscope_core::ingest::Limits::default();
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    Ok(archive_probe(path, &limits)?.and_then(|p| archive_kind(&p.bytes, &limits)))
+}
+
+/// What tells whether a file is an archive of traces: its first 64 KiB, or all of it (`whole`)
+/// when it starts as a zip (whose directory is at its end).
+struct Probe {
+    bytes: Vec<u8>,
+    whole: bool,
+}
+
+/// The [`Probe`] of the regular file `path`; `None` for what is not a regular file (a pipe
+/// cannot be read twice) and for a zip over the archive limit (read as one trace, where the
+/// same limit names itself).
+fn archive_probe(
+    path: &Path,
+    limits: &trajscope_core::ingest::Limits,
+) -> anyhow::Result<Option<Probe>> {
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(None) };
+    if !meta.is_file() {
         return Ok(None);
     }
     let mut head = Vec::with_capacity(64 * 1024);
@@ -202,15 +220,13 @@ pub fn archive_of(path: &Path) -> anyhow::Result<Option<ArchiveKind>> {
         .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
         .with_context(|| format!("cannot read {}", path.display()))?;
     if !head.starts_with(b"PK\x03\x04") {
-        return Ok(archive_kind(&head, &limits));
+        return Ok(Some(Probe { bytes: head, whole: false }));
     }
-    // A zip's directory is at its end: the whole file (an Inspect `.eval` is not an archive).
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size > limits.max_archive_bytes {
+    if meta.len() > limits.max_archive_bytes {
         return Ok(None);
     }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(archive_kind(&bytes, &limits))
+    Ok(Some(Probe { bytes, whole: true }))
 }
 
 /// The members of an archive of traces, each as a session named `FILE!MEMBER`, and the message
@@ -225,21 +241,19 @@ pub fn load_archive(
     format: Option<Format>,
 ) -> anyhow::Result<Option<ArchiveSessions>> {
     let opts = IngestOptions { format, ..IngestOptions::default() };
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return Ok(None); // a pipe cannot be read twice: read as one trace
-    }
-    let mut head = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if !head.starts_with(b"PK\x03\x04") && archive_kind(&head, &opts.limits).is_none() {
-        return Ok(None);
-    }
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size > opts.limits.max_archive_bytes {
-        return Ok(None); // read as one trace, where the same limit names itself
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Not a regular file (a pipe cannot be read twice) or a zip over the limit: one trace.
+    let Some(probe) = archive_probe(path, &opts.limits)? else { return Ok(None) };
+    let bytes = match probe {
+        Probe { bytes, whole: true } => bytes,
+        Probe { bytes, .. } if archive_kind(&bytes, &opts.limits).is_none() => return Ok(None),
+        _ => {
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            if size > opts.limits.max_archive_bytes {
+                return Ok(None); // read as one trace, where the same limit names itself
+            }
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        }
+    };
     let Some(archive) = ingest_archive(&bytes, &opts) else { return Ok(None) };
     let members = archive
         .members

@@ -13,12 +13,9 @@ pub fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi(c)
 }
 
-/// The bidirectional formatting characters: embeddings and overrides (U+202A–U+202E),
-/// isolates (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). Shown as is, they reorder
-/// the text around them ("Trojan Source").
-pub fn is_bidi(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
-}
+/// The bidirectional formatting characters (`views::is_bidi_control`): shown as is, they
+/// reorder the text around them.
+pub use trajscope_core::views::is_bidi_control as is_bidi;
 
 fn push_escaped(out: &mut String, c: char) {
     if (c as u32) < 0x80 {

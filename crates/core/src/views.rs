@@ -13,6 +13,14 @@
 
 use crate::model::{Step, Trajectory};
 
+/// A bidirectional formatting character: an embedding or override (U+202A–U+202E), an isolate
+/// (U+2066–U+2069) or a mark (U+200E, U+200F, U+061C). Shown as it is, it reorders the text
+/// around it (a disguised file name, "Trojan Source"), so the shells escape it (the CLI) or flag
+/// the step that holds one (the app).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+}
+
 /// The level of detail of a view.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,

@@ -6,6 +6,7 @@
 //! piece of trace content becomes a Yew text node.
 
 use trajscope_core::lower::lower_str;
+use trajscope_core::views::is_bidi_control;
 use yew::prelude::*;
 
 use super::list::highlight;
@@ -121,15 +122,10 @@ fn args_block(args: &str, query: &str, quotes: &[String], expanded: bool) -> Htm
     html! { <pre class="args" data-testid="tool-args">{ for lines }</pre> }
 }
 
-/// A character that reorders the text after it: an embedding, override or isolate (and its
-/// end). Shown text cannot reveal them, so a card that holds one says so.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
+/// Whether `text` holds a character that reorders the text around it
+/// (`views::is_bidi_control`): shown text cannot reveal one, so a card that holds one says so.
 fn has_bidi_controls(text: &str) -> bool {
-    // Each is three bytes in UTF-8, all starting with 0xE2.
-    text.as_bytes().contains(&0xE2) && text.chars().any(is_bidi_control)
+    !text.is_ascii() && text.chars().any(is_bidi_control)
 }
 
 /// "Read the whole record", on a step kept only in part (its long text or arguments as a head
@@ -217,7 +213,7 @@ pub fn card(c: &Card) -> Html {
             if c.is_error { <span class="tag tag-err">{"error"}</span> }
             if c.view.is_some_and(|v| has_bidi_controls(&v.text) || c.actor.chars().any(is_bidi_control)) {
                 <span class="tag tag-err" data-testid="tag-bidi"
-                    title="This step holds Unicode bidirectional control characters (U+202A–U+202E, U+2066–U+2069): its text or agent name may show reordered, as a disguised file name does">
+                    title="This step holds Unicode bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): its text or agent name may show reordered, as a disguised file name does">
                     {"bidi controls"}
                 </span>
             }

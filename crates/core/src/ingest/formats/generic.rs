@@ -136,10 +136,10 @@ fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
         Value::Object(inner) => nested_mark(inner, depth + 1),
         Value::Array(items) => {
             let items = match k.as_str() {
-                "messages" => items.last().into_iter().collect::<Vec<_>>(),
-                _ => items.iter().collect(),
+                "messages" => items.last().map_or(&[][..], std::slice::from_ref),
+                _ => items,
             };
-            items.into_iter().filter_map(Value::as_object).any(|m| nested_mark(m, depth + 1))
+            items.iter().filter_map(Value::as_object).any(|m| nested_mark(m, depth + 1))
         }
         _ => false,
     })
