@@ -4,7 +4,7 @@
 // The same for formats without an end marker: a Codex rollout (one session) and Claude Code
 // sessions are shown as read so far, and an OpenAI Agents SDK export's first trace; a
 // TRAJERRBENCH file's records, one a line, as read; a JSON list of chat records (a dataset's
-// `json.dump`, one line) element by element.
+// `json.dump`, one line) element by element; a SWE-agent document's steps as its list is read.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -163,6 +163,31 @@ test('a JSON list of chat records on one line is readable as its records are rea
   assert.equal(count(await page.textContent('[data-testid="step-count"]')), 8);
   assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
   await screenshot(page, 'growing-chat-list');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('one SWE-agent document on one line is readable while it is read: its first steps, then the whole run', async () => {
+  // A `.traj` is one JSON document, parsed whole at its end; before, nothing of a 40 MB one
+  // was shown until then. Its `trajectory` list is now copied as read.
+  const doc = JSON.parse(readFileSync(join(FIXTURES, 'swe_agent/pydicom__pydicom-1458.traj'), 'utf8'));
+  const perCopy = doc.trajectory.reduce((n, t) => n + ('observation' in t ? 2 : 1), 0);
+  const copies = Math.ceil(40e6 / JSON.stringify(doc.trajectory).length);
+  doc.trajectory = Array.from({ length: copies }, () => doc.trajectory).flat();
+  const path = await tempFile('big.traj', JSON.stringify(doc));
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', path);
+  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
+  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'swe-agent-1');
+  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read: its first \d+ steps are shown/);
+  const early = count(await page.textContent('[data-testid="step-count"]'));
+  assert.ok(early >= 2 && early < perCopy * copies, `${early} steps so far`);
+  await screenshot(page, 'growing-swe-agent-document');
+  await waitReady(page, 180000);
+  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
+  assert.equal(count(await page.textContent('[data-testid="step-count"]')), perCopy * copies);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -37,6 +37,7 @@ mod glue {
     use wasm_bindgen::prelude::*;
     use web_sys::DedicatedWorkerGlobalScope;
 
+    use super::store::GROWING_STEPS;
     use super::Store;
     use crate::hash_helper::{self, HashHelper};
     use crate::load::Slices;
@@ -131,7 +132,9 @@ mod glue {
         // A large file is hashed by a helper beside the parse; a small one here, as it is fed.
         let helper = (total >= hash_helper::HELPER_MIN_BYTES).then(|| HashHelper::start(&blob));
         let helper = helper.flatten();
-        let mut loader = Loader::new(IngestOptions::default(), helper.is_none());
+        // A document's first steps are copied while it is read, to be shown before its end.
+        let opts = IngestOptions { copy_document_steps: GROWING_STEPS, ..IngestOptions::default() };
+        let mut loader = Loader::new(opts, helper.is_none());
         let now = js_sys::Date::now;
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
         // (The first report comes after the first slice: the page counts lines at once.)
@@ -170,6 +173,9 @@ mod glue {
             }
             if resp.is_none() && t_early.is_none() {
                 resp = store.borrow_mut().grow(file, &loader, progress, early);
+                if resp.is_some() {
+                    loader.stop_copy();
+                }
             }
             if let Some(resp) = resp {
                 if matches!(resp, Response::Loaded { .. }) {

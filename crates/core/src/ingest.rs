@@ -21,6 +21,7 @@ pub mod formats;
 pub mod limits;
 mod lines;
 mod list;
+mod peek;
 mod sniff;
 mod source;
 
@@ -43,6 +44,11 @@ pub struct IngestOptions {
     pub format: Option<Format>,
     /// The memory caps (see `docs/limits.md`).
     pub limits: Limits,
+    /// How many steps of a SWE-agent or mini-swe-agent document to copy while it is read, for
+    /// a shell that shows its first steps before the document is parsed whole
+    /// ([`Ingestor::snapshot_first`]; `ingest/peek.rs`). 0 (the default) copies nothing and
+    /// costs nothing; line formats give their copy either way.
+    pub copy_document_steps: usize,
 }
 
 /// How far the ingest has got, for progress reporting while chunks stream in.
@@ -138,6 +144,9 @@ struct Router {
     /// While the format is undecided, a look at whether the file is a list of records to
     /// read element by element ([`Mode::List`]); dropped once it says no.
     probe: Option<Box<list::ListStream>>,
+    /// While the input may be a document (undecided, or held as one), a copy of its first
+    /// steps as read so far (`ingest/peek.rs`); dropped once it has nothing to give.
+    peek: Option<Box<peek::DocPeek>>,
 }
 
 impl Ingestor {
@@ -152,6 +161,10 @@ impl Ingestor {
         let probe = (matches!(mode, Mode::Undecided { .. })
             && opts.format.is_none_or(|f| !f.is_jsonl()))
         .then(|| Box::new(list::ListStream::new(0, limits.max_line, opts.format)));
+        let peek = (matches!(mode, Mode::Undecided { .. })
+            && opts.copy_document_steps > 0
+            && opts.format.is_none_or(|f| matches!(f, Format::SweAgent | Format::MiniSweAgent)))
+        .then(|| Box::new(peek::DocPeek::new(limits.max_line, opts.copy_document_steps)));
         Ingestor {
             source: Source::new(limits),
             router: Router {
@@ -171,6 +184,7 @@ impl Ingestor {
                 compressed: false,
                 first_seen: false,
                 probe,
+                peek,
             },
         }
     }
@@ -206,6 +220,21 @@ impl Ingestor {
         match &self.router.mode {
             Mode::Jsonl { format, .. } | Mode::Records { format, .. } => Some(*format),
             Mode::List { stream, .. } => Some(stream.format()),
+            _ => None,
+        }
+    }
+
+    /// Stops copying a document's steps (a shell that has shown its copy needs no more):
+    /// the copy is dropped, the rest of the document is only held for its parse.
+    pub fn stop_copy(&mut self) {
+        self.router.peek = None;
+    }
+
+    /// The format of the copy [`Ingestor::snapshot_first`] gives of a document still read
+    /// (SWE-agent, mini-swe-agent), once it holds a step; provisional as the copy is.
+    pub fn peek_format(&self) -> Option<Format> {
+        match &self.router.mode {
+            Mode::Undecided { .. } | Mode::Document { .. } => self.router.peek.as_ref()?.format(),
             _ => None,
         }
     }
@@ -247,14 +276,21 @@ impl Ingestor {
     /// A copy of the first trajectory as read so far while it is still open (AWTL: the first
     /// run before its `run_end`; Claude Code: the first session; Codex: the file's one
     /// session; an OpenAI Agents SDK export or OTLP file: the trace of its first span; plain
-    /// messages: the file's one trajectory), at most its first `max_steps` steps, its texts compacted as
+    /// messages: the file's one trajectory; a SWE-agent or mini-swe-agent document: the steps
+    /// of its list read so far), at most its first `max_steps` steps, its texts compacted as
     /// the trace's are: what a shell shows of a file none of whose trajectories has settled
     /// yet (one huge run, runs without an end marker). Provisional: the trajectory the trace
     /// ends with may have more steps, another outcome, even another order (`writer_seq`).
     /// Nothing is handed over; `None` for a format that cannot say, or before the first line.
     pub fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
-        let Mode::Jsonl { adapter, .. } = &self.router.mode else { return None };
-        let mut t = adapter.snapshot_first(max_steps)?;
+        let mut t = match &self.router.mode {
+            Mode::Jsonl { adapter, .. } => adapter.snapshot_first(max_steps)?,
+            // A SWE-agent or mini-swe-agent document: its steps read so far (`ingest/peek.rs`).
+            Mode::Undecided { .. } | Mode::Document { .. } => {
+                self.router.peek.as_ref()?.snapshot(max_steps)?
+            }
+            _ => return None,
+        };
         compact::compact_all(std::slice::from_mut(&mut t));
         Some(t)
     }
@@ -428,6 +464,17 @@ impl Sink for Router {
             }
         } else if let Mode::List { stream, .. } = &mut self.mode {
             stream.push(bytes);
+        }
+        if let Some(p) = &mut self.peek {
+            if matches!(self.mode, Mode::Undecided { .. } | Mode::Document { .. }) && !p.done() {
+                p.push(bytes);
+            }
+            // Nothing to give now or later: dropped.
+            if (p.done() && p.format().is_none())
+                || !matches!(self.mode, Mode::Undecided { .. } | Mode::Document { .. })
+            {
+                self.peek = None;
+            }
         }
         self.release_list();
         let mut splitter = std::mem::take(&mut self.splitter);

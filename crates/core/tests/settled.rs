@@ -494,3 +494,128 @@ fn the_first_claude_code_or_codex_session_can_be_copied_as_read_so_far() {
         "{copied:?}"
     );
 }
+
+/// Feeds `input` in the given pieces with a document copy asked for, copying the first
+/// trajectory as read so far after every piece; the finished trace and the copies.
+fn fed_copying_documents(
+    input: &[u8],
+    cuts: &[usize],
+    copy: usize,
+    max_steps: usize,
+) -> (trajscope_core::Trace, Vec<trajscope_core::model::Trajectory>) {
+    let opts = IngestOptions { copy_document_steps: copy, ..IngestOptions::default() };
+    let mut ingestor = Ingestor::new(opts);
+    let mut snapshots = Vec::new();
+    common::feed_in_pieces(&mut ingestor, input, cuts, |i| {
+        snapshots.extend(i.snapshot_first(max_steps));
+    });
+    (ingestor.finish(), snapshots)
+}
+
+/// Every copied step is the finished trajectory's step at that position: kind, role, text,
+/// command, tool and source path (its index aside; a copy knows no final patch, so the files
+/// an action wrote may differ).
+fn same_step(a: &trajscope_core::model::Step, b: &trajscope_core::model::Step) -> bool {
+    (a.kind, a.role, &a.text, &a.args, &a.tool, &a.loc.path, a.is_error)
+        == (b.kind, b.role, &b.text, &b.args, &b.tool, &b.loc.path, b.is_error)
+}
+
+/// A SWE-agent `.traj` or mini-swe-agent file is one document, parsed once its last byte is
+/// read; asked to (`copy_document_steps`, as the app does), the ingest copies its steps as their
+/// list is read, so a shell shows them before the end. The copy is the finished trajectory's
+/// first steps, at most as many as asked, pretty-printed or on one line, in any chunking; the
+/// trace itself is the one a plain ingest makes. Without the option nothing is copied.
+#[test]
+fn a_document_shows_its_first_steps_as_read_so_far_when_asked() {
+    for fixture in [
+        "swe_agent/pydicom__pydicom-1458.traj",
+        "mini_swe_agent/django__django-10914.trimmed.traj.json",
+    ] {
+        let pretty = common::read(fixture);
+        // The same document on one line, its keys in their order (a JSON string holds no raw
+        // newline, so the pretty-printed lines joined are the document).
+        let one_line: Vec<u8> = pretty
+            .split(|b| *b == b'\n')
+            .map(|l| &l[l.iter().take_while(|b| **b == b' ').count()..])
+            .collect::<Vec<_>>()
+            .concat();
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&one_line).unwrap(),
+            serde_json::from_slice::<serde_json::Value>(&pretty).unwrap()
+        );
+        for input in [pretty, one_line] {
+            let whole = ingest(&input, IngestOptions::default());
+            let first = &whole.trajectories[0];
+            let n = input.len();
+            // After about a third of the file, every kilobyte, and with no copy asked for.
+            let (finished, snaps) = fed_copying_documents(&input, &[n / 3], 10_000, 10_000);
+            assert_eq!(finished, whole, "{fixture}: the copy changes nothing");
+            let snap = snaps
+                .first()
+                .unwrap_or_else(|| panic!("{fixture}: no copy after {} of {n} bytes", n / 3));
+            assert!(!snap.steps.is_empty(), "{fixture}: a third of the file holds steps");
+            assert!(snap.steps.len() < first.steps.len(), "{fixture}: only what was read");
+            for (k, s) in snap.steps.iter().enumerate() {
+                assert_eq!(s.index as usize, k);
+                assert!(same_step(s, &first.steps[k]), "{fixture}: step {k}");
+            }
+            let cuts: Vec<usize> = (1..n / 1024).map(|k| k * 1024).collect();
+            let (finished, snaps) = fed_copying_documents(&input, &cuts, 3, 10_000);
+            assert_eq!(finished, whole);
+            assert!(snaps.iter().all(|s| s.steps.len() <= 3), "at most the steps asked");
+            assert_eq!(snaps.last().map(|s| s.steps.len()), Some(3));
+            let (_, none) = fed_copying_documents(&input, &[n / 3, n / 2], 0, 10_000);
+            assert!(none.is_empty(), "{fixture}: nothing copied unless asked");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A copy of a document's steps, in any chunking and whatever the document holds (broken
+    /// elements, other keys, a list that is not the steps, truncation), never changes the
+    /// trace; when the document reads as SWE-agent at its end, every copied step is the
+    /// finished trajectory's step at its position (a broken one is read line by line then,
+    /// and its copy was provisional).
+    #[test]
+    fn a_document_copy_is_a_prefix_of_its_trajectory_and_changes_nothing(
+        turns in proptest::collection::vec(
+            prop_oneof![
+                4 => ("[a-z ]{0,12}", "[a-z\"\\\\\\[\\]{} ]{0,12}").prop_map(|(a, o)| {
+                    serde_json::json!({"action": a, "observation": o, "thought": "t"}).to_string()
+                }),
+                1 => Just("{\"action\": [1, {\"x\": \"]\"}]}".to_string()),
+                1 => Just("{broken".to_string()),
+                1 => Just("7".to_string()),
+            ],
+            0..12,
+        ),
+        before in prop_oneof![Just(""), Just("\"info\": {\"trajectory\": []}, "), Just("\"x\": [\"trajectory\"], ")],
+        truncate in any::<bool>(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+        max_steps in 1usize..30,
+    ) {
+        let mut input = format!(
+            "{{{before}\"trajectory\": [{}], \"info\": {{\"exit_status\": \"submitted\"}}}}",
+            turns.join(",\n")
+        ).into_bytes();
+        if truncate {
+            input.truncate(input.len() * 2 / 3);
+        }
+        let whole = ingest(&input, IngestOptions::default());
+        let (finished, snaps) = fed_copying_documents(&input, &cuts, max_steps, 1000);
+        prop_assert_eq!(&finished, &whole);
+        for snap in snaps {
+            prop_assert!(snap.steps.len() <= max_steps);
+            // A broken document is read line by line at its end: the copy was provisional.
+            if whole.format != trajscope_core::Format::SweAgent {
+                continue;
+            }
+            let first = &whole.trajectories[0];
+            for (k, s) in snap.steps.iter().enumerate() {
+                prop_assert!(same_step(s, &first.steps[k]), "step {}", k);
+            }
+        }
+    }
+}

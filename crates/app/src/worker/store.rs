@@ -996,7 +996,8 @@ mod tests {
         chunk: usize,
         mut page: impl FnMut(&mut Store, usize) -> Vec<Response>,
     ) -> Vec<(usize, Response)> {
-        let mut loader = Loader::new(IngestOptions::default(), true);
+        let opts = IngestOptions { copy_document_steps: GROWING_STEPS, ..IngestOptions::default() };
+        let mut loader = Loader::new(opts, true);
         let total = bytes.len();
         let mut out = Vec::new();
         store.begin(file);
@@ -1016,7 +1017,13 @@ mod tests {
             let settled = loader.take_settled();
             let early = pos < total;
             let r = store.settle(file, settled, loader.format(), progress, early);
-            let r = r.or_else(|| store.grow(file, &loader, progress, early));
+            let r = r.or_else(|| {
+                let r = store.grow(file, &loader, progress, early);
+                if r.is_some() {
+                    loader.stop_copy();
+                }
+                r
+            });
             out.extend(r.map(|r| (pos, r)));
             if early {
                 out.push((pos, store.read_progress(file, progress)));
@@ -1353,6 +1360,36 @@ mod tests {
         assert!(forgot);
         assert!(store.session(1).is_none() && !store.shown_early(1));
         assert_eq!(loaded(&answers).len(), 1, "the early one only");
+    }
+
+    /// A SWE-agent document (one JSON value, parsed whole at its end) is shown after the slice
+    /// that holds its first turn: a copy of its steps read so far, named and formatted as a
+    /// SWE-agent file; the whole file's `Loaded` replaces it with the document's trajectory.
+    #[test]
+    fn a_document_is_shown_while_read_with_its_first_steps() {
+        let turns: Vec<String> = (0..200)
+            .map(|i| {
+                format!(
+                    "{{\"action\": \"python run_{i}.py\", \"observation\": \"ok {i}\", \"thought\": \"try {i}\"}}"
+                )
+            })
+            .collect();
+        let doc = format!(
+            "{{\"environment\": \"swe_main\", \"trajectory\": [{}], \"info\": {{\"exit_status\": \"exit_cost\", \"instance_id\": \"repo-1\"}}}}",
+            turns.join(", ")
+        );
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, doc.as_bytes(), 1024, |_, _| Vec::new());
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!("{answers:?}") };
+        assert_eq!((at, early.growing, early.format.as_str()), (1024, Some(0), "swe-agent"));
+        assert!(early.rows[0].steps >= 2 && early.rows[0].steps < 40, "{:?}", early.rows[0]);
+        assert!(!early.rows[0].analysed);
+        assert_eq!((whole.growing, &whole.revised[..], whole.rows[0].steps), (None, &[0][..], 400));
+        assert_eq!(whole.rows[0].id, "repo-1");
+        // In one slice: one `Loaded`, as before.
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, doc.as_bytes(), 1 << 20, |_, _| Vec::new());
+        assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
     }
 
     /// The benchmark's `one-step` shape (runs of one step, no `run_start` / `run_end`: nothing

@@ -60,10 +60,17 @@ impl Loader {
         self.ingestor.snapshot_first(max_steps)
     }
 
+    /// Stops copying a document's first steps ([`Ingestor::stop_copy`]): once shown, the
+    /// copy is not needed again.
+    pub fn stop_copy(&mut self) {
+        self.ingestor.stop_copy();
+    }
+
     /// The format, once the input is known to be line-oriented (see
-    /// [`Ingestor::jsonl_format`]): what a shell showing settled trajectories early names.
+    /// [`Ingestor::jsonl_format`]), or of the copy of a document's first steps (see
+    /// [`Ingestor::peek_format`]): what a shell showing trajectories early names.
     pub fn format(&self) -> Option<crate::model::Format> {
-        self.ingestor.jsonl_format()
+        self.ingestor.jsonl_format().or_else(|| self.ingestor.peek_format())
     }
 
     /// The session of everything fed, nothing analysed.

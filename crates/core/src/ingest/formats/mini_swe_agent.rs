@@ -99,6 +99,13 @@ fn fenced_command(text: &str) -> Option<String> {
     None
 }
 
+/// The step of `messages[i]` as a copy made while the document is read shows it
+/// ([`crate::ingest`]'s document peek): the message alone, without the files its command
+/// writes (the repository root is known from the whole list).
+pub(crate) fn peek_step(m: &Map<String, Value>, i: usize) -> Step {
+    message_step(m, format!("$.messages[{i}]"), i)
+}
+
 fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
     let role_text = get_text(m, &["role"]).unwrap_or_default();
     let text = m.get("content").map(content_text).unwrap_or_default();

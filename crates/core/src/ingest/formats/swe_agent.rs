@@ -21,47 +21,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let submission = get(o, &["info"]).and_then(|i| i.get("submission")).and_then(Value::as_str);
     for (i, e) in entries.iter().enumerate() {
         let e = as_object(e, &format!("trajectory[{i}]"))?;
-        let path = format!("$.trajectory[{i}]");
-        let action = get_text(e, &["action"]).map(|a| a.trim_end().to_string());
-        let tool = action.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string);
-        let thought = get_text(e, &["thought", "response"]).unwrap_or_default();
-        let ts = get_text(e, &["timestamp"]);
-        // `state` (a JSON string) holds the open file and the working directory: the root.
-        let state = get_text(e, &["state"]).map(|s| extract::parse_args(&Value::String(s)));
-        let state_text = |k: &str| state.as_ref().and_then(|s| s.get(k)).and_then(Value::as_str);
-        let raw_refs = action
-            .as_deref()
-            .map(|a| extract::swe_agent(a, state_text("open_file"), submission))
-            .unwrap_or_default();
-        steps.push(Step {
-            loc: SourceLoc { path: format!("{path}.action").into(), ..SourceLoc::default() },
-            artifact_refs: extract::refs(raw_refs, state_text("working_dir")),
-            role: Role::Assistant,
-            kind: StepKind::Action,
-            text: thought,
-            tool: tool.clone().map(Box::from),
-            args: action,
-            timestamp: ts.clone().map(Box::from),
-            ..Step::default()
-        });
-        if let Some(obs) = get(e, &["observation"]) {
-            let text = super::value_text(obs);
-            // SWE-agent's own edit tool rejects an edit that breaks the file with this message.
-            let is_error = text.trim_start().starts_with("Your proposed edit has introduced new");
-            steps.push(Step {
-                loc: SourceLoc {
-                    path: format!("{path}.observation").into(),
-                    ..SourceLoc::default()
-                },
-                role: Role::Tool,
-                kind: StepKind::Observation,
-                text,
-                is_error,
-                tool: tool.map(Box::from),
-                timestamp: ts.map(Box::from),
-                ..Step::default()
-            });
-        }
+        turn_steps(i, e, submission, &mut steps);
     }
     for (i, s) in steps.iter_mut().enumerate() {
         s.index = i as u32;
@@ -93,6 +53,55 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         steps,
         usage: None,
     }])
+}
+
+/// The steps of one `trajectory[i]` entry (a turn): its action and, if any, its observation.
+/// `submission` is the final patch, for the files an action wrote; a copy made while the
+/// document is read ([`crate::ingest`]'s document peek) passes `None`.
+pub(crate) fn turn_steps(
+    i: usize,
+    e: &Map<String, Value>,
+    submission: Option<&str>,
+    steps: &mut Vec<Step>,
+) {
+    let path = format!("$.trajectory[{i}]");
+    let action = get_text(e, &["action"]).map(|a| a.trim_end().to_string());
+    let tool = action.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string);
+    let thought = get_text(e, &["thought", "response"]).unwrap_or_default();
+    let ts = get_text(e, &["timestamp"]);
+    // `state` (a JSON string) holds the open file and the working directory: the root.
+    let state = get_text(e, &["state"]).map(|s| extract::parse_args(&Value::String(s)));
+    let state_text = |k: &str| state.as_ref().and_then(|s| s.get(k)).and_then(Value::as_str);
+    let raw_refs = action
+        .as_deref()
+        .map(|a| extract::swe_agent(a, state_text("open_file"), submission))
+        .unwrap_or_default();
+    steps.push(Step {
+        loc: SourceLoc { path: format!("{path}.action").into(), ..SourceLoc::default() },
+        artifact_refs: extract::refs(raw_refs, state_text("working_dir")),
+        role: Role::Assistant,
+        kind: StepKind::Action,
+        text: thought,
+        tool: tool.clone().map(Box::from),
+        args: action,
+        timestamp: ts.clone().map(Box::from),
+        ..Step::default()
+    });
+    if let Some(obs) = get(e, &["observation"]) {
+        let text = super::value_text(obs);
+        // SWE-agent's own edit tool rejects an edit that breaks the file with this message.
+        let is_error = text.trim_start().starts_with("Your proposed edit has introduced new");
+        steps.push(Step {
+            loc: SourceLoc { path: format!("{path}.observation").into(), ..SourceLoc::default() },
+            role: Role::Tool,
+            kind: StepKind::Observation,
+            text,
+            is_error,
+            tool: tool.map(Box::from),
+            timestamp: ts.map(Box::from),
+            ..Step::default()
+        });
+    }
 }
 
 /// The outcome from `info.exit_status` and `info.submission` (see docs/formats.md, "Outcome"):
