@@ -336,6 +336,18 @@ fn a_file_without_end_markers_shows_its_first_trajectory_as_read_so_far() {
     assert!(ingestor.snapshot_first(10).is_none());
 }
 
+/// A Who&When item keeps its messages under `history` too: not OpenHands events, so no copy
+/// (its first element says so), and the trace is as without the option.
+#[test]
+fn a_history_of_messages_is_not_copied_as_openhands_events() {
+    let input = common::read("who_and_when/hc_1.json");
+    let whole = ingest(&input, IngestOptions::default());
+    let n = input.len();
+    let (finished, snaps) = fed_copying_documents(&input, &[n / 2, n * 3 / 4], 10_000, 10_000);
+    assert_eq!(finished, whole);
+    assert!(snaps.is_empty(), "{snaps:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -527,11 +539,20 @@ fn same_step(a: &trajscope_core::model::Step, b: &trajscope_core::model::Step) -
 /// trace itself is the one a plain ingest makes. Without the option nothing is copied.
 #[test]
 fn a_document_shows_its_first_steps_as_read_so_far_when_asked() {
-    for fixture in [
-        "swe_agent/pydicom__pydicom-1458.traj",
-        "mini_swe_agent/django__django-10914.trimmed.traj.json",
-    ] {
-        let pretty = common::read(fixture);
+    // An OpenHands event list, and the same events as an evaluation output's `history`.
+    let events = common::read("openhands/examples-one-per-kind.json");
+    let mut output = b"{\"instance_id\": \"oh-1\",\n\"history\": ".to_vec();
+    output.extend_from_slice(&events);
+    output.extend_from_slice(b"}\n");
+    let swe = "swe_agent/pydicom__pydicom-1458.traj";
+    let mini = "mini_swe_agent/django__django-10914.trimmed.traj.json";
+    let inputs = [
+        (swe, common::read(swe)),
+        (mini, common::read(mini)),
+        ("openhands/examples-one-per-kind.json", events),
+        ("openhands/examples-one-per-kind.json as `history`", output),
+    ];
+    for (fixture, pretty) in inputs {
         // The same document on one line, its keys in their order (a JSON string holds no raw
         // newline, so the pretty-printed lines joined are the document).
         let one_line: Vec<u8> = pretty
@@ -610,6 +631,52 @@ proptest! {
             prop_assert!(snap.steps.len() <= max_steps);
             // A broken document is read line by line at its end: the copy was provisional.
             if whole.format != trajscope_core::Format::SweAgent {
+                continue;
+            }
+            let first = &whole.trajectories[0];
+            for (k, s) in snap.steps.iter().enumerate() {
+                prop_assert!(same_step(s, &first.steps[k]), "step {}", k);
+            }
+        }
+    }
+
+    /// The same for an OpenHands event list (the document itself a list) or evaluation
+    /// output (`history`): any events, broken ones, in any chunking.
+    #[test]
+    fn an_event_list_copy_is_a_prefix_of_its_trajectory_and_changes_nothing(
+        events in proptest::collection::vec(
+            prop_oneof![
+                3 => ("[a-z ]{0,12}", 0u32..4).prop_map(|(c, id)| serde_json::json!({
+                    "id": id, "source": "agent", "action": "run", "args": {"command": c},
+                }).to_string()),
+                3 => ("[a-z\"\\\\\\[\\]{} ]{0,12}", 0u32..4).prop_map(|(o, cause)| serde_json::json!({
+                    "source": "environment", "observation": "run", "content": o, "cause": cause,
+                    "extras": {"metadata": {"exit_code": 1}},
+                }).to_string()),
+                1 => Just("{broken".to_string()),
+                1 => Just("[\"x\"]".to_string()),
+            ],
+            0..12,
+        ),
+        wrapped in any::<bool>(),
+        truncate in any::<bool>(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+        max_steps in 1usize..30,
+    ) {
+        let list = format!("[{}]", events.join(",\n"));
+        let mut input = match wrapped {
+            true => format!("{{\"instance_id\": \"i\", \"history\": {list}}}"),
+            false => list,
+        }.into_bytes();
+        if truncate {
+            input.truncate(input.len() * 2 / 3);
+        }
+        let whole = ingest(&input, IngestOptions::default());
+        let (finished, snaps) = fed_copying_documents(&input, &cuts, max_steps, 1000);
+        prop_assert_eq!(&finished, &whole);
+        for snap in snaps {
+            prop_assert!(snap.steps.len() <= max_steps);
+            if whole.format != trajscope_core::Format::Openhands {
                 continue;
             }
             let first = &whole.trajectories[0];

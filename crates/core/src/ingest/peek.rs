@@ -1,7 +1,8 @@
 //! A copy of the first steps of a document while it is read. A document format is parsed
 //! whole once its last byte is read (`Mode::Document`), so a 50 MB SWE-agent `.traj` showed
-//! nothing until then. Its steps are one list of the top-level object (SWE-agent's
-//! `trajectory`, mini-swe-agent's `messages`), so the peek follows the bytes as they arrive,
+//! nothing until then. Its steps are one list: of the top-level object (SWE-agent's
+//! `trajectory`, mini-swe-agent's `messages`, an OpenHands evaluation output's `history`) or
+//! the document itself (an OpenHands event list), so the peek follows the bytes as they arrive,
 //! finds that list and turns each of its elements into steps as soon as the element's closing
 //! bracket is read, with the format's own per-element reader. What a shell shows of the file
 //! meanwhile ([`crate::Ingestor::snapshot_first`]) is that copy; the document parsed at the end
@@ -13,9 +14,12 @@
 //! it cannot read or longer than the longest line kept whole, or when the input is not an
 //! object: a copy is a view, never the trace, so it gives up rather than guess.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
-use super::formats::{mini_swe_agent, swe_agent};
+use super::formats::{mini_swe_agent, openhands, swe_agent};
+use super::sniff::is_openhands_event;
 use crate::model::{Format, Outcome, Step, Trajectory};
 
 /// The longest key remembered (the keys looked for are short).
@@ -36,10 +40,14 @@ pub(crate) struct DocPeek {
     /// `metadata`).
     seen_info: bool,
     seen_metadata: bool,
-    /// Inside the list of steps (depth 2 is its level), of this format.
+    /// Inside the list of steps, of this format (OpenHands until its first element says
+    /// otherwise), whose elements open at depth `level` (1 in a top-level list, 2 under a key).
     list: Option<Format>,
-    /// The bytes of the open element (depth 3 and below), if one is open.
+    level: u32,
+    /// The bytes of the open element, if one is open.
     elem: Option<Vec<u8>>,
+    /// OpenHands: the tool of each action read so far, for the observations that answer it.
+    tools: HashMap<String, String>,
     index: usize,
     max_elem: usize,
     max_steps: usize,
@@ -61,7 +69,9 @@ impl DocPeek {
             seen_info: false,
             seen_metadata: false,
             list: None,
+            level: 2,
             elem: None,
+            tools: HashMap::new(),
             index: 0,
             max_elem,
             max_steps,
@@ -151,11 +161,16 @@ impl DocPeek {
                 b'{' if self.depth == 0 && !self.started => {
                     (self.started, self.depth, self.expect_key) = (true, 1, true);
                 }
+                // A top-level list: an OpenHands event list, if its first element is an event.
+                b'[' if self.depth == 0 && !self.started => {
+                    (self.started, self.depth) = (true, 1);
+                    (self.list, self.level) = (Some(Format::Openhands), 1);
+                }
                 b'{' | b'[' if self.depth == 0 => self.done = true,
                 b'{' | b'[' => {
-                    if self.depth == 1 && bytes[i] == b'[' {
+                    if self.depth == 1 && self.level == 2 && bytes[i] == b'[' {
                         self.list = self.target();
-                    } else if self.depth == 2 && self.list.is_some() {
+                    } else if self.depth == self.level && self.list.is_some() {
                         self.elem = Some(Vec::new());
                         from = Some(i);
                     }
@@ -163,11 +178,11 @@ impl DocPeek {
                 }
                 b'}' | b']' => {
                     self.depth = self.depth.saturating_sub(1);
-                    if self.depth == 2 && self.elem.is_some() {
+                    if self.depth == self.level && self.elem.is_some() {
                         let mut elem = self.elem.take().unwrap_or_default();
                         elem.extend_from_slice(&bytes[from.take().unwrap_or(0)..=i]);
                         self.element(&elem);
-                    } else if self.depth <= 1 && self.list.is_some() {
+                    } else if self.depth < self.level && self.list.is_some() {
                         // The list of steps ended (or the document did).
                         self.done = true;
                     } else if self.depth == 0 {
@@ -210,6 +225,9 @@ impl DocPeek {
         match self.key.as_slice() {
             b"trajectory" => Some(Format::SweAgent),
             b"messages" if self.seen_info && !self.seen_metadata => Some(Format::MiniSweAgent),
+            // OpenHands evaluation output, if its first element is an event (Who&When items
+            // keep their messages under `history` too).
+            b"history" => Some(Format::Openhands),
             _ => None,
         }
     }
@@ -222,9 +240,16 @@ impl DocPeek {
             return self.stop();
         };
         let i = self.index;
+        if format == Format::Openhands && i == 0 && !is_openhands_event(&e) {
+            return self.stop();
+        }
         self.index += 1;
         match format {
             Format::SweAgent => swe_agent::turn_steps(i, &e, None, &mut self.steps),
+            Format::Openhands => {
+                let base = if self.level == 1 { "$" } else { "$.history" };
+                self.steps.push(openhands::peek_step(&e, base, i, &mut self.tools));
+            }
             _ => self.steps.push(mini_swe_agent::peek_step(&e, i)),
         }
         self.format = Some(format);

@@ -131,7 +131,7 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
     }
 }
 
-fn is_openhands_event(o: &serde_json::Map<String, Value>) -> bool {
+pub(crate) fn is_openhands_event(o: &serde_json::Map<String, Value>) -> bool {
     o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
 }
 

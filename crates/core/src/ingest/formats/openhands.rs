@@ -97,6 +97,18 @@ fn final_outcome(steps: &[Step], run_error: bool, task_completed: Option<&str>) 
     }
 }
 
+/// The step of event `i` as a copy made while the document is read shows it
+/// ([`crate::ingest`]'s document peek): `base` is `$` for a list, `$.history` for an
+/// evaluation output; `tools` maps the actions read so far to their tools, as at the end.
+pub(crate) fn peek_step(
+    e: &Map<String, Value>,
+    base: &str,
+    i: usize,
+    tools: &mut HashMap<String, String>,
+) -> Step {
+    event_step(e, format!("{base}[{i}]"), i, tools)
+}
+
 fn event_step(
     e: &Map<String, Value>,
     path: String,
