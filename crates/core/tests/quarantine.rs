@@ -140,6 +140,38 @@ proptest! {
         assert_accounting(&trace);
     }
 
+    /// With the app's copy of a document's first steps on (`copy_document_steps`), random
+    /// bytes, and random bytes after the opening of each document whose steps are copied, in
+    /// any chunking: no panic, the copy never over its size, and the same trace as without it.
+    #[test]
+    fn random_bytes_with_the_document_copy_on_give_the_same_trace(
+        head in prop_oneof![
+            Just(&b""[..]),
+            Just(&b"{\"trajectory\": [{"[..]),
+            Just(&b"{\"info\": {}, \"messages\": [{"[..]),
+            Just(&b"[{\"source\": \"agent\", \"action\": \"run\"}, {"[..]),
+            Just(&b"{\"history\": [{\"source\": \"user\", \"action\": \"message\"}, "[..]),
+        ],
+        bytes in proptest::collection::vec(any::<u8>(), 0..400),
+        cuts in proptest::collection::vec(any::<usize>(), 0..8),
+        copy in 1usize..6,
+    ) {
+        let mut input = head.to_vec();
+        input.extend_from_slice(&bytes);
+        let whole = run(&input);
+        let opts = IngestOptions { copy_document_steps: copy, ..IngestOptions::default() };
+        let mut ingestor = Ingestor::new(opts);
+        let mut copies = Vec::new();
+        common::feed_in_pieces(&mut ingestor, &input, &cuts, |i| {
+            // A document's copy (a line format's copy takes its size from the call).
+            if i.jsonl_format().is_none() {
+                copies.extend(i.snapshot_first(100));
+            }
+        });
+        prop_assert!(copies.iter().all(|t| t.steps.len() <= copy));
+        prop_assert_eq!(ingestor.finish(), whole);
+    }
+
     #[test]
     fn any_chunking_gives_the_same_trace(
         lines in proptest::collection::vec(
