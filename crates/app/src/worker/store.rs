@@ -1365,6 +1365,7 @@ mod tests {
     /// A SWE-agent document (one JSON value, parsed whole at its end) is shown after the slice
     /// that holds its first turn: a copy of its steps read so far, named and formatted as a
     /// SWE-agent file; the whole file's `Loaded` replaces it with the document's trajectory.
+    /// An OpenHands event list the same way.
     #[test]
     fn a_document_is_shown_while_read_with_its_first_steps() {
         let turns: Vec<String> = (0..200)
@@ -1390,6 +1391,21 @@ mod tests {
         let mut store = Store::default();
         let answers = load_in_slices(&mut store, 1, doc.as_bytes(), 1 << 20, |_, _| Vec::new());
         assert!(matches!(loaded(&answers)[..], [(_, s)] if s.reading.is_none()));
+        // An OpenHands event list (the document itself a list) likewise.
+        let events: Vec<String> = (0..200)
+            .map(|i| {
+                format!(
+                    "{{\"id\": {i}, \"source\": \"agent\", \"action\": \"run\", \"args\": {{\"command\": \"make {i}\"}}}}"
+                )
+            })
+            .collect();
+        let list = format!("[{}]", events.join(",\n"));
+        let mut store = Store::default();
+        let answers = load_in_slices(&mut store, 1, list.as_bytes(), 1024, |_, _| Vec::new());
+        let [(at, early), (_, whole)] = loaded(&answers)[..] else { panic!("{answers:?}") };
+        assert_eq!((at, early.growing, early.format.as_str()), (1024, Some(0), "openhands"));
+        assert!(early.rows[0].steps >= 1 && early.rows[0].steps < 40, "{:?}", early.rows[0]);
+        assert_eq!((whole.growing, &whole.revised[..], whole.rows[0].steps), (None, &[0][..], 200));
     }
 
     /// The benchmark's `one-step` shape (runs of one step, no `run_start` / `run_end`: nothing
