@@ -336,6 +336,32 @@ fn a_file_without_end_markers_shows_its_first_trajectory_as_read_so_far() {
     assert!(ingestor.snapshot_first(10).is_none());
 }
 
+/// `input` fed in pieces with a copy of at most `max_steps` steps asked for ends as a plain
+/// ingest; every copy holds at most that many steps, and when the document reads as `format`
+/// at its end, each copied step is the finished trajectory's step at its position (a broken
+/// document is read line by line at its end: its copy was provisional).
+fn copy_is_a_prefix(
+    input: &[u8],
+    cuts: &[usize],
+    max_steps: usize,
+    format: trajscope_core::Format,
+) -> Result<(), TestCaseError> {
+    let whole = ingest(input, IngestOptions::default());
+    let (finished, snaps) = fed_copying_documents(input, cuts, max_steps, 1000);
+    prop_assert_eq!(&finished, &whole);
+    for snap in snaps {
+        prop_assert!(snap.steps.len() <= max_steps);
+        if whole.format != format {
+            continue;
+        }
+        let first = &whole.trajectories[0];
+        for (k, s) in snap.steps.iter().enumerate() {
+            prop_assert!(same_step(s, &first.steps[k]), "step {}", k);
+        }
+    }
+    Ok(())
+}
+
 /// A Who&When item keeps its messages under `history` too: not OpenHands events, so no copy
 /// (its first element says so), and the trace is as without the option.
 #[test]
@@ -624,20 +650,7 @@ proptest! {
         if truncate {
             input.truncate(input.len() * 2 / 3);
         }
-        let whole = ingest(&input, IngestOptions::default());
-        let (finished, snaps) = fed_copying_documents(&input, &cuts, max_steps, 1000);
-        prop_assert_eq!(&finished, &whole);
-        for snap in snaps {
-            prop_assert!(snap.steps.len() <= max_steps);
-            // A broken document is read line by line at its end: the copy was provisional.
-            if whole.format != trajscope_core::Format::SweAgent {
-                continue;
-            }
-            let first = &whole.trajectories[0];
-            for (k, s) in snap.steps.iter().enumerate() {
-                prop_assert!(same_step(s, &first.steps[k]), "step {}", k);
-            }
-        }
+        copy_is_a_prefix(&input, &cuts, max_steps, trajscope_core::Format::SweAgent)?;
     }
 
     /// The same for an OpenHands event list (the document itself a list) or evaluation
@@ -671,18 +684,6 @@ proptest! {
         if truncate {
             input.truncate(input.len() * 2 / 3);
         }
-        let whole = ingest(&input, IngestOptions::default());
-        let (finished, snaps) = fed_copying_documents(&input, &cuts, max_steps, 1000);
-        prop_assert_eq!(&finished, &whole);
-        for snap in snaps {
-            prop_assert!(snap.steps.len() <= max_steps);
-            if whole.format != trajscope_core::Format::Openhands {
-                continue;
-            }
-            let first = &whole.trajectories[0];
-            for (k, s) in snap.steps.iter().enumerate() {
-                prop_assert!(same_step(s, &first.steps[k]), "step {}", k);
-            }
-        }
+        copy_is_a_prefix(&input, &cuts, max_steps, trajscope_core::Format::Openhands)?;
     }
 }
