@@ -16,7 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
 SIZE_MB="${BENCH_MB:-50}"
 SCALE="${BENCH_SCALE:-1}"
-SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved fixtures}"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved fixtures swe-doc openhands-doc}"
 [ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 [ -d node_modules/playwright-core ] || npm ci
 [ "${SKIP_BUILD:-0}" = 1 ] || scripts/build-web.sh --dist dist-test --public-url /trajscope/

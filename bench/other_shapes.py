@@ -27,6 +27,13 @@ the figures do not depend on one writer's habits:
                                 end order (the agent span last), some spans with an error; every
                                 generation's input the conversation so far (~50 MB).
 
+  swe-doc OUT [COPIES=480]      one SWE-agent `.traj` document: the fixture's `trajectory` and
+                                `history` lists repeated COPIES times, `json.dump` (one line,
+                                ~49 MB, 5,760 turns): one huge run as one document.
+  swe-doc-pretty OUT [COPIES=480] the same, pretty-printed as SWE-agent writes it (indent 2).
+  openhands-doc OUT [COPIES=2042] an OpenHands event list: the fixture basic.json's events
+                                COPIES times, ids and causes made distinct, indent 2 (~54 MB).
+
 Deterministic (fixed seed). Usage: python3 bench/other_shapes.py SHAPE OUT [N]
 """
 import glob
@@ -244,6 +251,30 @@ def openai_agents(out, traces):
                                 if rnd.random() < 0.3 else None}) + "\n")
 
 
+def swe_doc(out, copies, indent=None):
+    with open(os.path.join(ROOT, "tests/fixtures/swe_agent/pydicom__pydicom-1458.traj")) as f:
+        doc = json.load(f)
+    doc["trajectory"] = doc["trajectory"] * copies
+    doc["history"] = doc["history"] * copies
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=indent)
+
+
+def openhands_doc(out, copies):
+    with open(os.path.join(ROOT, "tests/fixtures/openhands/basic.json")) as f:
+        events = json.load(f)
+    out_events = []
+    for c in range(copies):
+        for e in events:
+            e = dict(e)
+            for k in ("id", "cause"):
+                if isinstance(e.get(k), int):
+                    e[k] = c * 100 + e[k]
+            out_events.append(e)
+    with open(out, "w") as f:
+        json.dump(out_events, f, indent=2)
+
+
 if __name__ == "__main__":
     shape, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -254,4 +285,7 @@ if __name__ == "__main__":
      "codex": lambda: codex(out, n or 500),
      "trajerrbench": lambda: trajerrbench(out, n or 3000),
      "chat": lambda: chat(out, n or 4000),
-     "openai-agents": lambda: openai_agents(out, n or 1500)}[shape]()
+     "openai-agents": lambda: openai_agents(out, n or 1500),
+     "swe-doc": lambda: swe_doc(out, n or 480),
+     "swe-doc-pretty": lambda: swe_doc(out, n or 480, indent=2),
+     "openhands-doc": lambda: openhands_doc(out, n or 2042)}[shape]()

@@ -14,6 +14,8 @@
 #   trajerrbench    the repo's real TRAJERRBENCH records, 3,000 copies: one whole run a line
 #   chat            4,000 chat records (OpenAI messages with tool calls, some ShareGPT), by bench/other_shapes.py
 #   openai-agents   1,500 OpenAI Agents SDK traces of span exports in end order, by bench/other_shapes.py
+#   swe-doc         one SWE-agent .traj document of 5,760 turns on one line (~49 MB); swe-doc-pretty
+#                   the same pretty-printed; openhands-doc an OpenHands event list (~54 MB)
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -22,6 +24,8 @@ shape_file() {
     long) echo "target/bench/awtl-${SIZE_MB}mb.jsonl" ;;
     1gb) echo "target/bench/awtl-1000mb.jsonl" ;;
     short|one-step|huge-run) echo "target/bench/$1$suffix.jsonl" ;;
+    swe-doc|swe-doc-pretty) echo "target/bench/$1.traj" ;;
+    openhands-doc) echo "target/bench/$1.json" ;;
     *) echo "target/bench/$1.jsonl" ;;
   esac
 }
@@ -39,7 +43,7 @@ make_shape() {
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
     trajerrbench) python3 bench/other_shapes.py trajerrbench "$f" ;;
-    chat|openai-agents) python3 bench/other_shapes.py "$1" "$f" ;;
+    chat|openai-agents|swe-doc|swe-doc-pretty|openhands-doc) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
