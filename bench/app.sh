@@ -8,7 +8,7 @@
 # Prints the bundle's wasm size first.
 #   bench/app.sh    BENCH_MB (size of `long`, default 50), BENCH_SCALE (divides the gen-awtl
 #   shapes' run/step counts, default 1), BENCH_SHAPES (default: long short one-step huge-run
-#   py-interleaved fixtures), BENCH_1GB=1 adds the 1 GB file, BENCH_RUNS (default 1),
+#   py-interleaved fixtures swe-doc openhands-doc), BENCH_1GB=1 adds the 1 GB file, BENCH_RUNS (default 1),
 #   BENCH_ANALYSE_S (how long to wait for the background analysis, default 600),
 #   SKIP_BUILD=1 reuses dist-test/.
 set -euo pipefail
