@@ -44,8 +44,9 @@ pub struct IngestOptions {
     pub format: Option<Format>,
     /// The memory caps (see `docs/limits.md`).
     pub limits: Limits,
-    /// How many steps of a SWE-agent, mini-swe-agent or OpenHands document to copy while it is
-    /// read, for a shell that shows its first steps before the document is parsed whole
+    /// How many steps of a SWE-agent, mini-swe-agent or OpenHands document (of the first
+    /// trajectory of an Inspect log or tau2 results file) to copy while it is read, for a
+    /// shell that shows its first steps before the document is parsed whole
     /// ([`Ingestor::snapshot_first`]; `ingest/peek.rs`). 0 (the default) copies nothing and
     /// costs nothing; line formats give their copy either way.
     pub copy_document_steps: usize,
@@ -164,7 +165,8 @@ impl Ingestor {
         let peek = (matches!(mode, Mode::Undecided { .. })
             && opts.copy_document_steps > 0
             && opts.format.is_none_or(|f| {
-                matches!(f, Format::SweAgent | Format::MiniSweAgent | Format::Openhands)
+                use Format::*;
+                matches!(f, SweAgent | MiniSweAgent | Openhands | Inspect | Tau2)
             }))
         .then(|| Box::new(peek::DocPeek::new(limits.max_line, opts.copy_document_steps)));
         Ingestor {
@@ -233,8 +235,8 @@ impl Ingestor {
     }
 
     /// The format of the copy [`Ingestor::snapshot_first`] gives of a document still read
-    /// (SWE-agent, mini-swe-agent, OpenHands), once it holds a step; provisional as the copy
-    /// is.
+    /// (SWE-agent, mini-swe-agent, OpenHands, Inspect, tau2), once it holds a step;
+    /// provisional as the copy is.
     pub fn peek_format(&self) -> Option<Format> {
         match &self.router.mode {
             Mode::Undecided { .. } | Mode::Document { .. } => self.router.peek.as_ref()?.format(),
@@ -280,7 +282,8 @@ impl Ingestor {
     /// run before its `run_end`; Claude Code: the first session; Codex: the file's one
     /// session; an OpenAI Agents SDK export or OTLP file: the trace of its first span; plain
     /// messages: the file's one trajectory; a SWE-agent, mini-swe-agent or OpenHands document:
-    /// the steps of its list read so far), at most its first `max_steps` steps, its texts compacted as
+    /// the steps of its list read so far; an Inspect log or tau2 results file: its first
+    /// trajectory once read whole), at most its first `max_steps` steps, its texts compacted as
     /// the trace's are: what a shell shows of a file none of whose trajectories has settled
     /// yet (one huge run, runs without an end marker). Provisional: the trajectory the trace
     /// ends with may have more steps, another outcome, even another order (`writer_seq`).
@@ -288,8 +291,7 @@ impl Ingestor {
     pub fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
         let mut t = match &self.router.mode {
             Mode::Jsonl { adapter, .. } => adapter.snapshot_first(max_steps)?,
-            // A SWE-agent, mini-swe-agent or OpenHands document: its steps read so far
-            // (`ingest/peek.rs`).
+            // A document: its steps read so far (`ingest/peek.rs`).
             Mode::Undecided { .. } | Mode::Document { .. } => {
                 self.router.peek.as_ref()?.snapshot(max_steps)?
             }

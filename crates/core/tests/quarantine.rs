@@ -151,6 +151,8 @@ proptest! {
             Just(&b"{\"info\": {}, \"messages\": [{"[..]),
             Just(&b"[{\"source\": \"agent\", \"action\": \"run\"}, {"[..]),
             Just(&b"{\"history\": [{\"source\": \"user\", \"action\": \"message\"}, "[..]),
+            Just(&b"{\"eval\": {}, \"samples\": [{\"id\": 1, \"messages\": ["[..]),
+            Just(&b"{\"simulations\": [{\"id\": \"s\", \"messages\": [{"[..]),
         ],
         bytes in proptest::collection::vec(any::<u8>(), 0..400),
         cuts in proptest::collection::vec(any::<usize>(), 0..8),

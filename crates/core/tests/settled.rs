@@ -362,6 +362,30 @@ fn copy_is_a_prefix(
     Ok(())
 }
 
+/// An Inspect log or a tau2 results file holds many trajectories in one document: asked to,
+/// the ingest copies the first one whole once its element is read (its steps, at most as many
+/// as asked, under its own id), so a shell shows it before the end; the trace is unchanged.
+#[test]
+fn a_document_of_many_trajectories_shows_its_first_one_once_read() {
+    for fixture in ["inspect/browser.no_events.json", "tau2/airline_3_simulations.json"] {
+        let input = common::read(fixture);
+        let whole = ingest(&input, IngestOptions::default());
+        let first = &whole.trajectories[0];
+        let n = input.len();
+        let cuts: Vec<usize> = (1..n / 1024).map(|k| k * 1024).collect();
+        let (finished, snaps) = fed_copying_documents(&input, &cuts, 10_000, 10_000);
+        assert_eq!(finished, whole, "{fixture}: the copy changes nothing");
+        let snap = snaps.last().unwrap_or_else(|| panic!("{fixture}: no copy before the end"));
+        assert_eq!(snap.id, first.id, "{fixture}");
+        assert_eq!(snap.steps.len(), first.steps.len(), "{fixture}: the first one whole");
+        for (k, s) in snap.steps.iter().enumerate() {
+            assert!(same_step(s, &first.steps[k]), "{fixture}: step {k}");
+        }
+        let (_, snaps) = fed_copying_documents(&input, &cuts, 2, 10_000);
+        assert!(snaps.iter().all(|s| s.steps.len() <= 2) && !snaps.is_empty(), "{fixture}");
+    }
+}
+
 /// A Who&When item keeps its messages under `history` too: not OpenHands events, so no copy
 /// (its first element says so), and the trace is as without the option.
 #[test]

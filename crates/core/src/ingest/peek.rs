@@ -4,9 +4,11 @@
 //! `trajectory`, mini-swe-agent's `messages`, an OpenHands evaluation output's `history`) or
 //! the document itself (an OpenHands event list), so the peek follows the bytes as they arrive,
 //! finds that list and turns each of its elements into steps as soon as the element's closing
-//! bracket is read, with the format's own per-element reader. What a shell shows of the file
-//! meanwhile ([`crate::Ingestor::snapshot_first`]) is that copy; the document parsed at the end
-//! replaces it (its id, task and outcome are known only then).
+//! bracket is read, with the format's own per-element reader. A document of many trajectories
+//! (an Inspect log's `samples`, a tau2 results file's `simulations`) gives its first one whole
+//! once its element is read. What a shell shows of the file meanwhile
+//! ([`crate::Ingestor::snapshot_first`]) is that copy; the document parsed at the end replaces
+//! it (its id, task and outcome are known only then).
 //!
 //! The scanner follows only strings and brackets (as `list.rs` does), keeps the bytes of one
 //! element at a time and stops for good at the list's end, after the steps asked for
@@ -18,7 +20,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::formats::{mini_swe_agent, openhands, swe_agent};
+use super::formats::{inspect, mini_swe_agent, openhands, swe_agent, tau2};
 use super::sniff::is_openhands_event;
 use crate::model::{Format, Outcome, Step, Trajectory};
 
@@ -40,6 +42,7 @@ pub(crate) struct DocPeek {
     /// `metadata`).
     seen_info: bool,
     seen_metadata: bool,
+    seen_eval: bool,
     /// Inside the list of steps, of this format (OpenHands until its first element says
     /// otherwise), whose elements open at depth `level` (1 in a top-level list, 2 under a key).
     list: Option<Format>,
@@ -53,6 +56,8 @@ pub(crate) struct DocPeek {
     max_steps: usize,
     format: Option<Format>,
     steps: Vec<Step>,
+    /// A whole first trajectory (Inspect, tau2): its fields but the steps, which are in `steps`.
+    first: Option<Trajectory>,
 }
 
 impl DocPeek {
@@ -68,6 +73,7 @@ impl DocPeek {
             key: Vec::new(),
             seen_info: false,
             seen_metadata: false,
+            seen_eval: false,
             list: None,
             level: 2,
             elem: None,
@@ -77,6 +83,7 @@ impl DocPeek {
             max_steps,
             format: None,
             steps: Vec::new(),
+            first: None,
         }
     }
 
@@ -98,6 +105,9 @@ impl DocPeek {
         for (i, s) in steps.iter_mut().enumerate() {
             s.index = i as u32;
             s.ingest_seq = i as u64;
+        }
+        if let Some(first) = &self.first {
+            return Some(Trajectory { steps, ..first.clone() });
         }
         Some(Trajectory {
             // As a document without an id of its own is named (`swe-agent-1`).
@@ -141,6 +151,7 @@ impl DocPeek {
                                 self.in_key = false;
                                 self.seen_info |= self.key == b"info";
                                 self.seen_metadata |= self.key == b"metadata";
+                                self.seen_eval |= self.key == b"eval";
                             }
                         }
                         i += 1;
@@ -228,6 +239,10 @@ impl DocPeek {
             // OpenHands evaluation output, if its first element is an event (Who&When items
             // keep their messages under `history` too).
             b"history" => Some(Format::Openhands),
+            // An Inspect log (its `eval` header first) or a tau2 results file: whole
+            // trajectories, the first one copied.
+            b"samples" if self.seen_eval => Some(Format::Inspect),
+            b"simulations" => Some(Format::Tau2),
             _ => None,
         }
     }
@@ -245,6 +260,17 @@ impl DocPeek {
         }
         self.index += 1;
         match format {
+            Format::Inspect | Format::Tau2 => {
+                let t = match format {
+                    Format::Inspect => inspect::sample(&e, "$.samples[0]"),
+                    _ => tau2::peek_simulation(&e),
+                };
+                let Ok(mut t) = t else { return self.stop() };
+                self.steps = std::mem::take(&mut t.steps);
+                self.steps.truncate(self.max_steps);
+                (self.first, self.format, self.done) = (Some(t), Some(format), true);
+                return;
+            }
             Format::SweAgent => swe_agent::turn_steps(i, &e, None, &mut self.steps),
             Format::Openhands => {
                 let base = if self.level == 1 { "$" } else { "$.history" };

@@ -38,6 +38,13 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     Ok(out)
 }
 
+/// The first simulation as a copy made while the document is read shows it
+/// ([`crate::ingest`]'s document peek): without the task list (its tasks' descriptions and
+/// criteria), which the whole document gives at the end.
+pub(crate) fn peek_simulation(sim: &Map<String, Value>) -> Result<Trajectory, String> {
+    simulation(sim, 0, &HashMap::new())
+}
+
 fn simulation(
     sim: &Map<String, Value>,
     si: usize,
