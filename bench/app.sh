@@ -8,7 +8,8 @@
 # Prints the bundle's wasm size first.
 #   bench/app.sh    BENCH_MB (size of `long`, default 50), BENCH_SCALE (divides the gen-awtl
 #   shapes' run/step counts, default 1), BENCH_SHAPES (default: long short one-step huge-run
-#   py-interleaved fixtures swe-doc openhands-doc), BENCH_1GB=1 adds the 1 GB file, BENCH_RUNS (default 1),
+#   py-interleaved fixtures swe-doc openhands-doc inspect-doc tau2-doc), BENCH_1GB=1 adds the 1 GB
+#   file, BENCH_RUNS (default 1),
 #   BENCH_ANALYSE_S (how long to wait for the background analysis, default 600),
 #   SKIP_BUILD=1 reuses dist-test/.
 set -euo pipefail
@@ -16,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
 SIZE_MB="${BENCH_MB:-50}"
 SCALE="${BENCH_SCALE:-1}"
-SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved fixtures swe-doc openhands-doc}"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved fixtures swe-doc openhands-doc inspect-doc tau2-doc}"
 [ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 [ -d node_modules/playwright-core ] || npm ci
 [ "${SKIP_BUILD:-0}" = 1 ] || scripts/build-web.sh --dist dist-test --public-url /trajscope/

@@ -33,6 +33,10 @@ the figures do not depend on one writer's habits:
   swe-doc-pretty OUT [COPIES=480] the same, pretty-printed as SWE-agent writes it (indent 2).
   openhands-doc OUT [COPIES=2042] an OpenHands event list: the fixture basic.json's events
                                 COPIES times, ids and causes made distinct, indent 2 (~54 MB).
+  inspect-doc OUT [COPIES=981]  an Inspect log: the fixture browser.no_events.json's sample
+                                COPIES times, ids made distinct, one line (~50 MB).
+  tau2-doc OUT [COPIES=997]     a tau2 results file: the fixture's 3 simulations COPIES times,
+                                ids made distinct, indent 2 (~61 MB).
 
 Deterministic (fixed seed). Usage: python3 bench/other_shapes.py SHAPE OUT [N]
 """
@@ -275,6 +279,20 @@ def openhands_doc(out, copies):
         json.dump(out_events, f, indent=2)
 
 
+def many_doc(out, fixture, key, copies, indent=None):
+    with open(os.path.join(ROOT, fixture)) as f:
+        doc = json.load(f)
+    items = []
+    for c in range(copies):
+        for it in doc[key]:
+            it = json.loads(json.dumps(it))
+            it["id"] = f"{it.get('id')}-{c}"
+            items.append(it)
+    doc[key] = items
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=indent)
+
+
 if __name__ == "__main__":
     shape, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -288,4 +306,8 @@ if __name__ == "__main__":
      "openai-agents": lambda: openai_agents(out, n or 1500),
      "swe-doc": lambda: swe_doc(out, n or 480),
      "swe-doc-pretty": lambda: swe_doc(out, n or 480, indent=2),
-     "openhands-doc": lambda: openhands_doc(out, n or 2042)}[shape]()
+     "openhands-doc": lambda: openhands_doc(out, n or 2042),
+     "inspect-doc": lambda: many_doc(out, "tests/fixtures/inspect/browser.no_events.json",
+                                     "samples", n or 981),
+     "tau2-doc": lambda: many_doc(out, "tests/fixtures/tau2/airline_3_simulations.json",
+                                  "simulations", n or 997, indent=2)}[shape]()

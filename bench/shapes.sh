@@ -15,7 +15,9 @@
 #   chat            4,000 chat records (OpenAI messages with tool calls, some ShareGPT), by bench/other_shapes.py
 #   openai-agents   1,500 OpenAI Agents SDK traces of span exports in end order, by bench/other_shapes.py
 #   swe-doc         one SWE-agent .traj document of 5,760 turns on one line (~49 MB); swe-doc-pretty
-#                   the same pretty-printed; openhands-doc an OpenHands event list (~54 MB)
+#                   the same pretty-printed; openhands-doc an OpenHands event list (~54 MB);
+#                   inspect-doc an Inspect log of 981 samples (~50 MB); tau2-doc a tau2 results
+#                   file of 2,991 simulations (~61 MB)
 #   1gb       long runs, 1,000 MB
 shape_file() {
   local scale="${SCALE:-1}" suffix=""
@@ -25,7 +27,7 @@ shape_file() {
     1gb) echo "target/bench/awtl-1000mb.jsonl" ;;
     short|one-step|huge-run) echo "target/bench/$1$suffix.jsonl" ;;
     swe-doc|swe-doc-pretty) echo "target/bench/$1.traj" ;;
-    openhands-doc) echo "target/bench/$1.json" ;;
+    openhands-doc|inspect-doc|tau2-doc) echo "target/bench/$1.json" ;;
     *) echo "target/bench/$1.jsonl" ;;
   esac
 }
@@ -43,7 +45,7 @@ make_shape() {
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
     trajerrbench) python3 bench/other_shapes.py trajerrbench "$f" ;;
-    chat|openai-agents|swe-doc|swe-doc-pretty|openhands-doc) python3 bench/other_shapes.py "$1" "$f" ;;
+    chat|openai-agents|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
