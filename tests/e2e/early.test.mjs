@@ -19,11 +19,22 @@ test('the first run is readable while the rest is read; the place stays once it 
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', runs.path);
-  // Ready while read: the first run open, a step on screen, the read's progress beside it.
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-0');
-  assert.match(await page.textContent('[data-testid="progress-early"]'), /read so far/);
-  assert.match(await page.textContent('[data-testid="analysis-progress"]'), /reading… \d+ %/);
+  // Ready while read: the first run open, a step on screen, the read's progress beside it,
+  // taken in one look at the page (on a busy machine the read may end between two looks).
+  const seen = await page.waitForFunction(() => {
+    const app = document.querySelector('.app[data-state="ready"][data-reading]');
+    if (!app || !app.querySelector('[data-testid="step"]')) return null;
+    const text = (sel) => app.querySelector(sel)?.textContent ?? null;
+    return {
+      id: text('[data-testid="traj-id"]'),
+      early: text('[data-testid="progress-early"]'),
+      analysis: text('[data-testid="analysis-progress"]'),
+    };
+  }, null, { timeout: 60000 });
+  const early = await seen.jsonValue();
+  assert.equal(early.id, 'run-0');
+  assert.match(early.early, /read so far/);
+  assert.match(early.analysis, /reading… \d+ %/);
   await screenshot(page, 'load-early-top');
   // The reviewer picks a step while the file is read.
   await page.locator('[data-testid="step"][data-step="3"]').click();
