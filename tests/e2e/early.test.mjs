@@ -3,7 +3,7 @@
 // in; once read, the whole file's summary replaces the early one and the reviewer's place stays.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, whileReading } from './harness.mjs';
 import { manyRunsFile } from './gen.mjs';
 
 let srv, browser, runs;
@@ -19,19 +19,12 @@ test('the first run is readable while the rest is read; the place stays once it 
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', runs.path);
-  // Ready while read: the first run open, a step on screen, the read's progress beside it,
-  // taken in one look at the page (on a busy machine the read may end between two looks).
-  const seen = await page.waitForFunction(() => {
-    const app = document.querySelector('.app[data-state="ready"][data-reading]');
-    if (!app || !app.querySelector('[data-testid="step"]')) return null;
-    const text = (sel) => app.querySelector(sel)?.textContent ?? null;
-    return {
-      id: text('[data-testid="traj-id"]'),
-      early: text('[data-testid="progress-early"]'),
-      analysis: text('[data-testid="analysis-progress"]'),
-    };
-  }, null, { timeout: 60000 });
-  const early = await seen.jsonValue();
+  // Ready while read: the first run open, a step on screen, the read's progress beside it.
+  const early = await whileReading(page, {
+    id: '[data-testid="traj-id"]',
+    early: '[data-testid="progress-early"]',
+    analysis: '[data-testid="analysis-progress"]',
+  });
   assert.equal(early.id, 'run-0');
   assert.match(early.early, /read so far/);
   assert.match(early.analysis, /reading… \d+ %/);

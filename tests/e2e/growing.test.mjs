@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, whileReading, FIXTURES } from './harness.mjs';
 import { hugeRunFile, lateFirstRunFile, tempFile } from './gen.mjs';
 
 let srv, browser, huge, late, codex, records, agents, chatList;
@@ -54,15 +54,22 @@ test('one huge run is readable while it is read: its steps so far, then the whol
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', huge.path);
   // Ready while read: the run open with the steps read so far, marked as still read.
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'run-huge');
-  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read: its first \d+ steps are shown/);
-  assert.equal(await page.locator('[data-testid="candidates-empty"]').count(), 0, 'no verdict on a copy');
-  await page.waitForSelector('[data-testid="candidates-pending"]');
-  const early = await page.textContent('[data-testid="step-count"]');
+  const seen = await whileReading(page, {
+    id: '[data-testid="traj-id"]',
+    growing: '[data-testid="diagnosis-growing"]',
+    verdict: '[data-testid="candidates-empty"]',
+    pending: '[data-testid="candidates-pending"]',
+    steps: '[data-testid="step-count"]',
+    early: '[data-testid="progress-early"]',
+  });
+  assert.equal(seen.id, 'run-huge');
+  assert.match(seen.growing, /still being read: its first \d+ steps are shown/);
+  assert.equal(seen.verdict, null, 'no verdict on a copy');
+  assert.notEqual(seen.pending, null, 'the candidates come with the analysis');
+  const early = seen.steps;
   assert.match(early, /so far \(still being read\)/);
   assert.ok(count(early) > 3 && count(early) < huge.steps, `${early} of ${huge.steps}`);
-  assert.match(await page.textContent('[data-testid="progress-early"]'), /1 trajectory read so far/);
+  assert.match(seen.early, /1 trajectory read so far/);
   await screenshot(page, 'load-growing');
   // The reviewer picks a step while the file is read.
   await page.locator('[data-testid="step"][data-step="3"]').click();
@@ -104,10 +111,14 @@ test('a Codex session is readable while it is read: its steps so far, then the w
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', codex.path);
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), '019e1695-0522-7c83-8b39-0dd379793f80');
-  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read/);
-  const early = count(await page.textContent('[data-testid="step-count"]'));
+  const seen = await whileReading(page, {
+    id: '[data-testid="traj-id"]',
+    growing: '[data-testid="diagnosis-growing"]',
+    steps: '[data-testid="step-count"]',
+  });
+  assert.equal(seen.id, '019e1695-0522-7c83-8b39-0dd379793f80');
+  assert.match(seen.growing, /still being read/);
+  const early = count(seen.steps);
   assert.ok(early > 3 && early < 32 * codex.copies, `${early} steps so far`);
   await waitReady(page, 180000);
   assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
@@ -120,9 +131,9 @@ test('TRAJERRBENCH records, one a line, are readable as their lines are read', a
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', records.path);
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
-  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0, 'a whole record, not a copy');
+  const seen = await whileReading(page, { id: '[data-testid="traj-id"]', growing: '[data-testid="diagnosis-growing"]' });
+  assert.equal(seen.id, 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
+  assert.equal(seen.growing, null, 'a whole record, not a copy');
   await waitReady(page, 180000);
   assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${2 * records.copies} trajectories`);
   assert.equal(await page.textContent('[data-testid="traj-id"]'), 'airline_failed_qwen3-max::303997d3-6427-41a9-8ef8-33b0093e6628');
@@ -135,9 +146,9 @@ test('an OpenAI Agents SDK export is readable while it is read: its first trace 
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', agents.path);
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'trace_c0');
-  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read/);
+  const seen = await whileReading(page, { id: '[data-testid="traj-id"]', growing: '[data-testid="diagnosis-growing"]' });
+  assert.equal(seen.id, 'trace_c0');
+  assert.match(seen.growing, /still being read/);
   await waitReady(page, 180000);
   assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0);
   assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${agents.copies} trajectories`);
@@ -154,9 +165,9 @@ test('a JSON list of chat records on one line is readable as its records are rea
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', chatList.path);
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'chat-1');
-  assert.equal(await page.locator('[data-testid="diagnosis-growing"]').count(), 0, 'a whole record, not a copy');
+  const seen = await whileReading(page, { id: '[data-testid="traj-id"]', growing: '[data-testid="diagnosis-growing"]' });
+  assert.equal(seen.id, 'chat-1');
+  assert.equal(seen.growing, null, 'a whole record, not a copy');
   await waitReady(page, 180000);
   assert.equal(await page.getAttribute('[data-testid="queue-scroller"]', 'aria-label'), `${chatList.records} trajectories`);
   assert.equal(await page.textContent('[data-testid="traj-id"]'), 'chat-1');
@@ -178,10 +189,14 @@ test('one SWE-agent document on one line is readable while it is read: its first
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);
   await page.setInputFiles('[data-testid="file-input"]', path);
-  await page.waitForSelector('.app[data-state="ready"][data-reading] [data-testid="step"]', { timeout: 60000 });
-  assert.equal(await page.textContent('[data-testid="traj-id"]'), 'swe-agent-1');
-  assert.match(await page.textContent('[data-testid="diagnosis-growing"]'), /still being read: its first \d+ steps are shown/);
-  const early = count(await page.textContent('[data-testid="step-count"]'));
+  const seen = await whileReading(page, {
+    id: '[data-testid="traj-id"]',
+    growing: '[data-testid="diagnosis-growing"]',
+    steps: '[data-testid="step-count"]',
+  });
+  assert.equal(seen.id, 'swe-agent-1');
+  assert.match(seen.growing, /still being read: its first \d+ steps are shown/);
+  const early = count(seen.steps);
   assert.ok(early >= 2 && early < perCopy * copies, `${early} steps so far`);
   await screenshot(page, 'growing-swe-agent-document');
   await waitReady(page, 180000);

@@ -69,6 +69,20 @@ export async function screenshot(page, name) {
   return path;
 }
 
+/** Waits until a file is shown while it is still read (ready, `data-reading`, a step on screen)
+ * and returns the text of each named element at that moment (`null` when absent), all taken
+ * in one look at the page: on a busy machine the read may end between two separate looks. */
+export async function whileReading(page, selectors, timeout = 60000) {
+  const seen = await page.waitForFunction((sels) => {
+    const app = document.querySelector('.app[data-state="ready"][data-reading]');
+    if (!app || !app.querySelector('[data-testid="step"]')) return null;
+    const out = {};
+    for (const [name, sel] of Object.entries(sels)) out[name] = app.querySelector(sel)?.textContent ?? null;
+    return out;
+  }, selectors, { timeout });
+  return seen.jsonValue();
+}
+
 /** The open trajectory readable and every file read whole (a file of many runs is `ready`
  * while it is still read, `data-reading` on the app root: see `early.test.mjs`). */
 export async function waitReady(page, timeout = 30000) {
