@@ -107,7 +107,7 @@ mod glue {
             .ok()
             .filter(|v| !v.is_undefined())
             .and_then(|v| v.as_string())
-            .and_then(|v| serde_json::from_str::<HashJob>(&v).ok())
+            .and_then(|v| trajscope_core::json::from_str::<HashJob>(&v).ok())
         else {
             return false;
         };
@@ -173,7 +173,7 @@ mod glue {
                         return;
                     }
                     let text = data.as_string().unwrap_or_default();
-                    match serde_json::from_str::<HashReply>(&text) {
+                    match trajscope_core::json::from_str::<HashReply>(&text) {
                         Ok(HashReply::Hashed { content_hash, .. }) => {
                             done(&JsValue::from_str(&content_hash))
                         }

@@ -64,7 +64,7 @@ pub fn label_key(content_hash: &str, trajectory_id: &str) -> String {
 pub fn load_label(content_hash: &str, trajectory_id: &str) -> Result<Option<Label>, StorageError> {
     let s = storage()?;
     let text = s.get_item(&label_key(content_hash, trajectory_id)).map_err(write_error)?;
-    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    Ok(text.and_then(|t| trajscope_core::json::from_str(&t).ok()))
 }
 
 /// Saves (replaces) the label of its trajectory.
@@ -90,8 +90,11 @@ pub fn labels_of_trace(content_hash: &str) -> Result<Vec<Label>, StorageError> {
         if !key.starts_with(&prefix) {
             continue;
         }
-        if let Some(l) =
-            s.get_item(&key).ok().flatten().and_then(|t| serde_json::from_str::<Label>(&t).ok())
+        if let Some(l) = s
+            .get_item(&key)
+            .ok()
+            .flatten()
+            .and_then(|t| trajscope_core::json::from_str::<Label>(&t).ok())
         {
             out.push(l);
         }

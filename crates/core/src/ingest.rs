@@ -1041,7 +1041,7 @@ fn is_complete_object_line(line: &[u8]) -> bool {
 fn looks_interrupted(line: &[u8]) -> bool {
     match std::str::from_utf8(line) {
         Err(e) => e.error_len().is_none(),
-        Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
+        Ok(text) => crate::json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
     }
 }
 

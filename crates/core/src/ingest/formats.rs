@@ -265,10 +265,10 @@ pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
 /// for a 64-bit float (`1e400`, a 5,000-digit integer) is valid JSON: it is kept as its text
 /// (a JSON string of its digits), not refused.
 pub fn parse_value(text: &str) -> Result<Value, String> {
-    match serde_json::from_str(text) {
+    match crate::json::from_str(text) {
         Ok(v) => Ok(v),
         Err(e) if is_out_of_range(&e) => quote_huge_numbers(text)
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or_else(|| json_reason(&e)),
         Err(e) => Err(json_reason(&e)),
     }
@@ -281,7 +281,7 @@ pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
         Err(e) if is_out_of_range(&e) => std::str::from_utf8(bytes)
             .ok()
             .and_then(quote_huge_numbers)
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or(e),
         other => other,
     }
