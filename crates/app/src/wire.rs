@@ -19,55 +19,74 @@ use std::rc::Rc;
 /// A value as message bytes.
 pub trait Wire: Sized {
     fn put(&self, out: &mut Vec<u8>);
-    fn get(r: &mut Reader) -> Option<Self>;
+    /// Reads a value. Bytes that do not make one mark the reader failed, and a placeholder
+    /// (zero, empty, the first variant) stands in: no reader returns early, so none has a
+    /// path that drops what it read so far (that cleanup was a third of the readers' code).
+    fn get(r: &mut Reader) -> Self;
 }
 
 /// The bytes of a message being read.
 pub struct Reader<'a> {
     bytes: &'a [u8],
+    failed: bool,
 }
 
 impl<'a> Reader<'a> {
-    pub fn byte(&mut self) -> Option<u8> {
-        let (&b, rest) = self.bytes.split_first()?;
-        self.bytes = rest;
-        Some(b)
+    pub fn fail(&mut self) {
+        self.failed = true;
     }
 
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub fn byte(&mut self) -> u8 {
+        match self.bytes.split_first() {
+            Some((&b, rest)) => {
+                self.bytes = rest;
+                b
+            }
+            None => {
+                self.fail();
+                0
+            }
+        }
+    }
+
+    fn take(&mut self, n: usize) -> &'a [u8] {
         if n > self.bytes.len() {
-            return None;
+            self.fail();
+            return &[];
         }
         let (head, rest) = self.bytes.split_at(n);
         self.bytes = rest;
-        Some(head)
+        head
     }
 
     /// An unsigned LEB128 varint of at most 64 bits.
-    pub fn varint(&mut self) -> Option<u64> {
+    pub fn varint(&mut self) -> u64 {
         let mut v = 0u64;
         let mut shift = 0;
-        loop {
-            let b = self.byte()?;
+        while !self.failed {
+            let b = self.byte();
             if shift == 63 && b > 1 {
-                return None;
+                break;
             }
             v |= u64::from(b & 0x7f) << shift;
             if b < 0x80 {
-                return Some(v);
+                return v;
             }
             shift += 7;
-            if shift > 63 {
-                return None;
-            }
         }
+        self.fail();
+        0
     }
 
     /// A length, checked against what is left (each item takes at least one byte), so a
     /// corrupt length cannot make a reader reserve memory for items that are not there.
-    fn len(&mut self) -> Option<usize> {
-        let n = usize::try_from(self.varint()?).ok()?;
-        (n <= self.bytes.len()).then_some(n)
+    fn len(&mut self) -> usize {
+        let n = self.varint();
+        if n > self.bytes.len() as u64 {
+            self.fail();
+            return 0;
+        }
+        n as usize
     }
 }
 
@@ -89,9 +108,9 @@ pub fn encode<T: Wire>(v: &T) -> Vec<u8> {
 
 /// A value read from message bytes; `None` unless they are exactly one value.
 pub fn decode<T: Wire>(bytes: &[u8]) -> Option<T> {
-    let mut r = Reader { bytes };
-    let v = T::get(&mut r)?;
-    r.bytes.is_empty().then_some(v)
+    let mut r = Reader { bytes, failed: false };
+    let v = T::get(&mut r);
+    (!r.failed && r.bytes.is_empty()).then_some(v)
 }
 
 macro_rules! wire_uint {
@@ -100,8 +119,12 @@ macro_rules! wire_uint {
             fn put(&self, out: &mut Vec<u8>) {
                 put_varint(*self as u64, out)
             }
-            fn get(r: &mut Reader) -> Option<Self> {
-                <$t>::try_from(r.varint()?).ok()
+            fn get(r: &mut Reader) -> Self {
+                let v = r.varint();
+                <$t>::try_from(v).unwrap_or_else(|_| {
+                    r.fail();
+                    0
+                })
             }
         }
     )*};
@@ -113,9 +136,9 @@ impl Wire for i64 {
         // Zigzag: small negative numbers stay short.
         put_varint(((*self << 1) ^ (*self >> 63)) as u64, out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        let v = r.varint()?;
-        Some((v >> 1) as i64 ^ -((v & 1) as i64))
+    fn get(r: &mut Reader) -> Self {
+        let v = r.varint();
+        (v >> 1) as i64 ^ -((v & 1) as i64)
     }
 }
 
@@ -123,12 +146,12 @@ impl Wire for bool {
     fn put(&self, out: &mut Vec<u8>) {
         out.push(*self as u8)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        match r.byte()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
+    fn get(r: &mut Reader) -> Self {
+        let b = r.byte();
+        if b > 1 {
+            r.fail();
         }
+        b == 1
     }
 }
 
@@ -136,8 +159,8 @@ impl Wire for f64 {
     fn put(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.to_le_bytes())
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        Some(f64::from_le_bytes(r.take(8)?.try_into().ok()?))
+    fn get(r: &mut Reader) -> Self {
+        r.take(8).try_into().map_or(0.0, f64::from_le_bytes)
     }
 }
 
@@ -146,13 +169,20 @@ fn put_str(s: &str, out: &mut Vec<u8>) {
     out.extend_from_slice(s.as_bytes())
 }
 
+fn get_str<'a>(r: &mut Reader<'a>) -> &'a str {
+    let n = r.len();
+    std::str::from_utf8(r.take(n)).unwrap_or_else(|_| {
+        r.fail();
+        ""
+    })
+}
+
 impl Wire for String {
     fn put(&self, out: &mut Vec<u8>) {
         put_str(self, out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        let n = r.len()?;
-        String::from_utf8(r.take(n)?.to_vec()).ok()
+    fn get(r: &mut Reader) -> Self {
+        get_str(r).to_owned()
     }
 }
 
@@ -160,8 +190,8 @@ impl Wire for Rc<str> {
     fn put(&self, out: &mut Vec<u8>) {
         put_str(self, out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        String::get(r).map(Rc::from)
+    fn get(r: &mut Reader) -> Self {
+        Rc::from(get_str(r))
     }
 }
 
@@ -175,11 +205,14 @@ impl<T: Wire> Wire for Option<T> {
             }
         }
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        match r.byte()? {
-            0 => Some(None),
-            1 => T::get(r).map(Some),
-            _ => None,
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => None,
+            1 => Some(T::get(r)),
+            _ => {
+                r.fail();
+                None
+            }
         }
     }
 }
@@ -191,13 +224,13 @@ impl<T: Wire> Wire for Vec<T> {
             v.put(out)
         }
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        let n = r.len()?;
+    fn get(r: &mut Reader) -> Self {
+        let n = r.len();
         let mut v = Vec::with_capacity(n);
-        for _ in 0..n {
-            v.push(T::get(r)?);
+        while v.len() < n && !r.failed {
+            v.push(T::get(r));
         }
-        Some(v)
+        v
     }
 }
 
@@ -205,8 +238,8 @@ impl<T: Wire> Wire for Box<T> {
     fn put(&self, out: &mut Vec<u8>) {
         (**self).put(out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        T::get(r).map(Box::new)
+    fn get(r: &mut Reader) -> Self {
+        Box::new(T::get(r))
     }
 }
 
@@ -214,8 +247,8 @@ impl<T: Wire> Wire for Rc<T> {
     fn put(&self, out: &mut Vec<u8>) {
         (**self).put(out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        T::get(r).map(Rc::new)
+    fn get(r: &mut Reader) -> Self {
+        Rc::new(T::get(r))
     }
 }
 
@@ -224,8 +257,9 @@ impl<A: Wire, B: Wire> Wire for (A, B) {
         self.0.put(out);
         self.1.put(out)
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        Some((A::get(r)?, B::get(r)?))
+    fn get(r: &mut Reader) -> Self {
+        let a = A::get(r);
+        (a, B::get(r))
     }
 }
 
@@ -237,11 +271,11 @@ macro_rules! wire_struct {
             fn put(&self, out: &mut Vec<u8>) {
                 $($crate::wire::Wire::put(&self.$f, out);)*
             }
-            fn get(r: &mut $crate::wire::Reader) -> Option<Self> {
-                Some(Self {
-                    $($f: $crate::wire::Wire::get(r)?,)*
+            fn get(r: &mut $crate::wire::Reader) -> Self {
+                Self {
+                    $($f: $crate::wire::Wire::get(r),)*
                     $($($s: Default::default(),)*)?
-                })
+                }
             }
         }
     };
@@ -265,16 +299,20 @@ macro_rules! wire_enum {
                 )*
             }
             #[allow(unused_assignments)]
-            fn get(r: &mut $crate::wire::Reader) -> Option<Self> {
-                let want = r.byte()?;
-                let mut tag = 0u8;
-                $(
-                    if want == tag {
-                        return Some(Self::$v $({ $($f: $crate::wire::Wire::get(r)?),* })?);
-                    }
-                    tag += 1;
-                )*
-                None
+            fn get(r: &mut $crate::wire::Reader) -> Self {
+                let mut want = r.byte();
+                loop {
+                    let mut tag = 0u8;
+                    $(
+                        if want == tag {
+                            return Self::$v $({ $($f: $crate::wire::Wire::get(r)),* })?;
+                        }
+                        tag += 1;
+                    )*
+                    // An unknown kind: the reader fails, and the first variant stands in.
+                    r.fail();
+                    want = 0;
+                }
             }
         }
     };
