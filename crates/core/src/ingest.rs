@@ -635,7 +635,7 @@ impl Router {
                         let read = |f: Format, value: serde_json::Value| match f {
                             f if f.is_jsonl() && f != Format::OpenaiAgents => {
                                 let mut adapter = formats::jsonl_adapter(f);
-                                adapter.push_line(&value.to_string(), loc, 0)?;
+                                adapter.push_line(&crate::json::to_text(&value), loc, 0)?;
                                 Ok(adapter.finish())
                             }
                             f => formats::from_document(f, value),

@@ -173,7 +173,7 @@ pub(crate) fn content_text(v: &Value) -> String {
                     Value::Object(o) => {
                         get(o, &["text", "content", "thinking", "reasoning", "refusal"])
                             .map(content_text)
-                            .unwrap_or_else(|| p.to_string())
+                            .unwrap_or_else(|| crate::json::to_text(p))
                     }
                     other => content_text(other),
                 };
@@ -189,9 +189,9 @@ pub(crate) fn content_text(v: &Value) -> String {
         }
         Value::Object(o) => match get(o, &["text", "content"]) {
             Some(inner) => content_text(inner),
-            None => v.to_string(),
+            None => crate::json::to_text(v),
         },
-        other => other.to_string(),
+        other => crate::json::to_text(other),
     }
 }
 
@@ -418,7 +418,7 @@ pub fn json_text(v: &Value) -> String {
             (None, Some(i)) => i.to_string(),
             (None, None) => n.to_string(),
         },
-        other => other.to_string(),
+        other => crate::json::to_text(other),
     }
 }
 

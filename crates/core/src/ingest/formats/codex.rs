@@ -120,7 +120,7 @@ impl JsonlAdapter for Codex {
             ("event_msg", _) => self.event(p, &pty, base),
             // A record type this reader does not know (newer versions add some): kept visible.
             (other, _) => {
-                let text = Value::Object(p.clone()).to_string();
+                let text = crate::json::to_text(&Value::Object(p.clone()));
                 let status = Some(other.to_string());
                 self.push(Step { role: Role::Other, text, status: status.map(Box::from), ..base });
             }
@@ -438,7 +438,7 @@ fn call_args(p: &Map<String, Value>) -> Option<String> {
         }
         _ => match raw {
             Value::String(s) => s.clone(),
-            other => other.to_string(),
+            other => crate::json::to_text(other),
         },
     })
 }
