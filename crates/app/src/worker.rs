@@ -8,6 +8,7 @@
 //! the worker's `onmessage` / `postMessage`.
 
 mod dataset;
+mod files;
 mod store;
 
 pub use store::{summarize, Store};
