@@ -282,21 +282,28 @@ macro_rules! wire_struct {
 }
 
 /// An enum as one byte, the index of its variant in the list, then the variant's fields.
-/// Unit variants are listed bare, variants with named fields with their fields.
+/// Unit variants are listed bare, variants with named fields with their fields; every variant
+/// and every field must be listed (the writer's match and patterns do not compile otherwise).
 macro_rules! wire_enum {
     ($t:ty { $($v:ident $({ $($f:ident),* $(,)? })?),* $(,)? }) => {
         impl $crate::wire::Wire for $t {
-            #[allow(unused_assignments)]
+            // A match, so a variant missing from the list does not compile. Each variant's
+            // tag is a local named after it (its index in the list).
+            #[allow(unused_assignments, non_snake_case)]
             fn put(&self, out: &mut Vec<u8>) {
-                let mut tag = 0u8;
+                let mut next = 0u8;
                 $(
-                    if let Self::$v $({ $($f),* })? = self {
-                        out.push(tag);
-                        $($($crate::wire::Wire::put($f, out);)*)?
-                        return;
-                    }
-                    tag += 1;
+                    let $v = next;
+                    next += 1;
                 )*
+                match self {
+                    $(
+                        Self::$v $({ $($f),* })? => {
+                            out.push($v);
+                            $($($crate::wire::Wire::put($f, out);)*)?
+                        }
+                    )*
+                }
             }
             #[allow(unused_assignments)]
             fn get(r: &mut $crate::wire::Reader) -> Self {
