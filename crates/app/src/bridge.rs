@@ -31,9 +31,9 @@ impl Bridge {
         let mut timed = 0u8;
         let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
             let t0 = js_sys::Date::now();
-            let text = e.data().as_string();
-            let bytes = text.as_ref().map_or(0, String::len);
-            if let Some(resp) = text.and_then(|t| Response::from_json(&t)) {
+            let data = e.data().dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
+            let bytes = data.as_ref().map_or(0, Vec::len);
+            if let Some(resp) = data.and_then(|b| Response::decode(&b)) {
                 if resp == Response::Ready {
                     for m in q.borrow_mut().take().unwrap_or_default() {
                         w.post_message(&m).ok();
@@ -97,12 +97,12 @@ impl Bridge {
     }
 }
 
-/// A request as the worker reads it: `{req, blob?}`, `req` the request as JSON text
-/// ([`Request::to_json`]).
+/// A request as the worker reads it: `{req, blob?}`, `req` the request's bytes in a
+/// `Uint8Array` ([`Request::encode`]).
 pub(crate) fn envelope(req: &Request, blob: Option<&web_sys::Blob>) -> Option<JsValue> {
     let env = js_sys::Object::new();
-    js_sys::Reflect::set(&env, &JsValue::from_str("req"), &JsValue::from_str(&req.to_json()))
-        .ok()?;
+    let bytes = js_sys::Uint8Array::from(req.encode().as_slice());
+    js_sys::Reflect::set(&env, &JsValue::from_str("req"), &bytes).ok()?;
     if let Some(b) = blob {
         js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok()?;
     }

@@ -107,7 +107,7 @@ mod glue {
             .ok()
             .filter(|v| !v.is_undefined())
             .and_then(|v| v.as_string())
-            .and_then(|v| serde_json::from_str::<HashJob>(&v).ok())
+            .and_then(|v| trajscope_core::json::from_str::<HashJob>(&v).ok())
         else {
             return false;
         };
@@ -123,7 +123,11 @@ mod glue {
                 },
                 None => HashReply::Failed { job: job.job, error: "no file was sent".into() },
             };
-            crate::worker::post_to(&scope, &reply);
+            // JSON text: the ingest worker tells it from the helper's `Ready`, which comes as
+            // message bytes like every worker's (`crate::worker::post_to`).
+            if let Ok(text) = serde_json::to_string(&reply) {
+                scope.post_message(&JsValue::from_str(&text)).ok();
+            }
         });
         true
     }
@@ -157,17 +161,19 @@ mod glue {
                 let (worker, blob, done, ready) =
                     (worker.clone(), blob.clone(), done.clone(), ready.clone());
                 Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-                    // Every message is JSON text (`crate::worker::post_to`).
-                    let text = e.data().as_string().unwrap_or_default();
-                    // Every instance of the worker says `Ready` when it starts listening.
-                    if let Some(Response::Ready) = Response::from_json(&text) {
+                    // Every instance of the worker says `Ready` when it starts listening, as
+                    // message bytes (`crate::worker::post_to`); the reply is JSON text.
+                    let data = e.data();
+                    let bytes = data.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec());
+                    if let Some(Response::Ready) = bytes.and_then(|b| Response::decode(&b)) {
                         ready.set(true);
                         if send_job(&worker, &blob).is_none() {
                             done(&JsValue::NULL);
                         }
                         return;
                     }
-                    match serde_json::from_str::<HashReply>(&text) {
+                    let text = data.as_string().unwrap_or_default();
+                    match trajscope_core::json::from_str::<HashReply>(&text) {
                         Ok(HashReply::Hashed { content_hash, .. }) => {
                             done(&JsValue::from_str(&content_hash))
                         }
@@ -237,8 +243,12 @@ mod tests {
         let reply = HashReply::Hashed { job: 1, content_hash: "sha256:x".into() };
         let v = serde_json::to_value(&reply).unwrap();
         assert_eq!(v["hash_reply"], "hashed");
-        assert!(serde_json::from_value::<crate::protocol::Response>(v.clone()).is_err());
         assert_eq!(serde_json::from_value::<HashReply>(v).unwrap(), reply);
+        // A reply is JSON text, a worker's `Ready` message bytes: neither reads as the other.
+        let text = serde_json::to_string(&reply).unwrap();
+        assert_eq!(crate::protocol::Response::decode(text.as_bytes()), None);
+        let ready = crate::protocol::Response::Ready.encode();
+        assert!(serde_json::from_slice::<HashReply>(&ready).is_err());
     }
 
     #[test]

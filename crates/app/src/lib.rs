@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod storage;
 pub mod text;
 mod view;
+pub mod wire;
 pub mod worker;
 mod worker_url;
 

@@ -13,6 +13,8 @@ use trajscope_core::model::{IngestStats, Outcome};
 use trajscope_core::redact::TraceFinding;
 use trajscope_core::report::QuarantineRecord;
 
+use crate::wire::{self, wire_enum, wire_struct};
+
 /// Detail level of a step's text: the core's (`docs/detector.md`), bounds included.
 pub use trajscope_core::views::Grain;
 
@@ -22,10 +24,8 @@ pub use trajscope_core::report::Overview;
 /// Per-step columns and a step's text at a grain, as the core's session projects them.
 pub use trajscope_core::session::{StepColumns, StepView};
 
-/// Page → worker, posted as JSON text (`{"columns": {…}}`, see [`Request::to_json`]).
-/// Externally tagged, like [`Response`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Page → worker, posted as message bytes ([`Request::encode`], `crate::wire`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Request {
     /// Ingest the blob sent beside this request (the envelope's `blob` field).
     Load { file: u32 },
@@ -67,15 +67,29 @@ pub enum Request {
     },
 }
 
+wire_enum!(Request {
+    Load { file },
+    Cancel { file },
+    Forget { file },
+    Columns { req, file, traj },
+    Steps { req, file, traj, items },
+    Search { req, file, traj, query },
+    QuarantineJsonl { req, file, redacted },
+    SetOutcome { file, trajectory_id, outcome },
+    Compare { req, left, right },
+    Dataset { req, style, redact, files, labels },
+});
+
 impl Request {
-    /// The request as the page posts it: JSON text (`crate::bridge::envelope`).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The request as the page posts it: its message bytes (`crate::wire`,
+    /// `crate::bridge::envelope`).
+    pub fn encode(&self) -> Vec<u8> {
+        wire::encode(self)
     }
 
     /// Reads a posted request; `None` for anything else.
-    pub fn from_json(text: &str) -> Option<Request> {
-        serde_json::from_str(text).ok()
+    pub fn decode(bytes: &[u8]) -> Option<Request> {
+        wire::decode(bytes)
     }
 }
 
@@ -89,13 +103,11 @@ pub struct DatasetFile {
     pub trajectories: Option<Vec<u32>>,
 }
 
-/// Worker → page, posted as JSON text (`{"loaded": {…}}`, `"ready"`, see [`Response::to_json`]).
-/// Externally tagged: the reader meets the variant's name first and parses its body straight
-/// into its type. (An internally tagged enum is buffered whole first: twice the work on a large
-/// summary. An adjacently tagged one also compiles a buffered path for a body that comes before
-/// its tag, for every variant: about 90 KB of wasm.)
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+wire_struct!(DatasetFile { file, name, trajectories });
+
+/// Worker → page, posted as message bytes ([`Response::encode`], `crate::wire`). Serialised
+/// as JSON only by the native tests (to compare every field the core's JSON carries).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Response {
     /// The worker is up and listening.
     Ready,
@@ -231,17 +243,38 @@ pub enum Response {
     },
 }
 
+wire_enum!(Response {
+    Ready,
+    Progress { file, bytes, total, lines, quarantined },
+    Loaded { file, summary },
+    Reading { file, progress, from, rows, growing },
+    Failed { file, error },
+    Cancelled { file },
+    Identity { file, content_hash },
+    Columns { req, file, traj, columns },
+    Steps { req, file, traj, steps },
+    SearchHits { req, file, traj, query, hits },
+    QuarantineJsonl { req, file, text, redacted },
+    Compared { req, left, right, comparison, left_columns, right_columns },
+    DatasetPart { req, text, done, total },
+    DatasetDone { req, items, no_step, ties, warnings },
+    Analysed { file, overviews },
+    Rows { file, rows },
+    CasesReady { file, cases, cases_jsonl, brief_markdown },
+    Secrets { file, found, total, scanned, of },
+});
+
 impl Response {
-    /// The message as the worker posts it: one JSON string crosses to the page, which parses it
-    /// in wasm. (Posted as a JS object tree, a summary of 10,000 trajectories took seconds of
-    /// calls across the wasm boundary to read back.)
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The message as the worker posts it: its bytes (`crate::wire`) cross to the page in one
+    /// `Uint8Array`, which the page reads in wasm. (Posted as a JS object tree, a summary of
+    /// 10,000 trajectories took seconds of calls across the wasm boundary to read back.)
+    pub fn encode(&self) -> Vec<u8> {
+        wire::encode(self)
     }
 
-    /// Reads a posted message; `None` for anything else (e.g. a hash helper's reply).
-    pub fn from_json(text: &str) -> Option<Response> {
-        serde_json::from_str(text).ok()
+    /// Reads a posted message; `None` for anything else.
+    pub fn decode(bytes: &[u8]) -> Option<Response> {
+        wire::decode(bytes)
     }
 }
 
@@ -314,6 +347,29 @@ pub struct TraceSummary {
     pub growing: Option<u32>,
 }
 
+wire_struct!(TraceSummary {
+    content_hash,
+    format,
+    stats,
+    error,
+    quarantine,
+    quarantine_total,
+    rows,
+    analysed,
+    cases,
+    cases_jsonl,
+    brief_markdown,
+    analysis_done,
+    secrets,
+    secrets_total,
+    secrets_scanned,
+    secrets_of,
+    reading,
+    revised,
+    kept,
+    growing,
+} skip { trajectories });
+
 /// How far the read of a file is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReadProgress {
@@ -322,6 +378,8 @@ pub struct ReadProgress {
     pub lines: f64,
     pub quarantined: f64,
 }
+
+wire_struct!(ReadProgress { bytes, total, lines, quarantined });
 
 impl ReadProgress {
     /// The accounting of the file as far as it is read.
@@ -399,6 +457,8 @@ pub struct Row {
     pub critical: Option<trajscope_core::attribution::Critical>,
 }
 
+wire_struct!(Row { id, steps, outcome, task, gold, errors, analysed, critical });
+
 impl Row {
     pub fn of(o: &Overview) -> Row {
         Row {
@@ -450,6 +510,8 @@ pub struct CaseView {
     pub errors: Vec<String>,
 }
 
+wire_struct!(CaseView { trajectory_id, case_id, valid, errors });
+
 pub const RAW_PREVIEW_CHARS: usize = 400;
 pub const QUARANTINE_SHOWN: usize = 5000;
 
@@ -458,54 +520,221 @@ pub const KIND_NAMES: [&str; 8] = trajscope_core::model::StepKind::NAMES;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::collections::BTreeSet;
 
-    #[test]
-    fn responses_travel_as_json_text_with_the_kind_first() {
-        let store_reply = {
-            let mut store = crate::worker::Store::default();
-            let bytes = include_bytes!("../../../web/samples/sample.awtl.jsonl");
-            let trace = trajscope_core::ingest(bytes, trajscope_core::IngestOptions::default());
-            store.insert(1, trajscope_core::Session::new(trace, Some("sha256:x".into())))
-        };
-        for resp in [Response::Ready, Response::Cancelled { file: 2 }, store_reply] {
-            let text = resp.to_json();
-            // The variant's name comes first: `"ready"`, `{"cancelled":…}`, `{"loaded":…}`.
-            let kind = text.strip_prefix('"').or_else(|| text.get(2..)).unwrap_or_default();
-            assert!(
-                ["ready", "cancelled", "loaded"].iter().any(|k| kind.starts_with(k)),
-                "{}",
-                &text[..text.len().min(80)]
-            );
-            // (Compared as text: fields the core does not serialise, such as a candidate's
-            // ranking features, come back as their defaults.)
-            assert_eq!(Response::from_json(&text).map(|r| r.to_json()), Some(text));
+    use trajscope_core::{ingest, IngestOptions, Session};
+
+    use super::*;
+    use crate::worker::Store;
+
+    fn session(bytes: &[u8], hash: Option<&str>) -> Session {
+        Session::new(ingest(bytes, IngestOptions::default()), hash.map(String::from))
+    }
+
+    /// The message as the core's JSON would carry it: every field it serialises.
+    fn json(r: &Response) -> String {
+        serde_json::to_string(r).unwrap()
+    }
+
+    /// A message's variant name (its JSON tag).
+    fn kind(r: &Response) -> String {
+        let text = json(r);
+        let text = text.trim_start_matches(['{', '"']);
+        text[..text.find('"').unwrap()].to_string()
+    }
+
+    /// Responses of every kind, from the worker's store on real traces where it makes them.
+    fn responses() -> Vec<Response> {
+        let mut out = Vec::new();
+        let mut store = Store::default();
+        // A trace with usage, parts and sources in its steps, one with secrets and corrupt
+        // lines, a benchmark file with gold labels and two runs to compare, the sample.
+        let cc = include_bytes!("../../../tests/fixtures/claude_code/hello-world-script.jsonl");
+        let planted = include_bytes!("../../../tests/fixtures/redact/planted-corrupt.awtl.jsonl");
+        let tau2 = include_bytes!("../../../tests/fixtures/tau2/airline_3_simulations.json");
+        let ww = include_bytes!("../../../tests/fixtures/who_and_when/ag_1.json");
+        let sample = include_bytes!("../../../web/samples/sample.awtl.jsonl");
+        // A step too long to be sent whole: its text is elided, with its span in the file.
+        let long = format!(
+            "{{\"type\":\"message\",\"role\":\"user\",\"content\":\"{}\"}}\n",
+            "x".repeat(300_000)
+        );
+        let files =
+            [(1, &cc[..]), (2, planted), (3, tau2), (4, ww), (5, sample), (6, long.as_bytes())];
+        for (file, bytes) in files {
+            out.push(store.insert(file, session(bytes, None)));
+            let mut asked = vec![
+                Request::Columns { req: 1, file, traj: 0 },
+                Request::Search { req: 3, file, traj: 0, query: "the".into() },
+                Request::QuarantineJsonl { req: 4, file, redacted: false },
+                Request::QuarantineJsonl { req: 5, file, redacted: true },
+                Request::Compare { req: 6, left: (file, 0), right: (file, 1) },
+            ];
+            for grain in [Grain::High, Grain::Medium, Grain::Low] {
+                let items = (0..40).map(|i| (i, grain)).collect();
+                asked.push(Request::Steps { req: 2, file, traj: 0, items });
+            }
+            for req in asked {
+                out.extend(store.answer_all(req));
+            }
+            // The secret scan, the analysis in batches, and with the identity, the cases.
+            out.extend(store.set_identity(file, format!("sha256:{file}")));
+            while let Some(r) = store.next_batch(file, || false) {
+                out.push(r);
+            }
         }
-        // Anything else (a hash helper's reply, garbage) is not a page message.
-        assert_eq!(Response::from_json("{\"hash_reply\":\"hashed\",\"job\":1}"), None);
-        assert_eq!(Response::from_json("not json"), None);
+        let id = store.session(3).unwrap().trajectory(0).unwrap().id.clone();
+        out.extend(store.answer_all(Request::SetOutcome {
+            file: 3,
+            trajectory_id: id,
+            outcome: Outcome::Failed,
+        }));
+        let label = trajscope_core::labels::Label {
+            schema_version: 1,
+            content_hash: "sha256:4".into(),
+            trajectory_id: store.session(4).unwrap().trajectory(0).unwrap().id.clone(),
+            critical_step: Some(1),
+            responsible_agent: Some("Orchestrator".into()),
+            category: Some(trajscope_core::record::Category::TaskConflict),
+            phase: Some(trajscope_core::record::Phase::Reasoning),
+            rationale: "misread the task".into(),
+            annotator: "me".into(),
+            time: "2026-12-03T00:00:00Z".into(),
+            outcome: Outcome::Failed,
+        };
+        let files = vec![DatasetFile { file: 4, name: "ww/ag_1.json".into(), trajectories: None }];
+        let style = trajscope_core::dataset::Style::WhoAndWhen;
+        store.dataset(7, style, true, &files, vec![label], |r| out.push(r));
+        let progress = ReadProgress { bytes: 10.0, total: 1e12, lines: 3.0, quarantined: 0.5 };
+        let row = Row::of(&store.session(4).unwrap().overview(0).unwrap());
+        out.extend([
+            Response::Ready,
+            Response::Progress {
+                file: 1,
+                bytes: -0.0,
+                total: f64::MAX,
+                lines: 1.5,
+                quarantined: 0.0,
+            },
+            Response::Reading {
+                file: 2,
+                progress,
+                from: 3,
+                rows: vec![row.clone()],
+                growing: Some(4),
+            },
+            Response::Reading { file: 2, progress, from: 0, rows: vec![], growing: None },
+            Response::Failed { file: u32::MAX, error: "ça n'a pas marché \u{202e}".into() },
+            Response::Cancelled { file: 0 },
+            Response::Identity { file: 9, content_hash: "sha256:ab".into() },
+            Response::Rows { file: 4, rows: vec![(0, row.clone()), (7, row)] },
+        ]);
+        out
     }
 
     #[test]
-    fn requests_travel_as_json_text() {
+    fn every_response_reads_back_with_every_field_it_carries() {
+        let all = responses();
+        let kinds: BTreeSet<String> = all.iter().map(kind).collect();
+        // Every kind of message the worker sends is here.
+        assert_eq!(kinds.len(), 18, "{kinds:?}");
+        for r in &all {
+            let bytes = r.encode();
+            let back = Response::decode(&bytes).unwrap_or_else(|| panic!("{}", kind(r)));
+            // Every field the core's JSON carries (a candidate's ranking features are not
+            // sent, as they were not in JSON).
+            assert_eq!(json(&back), json(r));
+            assert_eq!(back.encode(), bytes);
+        }
+        // The fields that JSON leaves out when empty come through when they are not.
+        let steps = all.iter().flat_map(|r| match r {
+            Response::Steps { steps, .. } => steps.clone(),
+            _ => vec![],
+        });
+        let steps: Vec<StepView> = steps.collect();
+        assert!(steps.iter().any(|s| s.usage.is_some()));
+        assert!(steps.iter().any(|s| s.source.is_some()));
+        assert!(steps.iter().any(|s| s.parts.as_ref().is_some_and(|p| p.tool.is_some())));
+        let overviews = all.iter().flat_map(|r| match r {
+            Response::Analysed { overviews, .. } => overviews.clone(),
+            _ => vec![],
+        });
+        let overviews: Vec<Overview> = overviews.map(|(_, o)| o).collect();
+        assert!(overviews.iter().any(|o| !o.candidates.is_empty() && !o.triggers.is_empty()));
+        assert!(overviews.iter().any(|o| o.gold.is_some()));
+    }
+
+    #[test]
+    fn requests_read_back_whole() {
+        let label = trajscope_core::labels::Label {
+            schema_version: 1,
+            content_hash: "sha256:x".into(),
+            trajectory_id: "t\"1".into(),
+            critical_step: None,
+            responsible_agent: None,
+            category: Some(trajscope_core::record::Category::EnvironmentAnomaly),
+            phase: None,
+            rationale: String::new(),
+            annotator: "a".into(),
+            time: String::new(),
+            outcome: Outcome::Unknown,
+        };
         let reqs = [
             Request::Load { file: 1 },
-            Request::Steps { req: 2, file: 1, traj: 0, items: vec![(3, Grain::Low)] },
-            Request::SetOutcome { file: 1, trajectory_id: "t\"1".into(), outcome: Outcome::Failed },
+            Request::Cancel { file: 2 },
+            Request::Forget { file: u32::MAX },
+            Request::Columns { req: 1, file: 2, traj: 3 },
+            Request::Steps {
+                req: 2,
+                file: 1,
+                traj: 0,
+                items: vec![(3, Grain::Low), (4, Grain::High)],
+            },
+            Request::Search { req: 3, file: 1, traj: 9, query: "Ünïcode ✓".into() },
             Request::QuarantineJsonl { req: 4, file: 1, redacted: true },
+            Request::SetOutcome { file: 1, trajectory_id: "t\"1".into(), outcome: Outcome::Failed },
+            Request::Compare { req: 5, left: (1, 2), right: (3, 4) },
+            Request::Dataset {
+                req: 6,
+                style: trajscope_core::dataset::Style::Trajerrbench,
+                redact: false,
+                files: vec![
+                    DatasetFile { file: 1, name: "a.json".into(), trajectories: Some(vec![0, 5]) },
+                    DatasetFile { file: 2, name: String::new(), trajectories: None },
+                ],
+                labels: vec![label],
+            },
         ];
         for req in reqs {
-            let text = req.to_json();
-            assert_eq!(Request::from_json(&text), Some(req), "{text}");
+            assert_eq!(Request::decode(&req.encode()), Some(req));
         }
-        // A field left out that has a default takes it.
+    }
+
+    #[test]
+    fn anything_but_one_whole_message_is_refused() {
+        let msgs = responses();
+        let loaded = msgs.iter().find(|r| matches!(r, Response::Loaded { .. })).unwrap();
+        let bytes = loaded.encode();
+        // Cut anywhere, or with a byte more: not a message.
+        for n in 0..bytes.len() {
+            assert_eq!(Response::decode(&bytes[..n]), None, "cut at {n}");
+        }
+        assert_eq!(Response::decode(&[bytes.as_slice(), &[0]].concat()), None);
+        // An unknown kind, a bool that is not 0 or 1, text that is not UTF-8, a length past
+        // the end (no allocation for it), a varint longer than 64 bits.
+        assert_eq!(Response::decode(&[18]), None);
+        assert_eq!(Request::decode(&[6, 1, 1, 2]), None);
+        assert_eq!(Response::decode(&[4, 1, 2, 0xff, 0xfe]), None);
+        assert_eq!(Response::decode(&[4, 1, 0xff, 0xff, 0xff, 0xff, 0x0f, b'a']), None);
         assert_eq!(
-            Request::from_json(r#"{"quarantine_jsonl":{"req":1,"file":2}}"#),
-            Some(Request::QuarantineJsonl { req: 1, file: 2, redacted: false })
+            Response::decode(&[5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2]),
+            None
         );
-        // A response, a hash job or garbage is not a request.
-        assert_eq!(Request::from_json(&Response::Ready.to_json()), None);
-        assert_eq!(Request::from_json("{\"job\":0}"), None);
-        assert_eq!(Request::from_json("not json"), None);
+        // A JSON text (what the hash helper replies) is not a message either.
+        assert_eq!(Response::decode(br#"{"hash_reply":"hashed","job":1}"#), None);
+        assert_eq!(Request::decode(b"not json"), None);
+        // And the smallest messages are what they say.
+        assert_eq!(Response::decode(&[0]), Some(Response::Ready));
+        assert_eq!(Response::decode(&[5, 0x80, 0x01]), Some(Response::Cancelled { file: 128 }));
     }
 }

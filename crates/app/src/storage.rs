@@ -64,7 +64,14 @@ pub fn label_key(content_hash: &str, trajectory_id: &str) -> String {
 pub fn load_label(content_hash: &str, trajectory_id: &str) -> Result<Option<Label>, StorageError> {
     let s = storage()?;
     let text = s.get_item(&label_key(content_hash, trajectory_id)).map_err(write_error)?;
-    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    Ok(text.as_deref().and_then(read_label))
+}
+
+/// A stored label, read as a JSON value first: the label import reads labels from values
+/// already, so the bundle holds one `Label` reader, not a second one over text (5 KB of wasm).
+fn read_label(text: &str) -> Option<Label> {
+    let value = trajscope_core::json::from_str::<serde_json::Value>(text).ok()?;
+    serde_json::from_value(value).ok()
 }
 
 /// Saves (replaces) the label of its trajectory.
@@ -90,9 +97,7 @@ pub fn labels_of_trace(content_hash: &str) -> Result<Vec<Label>, StorageError> {
         if !key.starts_with(&prefix) {
             continue;
         }
-        if let Some(l) =
-            s.get_item(&key).ok().flatten().and_then(|t| serde_json::from_str::<Label>(&t).ok())
-        {
+        if let Some(l) = s.get_item(&key).ok().flatten().and_then(|t| read_label(&t)) {
             out.push(l);
         }
     }

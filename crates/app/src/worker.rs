@@ -8,6 +8,7 @@
 //! the worker's `onmessage` / `postMessage`.
 
 mod dataset;
+mod files;
 mod store;
 
 pub use store::{summarize, Store};
@@ -19,13 +20,17 @@ pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 #[cfg(target_arch = "wasm32")]
 pub use glue::run;
 
-/// Posts a message from this worker (to the page, or a helper's reply to its ingest worker) as
-/// JSON text (see [`Response::to_json`]).
+/// Posts a message from this worker to the page: its bytes ([`Response::encode`]) in a
+/// `Uint8Array` whose buffer is transferred, not copied.
+///
+/// [`Response::encode`]: crate::protocol::Response::encode
 #[cfg(target_arch = "wasm32")]
-pub(crate) fn post_to(scope: &web_sys::DedicatedWorkerGlobalScope, msg: &impl serde::Serialize) {
-    if let Ok(text) = serde_json::to_string(msg) {
-        scope.post_message(&wasm_bindgen::JsValue::from_str(&text)).ok();
-    }
+pub(crate) fn post_to(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    msg: &crate::protocol::Response,
+) {
+    let bytes = js_sys::Uint8Array::from(msg.encode().as_slice());
+    scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer())).ok();
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -61,8 +66,8 @@ mod glue {
                     return;
                 }
                 let req = js_sys::Reflect::get(&data, &JsValue::from_str("req")).ok();
-                let req = req.and_then(|r| r.as_string());
-                let Some(req) = req.and_then(|r| Request::from_json(&r)) else {
+                let req = req.and_then(|r| r.dyn_into::<js_sys::Uint8Array>().ok());
+                let Some(req) = req.and_then(|r| Request::decode(&r.to_vec())) else {
                     return;
                 };
                 match req {

@@ -180,7 +180,10 @@ pub fn validate_value(value: &Value) -> Vec<String> {
     match obj.get("schema_version") {
         None => errors.push("schema_version is required".into()),
         Some(v) if v.as_u64() == Some(SCHEMA_VERSION) => {}
-        Some(v) => errors.push(format!("unknown schema_version {v} (known: {SCHEMA_VERSION})")),
+        Some(v) => errors.push(format!(
+            "unknown schema_version {} (known: {SCHEMA_VERSION})",
+            crate::json::to_text(v)
+        )),
     }
     for key in ["case_id", "turn_id", "failure_turn_id", "failure_event_id", "prevention_hint"] {
         require_string(obj, key, &mut errors);
@@ -255,7 +258,7 @@ fn check_enum<T: serde::de::DeserializeOwned>(
 ) {
     if let Some(v) = obj.get(key) {
         if !v.is_null() && serde_json::from_value::<T>(v.clone()).is_err() {
-            errors.push(format!("unknown {key} {v}"));
+            errors.push(format!("unknown {key} {}", crate::json::to_text(v)));
         }
     }
 }

@@ -688,7 +688,7 @@ impl Router {
                         let read = |f: Format, value: serde_json::Value| match f {
                             f if f.is_jsonl() && f != Format::OpenaiAgents => {
                                 let mut adapter = formats::jsonl_adapter(f);
-                                adapter.push_line(&value.to_string(), loc, 0)?;
+                                adapter.push_line(&crate::json::to_text(&value), loc, 0)?;
                                 Ok(adapter.finish())
                             }
                             f => formats::from_document(f, value),
@@ -1094,7 +1094,7 @@ fn is_complete_object_line(line: &[u8]) -> bool {
 fn looks_interrupted(line: &[u8]) -> bool {
     match std::str::from_utf8(line) {
         Err(e) => e.error_len().is_none(),
-        Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
+        Ok(text) => crate::json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof()),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod diff;
 pub mod eval;
 pub mod ingest;
+pub mod json;
 pub mod labels;
 pub mod lower;
 pub mod model;

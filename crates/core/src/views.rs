@@ -265,7 +265,7 @@ fn pretty_args(args: &str, quotes: &[&str]) -> String {
     if !(t.starts_with('{') || t.starts_with('[')) {
         return args.to_string();
     }
-    match serde_json::from_str::<serde_json::Value>(args) {
+    match crate::json::from_str::<serde_json::Value>(args) {
         Ok(v) => match serde_json::to_string_pretty(&v) {
             Ok(p) if quotes.iter().all(|q| !args.contains(q) || p.contains(q)) => p,
             _ => args.to_string(),

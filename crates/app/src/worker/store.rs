@@ -2,7 +2,7 @@
 //! answered with the session's projection, the background analysis in batches, the cases and
 //! the brief once the identity is known. Plain Rust, tested natively.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use trajscope_core::ingest::Settled;
@@ -11,6 +11,7 @@ use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
 use trajscope_core::{Loader, Session};
 
+use super::files::{ByFile, FileSet};
 use crate::protocol::{
     CaseView, ReadProgress, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN,
     RAW_PREVIEW_CHARS, SECRETS_SHOWN,
@@ -19,18 +20,18 @@ use crate::protocol::{
 /// The sessions this worker holds, by file id.
 #[derive(Default)]
 pub struct Store {
-    sessions: HashMap<u32, Session>,
-    cancelled: HashSet<u32>,
+    sessions: ByFile<Session>,
+    cancelled: FileSet,
     /// Files whose cases and brief were sent (sent again when a reviewer's outcome changes an
     /// analysis).
-    cases_sent: HashSet<u32>,
+    cases_sent: FileSet,
     /// The secret scans still running, by file.
-    scans: HashMap<u32, Scan>,
+    scans: ByFile<Scan>,
     /// Files whose columns the page asked for: it shows one of their trajectories.
-    shown: HashSet<u32>,
+    shown: FileSet,
     /// Files still read; the session of one in `sessions` meanwhile is provisional: the
     /// trajectories settled so far.
-    reading: HashMap<u32, Reading>,
+    reading: ByFile<Reading>,
 }
 
 /// A file still read, shown early ([`Store::settle`]).
@@ -87,7 +88,7 @@ impl Store {
         session.analyse(0);
         self.cases_sent.remove(&file);
         self.scans.insert(file, Scan::default());
-        self.sessions.entry(file).insert_entry(session).into_mut()
+        self.sessions.put(file, session)
     }
 
     /// A read of `file` starts: a `Forget` meanwhile stops it.
@@ -108,7 +109,7 @@ impl Store {
         progress: ReadProgress,
         early: bool,
     ) -> Option<Response> {
-        let r = self.reading.entry(file).or_default();
+        let r = self.reading.get_or_default(file);
         r.waiting.extend(settled.into_iter().map(|s| (s.position, s.trajectory)));
         if !self.sessions.contains_key(&file) && r.waiting.contains_key(&0) {
             let format = format.unwrap_or(Format::Generic);
@@ -177,7 +178,7 @@ impl Store {
             trajectories: vec![first],
             error: None,
         };
-        let s = self.sessions.entry(file).insert_entry(Session::new(trace, None)).into_mut();
+        let s = self.sessions.put(file, Session::new(trace, None));
         while let Some(t) = r.waiting.remove(&s.len()) {
             s.push(t);
         }

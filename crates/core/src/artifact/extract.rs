@@ -55,7 +55,7 @@ pub fn file_args(input: &Value) -> Vec<String> {
 /// The input object of a call whose arguments may be a JSON string.
 pub fn parse_args(args: &Value) -> Value {
     match args {
-        Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+        Value::String(s) => crate::json::from_str(s).unwrap_or(Value::Null),
         other => other.clone(),
     }
 }

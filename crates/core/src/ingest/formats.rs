@@ -173,7 +173,7 @@ pub(crate) fn content_text(v: &Value) -> String {
                     Value::Object(o) => {
                         get(o, &["text", "content", "thinking", "reasoning", "refusal"])
                             .map(content_text)
-                            .unwrap_or_else(|| p.to_string())
+                            .unwrap_or_else(|| crate::json::to_text(p))
                     }
                     other => content_text(other),
                 };
@@ -189,9 +189,9 @@ pub(crate) fn content_text(v: &Value) -> String {
         }
         Value::Object(o) => match get(o, &["text", "content"]) {
             Some(inner) => content_text(inner),
-            None => v.to_string(),
+            None => crate::json::to_text(v),
         },
-        other => other.to_string(),
+        other => crate::json::to_text(other),
     }
 }
 
@@ -265,10 +265,10 @@ pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
 /// for a 64-bit float (`1e400`, a 5,000-digit integer) is valid JSON: it is kept as its text
 /// (a JSON string of its digits), not refused.
 pub fn parse_value(text: &str) -> Result<Value, String> {
-    match serde_json::from_str(text) {
+    match crate::json::from_str(text) {
         Ok(v) => Ok(v),
         Err(e) if is_out_of_range(&e) => quote_huge_numbers(text)
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or_else(|| json_reason(&e)),
         Err(e) => Err(json_reason(&e)),
     }
@@ -281,7 +281,7 @@ pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
         Err(e) if is_out_of_range(&e) => std::str::from_utf8(bytes)
             .ok()
             .and_then(quote_huge_numbers)
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or(e),
         other => other,
     }
@@ -418,7 +418,7 @@ pub fn json_text(v: &Value) -> String {
             (None, Some(i)) => i.to_string(),
             (None, None) => n.to_string(),
         },
-        other => other.to_string(),
+        other => crate::json::to_text(other),
     }
 }
 

@@ -479,7 +479,7 @@ fn read_records(bytes: &[u8], e: &Elem, reader: &mut Reader) -> Result<Vec<Traje
             .map_err(|why| format!("is not a {f} event: {why}"));
     }
     let value = formats::parse_value(text).map_err(|reason| {
-        match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        match crate::json::from_str::<serde::de::IgnoredAny>(text) {
             Err(err) if err.line() > 1 => format!(
                 "is not valid JSON: {} (line {}, column {})",
                 super::describe_json_error(&err),

@@ -171,7 +171,7 @@ fn nonempty(s: Option<String>) -> Option<String> {
 
 /// A step index written as a number or a string of digits; `null` means "no critical step".
 fn step(v: Option<&Value>, key: &str) -> Result<Option<u32>, String> {
-    let bad = |v: &Value| format!("{key} is not a step index: {v}");
+    let bad = |v: &Value| format!("{key} is not a step index: {}", crate::json::to_text(v));
     match v {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => match n.as_u64().and_then(|n| u32::try_from(n).ok()) {

@@ -105,7 +105,7 @@ struct Run {
 impl JsonlAdapter for Awtl {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let value;
-        let f = match serde_json::from_str::<Fields>(line) {
+        let f = match crate::json::from_str::<Fields>(line) {
             // Skipped values are not depth-checked by the parser: the one verdict on nesting
             // every adapter gives (see `super::too_deep`).
             Ok(_) if super::too_deep(line) => return Err(super::TOO_DEEP.to_string()),

@@ -106,7 +106,7 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
         "observation" | "tool" | "function" | "function_response" | "ipython" => "tool",
         "function_call" => {
             let call = match &value {
-                Value::String(s) => serde_json::from_str::<Value>(s).ok(),
+                Value::String(s) => crate::json::from_str::<Value>(s).ok(),
                 other => Some(other.clone()),
             };
             if let Some(Value::Object(call)) = call {

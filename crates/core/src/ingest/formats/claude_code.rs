@@ -131,7 +131,7 @@ impl JsonlAdapter for ClaudeCode {
                 role: Role::Other,
                 text: get(&o, &["content", "text"])
                     .map(content_text)
-                    .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                    .unwrap_or_else(|| crate::json::to_text(&Value::Object(o.clone()))),
                 status: Some(other.into()),
                 ..base
             }],
@@ -343,7 +343,7 @@ fn block_hash(reply_id: &str, block: &Value) -> u64 {
     // SipHash with fixed keys: deterministic across runs and platforms.
     let mut h = std::collections::hash_map::DefaultHasher::new();
     reply_id.hash(&mut h);
-    block.to_string().hash(&mut h);
+    crate::json::to_text(block).hash(&mut h);
     h.finish()
 }
 

@@ -120,7 +120,7 @@ impl JsonlAdapter for Codex {
             ("event_msg", _) => self.event(p, &pty, base),
             // A record type this reader does not know (newer versions add some): kept visible.
             (other, _) => {
-                let text = Value::Object(p.clone()).to_string();
+                let text = crate::json::to_text(&Value::Object(p.clone()));
                 let status = Some(other.to_string());
                 self.push(Step { role: Role::Other, text, status: status.map(Box::from), ..base });
             }
@@ -420,7 +420,7 @@ fn call_args(p: &Map<String, Value>) -> Option<String> {
     let raw = get(p, &["arguments", "input", "action"])?;
     let parsed;
     let v = match raw {
-        Value::String(s) => match serde_json::from_str::<Value>(s) {
+        Value::String(s) => match crate::json::from_str::<Value>(s) {
             Ok(v @ Value::Object(_)) => {
                 parsed = v;
                 &parsed
@@ -438,7 +438,7 @@ fn call_args(p: &Map<String, Value>) -> Option<String> {
         }
         _ => match raw {
             Value::String(s) => s.clone(),
-            other => other.to_string(),
+            other => crate::json::to_text(other),
         },
     })
 }
@@ -450,7 +450,7 @@ fn output_text(v: &Value) -> (String, Option<i64>) {
         other => content_text(other),
     };
     // Older rollouts: `{"output": "...", "metadata": {"exit_code": 0}}` as a string.
-    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&text) {
+    if let Ok(Value::Object(o)) = crate::json::from_str::<Value>(&text) {
         if let Some(out) = o.get("output") {
             let code = o.get("metadata").and_then(|m| m.get("exit_code")).and_then(value_i64);
             return (value_text(out), code);

@@ -237,7 +237,7 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     }
     step.ids.source_action_id = get_text(o, &["tool_call_id"]).map(Box::from);
     if text.is_empty() && calls.is_empty() {
-        text = Value::Object(o.clone()).to_string();
+        text = crate::json::to_text(&Value::Object(o.clone()));
     }
     step.text = text;
     step

@@ -80,7 +80,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
                     .iter()
                     .map(|c| match get(c, &["arguments"]) {
                         Some(Value::Object(a)) => get_text(a, &["cmd", "command", "code"])
-                            .unwrap_or_else(|| Value::Object(a.clone()).to_string()),
+                            .unwrap_or_else(|| crate::json::to_text(&Value::Object(a.clone()))),
                         Some(other) => value_text(other),
                         None => String::new(),
                     })

@@ -456,9 +456,8 @@ fn run_step(run: &Map<String, Value>, loc: &SourceLoc, trace_id: &str) -> Step {
             step.artifact_refs = extract::refs(extract::tool_call(&name, &inputs), None);
             step.tool = Some(name.into());
             step.args = get(run, &["inputs"]).map(|i| match i.as_object() {
-                Some(o) => {
-                    get_text(o, &["input", "command", "query"]).unwrap_or_else(|| i.to_string())
-                }
+                Some(o) => get_text(o, &["input", "command", "query"])
+                    .unwrap_or_else(|| crate::json::to_text(i)),
                 None => value_text(i),
             });
             step.text = output_text;

@@ -136,7 +136,7 @@ fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
                 step.tool = get_text(f, &["name"]).map(Box::from);
                 step.args = get(f, &["arguments"]).map(|a| {
                     let parsed = match a {
-                        Value::String(s) => serde_json::from_str::<Value>(s).ok(),
+                        Value::String(s) => crate::json::from_str::<Value>(s).ok(),
                         other => Some(other.clone()),
                     };
                     match parsed.as_ref().and_then(|p| p.get("command")) {

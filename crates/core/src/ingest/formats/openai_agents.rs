@@ -504,13 +504,15 @@ fn span_steps(
                     rest.remove("name");
                     match rest.is_empty() {
                         true => format!("{kind} {name}"),
-                        false => format!("{kind} {name}: {}", Value::Object(rest)),
+                        false => {
+                            format!("{kind} {name}: {}", crate::json::to_text(&Value::Object(rest)))
+                        }
                     }
                 }
                 // A span exported without its data (`span_data: null`): said, not left blank.
                 (true, true) if kind.is_empty() => "a span without `span_data`".to_string(),
                 (true, true) => kind.clone(),
-                (true, false) => format!("{kind}: {}", Value::Object(rest)),
+                (true, false) => format!("{kind}: {}", crate::json::to_text(&Value::Object(rest))),
             };
         }
     }

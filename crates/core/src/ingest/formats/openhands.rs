@@ -156,7 +156,7 @@ fn event_step(
                 step.args = get_text(args, &["command", "code", "url", "path"]).or_else(|| {
                     let mut rest = args.clone();
                     rest.remove("thought");
-                    (!rest.is_empty()).then(|| Value::Object(rest).to_string())
+                    (!rest.is_empty()).then(|| crate::json::to_text(&Value::Object(rest)))
                 });
                 let thought = get_text(args, &["thought"]).unwrap_or_default();
                 step.text = match (thought.is_empty(), message.is_empty()) {

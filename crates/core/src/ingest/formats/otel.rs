@@ -174,7 +174,7 @@ fn attributes(list: &[Value]) -> Map<String, Value> {
 /// A `gen_ai.*.messages` attribute: a JSON string (or already a list) of `{role, parts}`.
 fn messages(attrs: &Map<String, Value>, key: &str) -> Vec<Value> {
     match attrs.get(key) {
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+        Some(Value::String(s)) => match crate::json::from_str::<Value>(s) {
             Ok(Value::Array(m)) => m,
             _ => Vec::new(),
         },

@@ -100,7 +100,7 @@ fn simulation(
                 }
                 let args: Vec<String> = calls
                     .iter()
-                    .map(|c| get(c, &["arguments"]).map(Value::to_string).unwrap_or_default())
+                    .map(|c| get(c, &["arguments"]).map(crate::json::to_text).unwrap_or_default())
                     .collect();
                 let call_lines: Vec<String> =
                     names.iter().zip(&args).map(|(n, a)| format!("{n}({a})")).collect();
