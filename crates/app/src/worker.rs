@@ -8,7 +8,7 @@
 //! the worker's `onmessage` / `postMessage`.
 
 mod dataset;
-mod files;
+pub(crate) mod files;
 mod store;
 
 pub use store::{summarize, Store};

@@ -3,7 +3,7 @@
 //! the worker.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -12,6 +12,7 @@ use super::{Action, LabelAction, PageAction, QueueAction, State};
 use crate::bridge::Bridge;
 use crate::download::save_text;
 use crate::protocol::{Grain, Request, Response};
+use crate::worker::files::ByFile;
 
 /// (file, trajectory, step, grain) of a step text asked of the worker.
 pub(super) type StepKey = (u32, u32, u32, Grain);
@@ -27,7 +28,8 @@ pub struct Ctx {
     /// The id of the last request of each kind whose answer replaces the one before (columns,
     /// search): an answer with another id is stale and dropped. (Each quarantine export and
     /// each window of step texts is wanted, so those are not matched this way.)
-    latest: Rc<RefCell<HashMap<Asked, u32>>>,
+    /// The last request id of each `Asked` kind (by its index; 0 for none, ids start at 1).
+    latest: Rc<RefCell<[u32; 2]>>,
     /// Columns asked as a file's `Loaded` arrived, before the page rendered it: the effect that
     /// asks the open trajectory's columns runs only after the render, the layout and the
     /// paint; if that trajectory is open then, the effect takes this request as its own
@@ -35,11 +37,11 @@ pub struct Ctx {
     prefetched: Rc<RefCell<Option<Prefetch>>>,
     /// Each loaded file as picked (a `Blob` is a handle, not a copy): a step's whole record is
     /// read from it again when the step keeps only a part (the source dialog).
-    blobs: Rc<RefCell<HashMap<u32, web_sys::Blob>>>,
+    blobs: Rc<RefCell<ByFile<web_sys::Blob>>>,
 }
 
-/// Requests of which only the last one's answer counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Requests of which only the last one's answer counts (each kind an index of `Ctx::latest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Asked {
     Columns,
     Search,
@@ -79,9 +81,9 @@ impl Ctx {
             next_file: Rc::new(RefCell::new(0)),
             next_req: Rc::new(RefCell::new(0)),
             requested: Rc::new(RefCell::new(HashSet::new())),
-            latest: Rc::new(RefCell::new(HashMap::new())),
+            latest: Rc::new(RefCell::new([0; 2])),
             prefetched: Rc::new(RefCell::new(None)),
-            blobs: Rc::new(RefCell::new(HashMap::new())),
+            blobs: Rc::new(RefCell::new(ByFile::default())),
         }
     }
 
@@ -154,7 +156,7 @@ impl Ctx {
     /// A new request id for a request of kind `kind`, now the only one whose answer counts.
     pub(super) fn ask(&self, kind: Asked) -> u32 {
         let req = self.req_id();
-        self.latest.borrow_mut().insert(kind, req);
+        self.latest.borrow_mut()[kind as usize] = req;
         req
     }
 
@@ -168,7 +170,7 @@ impl Ctx {
         if (p.file, p.traj) != (file, traj) || p.answered {
             return false;
         }
-        self.latest.borrow_mut().insert(Asked::Columns, p.req);
+        self.latest.borrow_mut()[Asked::Columns as usize] = p.req;
         true
     }
 
@@ -182,7 +184,7 @@ impl Ctx {
                 return true;
             }
         }
-        Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow().get(&kind) == Some(&req))
+        Asked::of(resp).is_none_or(|(kind, req)| self.latest.borrow()[kind as usize] == req)
     }
 
     /// Queues what a drop or a picker gave, archives opened into their members, in order.
