@@ -91,12 +91,21 @@ pub fn archive_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         eprintln!("trajscope: {}", crate::term::escape(&said));
         return Ok(Some(bytes));
     }
+    let holding = match files.files.len() {
+        0 => anyhow::bail!(
+            "{} is {} holding no file{}",
+            path.display(),
+            archive_words(files.kind),
+            members_text(path, &files)
+        ),
+        1 => "1 file read before it stopped".to_string(),
+        n => format!("{n} files"),
+    };
     anyhow::bail!(
-        "{} is {} holding {} files: name the one to read as ARCHIVE!MEMBER (`trajscope analyze \
+        "{} is {} holding {holding}: name the one to read as ARCHIVE!MEMBER (`trajscope analyze \
          {}` reads them all){}",
         path.display(),
         archive_words(files.kind),
-        files.files.len(),
         path.display(),
         members_text(path, &files)
     )
@@ -135,7 +144,7 @@ fn read_archive(archive: &Path) -> anyhow::Result<ArchiveFiles> {
 /// `ARCHIVE!MEMBER`, and what stopped the reading, if anything did.
 fn members_text(archive: &Path, files: &ArchiveFiles) -> String {
     let mut out = match files.files.is_empty() {
-        true => ". It holds no file.".to_string(),
+        true => String::new(),
         false => ". Its members:".to_string(),
     };
     for (p, _) in files.files.iter().take(MEMBERS_LISTED) {
