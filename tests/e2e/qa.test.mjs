@@ -193,6 +193,74 @@ test('bidirectional controls in trace text reorder nothing of the page and are f
   await context.close();
 });
 
+test('a bidi control inside one element shows as a mark and reorders none of its text; copies stay verbatim', async () => {
+  // Found by QA: every element is an isolate, but an override inside a message still turned
+  // the rest of that message around ("abc\u202Edef" read "abcfed").
+  const R = 'run-bidi';
+  const path = await tempFile('bidi-marks.jsonl',
+    line({ type: 'run_start', run_id: R, task: 'Fix the report exporter' }) +
+    line({ type: 'message', run_id: R, turn_id: 't1', role: 'user', content: 'abc\u202edef and **bold gh\u202eij** text' }) +
+    line({ type: 'action', run_id: R, turn_id: 't2', span_id: 's2', action_id: 'a2', agent: 'co\u202eder', tool: 'shell', command: 'cat report\u202egnp.exe', artifact_refs: ['src/export.ts'] }) +
+    line({ type: 'observation', run_id: R, turn_id: 't2', span_id: 's2', exit_code: 1, output: 'error: report\u202egnp.exe not found' }) +
+    line({ type: 'judge_result', run_id: R, turn_id: 't3', judge_name: 'verifier', status: 'failed', detail: 'the export \u202efailed' }) +
+    line({ type: 'run_end', run_id: R, status: 'failed' }));
+  const { page, context, errors } = await open(path);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+  // The message (Markdown): each control is a mark, named in its tooltip; the text around it
+  // is in its stored order.
+  const msg = page.locator('[data-testid="step"][data-step="1"] [data-testid="step-text"]');
+  await msg.waitFor();
+  assert.equal((await msg.textContent()).trim(), 'abc⟨U+202E⟩def and bold gh⟨U+202E⟩ij text');
+  const marks = msg.locator('[data-testid="bidi-mark"]');
+  assert.equal(await marks.count(), 2);
+  assert.match(await marks.first().getAttribute('title'), /^U\+202E RIGHT-TO-LEFT OVERRIDE/);
+  const at = await msg.evaluate((el) => {
+    const left = (node, i) => {
+      const r = document.createRange();
+      r.setStart(node, i);
+      r.setEnd(node, i + 1);
+      return r.getBoundingClientRect().left;
+    };
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const nodes = {};
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const k of ['abc', 'def', 'ij']) if (n.data.startsWith(k)) nodes[k] = n;
+    }
+    const mark = el.querySelector('[data-testid="bidi-mark"]').getBoundingClientRect();
+    return {
+      a: left(nodes.abc, 0), c: left(nodes.abc, 2), d: left(nodes.def, 0), f: left(nodes.def, 2),
+      i: left(nodes.ij, 0), j: left(nodes.ij, 1), markLeft: mark.left, markRight: mark.right,
+    };
+  });
+  assert.ok(at.a < at.c && at.c < at.markLeft && at.markRight <= at.d + 1 && at.d < at.f && at.i < at.j,
+    `visual order: ${JSON.stringify(at)}`);
+  // The agent name, the tool call's arguments, the diagnosis's who and quotes, the brief.
+  const actor = page.locator('[data-testid="step"][data-step="2"] [data-testid="step-actor"]');
+  assert.equal(await actor.textContent(), 'co⟨U+202E⟩der');
+  assert.equal(await actor.getAttribute('title'), 'co⟨U+202E⟩der');
+  assert.match(await page.textContent('[data-testid="step"][data-step="2"] [data-testid="tool-args"]'), /cat report⟨U\+202E⟩gnp\.exe/);
+  const card = page.locator('[data-testid="diagnosis"]');
+  assert.match(await card.locator('[data-testid="diagnosis-who"]').textContent(), /co⟨U\+202E⟩der/);
+  assert.equal(await card.locator('[data-testid="diagnosis-who"] [data-testid="bidi-mark"]').count(), 1);
+  assert.match(await card.locator('[data-testid="diagnosis-wrong"] blockquote').first().textContent(), /report⟨U\+202E⟩gnp\.exe/);
+  const brief = page.locator('[data-testid="diagnosis-brief"]');
+  await brief.waitFor();
+  const shown = await brief.textContent();
+  assert.match(shown, /What you tried: shell: cat report⟨U\+202E⟩gnp\.exe\. Why it failed: the export ⟨U\+202E⟩failed\./);
+  assert.ok((await brief.locator('[data-testid="bidi-mark"]').count()) >= 2);
+  // Copy gives the brief as stored, controls included.
+  await page.click('[data-testid="diagnosis-copy-brief"]');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, shown.replaceAll('⟨U+202E⟩', '\u202e'));
+  assert.ok(copied.includes('cat report\u202egnp.exe'));
+  // No control is left in the page's text to act; every card that held one is tagged.
+  assert.ok(!(await page.textContent('.app')).includes('\u202e'), 'a control left in the page');
+  assert.equal(await page.locator('[data-testid="tag-bidi"]').count(), 4);
+  await screenshot(page, 'qa-bidi-marks');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a file of an archive keeps its own name in view in the queue; a file-wide brief says so', async () => {
   const { execFileSync } = await import('node:child_process');
   const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');

@@ -297,7 +297,7 @@ pub fn annotate(props: &AnnotateProps) -> Html {
             </fieldset>
             <p class="label-critical" data-testid="label-critical" aria-live="polite"
                data-step={l.critical_step.map(|s| s.to_string())}>
-                { critical_text(l, &props.step_actors) }
+                { crate::view::bidi::text(&critical_text(l, &props.step_actors)) }
             </p>
             <div class="annotate-row">
                 <button class="button primary" data-testid="mark-critical" onclick={on_mark_selected}

@@ -3,6 +3,7 @@
 //! concern ([`state`]); the side effects are hooks ([`hooks`]); the worker's answers arrive as
 //! [`Action::Worker`].
 
+pub(crate) mod bidi;
 mod compare;
 mod ctx;
 mod dataset_mount;

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::Context as _;
-use trajscope_core::ingest::{archive_kind, ingest_archive, ArchiveKind};
+use trajscope_core::ingest::{
+    archive_files, archive_kind, ingest_archive, ArchiveFiles, ArchiveKind,
+};
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Loader, Session, Trace};
 
@@ -19,20 +21,143 @@ pub fn load(path: &Path, format: Option<Format>) -> anyhow::Result<Trace> {
 /// (`sha256:<hex>`, which labels and case ids use). Only the commands that need the identity pay
 /// for it.
 ///
-/// An archive of traces is refused with a message: only `analyze` reads its members (each as its
-/// own file); read as one trace it would hold no trajectory.
+/// A member of an archive of traces is read as the file it is (`ARCHIVE!MEMBER`, the name
+/// `analyze` and the app give it; its identity is the member's); an archive named whole is read
+/// when it holds one file, and refused otherwise with a message listing its members (read as one
+/// trace, an archive would hold no trajectory).
 pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::Result<Session> {
-    if let Some(kind) = archive_of(path)? {
-        anyhow::bail!(
-            "{} is {}: archives are read by `analyze` only (each member as its own file, \
-             `trajscope analyze ARCHIVE`); extract the member to use it here",
+    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
+    match archive_member(path)? {
+        Some(member) => loader.feed(&member),
+        None => read_into(path, &mut loader, |_| {})?,
+    }
+    Ok(loader.finish())
+}
+
+/// How many members a message lists.
+const MEMBERS_LISTED: usize = 20;
+
+/// `ARCHIVE!MEMBER` split where the part before a `!` is a regular file (a path that exists as
+/// it is is never split; the first `!` that gives a file wins, so a folder or archive name may
+/// hold one). `None` when no prefix is a file.
+pub fn split_member(path: &Path) -> Option<(std::path::PathBuf, String)> {
+    if is_stdin(path) || std::fs::symlink_metadata(path).is_ok() {
+        return None;
+    }
+    let text = path.to_str()?;
+    text.match_indices('!').find_map(|(i, _)| {
+        let archive = Path::new(&text[..i]);
+        archive.is_file().then(|| (archive.to_path_buf(), text[i + 1..].to_string()))
+    })
+}
+
+/// The member `path` names, `ARCHIVE!MEMBER`: read from the archive under its caps. An error
+/// when the file before the `!` is no archive of traces, cannot be held, or has no such member
+/// (the message lists the members). `None` for a path of no such form.
+pub fn named_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    let Some((archive, member)) = split_member(path) else { return Ok(None) };
+    let mut files = read_archive(&archive)?;
+    let wanted = member.trim_start_matches("./");
+    match files.files.iter().position(|(p, _)| p == wanted) {
+        Some(at) => Ok(Some(files.files.swap_remove(at).1)),
+        None => anyhow::bail!(
+            "{} has no member `{member}`{}",
+            archive.display(),
+            members_text(&archive, &files)
+        ),
+    }
+}
+
+/// What a one-trace command reads of `path` when it is, or names, an archive's member: the
+/// member `ARCHIVE!MEMBER` names, or an archive's only file (said on stderr). An archive of
+/// several files (or none) is an error listing them and the `ARCHIVE!MEMBER` syntax. `None` for
+/// any other file, standard input (told apart as it is read) and an Inspect `.eval` (one trace).
+pub fn archive_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    if let Some(m) = named_member(path)? {
+        return Ok(Some(m));
+    }
+    let limits = trajscope_core::ingest::Limits::default();
+    let Some(probe) = archive_probe(path, &limits)? else { return Ok(None) };
+    if archive_kind(&probe.bytes, &limits).is_none() {
+        return Ok(None);
+    }
+    let mut files = match probe.whole {
+        true => archive_files(&probe.bytes, &limits).context("an archive of traces")?,
+        false => read_archive(path)?,
+    };
+    if files.files.len() == 1 && files.error.is_none() {
+        let (member, bytes) = files.files.swap_remove(0);
+        let said = format!("reading {}, the archive's one file", member_name(path, &member));
+        eprintln!("trajscope: {}", crate::term::escape(&said));
+        return Ok(Some(bytes));
+    }
+    let holding = match files.files.len() {
+        0 => anyhow::bail!(
+            "{} is {} holding no file{}",
             path.display(),
-            archive_words(kind)
+            archive_words(files.kind),
+            members_text(path, &files)
+        ),
+        1 => "1 file read before it stopped".to_string(),
+        n => format!("{n} files"),
+    };
+    anyhow::bail!(
+        "{} is {} holding {holding}: name the one to read as ARCHIVE!MEMBER (`trajscope analyze \
+         {}` reads them all){}",
+        path.display(),
+        archive_words(files.kind),
+        path.display(),
+        members_text(path, &files)
+    )
+}
+
+/// `ARCHIVE!MEMBER`, as `analyze` and the app name a member.
+fn member_name(archive: &Path, member: &str) -> String {
+    format!("{}!{member}", archive.display())
+}
+
+/// The archive's whole bytes read into its members, under the caps; an error when it is no
+/// archive of traces or is over the bytes an archive may hold.
+fn read_archive(archive: &Path) -> anyhow::Result<ArchiveFiles> {
+    let limits = trajscope_core::ingest::Limits::default();
+    let size = std::fs::metadata(archive).map(|m| m.len()).unwrap_or(0);
+    if size > limits.max_archive_bytes {
+        anyhow::bail!(
+            "{} is {} bytes, over the limit of {} an archive may hold: its members are not read",
+            archive.display(),
+            size,
+            trajscope_core::ingest::limits::size_text(limits.max_archive_bytes)
         );
     }
-    let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
-    read_into(path, &mut loader, |_| {})?;
-    Ok(loader.finish())
+    let bytes =
+        std::fs::read(archive).with_context(|| format!("cannot read {}", archive.display()))?;
+    archive_files(&bytes, &limits).with_context(|| {
+        format!(
+            "{} is not an archive of traces (a .tar, .tar.gz or .zip): ARCHIVE!MEMBER names a \
+             member of one",
+            archive.display()
+        )
+    })
+}
+
+/// The members of an archive for a message: the first [`MEMBERS_LISTED`], each on a line as
+/// `ARCHIVE!MEMBER`, and what stopped the reading, if anything did.
+fn members_text(archive: &Path, files: &ArchiveFiles) -> String {
+    let mut out = match files.files.is_empty() {
+        true => String::new(),
+        false => ". Its members:".to_string(),
+    };
+    for (p, _) in files.files.iter().take(MEMBERS_LISTED) {
+        out.push_str("\n  ");
+        out.push_str(&crate::term::escape_line(&member_name(archive, p)));
+    }
+    if files.files.len() > MEMBERS_LISTED {
+        out.push_str(&format!("\n  … and {} more", files.files.len() - MEMBERS_LISTED));
+    }
+    if let Some(e) = &files.error {
+        out.push_str(&format!("\n  (reading stopped: {e})"));
+    }
+    out
 }
 
 /// Whether `path` is `-`, standard input.
@@ -52,6 +177,12 @@ pub fn read_into(
     loader: &mut Loader,
     mut after_chunk: impl FnMut(&mut Loader),
 ) -> anyhow::Result<()> {
+    // `ARCHIVE!MEMBER`: the member's bytes, read out of the archive whole (under its caps).
+    if let Some(member) = named_member(path)? {
+        loader.feed(&member);
+        after_chunk(loader);
+        return Ok(());
+    }
     let stdin = is_stdin(path);
     let source: Box<dyn std::io::Read + Send> = if stdin {
         Box::new(std::io::stdin())
@@ -116,7 +247,7 @@ pub fn read_into(
 fn stdin_archive(kind: ArchiveKind) -> String {
     format!(
         "standard input holds {}: archives are read from a file (`trajscope analyze ARCHIVE` \
-         reads each member as its own file)",
+         reads each member as its own file; ARCHIVE!MEMBER names one)",
         archive_words(kind)
     )
 }
@@ -187,14 +318,6 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         format!("unknown format `{name}`; known: {}", names.join(", "))
     })
-}
-
-/// Whether the regular file `path` is an archive of traces, and which kind (read from its
-/// content: the first bytes, and a zip's directory). `None` for any other file, and for what is
-/// not a regular file (a pipe cannot be read twice).
-pub fn archive_of(path: &Path) -> anyhow::Result<Option<ArchiveKind>> {
-    let limits = trajscope_core::ingest::Limits::default();
-    Ok(archive_probe(path, &limits)?.and_then(|p| archive_kind(&p.bytes, &limits)))
 }
 
 /// What tells whether a file is an archive of traces: its first 64 KiB, or all of it (`whole`)

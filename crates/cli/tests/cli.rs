@@ -5,6 +5,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+use common::{stored_zip, tar};
+
 fn trajscope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_trajscope"))
 }
@@ -292,25 +295,6 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
     }
 }
 
-/// A ustar archive of `files` (name, bytes), written by hand.
-fn tar(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (name, data) in files {
-        let mut h = [0u8; 512];
-        h[..name.len()].copy_from_slice(name.as_bytes());
-        h[100..108].copy_from_slice(b"0000644\0");
-        h[124..136].copy_from_slice(format!("{:011o}\0", data.len()).as_bytes());
-        h[148..156].copy_from_slice(b"        ");
-        h[156] = b'0';
-        h[257..263].copy_from_slice(b"ustar\0");
-        out.extend_from_slice(&h);
-        out.extend_from_slice(data);
-        out.resize(out.len().div_ceil(512) * 512, 0);
-    }
-    out.extend_from_slice(&[0; 1024]);
-    out
-}
-
 #[test]
 fn analyze_jsonl_of_a_tar_gz_of_three_formats_gives_every_trajectory_with_its_member_and_format() {
     // Built here from the fixtures with the system's tar and gzip, as a user makes one.
@@ -438,49 +422,215 @@ fn a_folder_walk_does_not_follow_links_to_folders_so_a_link_cycle_ends() {
     }
 }
 
+const SAMPLE: &str = "web/samples/sample.awtl.jsonl";
+
+/// Runs the binary from the repository root; (success, stdout, stderr).
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = trajscope().current_dir(repo("")).args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A tar and a stored zip of `files`, written under `name`.
+fn archives(name: &str, files: &[(&str, Vec<u8>)]) -> [String; 2] {
+    let tar_path = tmp(&format!("{name}.tar"));
+    std::fs::write(&tar_path, tar(files)).unwrap();
+    let zip_path = tmp(&format!("{name}.zip"));
+    let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+    std::fs::write(&zip_path, stored_zip(&borrowed)).unwrap();
+    [tar_path.display().to_string(), zip_path.display().to_string()]
+}
+
 #[test]
-fn the_single_trace_commands_refuse_an_archive_and_name_analyze() {
-    // Read as one trace, an archive held no trajectory: `cases` said "no failed trajectory",
-    // `quarantine` wrote 0 lines though members had quarantined lines.
-    let files = [
-        ("runs/sample.awtl.jsonl", std::fs::read(repo("web/samples/sample.awtl.jsonl")).unwrap()),
-        ("runs/readme.md", b"# notes\nnot json\n".to_vec()),
-    ];
-    let archive = tmp("refused.tar");
-    std::fs::write(&archive, tar(&files)).unwrap();
-    let q = tmp("refused-quarantine.jsonl");
-    let _ = std::fs::remove_file(&q);
-    let a = archive.to_str().unwrap();
-    let runs: [&[&str]; 6] = [
-        &["cases", a],
-        &["brief", a],
-        &["quarantine", a, "-o", q.to_str().unwrap()],
-        &["view", a, "--step", "0"],
-        &["diff", a],
-        &["diff", "web/samples/sample.awtl.jsonl", a],
-    ];
-    for args in runs {
-        let out = trajscope().current_dir(repo("")).args(args).output().unwrap();
-        assert!(!out.status.success(), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+fn the_read_commands_read_an_archive_member_named_archive_bang_member_as_the_file_itself() {
+    // Found by QA: cases, brief, quarantine, view, diff refused any archive and named analyze,
+    // though analyze and the app name each member `ARCHIVE!MEMBER`.
+    let sample = std::fs::read(repo(SAMPLE)).unwrap();
+    let files = [("runs/sample.awtl.jsonl", sample), ("runs/readme.md", b"# notes\n".to_vec())];
+    for archive in archives("members", &files) {
+        let member = format!("{archive}!runs/sample.awtl.jsonl");
+        let m = member.as_str();
+        // Each command's output is what it gives for the file itself (the identity, which case
+        // ids hold, is the member's bytes').
+        for (of_member, of_file) in [
+            (vec!["view", m, "--step", "5"], vec!["view", SAMPLE, "--step", "5"]),
+            (
+                vec!["view", m, "--step", "5", "--history"],
+                vec!["view", SAMPLE, "--step", "5", "--history"],
+            ),
+            (vec!["cases", m, "--json"], vec!["cases", SAMPLE, "--json"]),
+            (vec!["brief", m], vec!["brief", SAMPLE]),
+            (vec!["analyze", "--json", m], vec!["analyze", "--json", SAMPLE]),
+        ] {
+            let (ok, got, err) = run(&of_member);
+            assert!(ok, "{of_member:?}: {err}");
+            assert!(err.is_empty(), "{of_member:?}: {err}");
+            let (_, want, _) = run(&of_file);
+            assert!(!want.is_empty(), "{of_file:?}");
+            assert_eq!(got, want, "{of_member:?}");
+        }
+        let (q_member, q_file) = (tmp("member-q.jsonl"), tmp("file-q.jsonl"));
+        let (ok, _, err) = run(&["quarantine", m, "-o", q_member.to_str().unwrap()]);
+        assert!(ok, "{err}");
+        assert!(err.contains("1 quarantined line(s)"), "{err}");
+        run(&["quarantine", SAMPLE, "-o", q_file.to_str().unwrap()]);
+        assert_eq!(std::fs::read(&q_member).unwrap(), std::fs::read(&q_file).unwrap());
+        // diff: a member against the file, and two members.
+        let (ok, out, err) = run(&["diff", m, SAMPLE]);
+        assert!(ok, "{err}");
+        assert!(out.contains(&format!("left:  {m}: run-demo-7")), "{out}");
+        assert!(out.contains("first_divergence: none"), "{out}");
+        // analyze names it as it names the member of the whole archive.
+        let (ok, out, _) = run(&["analyze", "--jsonl", m]);
+        assert!(ok);
+        let (_, whole, _) = run(&["analyze", "--jsonl", &archive]);
+        let file_of = |l: &str| serde_json::from_str::<Value>(l).unwrap()["file"].clone();
+        assert_eq!(file_of(out.lines().next().unwrap()), Value::from(m));
+        assert!(whole.lines().any(|l| file_of(l) == m), "{whole}");
+        // `./member` is the same member.
+        let (ok, _, err) =
+            run(&["view", &format!("{archive}!./runs/sample.awtl.jsonl"), "--step", "0"]);
+        assert!(ok, "{err}");
+    }
+}
+
+#[test]
+fn an_archive_of_one_file_is_read_as_that_file_and_one_of_several_lists_its_members() {
+    let sample = std::fs::read(repo(SAMPLE)).unwrap();
+    let one = [("runs/sample.awtl.jsonl", sample.clone())];
+    let mut paths = archives("one", &one).to_vec();
+    let tar_gz = tmp("one.tar.gz");
+    let gz = Command::new("gzip").arg("-c").arg(tmp("one.tar")).output().unwrap();
+    assert!(gz.status.success());
+    std::fs::write(&tar_gz, gz.stdout).unwrap();
+    paths.push(tar_gz.display().to_string());
+    let (_, want, _) = run(&["view", SAMPLE, "--step", "5"]);
+    for archive in &paths {
+        let (ok, got, err) = run(&["view", archive, "--step", "5"]);
+        assert!(ok, "{archive}: {err}");
+        assert_eq!(got, want, "{archive}");
         assert!(
-            err.contains("is a tar archive of traces: archives are read by `analyze` only"),
-            "{args:?}: {err}"
+            err.contains(&format!(
+                "reading {archive}!runs/sample.awtl.jsonl, the archive's one file"
+            )),
+            "{err}"
         );
     }
+    // Several files, none named: an error that lists them (at most 20) and the syntax; nothing
+    // is written.
+    let mut many: Vec<(String, Vec<u8>)> =
+        (0..25).map(|i| (format!("runs/run-{i:02}.jsonl"), sample.clone())).collect();
+    many.push(("notes.md".to_string(), b"# notes\n".to_vec()));
+    let many: Vec<(&str, Vec<u8>)> = many.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let [tar_path, zip_path] = archives("several", &many);
+    let q = tmp("several-q.jsonl");
+    let _ = std::fs::remove_file(&q);
+    for (archive, kind) in [(&tar_path, "a tar archive"), (&zip_path, "a zip archive")] {
+        let a = archive.as_str();
+        let runs: [&[&str]; 6] = [
+            &["cases", a],
+            &["brief", a],
+            &["quarantine", a, "-o", q.to_str().unwrap()],
+            &["view", a, "--step", "0"],
+            &["diff", a],
+            &["diff", SAMPLE, a],
+        ];
+        for args in runs {
+            let (ok, out, err) = run(args);
+            assert!(!ok && out.is_empty(), "{args:?}");
+            assert!(
+                err.contains(&format!(
+                    "{a} is {kind} of traces holding 26 files: name the one to read as ARCHIVE!MEMBER"
+                )),
+                "{args:?}: {err}"
+            );
+            assert!(err.contains(&format!("\n  {a}!runs/run-00.jsonl\n")), "{err}");
+            assert!(err.contains(&format!("\n  {a}!runs/run-19.jsonl\n")), "{err}");
+            assert!(!err.contains("run-20.jsonl"), "20 listed: {err}");
+            assert!(err.contains("… and 6 more"), "{err}");
+        }
+        // A member that is not there: the same list.
+        let (ok, _, err) = run(&["view", &format!("{a}!runs/nope.jsonl"), "--step", "0"]);
+        assert!(!ok);
+        assert!(
+            err.contains(&format!("{a} has no member `runs/nope.jsonl`. Its members:")),
+            "{err}"
+        );
+        // And a named one is read.
+        let (ok, got, err) = run(&["view", &format!("{a}!runs/run-07.jsonl"), "--step", "5"]);
+        assert!(ok, "{err}");
+        assert_eq!(got, want);
+    }
     assert!(!q.exists(), "nothing written");
-    // The same members, through analyze, show what the archive holds.
-    let out = trajscope().arg("analyze").arg(&archive).output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("!runs/readme.md: format generic"), "{text}");
-    // A zip that is one trace (an Inspect .eval) is still read by them.
+    // A file that is no archive, with a `!` after it.
+    let (ok, _, err) = run(&["view", &format!("{SAMPLE}!x.jsonl"), "--step", "0"]);
+    assert!(!ok);
+    assert!(err.contains(&format!("{SAMPLE} is not an archive of traces")), "{err}");
+    // A zip that is one trace (an Inspect .eval) is still read as it is.
     let out = trajscope()
         .args(["view", "--step", "0"])
         .arg(repo("tests/fixtures/inspect/browser.eval"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn a_member_is_read_under_the_archive_caps() {
+    // A zip whose second entry declares 4 GiB (a zip bomb's directory): the reader stops there,
+    // before inflating; the member before it is read, the one past the cap is not, and the
+    // archive named whole is not taken for an archive of one file.
+    let sample = std::fs::read(repo(SAMPLE)).unwrap();
+    let mut zip = stored_zip(&[("a.jsonl", &sample), ("bomb.jsonl", b"{}\n")]);
+    let cd = zip.len() - 22 - (46 + "a.jsonl".len()) - (46 + "bomb.jsonl".len());
+    let second = cd + 46 + "a.jsonl".len();
+    assert_eq!(&zip[second..second + 4], b"PK\x01\x02");
+    zip[second + 24..second + 28].copy_from_slice(&0xFFFF_FF00u32.to_le_bytes());
+    let path = tmp("bomb.zip");
+    std::fs::write(&path, zip).unwrap();
+    let p = path.display().to_string();
+    let (ok, _, err) = run(&["view", &format!("{p}!a.jsonl"), "--step", "0"]);
+    assert!(ok, "{err}");
+    for args in [vec!["view", &*format!("{p}!bomb.jsonl"), "--step", "0"], vec!["cases", &p]] {
+        let (ok, _, err) = run(&args);
+        assert!(!ok, "{args:?}");
+        assert!(
+            err.contains(
+                "(reading stopped: the archive inflates to more than the limit of 512 MiB"
+            ),
+            "{args:?}: {err}"
+        );
+    }
+    // The entries cap of a tar: 10,001 members, the last one past it.
+    let files: Vec<(String, Vec<u8>)> =
+        (0..10_001).map(|i| (format!("m{i}.jsonl"), b"{}\n".to_vec())).collect();
+    let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let path = tmp("many-entries.tar");
+    std::fs::write(&path, tar(&files)).unwrap();
+    let (ok, _, err) = run(&["view", &format!("{}!m10000.jsonl", path.display()), "--step", "0"]);
+    assert!(!ok);
+    assert!(
+        err.contains("has no member `m10000.jsonl`") && err.contains("(reading stopped:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn redact_refuses_an_archive_member_and_writes_nothing() {
+    // The read commands take `ARCHIVE!MEMBER`; redact writes a copy of what it reads and stays
+    // with files of their own.
+    let sample = std::fs::read(repo(SAMPLE)).unwrap();
+    for archive in archives("redact-member", &[("run.jsonl", sample)]) {
+        let out = tmp("redact-member.out");
+        let _ = std::fs::remove_file(&out);
+        for input in [format!("{archive}!run.jsonl"), archive.clone()] {
+            let (ok, stdout, err) = run(&["redact", &input, "-o", out.to_str().unwrap()]);
+            assert!(!ok && stdout.is_empty(), "{input}");
+            assert!(err.contains("nothing written"), "{input}: {err}");
+            assert!(!out.exists(), "{input}");
+        }
+    }
 }
 
 #[test]

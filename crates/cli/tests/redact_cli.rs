@@ -6,6 +6,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+use common::stored_zip;
+
 fn trajscope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_trajscope"))
 }
@@ -116,52 +119,6 @@ fn analyze_json_gives_each_trajectory_its_usage_or_nulls() {
     for k in ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"] {
         assert!(u[k].is_null(), "{k}: {u}");
     }
-}
-
-/// A zip of `files` (name, bytes), stored (no compression), written by hand.
-fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
-    fn crc32(data: &[u8]) -> u32 {
-        let mut crc = !0u32;
-        for &b in data {
-            crc ^= u32::from(b);
-            for _ in 0..8 {
-                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-            }
-        }
-        !crc
-    }
-    let (mut out, mut central) = (Vec::new(), Vec::new());
-    for (name, data) in files {
-        let offset = out.len() as u32;
-        let (crc, len, nlen) = (crc32(data), data.len() as u32, name.len() as u16);
-        let common = |v: &mut Vec<u8>| {
-            v.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // version, flags, stored, time, date
-            v.extend_from_slice(&crc.to_le_bytes());
-            v.extend_from_slice(&len.to_le_bytes());
-            v.extend_from_slice(&len.to_le_bytes());
-            v.extend_from_slice(&nlen.to_le_bytes());
-            v.extend_from_slice(&[0, 0]); // extra
-        };
-        out.extend_from_slice(b"PK\x03\x04");
-        common(&mut out);
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(data);
-        central.extend_from_slice(b"PK\x01\x02\x14\x03");
-        common(&mut central);
-        central.extend_from_slice(&[0; 8]); // comment, disk, attributes
-        central.extend_from_slice(&[0, 0, 0, 0]); // external attributes
-        central.extend_from_slice(&offset.to_le_bytes());
-        central.extend_from_slice(name.as_bytes());
-    }
-    let (cd_offset, cd_len, n) = (out.len() as u32, central.len() as u32, files.len() as u16);
-    out.extend_from_slice(&central);
-    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
-    out.extend_from_slice(&n.to_le_bytes());
-    out.extend_from_slice(&n.to_le_bytes());
-    out.extend_from_slice(&cd_len.to_le_bytes());
-    out.extend_from_slice(&cd_offset.to_le_bytes());
-    out.extend_from_slice(&[0, 0]);
-    out
 }
 
 /// `run/secrets.jsonl` (an AWTL run with an OpenAI key, an AWS key id and a GitHub token),

@@ -21,6 +21,26 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
+/// The Unicode name of a bidirectional control ([`is_bidi_control`]), for a shell that shows one
+/// as a visible mark instead of letting it act.
+pub fn bidi_control_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{202a}' => "LEFT-TO-RIGHT EMBEDDING",
+        '\u{202b}' => "RIGHT-TO-LEFT EMBEDDING",
+        '\u{202c}' => "POP DIRECTIONAL FORMATTING",
+        '\u{202d}' => "LEFT-TO-RIGHT OVERRIDE",
+        '\u{202e}' => "RIGHT-TO-LEFT OVERRIDE",
+        '\u{2066}' => "LEFT-TO-RIGHT ISOLATE",
+        '\u{2067}' => "RIGHT-TO-LEFT ISOLATE",
+        '\u{2068}' => "FIRST STRONG ISOLATE",
+        '\u{2069}' => "POP DIRECTIONAL ISOLATE",
+        '\u{200e}' => "LEFT-TO-RIGHT MARK",
+        '\u{200f}' => "RIGHT-TO-LEFT MARK",
+        '\u{61c}' => "ARABIC LETTER MARK",
+        _ => return None,
+    })
+}
+
 /// The level of detail of a view.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -600,6 +620,14 @@ pub fn history_with_quotes<'q>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_bidi_control_has_a_name_and_nothing_else_does() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(bidi_control_name(c).is_some(), is_bidi_control(c), "U+{:04X}", c as u32);
+        }
+        assert_eq!(bidi_control_name('\u{202e}'), Some("RIGHT-TO-LEFT OVERRIDE"));
+    }
 
     fn tool_step(args: &str, text: &str) -> Step {
         serde_json::from_value(serde_json::json!({

@@ -846,6 +846,56 @@ fn openai_agents_function_arguments_as_an_object_are_kept_and_an_open_call_prece
 }
 
 #[test]
+fn autogen_tool_events_are_actions_and_observations() {
+    // Found by QA: a `ToolCallRequestEvent` was read as a message whose text was its calls'
+    // JSON. A request is the agent's action (each call's name and arguments), its execution
+    // the tools' reply (an error when a result says so), the summary a message that adds no
+    // second action or error.
+    let t = golden("generic/autogen_agentchat.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    let steps = &t.trajectories[0].steps;
+    let shape: Vec<(StepKind, Role, &str, bool)> =
+        steps.iter().map(|s| (s.kind, s.role, s.actor.as_str(), s.is_error)).collect();
+    use StepKind::{Action, Message, Observation};
+    assert_eq!(
+        shape,
+        [
+            (Message, Role::User, "", false),
+            (Action, Role::Assistant, "weather_agent", false),
+            (Observation, Role::Tool, "weather_agent", true),
+            (Message, Role::Assistant, "weather_agent", false),
+            (Message, Role::Assistant, "writer", false),
+            (Action, Role::Assistant, "writer", false),
+            (Observation, Role::Tool, "writer", false),
+            (Message, Role::Assistant, "writer", false),
+        ]
+    );
+    let request = &steps[1];
+    assert_eq!(request.tool.as_deref(), Some("get_weather,get_weather"));
+    assert_eq!(request.args.as_deref(), Some("{\"city\": \"Paris\"}\n{\"city\": \"Oslo\"}"));
+    assert_eq!(request.ids.action_id.as_deref(), Some("call_paris,call_oslo"));
+    assert_eq!(
+        request.text,
+        "get_weather({\"city\": \"Paris\"})\nget_weather({\"city\": \"Oslo\"})"
+    );
+    let results = &steps[2];
+    assert_eq!(results.ids.source_action_id, request.ids.action_id);
+    assert_eq!(results.tool.as_deref(), Some("get_weather,get_weather"));
+    assert_eq!(
+        results.text,
+        "Paris: 14 degrees, light rain.\nError: weather service timed out for Oslo"
+    );
+    assert_eq!(steps[6].ids.source_action_id, steps[5].ids.action_id);
+    assert_eq!(steps[5].tool.as_deref(), Some("write_file"));
+    // The summary keeps its text and is no action.
+    assert!(steps[3].tool.is_none() && steps[3].ids.action_id.is_none());
+    // The older shape (QA's qa_06: no `id`, a summary without `tool_calls`) reads the same way.
+    let old = golden("generic/qa_06_autogen_crlf.jsonl");
+    let kinds: Vec<StepKind> = old.trajectories[0].steps.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [Message, Action, Observation, Message, Message, Message]);
+}
+
+#[test]
 fn the_generic_reader_flags_common_error_fields_and_names_agents() {
     // Found by QA: AutoGen's `source` and `is_error` in a content list, a log's
     // `"level":"error"`, OpenInference's `status_code`, LangGraph's tool `status`, Anthropic's

@@ -335,3 +335,67 @@ fn a_line_that_is_a_json_string_holding_json_says_so() {
         ]
     );
 }
+
+#[test]
+fn a_plain_text_line_says_it_is_not_json_rather_than_what_the_parser_expected() {
+    // Found by QA: a log line printed into a JSONL got "invalid JSON at column 5: trailing
+    // characters". Each such line is still quarantined, bytes intact; damaged JSON keeps the
+    // parser's reason (with its column).
+    const PLAIN: &str = "not JSON: a plain-text line (a log line?)";
+    let lines = [
+        "2026-12-01 10:00:00 INFO starting agent",
+        r#"{"role":"user","content":"hi"}"#,
+        "[INFO] tool registry loaded",
+        "Traceback (most recent call last):",
+        r#"  File "agent.py", line 3, in <module>"#,
+        r#"{"role":"assistant","content":"ok","#,
+        "[1, 2",
+        "true story",
+        "null",
+        r#"{"role":"assistant","content":"done"}"#,
+        "WARNING: run ended without a verdict",
+    ];
+    let input = lines.join("\n");
+    for (name, trace) in [
+        ("whole", run(input.as_bytes())),
+        ("in 7-byte chunks", {
+            let mut ing = Ingestor::new(IngestOptions::default());
+            input.as_bytes().chunks(7).for_each(|c| ing.feed(c));
+            ing.finish()
+        }),
+    ] {
+        assert_accounting(&trace);
+        assert_eq!(trace.stats.lines_total, lines.len() as u64, "{name}");
+        assert_eq!(trace.stats.lines_parsed, 2, "{name}");
+        let got: Vec<(u64, &str)> =
+            trace.quarantine.iter().map(|q| (q.line, q.reason.as_str())).collect();
+        assert_eq!(got.len(), 9, "{name}: {got:?}");
+        for (line, reason) in &got {
+            let text = lines[*line as usize - 1];
+            let expect_plain = !matches!(*line, 6 | 7 | 9);
+            assert_eq!(reason == &PLAIN, expect_plain, "{name}: line {line} {text:?}: {reason}");
+        }
+        assert!(got[4].1.starts_with("invalid JSON"), "{name}: {:?}", got[4]);
+        assert!(got[5].1.starts_with("invalid JSON"), "{name}: {:?}", got[5]);
+        assert_eq!(got[7].1, "valid JSON but null, not an event object", "{name}");
+        for q in &trace.quarantine {
+            assert_eq!(q.raw, lines[q.line as usize - 1].as_bytes(), "{name}");
+        }
+        // The last line, without its newline, is text, not a write cut short.
+        assert!(!trace.quarantine.last().unwrap().truncated_tail, "{name}");
+    }
+}
+
+#[test]
+fn a_plain_text_line_in_a_line_format_and_binary_damage_are_told_apart() {
+    // Inside an AWTL run (the adapter's own parse path) the same words; a zip header glued to
+    // a record is binary damage, not a log line: the parser's reason stays.
+    let input = format!("{GOOD}\n2026-12-01 10:00:01 DEBUG retrying\nPK\u{3}\u{4}{GOOD}\n{GOOD}\n");
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!(trace.format, trajscope_core::Format::Awtl);
+    let reasons: Vec<&str> = trace.quarantine.iter().map(|q| q.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert_eq!(reasons[0], "not JSON: a plain-text line (a log line?)");
+    assert!(reasons[1].starts_with("invalid JSON at column 1"), "{reasons:?}");
+}

@@ -645,7 +645,7 @@ fn row(state: &UseReducerHandle<State>, l: &Loaded, r: usize) -> Html {
                     if crit { <span class="tag tag-crit" data-testid={format!("critical-{}", side_name(side))}>{"critical"}</span> }
                 </div>
                 <div class="line">{
-                    match view { Some(v) => one_line(v), None => "…".to_string() }
+                    super::bidi::text(&match view { Some(v) => one_line(v), None => "…".to_string() })
                 }</div>
             </div>
         }
@@ -704,12 +704,12 @@ fn picker(state: &UseReducerHandle<State>, side: Side, value: Option<Run>) -> Ht
                 let picked = value == Some((f.id, t as u32));
                 html! {
                     <option value={v} selected={picked}>{
-                        format!("{} · {} steps · {}", info.id, info.steps, super::queue::outcome_name(info.outcome))
+                        super::bidi::visible(&format!("{} · {} steps · {}", info.id, info.steps, super::queue::outcome_name(info.outcome)))
                     }</option>
                 }
             })
             .collect::<Html>();
-        Some(html! { <optgroup label={f.name.clone()}>{ options }</optgroup> })
+        Some(html! { <optgroup label={super::bidi::visible(&f.name)}>{ options }</optgroup> })
     });
     let name = side_name(side);
     html! {
@@ -751,7 +751,7 @@ fn header(state: &UseReducerHandle<State>, loaded: Option<&Loaded>) -> Html {
                 </div>
                 if let Some(f) = facts {
                     <p class="cmp-facts">
-                        if let Some(file) = file { <span class="muted cmp-file" title={file.clone()}>{ file }</span> }
+                        if let Some(file) = file { <span class="muted cmp-file" title={super::bidi::visible(&file)}>{ super::bidi::text(&file) }</span> }
                         <span>{ format!("{} steps", f.steps) }</span>
                         <span class={classes!("outcome", outcome)} data-testid={format!("compare-outcome-{name}")}>{ outcome.unwrap_or_default() }</span>
                         if let Some(c) = critical {

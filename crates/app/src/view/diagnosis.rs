@@ -89,7 +89,7 @@ fn quote(state: &UseReducerHandle<State>, kind: &str, step: u32, text: &str) -> 
                     { format!("step #{step}") }
                 </button>
             </figcaption>
-            <blockquote class="quote">{ clip(text, QUOTE_MAX) }</blockquote>
+            <blockquote class="quote">{ super::bidi::text(&clip(text, QUOTE_MAX)) }</blockquote>
         </figure>
     }
 }
@@ -176,7 +176,7 @@ fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview
                     <p class="muted small" data-testid="diagnosis-unknown">{"The file does not say how this run ended. Say how it ended in Annotate (\"This run failed\" or \"This run passed\")."}</p>
                 }
                 <p class="dwho" data-testid="diagnosis-who">
-                    <span class="muted">{"by "}</span><strong>{ who(state, c.step, &c.agent) }</strong>
+                    <span class="muted">{"by "}</span><strong>{ super::bidi::text(&who(state, c.step, &c.agent)) }</strong>
                     if let Some(w) = what { <span class="muted">{" · "}</span>{ w } }
                 </p>
                 <div class="dquotes">
@@ -195,7 +195,7 @@ fn main(state: &UseReducerHandle<State>, summary: &TraceSummary, info: &Overview
                     if let Some(x) = cand.filter(|x| !x.why.is_empty()) {
                         <dt>{"why this step"}</dt>
                         <dd data-testid="diagnosis-why">
-                            <ul class="why-list">{ for x.why.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                            <ul class="why-list">{ for x.why.iter().map(|w| html! { <li>{ super::bidi::text(w) }</li> }) }</ul>
                         </dd>
                     }
                 </dl>
@@ -241,7 +241,7 @@ fn brief(s: &TraceSummary) -> Html {
     html! {
         <details class="dbrief" open=true>
             <summary>{"Failure Prevention Brief"}</summary>
-            <pre data-testid="diagnosis-brief" tabindex="0" aria-label="Failure Prevention Brief">{ md }</pre>
+            <pre data-testid="diagnosis-brief" tabindex="0" aria-label="Failure Prevention Brief">{ super::bidi::text(&md) }</pre>
             <button class="button" data-testid="diagnosis-copy-brief" onclick={copy}>{"Copy brief"}</button>
         </details>
     }

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
+use super::bidi;
 use super::transcript::{self, Card};
 use super::{Ctx, NavAction, State};
 use crate::protocol::{Grain, Request, KIND_NAMES, ROLE_NAMES};
@@ -363,7 +364,7 @@ pub fn step_list(props: &Props) -> Html {
 }
 
 /// `text` as text nodes, with search matches and evidence quotes wrapped in `<mark>` (never
-/// parsed as HTML).
+/// parsed as HTML), its bidirectional controls shown as marks ([`bidi::text`]).
 pub fn highlight(text: &str, query: &str, quotes: &[String]) -> Html {
     let mut marks: Vec<(Range<usize>, &'static str)> = Vec::new();
     for q in quotes {
@@ -375,7 +376,7 @@ pub fn highlight(text: &str, query: &str, quotes: &[String]) -> Html {
         marks.extend(find_ci(text, query).into_iter().map(|r| (r, "hit")));
     }
     if marks.is_empty() {
-        return html! { { text.to_string() } };
+        return bidi::text(text);
     }
     trajscope_core::sort::sort_by_key(&mut marks, |(r, _)| (r.start, std::cmp::Reverse(r.end)));
     let mut out = Vec::new();
@@ -384,11 +385,11 @@ pub fn highlight(text: &str, query: &str, quotes: &[String]) -> Html {
         if r.start < pos {
             continue; // overlaps the previous mark
         }
-        out.push(html! { { text[pos..r.start].to_string() } });
-        out.push(html! { <mark class={class} data-testid={format!("mark-{class}")}>{ text[r.clone()].to_string() }</mark> });
+        out.push(bidi::text(&text[pos..r.start]));
+        out.push(html! { <mark class={class} data-testid={format!("mark-{class}")}>{ bidi::text(&text[r.clone()]) }</mark> });
         pos = r.end;
     }
-    out.push(html! { { text[pos..].to_string() } });
+    out.push(bidi::text(&text[pos..]));
     out.into_iter().collect::<Html>()
 }
 

@@ -105,7 +105,7 @@ fn close(frame: Frame) -> Html {
         Some(Tag::Strong) => html! { <strong>{ for kids }</strong> },
         Some(Tag::Strike) => html! { <del>{ for kids }</del> },
         Some(Tag::Link(url)) => html! {
-            <span class="md-link" title={url.clone()}>{ for kids }<span class="muted">{ format!(" ({url})") }</span></span>
+            <span class="md-link" title={super::bidi::visible(&url)}>{ for kids }<span class="muted">{ super::bidi::text(&format!(" ({url})")) }</span></span>
         },
         Some(Tag::Image) => html! { <span class="md-img">{"[image: "}{ for kids }{"]"}</span> },
         Some(Tag::Table) => html! { <div class="md-table">{ for kids }</div> },

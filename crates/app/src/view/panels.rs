@@ -79,9 +79,9 @@ fn file_name(name: &str) -> Html {
     let cut = name.rfind(['/', '!']).map_or(0, |i| i + 1);
     let (dir, base) = name.split_at(cut);
     html! {
-        <span class="qname" title={name.to_string()} data-testid="queue-file-name">
-            if !dir.is_empty() { <span class="qname-dir">{ dir }</span> }
-            <span class="qname-base">{ base }</span>
+        <span class="qname" title={super::bidi::visible(name)} data-testid="queue-file-name">
+            if !dir.is_empty() { <span class="qname-dir">{ super::bidi::text(dir) }</span> }
+            <span class="qname-base">{ super::bidi::text(base) }</span>
         </span>
     }
 }
@@ -230,29 +230,29 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
         .is_some_and(|h| h >= OVERVIEW_OPEN_FROM);
     html! {
         <section class="overview panel" aria-label="Overview" data-testid="overview">
-            <h2 title={entry.name.clone()}>{ entry.name.clone() }</h2>
+            <h2 title={super::bidi::visible(&entry.name)}>{ super::bidi::text(&entry.name) }</h2>
             <dl class="ov-key">
                 <dt>{"format"}</dt><dd data-testid="format">{ s.format.clone() }</dd>
                 if let Some(t) = info {
-                    <dt>{"trajectory"}</dt><dd data-testid="traj-id">{ t.id.clone() }</dd>
+                    <dt>{"trajectory"}</dt><dd data-testid="traj-id">{ super::bidi::text(&t.id) }</dd>
                     <dt>{"steps"}</dt><dd data-testid="step-count">{ match growing {
                         true => format!("{} so far (still being read)", t.steps),
                         false => format!("{} ({} flagged as errors)", t.steps, t.errors),
                     } }</dd>
                     <dt>{"outcome"}</dt><dd data-testid="outcome">{ outcome_name(t.outcome) }</dd>
                     if !t.analysed { <dt>{"analysis"}</dt><dd class="muted">{ if growing { "once it is read whole" } else { "analysing…" } }</dd> }
-                    <dt>{"critical step"}</dt><dd data-testid="critical">{
+                    <dt>{"critical step"}</dt><dd data-testid="critical">{ super::bidi::text(&
                         // A step of a JSON document has no line of its own (0): none shown.
                         t.critical.as_ref().map(|c| {
                             let at = [(c.line > 0).then(|| format!("line {}", c.line)), (!c.agent.is_empty()).then(|| c.agent.clone())];
                             let at: Vec<String> = at.into_iter().flatten().collect();
                             if at.is_empty() { format!("#{}", c.step) } else { format!("#{} ({})", c.step, at.join(", ")) }
                         }).unwrap_or("—".into())
-                    }</dd>
+                    ) }</dd>
                     // A benchmark item's own label beside the analysis's answer: what a
                     // reviewer of a benchmark compares first.
                     if let Some(g) = &t.gold {
-                        <dt>{"gold label"}</dt><dd data-testid="gold">{ gold_text(g, t.critical.as_ref().map(|c| c.step)) }</dd>
+                        <dt>{"gold label"}</dt><dd data-testid="gold">{ super::bidi::text(&gold_text(g, t.critical.as_ref().map(|c| c.step))) }</dd>
                     }
                 }
                 <dt>{"quarantined"}</dt><dd data-testid="quarantine-count">{ st.lines_quarantined }</dd>
@@ -270,7 +270,7 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                         None => s.trajectories.len().to_string(),
                     } }</dd>
                     if let Some(t) = info {
-                        <dt>{"agents"}</dt><dd>{ if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") } }</dd>
+                        <dt>{"agents"}</dt><dd data-testid="agents">{ super::bidi::text(&if t.agents.is_empty() { "—".to_string() } else { t.agents.join(", ") }) }</dd>
                         <dt>{"classification"}</dt><dd data-testid="classification">{ enum_name(&t.classification) }</dd>
                         <dt>{"failure mode"}</dt><dd data-testid="failure-mode">{ enum_name(&t.failure_mode) }</dd>
                         <dt>{"loop signals"}</dt><dd data-testid="loop-signals">{ loop_signals(t) }</dd>
@@ -278,17 +278,17 @@ pub fn overview(state: &State, entry: &FileEntry, s: &TraceSummary) -> Html {
                         if t.agent_usage.len() > 1 && t.agent_usage.iter().any(|a| a.usage.steps_with_usage > 0) {
                             <dt>{"per agent"}</dt><dd data-testid="agent-usage">
                                 <ul role="list">{ for t.agent_usage.iter().map(|a| html! {
-                                    <li>{ format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage)) }</li>
+                                    <li>{ super::bidi::text(&format!("{}: {}", if a.agent.is_empty() { "(main)" } else { a.agent.as_str() }, usage_text(&a.usage))) }</li>
                                 }) }</ul>
                             </dd>
                         }
                     }
                 </dl>
                 if let Some(task) = info.and_then(|t| t.task.clone()) {
-                    <p class="task"><span class="muted">{"task: "}</span>{ task }</p>
+                    <p class="task"><span class="muted">{"task: "}</span>{ super::bidi::text(&task) }</p>
                 }
             </details>
-            if let Some(e) = &s.error { <p class="error" role="alert">{ e.clone() }</p> }
+            if let Some(e) = &s.error { <p class="error" role="alert">{ super::bidi::text(e) }</p> }
         </section>
     }
 }
@@ -393,7 +393,7 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
                 <select data-testid="filter-agent" aria-label="Agent" onchange={on_agent}>
                     <option value="" selected={state.nav.filter.agent.is_none()}>{"all agents"}</option>
                     { for actors.iter().enumerate().map(|(i, a)| html! {
-                        <option value={i.to_string()} selected={state.nav.filter.agent == Some(i as u16)}>{ a.clone() }</option>
+                        <option value={i.to_string()} selected={state.nav.filter.agent == Some(i as u16)}>{ super::bidi::visible(a) }</option>
                     }) }
                 </select>
                 <select data-testid="filter-role" aria-label="Role" onchange={on_role}>
@@ -448,12 +448,12 @@ pub fn candidates(
                                 aria-current={selected.then_some("true")}
                                 data-step={c.step.to_string()} data-line={c.line.to_string()}
                                 onclick={Callback::from(move |_| d.dispatch(NavAction::Go(step).into()))}>
-                                <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ c.summary.clone() }
+                                <span class="idx">{ format!("#{}", c.step) }</span>{" "}{ super::bidi::text(&c.summary) }
                             </button>
                             if !c.why.is_empty() {
-                                <p class="why muted" data-testid="candidate-why" title={c.why.join("; ")}>{ c.why.join("; ") }</p>
+                                <p class="why muted" data-testid="candidate-why" title={super::bidi::visible(&c.why.join("; "))}>{ super::bidi::text(&c.why.join("; ")) }</p>
                             }
-                            { for c.quotes.iter().take(2).map(|q| html! { <blockquote class="quote">{ q.clone() }</blockquote> }) }
+                            { for c.quotes.iter().take(2).map(|q| html! { <blockquote class="quote">{ super::bidi::text(q) }</blockquote> }) }
                         </li>
                     }
                 }) }
@@ -500,8 +500,8 @@ pub fn quarantine(s: &Rc<TraceSummary>, file: u32, ctx: &Ctx) -> Html {
                             <span class="muted">{ format!("offset {}", q.offset) }</span>
                             if q.truncated_tail { <span class="tag" data-testid="truncated-tail">{"truncated tail"}</span> }
                         </div>
-                        <div class="reason" data-testid="quarantine-reason">{ q.reason.clone() }</div>
-                        <pre class="raw" data-testid="quarantine-raw">{ raw.join("\n") }</pre>
+                        <div class="reason" data-testid="quarantine-reason">{ super::bidi::text(&q.reason) }</div>
+                        <pre class="raw" data-testid="quarantine-raw">{ super::bidi::text(&raw.join("\n")) }</pre>
                         if run.len() > RUN_RAW_LINES {
                             <p class="muted small">{ format!("… and {} more lines (the export has each)", run.len() - RUN_RAW_LINES) }</p>
                         }
@@ -697,7 +697,7 @@ pub fn brief(s: &TraceSummary) -> Html {
             } else if md.is_empty() {
                 <p class="muted" data-testid="brief-noop">{"no-op: no valid case matches, so the brief is empty."}</p>
             } else {
-                <pre data-testid="brief-text">{ md.clone() }</pre>
+                <pre data-testid="brief-text">{ super::bidi::text(&md) }</pre>
                 <div class="group">
                     <button class="button" data-testid="copy-brief" onclick={copy}>{"Copy"}</button>
                     <button class="button" data-testid="export-brief" onclick={download}>{"Download .md"}</button>
@@ -713,9 +713,9 @@ pub fn brief(s: &TraceSummary) -> Html {
                     <li data-testid="case" data-valid={c.valid.to_string()}>
                         <span class={classes!("tag", if c.valid { "ok" } else { "err" })}>{ if c.valid { "valid" } else { "invalid" } }</span>
                         {" "}<code>{ c.case_id.clone() }</code>
-                        <span class="muted">{ format!(" ({})", c.trajectory_id) }</span>
+                        <span class="muted">{ super::bidi::text(&format!(" ({})", c.trajectory_id)) }</span>
                         if !c.errors.is_empty() {
-                            <ul class="case-errors">{ for c.errors.iter().map(|e| html! { <li data-testid="case-error">{ e.clone() }</li> }) }</ul>
+                            <ul class="case-errors">{ for c.errors.iter().map(|e| html! { <li data-testid="case-error">{ super::bidi::text(e) }</li> }) }</ul>
                         }
                     </li>
                 }) }
@@ -753,12 +753,12 @@ pub fn source(s: &super::state::SourceText, dispatch: UseReducerDispatcher<State
     html! {
         <div class="help" role="dialog" aria-modal="true" aria-label="Source record" data-testid="source">
             <div class="help-box source-box">
-                <h2>{ s.title.clone() }</h2>
-                if let Some(n) = &s.note { <p class="muted small">{ n.clone() }</p> }
+                <h2>{ super::bidi::text(&s.title) }</h2>
+                if let Some(n) = &s.note { <p class="muted small">{ super::bidi::text(n) }</p> }
                 if s.read {
-                    <pre class="source-text" data-testid="source-text" tabindex="0">{ s.text.clone() }</pre>
+                    <pre class="source-text" data-testid="source-text" tabindex="0">{ super::bidi::text(&s.text) }</pre>
                 } else {
-                    <p data-testid="source-unavailable">{ s.text.clone() }</p>
+                    <p data-testid="source-unavailable">{ super::bidi::text(&s.text) }</p>
                 }
                 <div class="group">
                     if s.read { <button class="button" onclick={copy}>{"Copy"}</button> }

@@ -259,7 +259,7 @@ fn row(props: &RowProps) -> Html {
             data-qtop={virtual_list.then(|| (pos as f64 * ROW_HEIGHT).to_string())}>
             <button class={classes!("queue-item", selected.then_some("selected"))}
                 aria-current={selected.then_some("true")} {onclick}>
-                <span class="qid" title={info.id.clone()}>{ info.id.clone() }</span>
+                <span class="qid" title={super::bidi::visible(&info.id)}>{ super::bidi::text(&info.id) }</span>
                 <span class="qmeta">
                     <span>{ props.format.clone() }</span>
                     <span>{ format!("{} steps", info.steps) }</span>

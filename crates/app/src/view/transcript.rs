@@ -6,9 +6,9 @@
 //! piece of trace content becomes a Yew text node.
 
 use trajscope_core::lower::lower_str;
-use trajscope_core::views::is_bidi_control;
 use yew::prelude::*;
 
+use super::bidi;
 use super::list::highlight;
 use super::markdown;
 use crate::protocol::{Grain, StepView};
@@ -116,16 +116,16 @@ fn args_block(args: &str, query: &str, quotes: &[String], expanded: bool) -> Htm
             html! { <>{ nl }{ highlight(l, query, quotes) }</> }
         } else {
             let head: String = l.chars().take(LONG_STRING).collect();
-            html! { <>{ nl }{ head }<span class="fold-mark">{ format!("… +{} chars", n_chars - LONG_STRING) }</span></> }
+            html! { <>{ nl }{ bidi::text(&head) }<span class="fold-mark">{ format!("… +{} chars", n_chars - LONG_STRING) }</span></> }
         }
     });
     html! { <pre class="args" data-testid="tool-args">{ for lines }</pre> }
 }
 
-/// Whether `text` holds a character that reorders the text around it
-/// (`views::is_bidi_control`): shown text cannot reveal one, so a card that holds one says so.
+/// Whether `text` holds a character that would reorder the text around it
+/// (`views::is_bidi_control`): the card shows each as a mark ([`bidi::text`]) and says so.
 fn has_bidi_controls(text: &str) -> bool {
-    !text.is_ascii() && text.chars().any(is_bidi_control)
+    bidi::has_controls(text)
 }
 
 /// "Read the whole record", on a step kept only in part (its long text or arguments as a head
@@ -197,23 +197,23 @@ pub fn card(c: &Card) -> Html {
         <div class="who">
             <span class="idx">{ format!("#{}", c.index) }</span>
             <span class="role">{ c.role.to_string() }</span>
-            if !c.actor.is_empty() { <span class="actor" title={c.actor.to_string()}>{ c.actor.to_string() }</span> }
+            if !c.actor.is_empty() { <span class="actor" data-testid="step-actor" title={bidi::visible(c.actor)}>{ bidi::text(c.actor) }</span> }
             if let Some(t) = &tool {
                 <span class={classes!("tool", is_call.then_some("call"))} data-testid="tool-name">
-                    { if is_call { t.clone() } else { format!("{t} result") } }
+                    { bidi::text(&if is_call { t.clone() } else { format!("{t} result") }) }
                 </span>
             } else {
                 <span class="kind">{ c.kind.replace('_', " ") }</span>
             }
             if let Some(t) = &target {
-                <span class="target" data-testid="tool-target" title={t.clone()}>{ t.clone() }</span>
+                <span class="target" data-testid="tool-target" title={bidi::visible(t)}>{ bidi::text(t) }</span>
             }
             if let Some(e) = exit { <span class="tag tag-err">{ format!("exit {e}") }</span> }
-            if let Some(s) = &status { <span class="tag">{ s.clone() }</span> }
+            if let Some(s) = &status { <span class="tag">{ bidi::text(s) }</span> }
             if c.is_error { <span class="tag tag-err">{"error"}</span> }
-            if c.view.is_some_and(|v| has_bidi_controls(&v.text) || c.actor.chars().any(is_bidi_control)) {
+            if c.view.is_some_and(|v| has_bidi_controls(&v.text) || has_bidi_controls(c.actor)) {
                 <span class="tag tag-err" data-testid="tag-bidi"
-                    title="This step holds Unicode bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): its text or agent name may show reordered, as a disguised file name does">
+                    title="This step holds Unicode bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), which can disguise text (a file name shown reversed): each is shown as a ⟨U+…⟩ mark, not applied">
                     {"bidi controls"}
                 </span>
             }
@@ -237,7 +237,7 @@ pub fn card(c: &Card) -> Html {
         }
         if let Some(b) = source_button(c) { { b } }
         if !details.is_empty() {
-            <div class="details" data-testid="step-details">{ details }</div>
+            <div class="details" data-testid="step-details">{ bidi::text(&details) }</div>
         }
         </>
     }

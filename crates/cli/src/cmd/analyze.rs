@@ -131,8 +131,9 @@ fn json(
     // An archive holds several traces: the one-file report would read its tar or zip bytes.
     if let Some((members, _)) = crate::io::load_archive(file, format)? {
         anyhow::bail!(
-            "{} is an archive of {} trace file(s); --json reports one file: use --jsonl (one \
-             record per trajectory, each named ARCHIVE!MEMBER)",
+            "{} is an archive of {} trace file(s); --json reports one file: name a member as \
+             ARCHIVE!MEMBER, or use --jsonl (one record per trajectory, each named \
+             ARCHIVE!MEMBER)",
             file.display(),
             members.len()
         );

@@ -22,6 +22,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    // Nor a member of one (`ARCHIVE!MEMBER`, which the read commands take): redact writes files
+    // it read whole, from a path of its own.
+    if let Some((archive, member)) = crate::io::split_member(&args.file) {
+        anyhow::bail!(
+            "{} names the member `{member}` of {}: redact does not read inside archives; \
+             extract the member and redact it (nothing written)",
+            args.file.display(),
+            archive.display()
+        );
+    }
     let bytes = if crate::io::is_stdin(&args.file) {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).context("cannot read standard input")?;

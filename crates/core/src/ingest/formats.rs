@@ -270,8 +270,53 @@ pub fn parse_value(text: &str) -> Result<Value, String> {
         Err(e) if is_out_of_range(&e) => quote_huge_numbers(text)
             .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or_else(|| json_reason(&e)),
+        Err(_) if is_plain_text(text) => Err(PLAIN_TEXT.to_string()),
         Err(e) => Err(json_reason(&e)),
     }
+}
+
+/// The reason of a line that is text, not JSON at all: a log line, a traceback, a banner
+/// printed into the file between its records. Said as such rather than with the JSON parser's
+/// complaint about its first character.
+pub const PLAIN_TEXT: &str = "not JSON: a plain-text line (a log line?)";
+
+/// Whether a line that failed to parse is prose rather than damaged JSON: it does not open an
+/// object or a string, and outside double-quoted strings it holds a word (two letters or more)
+/// other than JSON's only bare words `true`, `false` and `null`. `2026-12-01 10:00:00 INFO
+/// starting agent`, `[INFO] ready`, `Traceback (most recent call last):` are; `{"a": 1,` and
+/// `[1, 2` are not, nor a line with control characters other than tab and carriage return
+/// (binary damage, such as a zip header glued to a record, is not text).
+fn is_plain_text(text: &str) -> bool {
+    let t = text.trim_start();
+    if t.is_empty()
+        || t.starts_with(['{', '"'])
+        || t.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\r'))
+    {
+        return false;
+    }
+    let (mut in_string, mut escaped, mut word) = (false, false, String::new());
+    let bare_word = |w: &str| w.chars().count() >= 2 && !matches!(w, "true" | "false" | "null");
+    for c in t.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c.is_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        if bare_word(&word) {
+            return true;
+        }
+        word.clear();
+        in_string = c == '"';
+    }
+    bare_word(&word)
 }
 
 /// A whole document, with [`parse_value`]'s treatment of huge numbers; the error is the

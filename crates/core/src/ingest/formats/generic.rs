@@ -75,6 +75,11 @@ fn role_of(word: &str) -> Option<Role> {
     })
 }
 
+/// AutoGen AgentChat's event types read as more than a message.
+const REQUEST: &str = "ToolCallRequestEvent";
+const EXECUTION: &str = "ToolCallExecutionEvent";
+const SUMMARY: &str = "ToolCallSummaryMessage";
+
 /// Keys whose text names the agent that wrote a record (AutoGen's `source`, a log's `agent`).
 const AGENT_KEYS: [&str; 6] = ["agent", "agent_name", "agentName", "actor", "sender", "source"];
 
@@ -154,14 +159,34 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     let named = ["name"].iter().chain(&AGENT_KEYS).find_map(|k| {
         word(k).filter(|w| !w.is_empty() && role_of(w).is_none()).map(|w| (*k, w.to_string()))
     });
-    // Written by a named agent and of no other role: the agent's.
+    // AutoGen AgentChat's tool events (docs/formats.md, "AutoGen AgentChat"): a request's
+    // `content` is its list of calls, an execution's the list of their results.
+    let event = word("type");
+    let results: Vec<&Map<String, Value>> = match (event, o.get("content")) {
+        (Some(EXECUTION), Some(Value::Array(r))) => r.iter().filter_map(Value::as_object).collect(),
+        _ => Vec::new(),
+    };
+    // Written by a named agent and of no other role: the agent's. The results of tool calls
+    // are the tools' reply, whoever ran them.
     let role = match (role, &named) {
+        _ if !results.is_empty() => Role::Tool,
         (Some(r), _) => r,
         (None, Some((k, _))) if *k != "name" => Role::Assistant,
         (None, _) => Role::Other,
     };
     let exit_code = get(o, &["exit_code", "exitCode", "returncode"]).and_then(value_i64);
-    let is_error = marks_error(o) || exit_code.is_some_and(|c| c != 0);
+    // A summary restates calls and results its request and execution events recorded: its
+    // `tool_calls` make no second action, its `results` no second error.
+    let marked = match event {
+        Some(SUMMARY) => {
+            let mut own = o.clone();
+            own.remove("tool_calls");
+            own.remove("results");
+            marks_error(&own)
+        }
+        _ => marks_error(o),
+    };
+    let is_error = marked || exit_code.is_some_and(|c| c != 0);
     let mut text = get(o, &["content", "text", "message", "msg", "output", "summary"])
         .map(super::content_text)
         .unwrap_or_default();
@@ -183,11 +208,22 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
     };
     // OpenAI-style chat messages: `tool_calls` (or the older `function_call`) make an action;
     // a `tool` message answers its `tool_call_id`.
-    let calls: Vec<&Map<String, Value>> = match get(o, &["tool_calls", "function_call"]) {
-        Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
-        Some(Value::Object(c)) => vec![c],
+    // AutoGen's request event lists its calls (`FunctionCall`: `id`, `name`, `arguments`) as
+    // its content.
+    let calls: Vec<&Map<String, Value>> = match (event, get(o, &["tool_calls", "function_call"])) {
+        (Some(REQUEST), _) => match o.get("content") {
+            Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
+            _ => Vec::new(),
+        },
+        (Some(SUMMARY), _) => Vec::new(),
+        (_, Some(Value::Array(c))) => c.iter().filter_map(Value::as_object).collect(),
+        (_, Some(Value::Object(c))) => vec![c],
         _ => Vec::new(),
     };
+    if event == Some(REQUEST) && !calls.is_empty() {
+        // Its content is the calls, not a text: the text is made from them below.
+        text.clear();
+    }
     if !calls.is_empty() {
         let func = |c: &Map<String, Value>, k: &str| -> Option<String> {
             match c.get("function") {
@@ -236,6 +272,13 @@ pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_s
         }
     }
     step.ids.source_action_id = get_text(o, &["tool_call_id"]).map(Box::from);
+    if !results.is_empty() {
+        // `FunctionExecutionResult`: `content`, `name`, `call_id`, `is_error` (read above).
+        let names: Vec<String> = results.iter().filter_map(|r| get_text(r, &["name"])).collect();
+        let ids: Vec<String> = results.iter().filter_map(|r| get_text(r, &["call_id"])).collect();
+        step.tool = (!names.is_empty()).then(|| Box::from(names.join(",")));
+        step.ids.source_action_id = (!ids.is_empty()).then(|| Box::from(ids.join(",")));
+    }
     if text.is_empty() && calls.is_empty() {
         text = crate::json::to_text(&Value::Object(o.clone()));
     }
