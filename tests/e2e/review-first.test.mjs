@@ -124,6 +124,10 @@ test('a Claude Code session renders its tool calls as cards with their names and
   // Rows vary in height.
   const heights = await page.locator('[data-testid="step"]').evaluateAll((els) => els.map((e) => e.offsetHeight));
   assert.ok(new Set(heights).size > 3, `heights: ${heights}`);
+  // The session records tokens: the timeline's usage band, one bar per column, left to right.
+  const bars = await page.locator('svg [data-testid="tl-tokens"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('x'))));
+  assert.ok(bars.length >= 1);
+  assert.ok(bars.every((x, i) => i === 0 || x > bars[i - 1]), `${bars}`);
   await screenshot(page, 'review-first-claude');
   assert.deepEqual(errors, []);
   await context.close();

@@ -123,6 +123,12 @@ test('candidates: listed with evidence, selecting one scrolls to its step, n/p c
   const marked = await page.locator('mark.evidence').first().textContent();
   assert.ok(marked.length >= 3);
   assert.equal(await page.locator('svg [data-testid="tl-candidate"]').count(), n);
+  // One error mark per flagged step (12 steps: each its own column), left to right.
+  const errs = await page.locator('svg [data-testid="tl-error"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('x'))));
+  const flagged = Number((await page.textContent('[data-testid="step-count"]')).match(/\((\d+) flagged/)[1]);
+  assert.ok(flagged >= 1);
+  assert.equal(errs.length, flagged);
+  assert.ok(errs.every((x, i) => i === 0 || x > errs[i - 1]), `${errs}`);
   await screenshot(page, 'review-candidates');
   await context.close();
 });

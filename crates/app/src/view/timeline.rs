@@ -3,8 +3,6 @@
 //! band of where the tokens went with stalls (a minute or more to the next step) marked.
 //! Clicking it jumps to that step.
 
-use std::collections::BTreeSet;
-
 use wasm_bindgen::JsCast as _;
 use yew::prelude::*;
 
@@ -19,22 +17,30 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
         return html! {};
     }
     let x = move |i: u32| (f64::from(i) + 0.5) / n as f64 * W;
-    // One mark per pixel column at most, so a 100,000-step trace stays a small picture.
-    let errors: BTreeSet<u32> = c
+    // One mark per pixel column at most, so a 100,000-step trace stays a small picture. The
+    // steps come in order and `x` keeps it, so equal columns are neighbours: each list is
+    // sorted and deduplicated as it is built (no ordered set in the bundle for it).
+    let mut errors: Vec<u32> = c
         .is_error
         .iter()
         .enumerate()
         .filter(|(_, e)| **e)
         .map(|(i, _)| x(i as u32) as u32)
         .collect();
+    errors.dedup();
     // Tokens per pixel column (the largest step there), scaled to the band's height.
-    let mut token_px: std::collections::BTreeMap<u32, u64> = Default::default();
+    let mut token_px: Vec<(u32, u64)> = Vec::new();
     for (i, &t) in c.tokens.iter().enumerate().filter(|(_, t)| **t > 0) {
-        let e = token_px.entry(x(i as u32) as u32).or_default();
-        *e = (*e).max(t);
+        let px = x(i as u32) as u32;
+        match token_px.last_mut() {
+            Some((last, top)) if *last == px => *top = (*top).max(t),
+            _ => token_px.push((px, t)),
+        }
     }
-    let top = token_px.values().copied().max().unwrap_or(0).max(1) as f64;
-    let stalls: BTreeSet<u32> = c.stalls.iter().map(|&i| x(i) as u32).collect();
+    let top = token_px.iter().map(|&(_, t)| t).max().unwrap_or(0).max(1) as f64;
+    // (`stalls` holds step indices in order: `session::steps`.)
+    let mut stalls: Vec<u32> = c.stalls.iter().map(|&i| x(i) as u32).collect();
+    stalls.dedup();
     let band = !token_px.is_empty() || !stalls.is_empty();
     let height = if band { 50 } else { 36 };
     let gold = state.sel().and_then(|(f, t)| {
@@ -69,7 +75,7 @@ pub fn strip(state: &UseReducerHandle<State>) -> Html {
                 if let Some(g) = gold {
                     <rect class="tl-label" data-testid="tl-label" x={format!("{:.1}", x(g) - 2.0)} y="24" width="4" height="10" />
                 }
-                { for token_px.iter().map(|(&px, &t)| {
+                { for token_px.iter().map(|&(px, t)| {
                     let h = (t as f64 / top * 12.0).max(1.0);
                     html! { <rect class="tl-tokens" data-testid="tl-tokens" x={px.to_string()} y={format!("{:.1}", 50.0 - h)} width="2" height={format!("{h:.1}")} /> }
                 }) }
