@@ -58,6 +58,42 @@ fn redact_writes_a_copy_with_the_same_lines_and_says_where_the_secrets_were() {
     );
 }
 
+/// `-o -` writes the copy (or the quarantine records) to standard output, byte for byte what
+/// a file would get, with the report on standard error.
+#[test]
+fn output_dash_writes_the_copy_and_the_records_to_standard_output() {
+    let file = tmp("planted.to-file.jsonl");
+    let to_file =
+        trajscope().arg("redact").arg(repo(PLANTED)).arg("-o").arg(&file).output().unwrap();
+    assert!(to_file.status.success());
+    let out = trajscope()
+        .args(["redact", "--json"])
+        .arg(repo(PLANTED))
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, std::fs::read(&file).unwrap(), "the copy, on standard output");
+    let report: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(
+        (report["secrets"].as_u64(), report["output"].as_str()),
+        (Some(13), Some("standard output"))
+    );
+    assert!(!std::path::Path::new("-").exists(), "no file named -");
+
+    let broken = tmp("broken.jsonl");
+    std::fs::write(&broken, "{\"type\":\"action\",\"command\":\"ls\"}\nnot json\n{\"type\":\"obs")
+        .unwrap();
+    let records = tmp("q.jsonl");
+    let q = trajscope().arg("quarantine").arg(&broken).arg("-o").arg(&records).output().unwrap();
+    assert!(q.status.success());
+    let out = trajscope().arg("quarantine").arg(&broken).args(["-o", "-"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, std::fs::read(&records).unwrap());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    assert!(String::from_utf8(out.stderr).unwrap().contains("written to standard output"));
+}
+
 #[test]
 fn the_quarantine_export_is_exact_by_default_and_masked_with_redact() {
     let file = repo("tests/fixtures/redact/planted-corrupt.awtl.jsonl");

@@ -1,5 +1,5 @@
 //! `trajscope quarantine FILE -o OUT.jsonl [--redact]`: the quarantine records, one JSON object
-//! per line. By default the exact bytes (`raw_base64` is the line byte for byte, secrets
+//! per line (`-o -`: to standard output). By default the exact bytes (`raw_base64` is the line byte for byte, secrets
 //! included); `--redact` writes the lines with their secrets masked, each marked
 //! `"redacted": true`.
 
@@ -15,6 +15,7 @@ use crate::io::{load, parse_format};
 pub struct Args {
     /// The trace (`-`: standard input).
     file: PathBuf,
+    /// Where to write the records (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     #[arg(long, value_parser = parse_format)]
@@ -35,12 +36,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         serde_json::to_writer(&mut buf, &record)?;
         buf.push(b'\n');
     }
-    std::fs::write(&args.output, buf)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let to = match crate::io::is_stdin(&args.output) {
+        true => {
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&buf)
+                .and_then(|()| out.flush())
+                .context("cannot write standard output")?;
+            "standard output".to_string()
+        }
+        false => {
+            std::fs::write(&args.output, buf)
+                .with_context(|| format!("cannot write {}", args.output.display()))?;
+            args.output.display().to_string()
+        }
+    };
     eprintln!(
-        "{} quarantined line(s) written to {} ({})",
+        "{} quarantined line(s) written to {to} ({})",
         trace.quarantine.len(),
-        args.output.display(),
         if args.redact { "redacted: secrets masked" } else { "exact bytes, not redacted" }
     );
     Ok(())

@@ -3,7 +3,7 @@
 //! line and kind (`docs/redaction.md`). An archive (zip, tar, .tar.gz) is refused: nothing is
 //! written.
 
-use std::io::{Read as _, Write as _};
+use std::io::{Read as _, Write};
 use std::path::PathBuf;
 
 use anyhow::Context as _;
@@ -14,6 +14,8 @@ pub struct Args {
     /// The trace (`-`: standard input).
     file: PathBuf,
     /// Where to write the redacted copy (gzip input is written decompressed).
+    /// Where to write the redacted copy (`-`: standard output; the report then goes to
+    /// standard error).
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     /// Print the findings as one JSON object (`secrets`, `findings: [{line, column, kind}]`).
@@ -49,13 +51,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let r = redact::redact_file(&bytes);
-    std::fs::write(&args.output, &r.bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    let mut out = std::io::stdout().lock();
+    let to_stdout = crate::io::is_stdin(&args.output);
+    let output = match to_stdout {
+        true => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&r.bytes)
+                .and_then(|()| out.flush())
+                .context("cannot write standard output")?;
+            "standard output".to_string()
+        }
+        false => {
+            std::fs::write(&args.output, &r.bytes)
+                .with_context(|| format!("cannot write {}", args.output.display()))?;
+            args.output.display().to_string()
+        }
+    };
+    // The report: on standard output, unless the copy went there.
+    let mut out: Box<dyn Write> = match to_stdout {
+        true => Box::new(std::io::stderr().lock()),
+        false => Box::new(std::io::stdout().lock()),
+    };
     if args.json {
         let v = serde_json::json!({
             "file": args.file.display().to_string(),
-            "output": args.output.display().to_string(),
+            "output": output,
             "secrets": r.findings.len(),
             "findings": r.findings,
         });
@@ -64,10 +83,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         writeln!(
             out,
-            "{}: {} secret(s) found, redacted copy written to {}",
+            "{}: {} secret(s) found, redacted copy written to {output}",
             args.file.display(),
             r.findings.len(),
-            args.output.display()
         )?;
         for f in &r.findings {
             writeln!(out, "  line {} col {}: {}", f.line, f.column, f.kind)?;
