@@ -144,6 +144,8 @@ mod glue {
         let (t_start, mut t_read, mut t_feed) = (now(), 0.0, 0.0);
         // (The first report comes after the first slice: the page counts lines at once.)
         let (mut t_progress, mut t_early) = (t_start - PROGRESS_MS, None);
+        // Whether what was shown early is a document's copy (`Loader::copies_document`).
+        let mut document = false;
         store.borrow_mut().begin(file);
         // Reading the next slice overlaps with parsing this one.
         let mut slices = Slices::new(&blob);
@@ -179,6 +181,7 @@ mod glue {
             if resp.is_none() && t_early.is_none() {
                 resp = store.borrow_mut().grow(file, &loader, progress, early);
                 if resp.is_some() {
+                    document = loader.copies_document();
                     loader.stop_copy();
                 }
             }
@@ -190,9 +193,12 @@ mod glue {
                 t_progress = now();
             }
             // Shown early, the page asks for the open trajectory's columns and steps: small
-            // slices meanwhile (it is answered between two), for a while at most.
+            // slices meanwhile (it is answered between two), for a while at most. A document
+            // shown by its copy is only appended slice by slice until its end: large slices
+            // delay no answer.
             let waiting = t_early.is_some_and(|t| now() - t_start - t < EARLY_SMALL_MS)
-                && !store.borrow().stepped(file);
+                && !store.borrow().stepped(file)
+                && !document;
             slices.set_small(waiting);
             // At most one progress report per `PROGRESS_MS`: each one re-renders the page,
             // which shares the machine's cores with this parse. (None after the last slice:

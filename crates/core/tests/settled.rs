@@ -711,3 +711,24 @@ proptest! {
         copy_is_a_prefix(&input, &cuts, max_steps, trajscope_core::Format::Openhands)?;
     }
 }
+
+/// A shell learns whether the copy it shows is a document's (held for its parse at the end,
+/// each chunk only appended: the app then reads in large slices) or a line format's (each
+/// chunk parsed).
+#[test]
+fn a_loader_says_whether_its_copy_is_a_documents() {
+    use trajscope_core::Loader;
+    let opts = || IngestOptions { copy_document_steps: 100, ..IngestOptions::default() };
+    let doc = common::read("swe_agent/pydicom__pydicom-1458.traj");
+    let mut loader = Loader::new(opts(), false);
+    loader.feed(&doc[..doc.len() / 2]);
+    assert!(loader.snapshot_first(100).is_some() && loader.copies_document());
+    let awtl = format!(
+        "{}\n{}\n",
+        line(1, "run_start", None, r#","task":"t""#),
+        line(1, "action", None, r#","command":"ls""#)
+    );
+    let mut loader = Loader::new(opts(), false);
+    loader.feed(awtl.as_bytes());
+    assert!(loader.snapshot_first(100).is_some() && !loader.copies_document());
+}

@@ -60,6 +60,13 @@ impl Loader {
         self.ingestor.snapshot_first(max_steps)
     }
 
+    /// Whether the copy [`Loader::snapshot_first`] gives is of a document held for its parse
+    /// at the end (`IngestOptions::copy_document_steps`): until then each chunk fed is only
+    /// appended, so a shell may read it in large pieces without delaying anything.
+    pub fn copies_document(&self) -> bool {
+        self.ingestor.peek_format().is_some()
+    }
+
     /// Stops copying a document's first steps ([`Ingestor::stop_copy`]): once shown, the
     /// copy is not needed again.
     pub fn stop_copy(&mut self) {
