@@ -179,11 +179,9 @@ mod glue {
                 resp = store.borrow_mut().settle(file, settled, format, progress, early);
             }
             if resp.is_none() && t_early.is_none() {
-                resp = store.borrow_mut().grow(file, &loader, progress, early);
-                if resp.is_some() {
-                    document = loader.copies_document();
-                    loader.stop_copy();
-                }
+                let copy_of_document = loader.copies_document();
+                resp = store.borrow_mut().grow(file, &mut loader, progress, early);
+                document = resp.is_some() && copy_of_document;
             }
             if let Some(resp) = resp {
                 if matches!(resp, Response::Loaded { .. }) {

@@ -600,7 +600,7 @@ test! {
                 let early = pos < text.len();
                 let settled = loader.take_settled();
                 let r = store.settle(1, settled, loader.format(), progress, early);
-                let r = r.or_else(|| store.grow(1, &loader, progress, early));
+                let r = r.or_else(|| store.grow(1, &mut loader, progress, early));
                 let resps = r.into_iter().chain([store.read_progress(1, progress)]);
                 for r in resps {
                     let first = matches!(&r, Response::Loaded { .. });

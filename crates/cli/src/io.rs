@@ -381,7 +381,7 @@ pub fn load_archive(
     let members = archive
         .members
         .into_iter()
-        .map(|m| (format!("{}!{}", path.display(), m.path), Session::new(m.trace, None)))
+        .map(|m| (member_name(path, &m.path), Session::new(m.trace, None)))
         .collect();
     Ok(Some((members, archive.error)))
 }

@@ -157,11 +157,12 @@ impl Store {
     /// read (`TraceSummary::growing`). Answers that early `Loaded` once, if `early` (more of the
     /// file is left) and the format can give the copy; `None` otherwise. The copy is not
     /// analysed: the trajectory replaces it when it settles ([`Store::settle`]) or when the
-    /// file is read ([`Store::finish`]), its row sent again then.
+    /// file is read ([`Store::finish`]), its row sent again then. Once shown, the loader stops
+    /// copying a document's steps ([`Loader::stop_copy`]): the copy is taken once.
     pub fn grow(
         &mut self,
         file: u32,
-        loader: &Loader,
+        loader: &mut Loader,
         progress: ReadProgress,
         early: bool,
     ) -> Option<Response> {
@@ -171,6 +172,7 @@ impl Store {
         }
         let first = loader.snapshot_first(GROWING_STEPS)?;
         let format = loader.format().unwrap_or(Format::Generic);
+        loader.stop_copy();
         let trace = Trace {
             format,
             stats: IngestStats::default(),
@@ -1018,13 +1020,7 @@ mod tests {
             let settled = loader.take_settled();
             let early = pos < total;
             let r = store.settle(file, settled, loader.format(), progress, early);
-            let r = r.or_else(|| {
-                let r = store.grow(file, &loader, progress, early);
-                if r.is_some() {
-                    loader.stop_copy();
-                }
-                r
-            });
+            let r = r.or_else(|| store.grow(file, &mut loader, progress, early));
             out.extend(r.map(|r| (pos, r)));
             if early {
                 out.push((pos, store.read_progress(file, progress)));
