@@ -44,6 +44,7 @@ enum Command {
     Brief(cmd::brief::Args),
     /// Verified-only memory promotion: a decision per case; writes only with --write.
     Promote(cmd::promote::Args),
+    /// A redacted copy of a trace: secrets replaced, every line kept, and where they were.
     Redact(cmd::redact::Args),
     /// Two trajectories aligned step by step, side by side, with the first divergence.
     Diff(cmd::diff::Args),

@@ -19,6 +19,7 @@ use crate::reviewer::OutcomeArgs;
 pub struct Args {
     /// The failed run's trace: its cases come first (`-`: standard input).
     file: PathBuf,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
     /// Failed turn cases of earlier runs (JSONL, repeatable); merged by `case_id`.

@@ -23,6 +23,7 @@ pub struct Args {
     /// Validate a failed turn cases JSONL instead: every line, every error.
     #[arg(long, value_name = "CASES.jsonl")]
     validate: Option<PathBuf>,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
     /// Also write the valid cases built from FILE as JSONL (invalid ones are never written).

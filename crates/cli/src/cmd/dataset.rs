@@ -34,6 +34,7 @@ pub struct Args {
     /// Keep secrets as they are (redaction is on by default: a dataset is made to be shared).
     #[arg(long)]
     no_redact: bool,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
 }

@@ -29,6 +29,7 @@ pub struct Args {
     /// Print the comparison as JSON (docs/diff.md).
     #[arg(long)]
     json: bool,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
 }

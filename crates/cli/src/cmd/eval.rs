@@ -22,6 +22,7 @@ pub struct Args {
     /// Labelled files or folders.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
     /// Score against these labels (labels JSONL, label exports, benchmark items): a trajectory

@@ -18,6 +18,7 @@ pub struct Args {
     /// Where to write the records (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
     /// Mask secrets in the quarantined lines (the records then no longer hold the exact bytes).

@@ -13,9 +13,8 @@ use trajscope_core::redact;
 pub struct Args {
     /// The trace (`-`: standard input).
     file: PathBuf,
-    /// Where to write the redacted copy (gzip input is written decompressed).
     /// Where to write the redacted copy (`-`: standard output; the report then goes to
-    /// standard error).
+    /// standard error). Gzip input is written decompressed.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     /// Print the findings as one JSON object (`secrets`, `findings: [{line, column, kind}]`).

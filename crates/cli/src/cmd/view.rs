@@ -26,6 +26,7 @@ pub struct Args {
     /// Print the history around the step (near steps high, far ones low) instead.
     #[arg(long)]
     history: bool,
+    /// Use this format instead of detecting it from the content (`docs/formats.md`).
     #[arg(long, value_parser = parse_format)]
     format: Option<Format>,
 }
