@@ -24,11 +24,12 @@ pub enum Format {
     Langsmith,
     OpenaiAgents,
     Chat,
+    Atif,
     Generic,
 }
 
 impl Format {
-    pub const ALL: [Format; 15] = [
+    pub const ALL: [Format; 16] = [
         Format::Awtl,
         Format::ClaudeCode,
         Format::Codex,
@@ -43,6 +44,7 @@ impl Format {
         Format::Langsmith,
         Format::OpenaiAgents,
         Format::Chat,
+        Format::Atif,
         Format::Generic,
     ];
 
@@ -63,6 +65,7 @@ impl Format {
             Format::Langsmith => "langsmith",
             Format::OpenaiAgents => "openai-agents",
             Format::Chat => "chat",
+            Format::Atif => "atif",
             Format::Generic => "generic",
         }
     }

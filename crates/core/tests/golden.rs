@@ -1045,3 +1045,102 @@ fn a_gold_step_past_the_last_step_is_noted_and_not_used_and_records_without_id_a
     assert_eq!(t.trajectories[0].gold, None);
     assert!(t.error.as_deref().is_some_and(|e| e.contains("gold step 99")), "{:?}", t.error);
 }
+
+#[test]
+fn atif_trajectories_map_steps_calls_results_and_usage() {
+    let t = golden("atif/claude_code_rename.trajectory.json");
+    assert_eq!(t.format, Format::Atif);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "b7c1e0d2-rename-helper");
+    assert_eq!(tr.outcome, Outcome::Failed, "extra.reward 0");
+    assert_eq!(
+        tr.task.as_deref(),
+        Some("Rename the `total` helper in src/stats.py to `sum_values` and update its callers.")
+    );
+    assert_eq!(
+        tr.final_answer.as_deref(),
+        Some("Renamed `total` to `sum_values` and updated its callers.")
+    );
+    // Each agent step with a call is an action, its results observations of the same tool.
+    let kinds: Vec<(Role, StepKind)> = tr.steps.iter().map(|s| (s.role, s.kind)).collect();
+    use StepKind::*;
+    assert_eq!(
+        kinds,
+        [
+            (Role::User, Message),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Message),
+        ]
+    );
+    let grep = &tr.steps[1];
+    assert_eq!(grep.tool.as_deref(), Some("Bash"));
+    assert_eq!(grep.args.as_deref(), Some("grep -rn 'total(' src"), "a shell call's command");
+    assert!(
+        grep.text.starts_with("grep for the helper's uses across src.\n\nI'll find"),
+        "reasoning, then the message"
+    );
+    assert_eq!(grep.ids.event_id.as_deref(), Some("2"));
+    let u = grep.usage.as_deref().expect("metrics");
+    assert_eq!(
+        (u.input_tokens, u.output_tokens, u.cache_read_tokens),
+        (Some(5120), Some(64), Some(4096))
+    );
+    assert_eq!(&*grep.loc.path, "$.steps[1]");
+    let reply = &tr.steps[2];
+    assert_eq!(
+        (reply.tool.as_deref(), reply.ids.source_action_id.as_deref()),
+        (Some("Bash"), Some("toolu_01"))
+    );
+    assert_eq!(&*reply.loc.path, "$.steps[1].observation.results[0]");
+    assert_eq!(tr.steps[6].text, "subagent session sub-4f2a (trajectory.sub-4f2a.json)");
+    assert!(tr.steps[8].is_error && !tr.steps[2].is_error, "the result marked is_error");
+    assert!(tr.steps[3].text.starts_with("Edit("), "an empty message: the call as text");
+
+    let t = golden("atif/terminus_health.trajectory.json");
+    let tr = &t.trajectories[0];
+    assert_eq!((tr.id.as_str(), tr.outcome), ("fix-health__7Qx2a", Outcome::Unknown));
+    assert_eq!(tr.steps[0].role, Role::System);
+    assert!(tr.steps[5].is_error, "a traceback in a tool's reply");
+    assert!(tr.usage.is_none(), "the steps carry usage: no run-level totals");
+
+    let t = golden("atif/qa_runs.atif.jsonl");
+    assert_eq!(t.format, Format::Atif);
+    let ids: Vec<(&str, Outcome)> =
+        t.trajectories.iter().map(|t| (t.id.as_str(), t.outcome)).collect();
+    assert_eq!(ids, [("qa-1", Outcome::Failed), ("line-2", Outcome::Passed)]);
+    let totals = t.trajectories[1].usage.as_deref().expect("final_metrics totals");
+    assert_eq!((totals.input_tokens, totals.output_tokens), (Some(120), Some(9)));
+    assert_eq!(t.trajectories[1].final_answer.as_deref(), Some("51"));
+}
+
+#[test]
+fn atif_documents_in_a_list_and_broken_ones() {
+    let doc = |id: &str| {
+        format!(
+            r#"{{"schema_version":"ATIF-v1.4","session_id":"{id}","agent":{{"name":"a","version":"1"}},"steps":[{{"step_id":1,"source":"user","message":"hi"}}]}}"#
+        )
+    };
+    let list = format!("[{}, {}]", doc("s1"), doc("s2"));
+    let t = ingest(list.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Atif);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["s1", "s2"]);
+    // Steps that are not a list: the document is quarantined, with the reason.
+    let broken =
+        r#"{"schema_version":"ATIF-v1.4","session_id":"x","agent":{},"steps":{"step_id":1}}"#;
+    let t = ingest(broken.as_bytes(), IngestOptions::default());
+    assert!(t.trajectories.is_empty());
+    assert_eq!(t.stats.lines_quarantined, 1);
+    let why = &t.quarantine[0].reason;
+    assert!(why.contains("`steps` is an object, not a list"), "{why}");
+    // Without a schema_version, the first step's `step_id` and `source` still tell ATIF.
+    let bare = r#"{"steps":[{"step_id":1,"source":"agent","message":"done"}]}"#;
+    assert_eq!(ingest(bare.as_bytes(), IngestOptions::default()).format, Format::Atif);
+}

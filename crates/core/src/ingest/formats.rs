@@ -3,6 +3,7 @@
 //! JSONL formats implement [`JsonlAdapter`] (fed one line at a time, so a 200 MB file streams);
 //! single-document formats implement a `from_document` function over a parsed JSON value.
 
+pub mod atif;
 pub mod awtl;
 pub mod chat;
 pub mod claude_code;
@@ -96,6 +97,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Inspect => inspect::from_document(value),
         Format::Langsmith => langsmith::from_document(value),
         Format::Chat => chat::from_document(value),
+        Format::Atif => atif::from_document(value),
         // A line format whose batch may also come as one pretty-printed document.
         Format::OpenaiAgents => openai_agents::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
@@ -215,6 +217,26 @@ pub(crate) fn reward_outcome(v: &Value) -> Outcome {
         Some(r) if r.is_finite() => Outcome::Failed,
         _ => Outcome::Unknown,
     }
+}
+
+/// The first verdict among `places` (objects of a record, in order): a boolean `resolved`,
+/// `success`, `passed`, `is_correct` or `correct` (`false` fails), else a numeric `reward` or
+/// `score` (full reward passes, less fails); `unknown` without one.
+pub(crate) fn verdict<'a>(places: impl IntoIterator<Item = &'a Map<String, Value>>) -> Outcome {
+    for place in places {
+        // `true` / `false`, or their text in any case (`"False"`, as Python's `str` writes it).
+        let flag = get(place, &["resolved", "success", "passed", "is_correct", "correct"]);
+        if let Some(ok) = value_bool(flag) {
+            return if ok { Outcome::Passed } else { Outcome::Failed };
+        }
+        if let Some(r) = get(place, &["reward", "score"]) {
+            let outcome = reward_outcome(r);
+            if outcome != Outcome::Unknown {
+                return outcome;
+            }
+        }
+    }
+    Outcome::Unknown
 }
 
 /// A boolean from `true` / `false`, or from the text `"true"` / `"false"` in any case (as

@@ -555,7 +555,8 @@ fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
             | Format::MiniSweAgent
             | Format::Tau2
             | Format::Inspect
-            | Format::Openhands),
+            | Format::Openhands
+            | Format::Atif),
         ) => Some(f),
         Some(_) => None,
         // No document's record: an event of a line format, as a JSONL line of it would be.

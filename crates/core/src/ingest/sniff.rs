@@ -82,6 +82,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             {
                 return Some(Format::Trajerrbench);
             }
+            if super::formats::atif::is_trajectory(o) {
+                return Some(Format::Atif);
+            }
             if o.get("simulations").is_some_and(Value::is_array) {
                 return Some(Format::Tau2);
             }

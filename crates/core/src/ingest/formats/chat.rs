@@ -17,7 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_object, get, get_text, json_kind, reward_outcome, value_text};
+use super::{as_object, get, get_text, json_kind, value_text};
 use crate::model::{Outcome, Role, SourceLoc, StepKind, Trajectory};
 
 /// Whether a JSON object is a chat record (used by format detection).
@@ -138,18 +138,5 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
 /// The verdict a record carries, on itself or in its `metadata` / `info`.
 fn outcome(o: &Map<String, Value>) -> Outcome {
     let inner = |key: &str| get(o, &[key]).and_then(Value::as_object);
-    for place in [Some(o), inner("metadata"), inner("info")].into_iter().flatten() {
-        // `true` / `false`, or their text in any case (`"False"`, as Python's `str` writes it).
-        let flag = get(place, &["resolved", "success", "passed", "is_correct", "correct"]);
-        if let Some(ok) = super::value_bool(flag) {
-            return if ok { Outcome::Passed } else { Outcome::Failed };
-        }
-        if let Some(r) = get(place, &["reward", "score"]) {
-            let outcome = reward_outcome(r);
-            if outcome != Outcome::Unknown {
-                return outcome;
-            }
-        }
-    }
-    Outcome::Unknown
+    super::verdict([Some(o), inner("metadata"), inner("info")].into_iter().flatten())
 }
