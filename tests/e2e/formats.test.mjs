@@ -1,7 +1,8 @@
 // Formats whose files hold many conversations or spans, read in Chromium as the CLI reads them:
 // a JSONL of chat records is one trajectory per record (a cut record quarantined, the rest
 // kept), and an OpenAI Agents SDK span export is one trajectory per trace, its critical step the
-// call that introduced the error. Step text is shown as text. A Who&When item shows its gold
+// call that introduced the error; an ATIF trajectory is read with its calls and results. Step
+// text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,6 +55,26 @@ test('an OpenAI Agents SDK span export is one trajectory per trace, with its cri
   assert.equal(await page.getAttribute('[data-testid="diagnosis-step"]', 'data-step'), '5');
   assert.match(await page.textContent('[data-testid="diagnosis-who"]'), /Refund agent/);
   await screenshot(page, 'formats-openai-agents');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an ATIF trajectory (Harbor) is read: its calls, their results and the failed test run', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'atif', 'claude_code_rename.trajectory.json'));
+  await waitReady(page);
+  assert.deepEqual(await queue(page), [
+    { id: 'b7c1e0d2-rename-helper', format: 'atif', outcome: 'failed' },
+  ]);
+  assert.equal(await page.textContent('[data-testid="format"]'), 'atif');
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  await page.waitForSelector('[data-testid="step"]');
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  assert.ok(steps.some((t) => t.includes("NameError: name 'total' is not defined")), steps.join(' | '));
+  assert.ok(steps.some((t) => t.includes('subagent session sub-4f2a')), steps.join(' | '));
+  await page.waitForSelector('[data-testid="diagnosis-step"]');
+  await screenshot(page, 'formats-atif');
   assert.deepEqual(errors, []);
   await context.close();
 });

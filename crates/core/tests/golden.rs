@@ -1144,3 +1144,41 @@ fn atif_documents_in_a_list_and_broken_ones() {
     let bare = r#"{"steps":[{"step_id":1,"source":"agent","message":"done"}]}"#;
     assert_eq!(ingest(bare.as_bytes(), IngestOptions::default()).format, Format::Atif);
 }
+
+#[test]
+fn anthropic_tool_blocks_and_responses_items_are_calls_and_replies() {
+    // A plain list of Anthropic messages: `tool_use` blocks make an action, a user message of
+    // `tool_result` blocks the tool's reply (an error when a block says so).
+    let anthropic = r#"[{"role":"user","content":"Count the files in /tmp."},
+ {"role":"assistant","content":[{"type":"text","text":"I'll count them."},{"type":"tool_use","id":"toolu_1","name":"bash","input":{"command":"ls /tmp | wc -l"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"bash: wc: command not found","is_error":true}]},
+ {"role":"assistant","content":[{"type":"text","text":"There are 12 files."}]}]"#;
+    // OpenAI Responses items, one per line.
+    let responses = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Weather in Paris?"}]}
+{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Call the weather tool."}]}
+{"type":"function_call","name":"get_weather","arguments":"{\"city\":\"Paris\"}","call_id":"call_1","id":"fc_1"}
+{"type":"function_call_output","call_id":"call_1","output":"Error: upstream timeout"}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"It is sunny in Paris."}]}
+"#;
+    for (name, text, call, reply) in
+        [("anthropic", anthropic, 1, 2), ("responses", responses, 2, 3)]
+    {
+        let t = ingest(text.as_bytes(), IngestOptions::default());
+        let steps = &t.trajectories[0].steps;
+        let (a, r) = (&steps[call], &steps[reply]);
+        assert_eq!((a.role, a.kind), (Role::Assistant, StepKind::Action), "{name}: {a:?}");
+        assert_eq!((r.role, r.kind), (Role::Tool, StepKind::Observation), "{name}: {r:?}");
+        assert!(r.is_error, "{name}: the failed call's reply");
+        assert_eq!(r.ids.source_action_id, a.ids.action_id, "{name}: paired by the call's id");
+        assert!(!steps[0].is_error && steps[0].kind == StepKind::Message, "{name}");
+    }
+    let t = ingest(anthropic.as_bytes(), IngestOptions::default());
+    let call = &t.trajectories[0].steps[1];
+    assert_eq!(call.args.as_deref(), Some("ls /tmp | wc -l"), "a shell call's command");
+    assert_eq!(call.text, "I'll count them.", "the text blocks, not the call as JSON");
+    let t = ingest(responses.as_bytes(), IngestOptions::default());
+    let steps = &t.trajectories[0].steps;
+    assert_eq!(steps[1].text, "Call the weather tool.");
+    assert_eq!(steps[2].tool.as_deref(), Some("get_weather"));
+    assert_eq!(steps[2].ids.action_id.as_deref(), Some("call_1"), "the call_id its output names");
+}

@@ -152,6 +152,97 @@ fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
 
 /// A step from an object of unknown shape.
 pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
+    match as_chat_message(o) {
+        Some(m) => read_step(&m, index, loc, ingest_seq),
+        None => read_step(o, index, loc, ingest_seq),
+    }
+}
+
+/// Whether a message's `content` holds Anthropic tool blocks (`tool_use`, `tool_result`).
+pub(crate) fn has_tool_blocks(o: &Map<String, Value>) -> bool {
+    block_types(o).any(|t| t == "tool_use" || t == "tool_result")
+}
+
+fn block_types(o: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    let blocks = match o.get("content") {
+        Some(Value::Array(b)) => &b[..],
+        _ => &[],
+    };
+    blocks.iter().filter_map(|b| b.get("type")?.as_str())
+}
+
+/// Two other shapes of the same messages, as an OpenAI-style chat message (docs/formats.md,
+/// "The generic fallback"): an Anthropic message whose `content` holds `tool_use` blocks (an
+/// assistant's calls) or only `tool_result` blocks (the tools' replies), and an OpenAI
+/// Responses item (`function_call`, `function_call_output`, `reasoning`). `None` for any other
+/// record, read as it is.
+fn as_chat_message(o: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let text = |v: &str| Value::String(v.to_string());
+    let without = |keys: &[&str]| -> Map<String, Value> {
+        o.iter()
+            .filter(|(k, _)| !keys.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    let call = |id: Option<&Value>, name: Option<&Value>, args: Option<&Value>| {
+        let mut function = Map::new();
+        function.insert("name".to_string(), name.cloned().unwrap_or_default());
+        function.insert("arguments".to_string(), args.cloned().unwrap_or_default());
+        let mut call = Map::new();
+        call.insert("id".to_string(), id.cloned().unwrap_or_default());
+        call.insert("function".to_string(), Value::Object(function));
+        Value::Object(call)
+    };
+    match o.get("type").and_then(Value::as_str) {
+        Some("function_call") if o.contains_key("name") => {
+            let mut m = without(&["type", "name", "arguments", "call_id", "id"]);
+            let id = o.get("call_id").or_else(|| o.get("id"));
+            let calls = vec![call(id, o.get("name"), o.get("arguments"))];
+            m.insert("role".to_string(), text("assistant"));
+            m.insert("tool_calls".to_string(), Value::Array(calls));
+            return Some(m);
+        }
+        Some("function_call_output") => {
+            let mut m = without(&["type", "call_id", "output", "id"]);
+            m.insert("role".to_string(), text("tool"));
+            m.insert("tool_call_id".to_string(), o.get("call_id").cloned().unwrap_or_default());
+            m.insert("content".to_string(), o.get("output").cloned().unwrap_or_default());
+            return Some(m);
+        }
+        Some("reasoning") if !o.contains_key("role") => {
+            let mut m = without(&["type", "summary", "id"]);
+            m.insert("role".to_string(), text("assistant"));
+            m.insert("content".to_string(), o.get("summary").cloned().unwrap_or_default());
+            return Some(m);
+        }
+        _ => {}
+    }
+    if !has_tool_blocks(o) {
+        return None;
+    }
+    let Some(Value::Array(blocks)) = o.get("content") else { return None };
+    let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_owned);
+    let mut m = without(&["content"]);
+    if blocks.iter().all(|b| kind(b).as_deref() == Some("tool_result")) {
+        let ids: Vec<String> =
+            blocks.iter().filter_map(|b| b.get("tool_use_id").map(super::value_text)).collect();
+        m.insert("role".to_string(), text("tool"));
+        m.insert("tool_call_id".to_string(), Value::String(ids.join(",")));
+        m.insert("content".to_string(), Value::Array(blocks.clone()));
+        return Some(m);
+    }
+    let (uses, rest): (Vec<&Value>, Vec<&Value>) =
+        blocks.iter().partition(|b| kind(b).as_deref() == Some("tool_use"));
+    if uses.is_empty() {
+        return None;
+    }
+    let calls = uses.iter().map(|b| call(b.get("id"), b.get("name"), b.get("input"))).collect();
+    m.insert("content".to_string(), Value::Array(rest.into_iter().cloned().collect()));
+    m.insert("tool_calls".to_string(), Value::Array(calls));
+    Some(m)
+}
+
+fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
     let word = |k: &str| o.get(k).and_then(Value::as_str).map(str::trim);
     // The first of `role`, `type`, `source` that is a role word (AutoGen's `type` is a class).
     let role = ["role", "type", "source"].iter().find_map(|k| word(k).and_then(role_of));

@@ -107,6 +107,12 @@ pub(crate) fn peek_step(m: &Map<String, Value>, i: usize) -> Step {
 }
 
 fn message_step(m: &Map<String, Value>, path: String, i: usize) -> Step {
+    if super::generic::has_tool_blocks(m) {
+        // A list of Anthropic messages (`tool_use` / `tool_result` blocks), not the text
+        // protocol: read as the generic fallback reads them.
+        let loc = SourceLoc { path: path.into(), ..SourceLoc::default() };
+        return super::generic::generic_step(m, i as u32, loc, i as u64);
+    }
     let role_text = get_text(m, &["role"]).unwrap_or_default();
     let text = m.get("content").map(content_text).unwrap_or_default();
     let empty = Map::new();
