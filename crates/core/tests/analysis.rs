@@ -508,6 +508,64 @@ fn a_number_inside_another_or_a_value_from_the_task_is_not_the_answer_shown() {
     assert!(marked(&analyze_trajectory(&t, &opts)).is_empty());
 }
 
+#[test]
+fn the_first_worker_reply_showing_an_item_of_a_list_answer_is_the_answer_shown() {
+    // The answer lists two gyms; no reply shows both, the second reply is the first to show
+    // one of them (the third shows the other): it brought a value of the wrong answer in.
+    let t = orchestrated(&[
+        ("human", "Which gyms are within 5 miles?"),
+        ("Orchestrator (thought)", "Initial plan: search the listings."),
+        ("Orchestrator (-> WebSurfer)", "Please search for gyms near the museum."),
+        ("WebSurfer", "I typed 'gyms near the museum'.\nResults: 12 listings."),
+        ("Orchestrator (-> WebSurfer)", "Please open the first listing."),
+        ("WebSurfer", "I clicked 'Iron Temple Fitness'.\nIron Temple Fitness, 2 miles away."),
+        ("Orchestrator (-> WebSurfer)", "Please open the second listing."),
+        ("WebSurfer", "I clicked 'Northside Barbell'. Open until 9 pm."),
+        (
+            "Orchestrator (termination condition)",
+            "FINAL ANSWER: Iron Temple Fitness, Northside Barbell\nSCENARIO.PY COMPLETE !#!#",
+        ),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let marked: Vec<u32> =
+        a.candidates.iter().filter(|c| c.features.shows_answer).map(|c| c.step).collect();
+    assert_eq!(marked, [5]);
+    let shown = candidate_at(&a, 5);
+    assert!(
+        shown.why.iter().any(|w| w
+            == "first worker reply whose text states an item of the final answer's list, \
+                'Iron Temple Fitness'"),
+        "{:?}",
+        shown.why
+    );
+    let e = shown.evidence.iter().find(|e| e.rule == Rule::AnswerOrigin).expect("evidence");
+    assert!(t.steps[5].text.contains(&e.quote) && e.quote.contains("Iron Temple Fitness"));
+    // With the shipped weights it outranks the earlier reply that shows nothing of the answer.
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(5), "{:?}", a.candidates);
+    // An item of two characters (a two-digit number) is too common to trace; a comma inside a
+    // number does not cut the answer into items; an item the task names is not traced.
+    let run = |answer: &str, reply: &str| -> Vec<u32> {
+        let closing = format!("FINAL ANSWER: {answer}");
+        let t = orchestrated(&[
+            ("human", "Which park is closest?"),
+            ("Orchestrator (-> WebSurfer)", "Please search."),
+            ("WebSurfer", reply),
+            ("Orchestrator (-> WebSurfer)", "Please look again."),
+            ("WebSurfer", "Nothing more here."),
+            ("Orchestrator (termination condition)", closing.as_str()),
+        ]);
+        let a = analyze_trajectory(&t, &opts);
+        a.candidates.iter().filter(|c| c.features.shows_answer).map(|c| c.step).collect()
+    };
+    assert!(run("23, 145", "See page 23.").is_empty());
+    assert_eq!(run("23, 145", "See page 145."), [2]);
+    assert!(run("1,080,000", "It sold for 080 dollars.").is_empty());
+    // (The task of these runs is "Which park is closest?".)
+    assert!(run("park, Iron Temple", "The park is long.").is_empty());
+    assert_eq!(run("park, Iron Temple", "Iron Temple is open."), [2]);
+}
+
 /// A Magentic-One progress ledger whose `is_request_satisfied` answer is `satisfied`.
 fn ledger(satisfied: bool) -> String {
     format!(

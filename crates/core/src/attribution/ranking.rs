@@ -109,6 +109,7 @@ pub fn rank(
         if let Some(e) = found.answer_shown.as_ref().filter(|e| e.step == step) {
             f.shows_answer = true;
             f.shown_value = e.value.clone();
+            f.shown_item = e.item;
         }
         f.unbacked_declaration = found.unbacked_declaration == Some(step);
         if let Some(e) = found.answer_accepted.as_ref().filter(|e| e.shown.step == step) {

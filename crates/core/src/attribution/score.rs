@@ -48,13 +48,16 @@ pub struct Features {
     pub earliness: f64,
     /// The step is a worker's reply to an orchestrator's instruction.
     pub worker_reply: bool,
-    /// The step is the first worker reply whose text shows the value of the wrong final answer
-    /// (case and punctuation ignored); orchestrated runs only.
+    /// The step is the first worker reply whose text shows the value of the wrong final answer,
+    /// or one item of a list answer (case and punctuation ignored); orchestrated runs only.
     #[serde(default)]
     pub shows_answer: bool,
     /// The value as the step spells it, for `why` (with `shows_answer`).
     #[serde(skip)]
     pub shown_value: String,
+    /// What the step shows is one item of a list answer, for `why` (with `shows_answer`).
+    #[serde(skip)]
+    pub shown_item: bool,
     /// The step is the worker reply an orchestrated run accepted its final answer from: the
     /// last worker reply before the orchestrator first declares the request satisfied, and it
     /// states the (wrong) final answer's value.
@@ -253,15 +256,15 @@ impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
     /// observed error counts there (`instance`), an early step and a worker's reply more, the
-    /// first worker reply that shows the wrong final answer's value a little, and most the
-    /// reply the run accepted that answer from. (When no reply states it, the orchestrator's
+    /// first worker reply that shows the wrong final answer's value (or an item of a list
+    /// answer) a little, and most the reply the run accepted that answer from. (When no reply states it, the orchestrator's
     /// declaration of success is structural, not weighted: [`LINKED`].)
     pub fn orchestrated() -> Self {
         Weights {
             instance: 1.0,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.25,
+            assumption: 0.5,
             introduces_code: 0.0,
             states_answer: 0.25,
             earliness: 1.5,
@@ -272,7 +275,7 @@ impl Weights {
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            shows_answer: 0.25,
+            shows_answer: 0.5,
             concludes_answer: 1.0,
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
@@ -444,7 +447,12 @@ pub fn why(f: &Features) -> Vec<String> {
     if f.worker_reply {
         out.push("a worker's reply to an orchestrator instruction".into());
     }
-    if f.shows_answer {
+    if f.shows_answer && f.shown_item {
+        out.push(format!(
+            "first worker reply whose text states an item of the final answer's list, '{}'",
+            f.shown_value
+        ));
+    } else if f.shows_answer {
         out.push(format!(
             "first worker reply whose text states the final answer's value '{}'",
             f.shown_value

@@ -55,7 +55,8 @@ pub struct Found {
     /// Agent steps that reply to an instruction addressed to their agent (ascending).
     pub instructed: Vec<u32>,
     /// In an orchestrated run, the first worker reply whose text shows the value of the final
-    /// answer (case and punctuation ignored), before the answer is given.
+    /// answer, or one item of a list answer (case and punctuation ignored), before the answer
+    /// is given.
     pub answer_shown: Option<AnswerShown>,
     /// In an orchestrated run, the worker reply the run's answer was accepted from: the last
     /// worker reply before the orchestrator first declares the request satisfied, when that
@@ -89,6 +90,8 @@ pub struct AnswerShown {
     /// The line of the reply that shows it (cut to a quote's length around the value; the
     /// value alone when it runs over a line break): an exact substring of its text.
     pub quote: String,
+    /// What the reply shows is one item of a list answer (`A, B`), not the whole answer.
+    pub item: bool,
 }
 
 /// An observation where the environment blocked an action: its signature and the quote of it
@@ -1148,9 +1151,10 @@ fn answer_origin(traj: &Trajectory, answer: &FinalAnswer<'_>) -> Option<Trigger>
 
 /// In an orchestrated run, the first worker reply whose text shows the final answer's value
 /// (a marked `FINAL ANSWER:`), matched with case and punctuation ignored (`CSI: Cyber` is
-/// `CSI Cyber`). Only the steps
-/// before the answer's own step are read; a value given in the task, or shorter than two
-/// characters, is not traced.
+/// `CSI Cyber`), or one item of it when the answer is a list (`A, B` or `A; B`: a reply that
+/// shows `B` brought one of the answer's values into the run, though not the whole answer).
+/// Only the steps before the answer's own step are read; a value given in the task, or
+/// shorter than two characters (an item: three), is not traced.
 fn answer_shown(
     traj: &Trajectory,
     instructed: &[u32],
@@ -1161,7 +1165,10 @@ fn answer_shown(
     if !answer.marked {
         return None;
     }
-    let needles = answer_needles(answer, 2);
+    let mut needles = answer_needles(answer, 2);
+    // The whole values first (a reply that shows the whole answer shows it, not an item).
+    let wholes = needles.len();
+    needles.extend(list_items(answer));
     if needles.is_empty() {
         return None;
     }
@@ -1180,7 +1187,7 @@ fn answer_shown(
                 return None;
             }
         }
-        shown_in(r, t, &needles, &mut words)
+        shown_in(r, t, &needles, wholes, &mut words)
     })
 }
 
@@ -1206,23 +1213,73 @@ fn answer_needles<'a>(
         .collect()
 }
 
-/// Where step `r`'s text `t` shows one of the values: the value as `t` spells it and the line
+/// The items of a marked list answer (`A, B`, `A; B`: two or more, cut at a `;` and at a `,`
+/// that is not inside a number, so `1,080,000` stays whole) as needles for [`shown_in`]:
+/// those of at least three characters that the task does not give. A two-character item (a
+/// two-digit number, an initialism) is too common in a page to say which reply brought it.
+fn list_items<'a>(answer: &FinalAnswer<'a>) -> Vec<(&'a str, Vec<(usize, usize)>)> {
+    let mut out = Vec::new();
+    let Some(&t) = answer.tokens.first().filter(|_| answer.marked) else {
+        return out;
+    };
+    let b = t.as_bytes();
+    let cut = |i: usize| {
+        b[i] == b';'
+            || (b[i] == b','
+                && !(i > 0
+                    && b[i - 1].is_ascii_digit()
+                    && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+    };
+    let mut items = Vec::new();
+    let mut start = 0;
+    for i in 0..b.len() {
+        if cut(i) {
+            items.push(&t[start..i]);
+            start = i + 1;
+        }
+    }
+    items.push(&t[start..]);
+    let items: Vec<&str> = items.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect();
+    if items.len() < 2 {
+        return out;
+    }
+    let mut task_words = Vec::new();
+    words_into(answer.task, &mut task_words);
+    for p in items {
+        let mut w = Vec::new();
+        words_into(p, &mut w);
+        let chars: usize = w.iter().map(|&(a, b)| p[a..b].chars().count()).sum();
+        if chars >= 3 && find_words(answer.task, &task_words, p, &w).is_none() {
+            out.push((p, w));
+        }
+    }
+    out
+}
+
+/// Where step `r`'s text `t` shows one of the values (the first `wholes` are whole answers,
+/// the rest items of a list answer): the value as `t` spells it and the line
 /// that shows it (both exact substrings of `t`).
 fn shown_in(
     r: u32,
     t: &str,
     needles: &[(&str, Vec<(usize, usize)>)],
+    wholes: usize,
     words: &mut Vec<(usize, usize)>,
 ) -> Option<AnswerShown> {
     words_into(t, words);
-    needles.iter().find_map(|(n, nw)| {
+    needles.iter().enumerate().find_map(|(k, (n, nw))| {
         let (a, b) = find_words(t, words, n, nw)?;
         let value = &t[a..b];
         let start = t[..a].rfind('\n').map_or(0, |p| p + 1);
         let end = t[b..].find('\n').map_or(t.len(), |p| b + p);
         let line = t[start..end].trim();
         let quote = if value.contains('\n') { value } else { quote_around(line, &[value]) };
-        Some(AnswerShown { step: r, value: value.to_string(), quote: quote.to_string() })
+        Some(AnswerShown {
+            step: r,
+            value: value.to_string(),
+            quote: quote.to_string(),
+            item: k >= wholes,
+        })
     })
 }
 
@@ -1245,7 +1302,7 @@ fn answer_accepted(
     let &r = instructed.iter().rev().find(|&&r| (r as usize) < declared)?;
     let needles = answer_needles(answer, 1);
     let t = steps.get(r as usize)?.text.as_str();
-    let shown = shown_in(r, t, &needles, &mut Vec::new())?;
+    let shown = shown_in(r, t, &needles, needles.len(), &mut Vec::new())?;
     Some(AnswerAccepted { shown, declared: declared as u32 })
 }
 
