@@ -4,8 +4,8 @@
 //!
 //! Each ATIF step (`step_id`, `source`: `system` / `user` / `agent`, `message`,
 //! `reasoning_content`, `tool_calls`, `observation.results`, `metrics`, `timestamp`) becomes a
-//! step read as the generic fallback reads an OpenAI-style message (`generic::generic_step`): an
-//! agent step with `tool_calls` (`tool_call_id`, `function_name`, `arguments`) is an action, its
+//! step; an agent step with `tool_calls` (`tool_call_id`, `function_name`, `arguments`) is an
+//! action as the generic fallback makes one of an OpenAI-style message's calls, its
 //! text the reasoning then the message. Each result of its `observation` follows as a tool's
 //! reply (an observation of the tool its `source_call_id` names), an error when it says so (an
 //! `is_error`, an `Error:` opening, a traceback); a result that delegated to a subagent names the
@@ -17,8 +17,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{array_field, as_object, content_text, get, get_text, json_kind, value_text};
-use crate::model::{Role, SourceLoc, Step, StepKind, Trajectory, Usage};
+use super::{array_field, as_object, content_text, generic, get, get_text, json_kind, value_text};
+use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 
 /// Whether a JSON object is an ATIF trajectory: its `schema_version` names ATIF, or its first
 /// step has ATIF's `step_id` and `source`.
@@ -79,44 +79,29 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
 
 /// The steps of ATIF step `i`: the message (or action), then one observation per result.
 fn push_steps(s: &Map<String, Value>, i: usize, out: &mut Vec<Step>) {
-    let source = s.get("source").and_then(Value::as_str).unwrap_or("");
-    let role = match source {
-        "agent" => "assistant",
-        other => other,
-    };
     let calls: Vec<&Map<String, Value>> = match s.get("tool_calls") {
         Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
         _ => Vec::new(),
     };
-    // The step as an OpenAI-style message: the generic reader's actions, errors and artifacts.
-    let mut message = Map::new();
-    message.insert("role".to_string(), Value::String(role.to_string()));
-    let content = s.get("message").cloned().unwrap_or(Value::Null);
-    let said = content_text(&content);
-    message.insert("content".to_string(), content);
-    if let Some(t) = s.get("timestamp") {
-        message.insert("timestamp".to_string(), t.clone());
-    }
-    if !calls.is_empty() {
-        let calls = calls.iter().map(|c| {
-            let mut function = Map::new();
-            function
-                .insert("name".to_string(), c.get("function_name").cloned().unwrap_or_default());
-            function
-                .insert("arguments".to_string(), c.get("arguments").cloned().unwrap_or_default());
-            let mut call = Map::new();
-            call.insert("id".to_string(), c.get("tool_call_id").cloned().unwrap_or_default());
-            call.insert("function".to_string(), Value::Object(function));
-            Value::Object(call)
-        });
-        message.insert("tool_calls".to_string(), Value::Array(calls.collect()));
-    }
     let path = format!("$.steps[{i}]");
-    let loc = SourceLoc { path: path.as_str().into(), ..SourceLoc::default() };
-    let mut step = super::generic::generic_step(&message, out.len() as u32, loc, out.len() as u64);
-    if said.is_empty() && calls.is_empty() {
-        // An empty message (an agent step that only observes): no text, not the message as JSON.
-        step.text.clear();
+    let source = get_text(s, &["source"]).unwrap_or_default();
+    let mut step = Step {
+        index: out.len() as u32,
+        loc: SourceLoc { path: path.as_str().into(), ..SourceLoc::default() },
+        role: super::role_word(&source),
+        text: s.get("message").map(content_text).unwrap_or_default(),
+        timestamp: get_text(s, &["timestamp"]).map(Box::from),
+        ingest_seq: out.len() as u64,
+        ..Step::default()
+    };
+    // The calls as the generic reader makes an action of an OpenAI-style message's.
+    let (names, args, ids) =
+        generic::calls_of(&calls, "function_name", "arguments", &["tool_call_id"]);
+    if !calls.is_empty() {
+        generic::apply_calls(&mut step, &names, &args, &ids);
+        if step.text.is_empty() {
+            step.text = super::calls_text(&names, &args);
+        }
     }
     let reasoning = s.get("reasoning_content").map(content_text).unwrap_or_default();
     if !reasoning.is_empty() {
@@ -138,36 +123,29 @@ fn push_steps(s: &Map<String, Value>, i: usize, out: &mut Vec<Step>) {
         _ => Vec::new(),
     };
     for (j, r) in results.into_iter().enumerate() {
-        let mut reply = Map::new();
-        for (k, v) in r {
-            match k.as_str() {
-                "source_call_id" => reply.insert("tool_call_id".to_string(), v.clone()),
-                "subagent_trajectory_ref" => None,
-                _ => reply.insert(k.clone(), v.clone()),
-            };
-        }
-        reply.insert("role".to_string(), Value::String("tool".to_string()));
         let mut text = r.get("content").map(content_text).unwrap_or_default();
         if text.is_empty() {
             text = subagents(r);
-            reply.insert("content".to_string(), Value::String(text.clone()));
         }
-        let loc = SourceLoc {
-            path: format!("{path}.observation.results[{j}]").into(),
-            ..SourceLoc::default()
-        };
-        let mut obs = super::generic::generic_step(&reply, out.len() as u32, loc, out.len() as u64);
         let call = get_text(r, &["source_call_id"]);
-        obs.tool = calls
-            .iter()
-            .find(|c| call.is_some() && get_text(c, &["tool_call_id"]) == call)
-            .and_then(|c| get_text(c, &["function_name"]))
-            .map(Box::from);
-        obs.timestamp = obs.timestamp.or_else(|| timestamp.clone());
-        if text.is_empty() {
-            obs.text.clear();
-        }
-        out.push(obs);
+        let tool = call.as_ref().and_then(|c| ids.iter().position(|id| id == c));
+        out.push(Step {
+            index: out.len() as u32,
+            loc: SourceLoc {
+                path: format!("{path}.observation.results[{j}]").into(),
+                ..SourceLoc::default()
+            },
+            role: Role::Tool,
+            kind: StepKind::Observation,
+            is_error: super::value_bool(r.get("is_error")) == Some(true)
+                || generic::says_it_failed(&text),
+            tool: tool.and_then(|k| names.get(k)).map(|n| Box::from(n.as_str())),
+            ids: StepIds { source_action_id: call.map(Box::from), ..StepIds::default() },
+            timestamp: timestamp.clone(),
+            ingest_seq: out.len() as u64,
+            text,
+            ..Step::default()
+        });
     }
 }
 

@@ -53,7 +53,7 @@ impl JsonlAdapter for Generic {
 /// `Error -`), or a line of it starts a Python traceback (a program that printed, then
 /// crashed). Otherwise only the opening is read: an output that mentions an error further
 /// down is a report, not a failure of the call.
-fn says_it_failed(text: &str) -> bool {
+pub(crate) fn says_it_failed(text: &str) -> bool {
     let t = text.trim_start();
     match t.get(..5) {
         Some(word) if word.eq_ignore_ascii_case("error") => {
@@ -152,94 +152,132 @@ fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
 
 /// A step from an object of unknown shape.
 pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
-    match as_chat_message(o) {
-        Some(m) => read_step(&m, index, loc, ingest_seq),
-        None => read_step(o, index, loc, ingest_seq),
-    }
+    let mut step = read_step(o, index, loc, ingest_seq);
+    reshape(o, &mut step);
+    step
 }
 
 /// Whether a message's `content` holds Anthropic tool blocks (`tool_use`, `tool_result`).
 pub(crate) fn has_tool_blocks(o: &Map<String, Value>) -> bool {
-    block_types(o).any(|t| t == "tool_use" || t == "tool_result")
+    blocks(o).iter().any(|b| matches!(kind(b), "tool_use" | "tool_result"))
 }
 
-fn block_types(o: &Map<String, Value>) -> impl Iterator<Item = &str> {
-    let blocks = match o.get("content") {
-        Some(Value::Array(b)) => &b[..],
+fn blocks(o: &Map<String, Value>) -> &[Value] {
+    match o.get("content") {
+        Some(Value::Array(b)) => b,
         _ => &[],
-    };
-    blocks.iter().filter_map(|b| b.get("type")?.as_str())
+    }
 }
 
-/// Two other shapes of the same messages, as an OpenAI-style chat message (docs/formats.md,
-/// "The generic fallback"): an Anthropic message whose `content` holds `tool_use` blocks (an
-/// assistant's calls) or only `tool_result` blocks (the tools' replies), and an OpenAI
-/// Responses item (`function_call`, `function_call_output`, `reasoning`). `None` for any other
-/// record, read as it is.
-fn as_chat_message(o: &Map<String, Value>) -> Option<Map<String, Value>> {
-    let text = |v: &str| Value::String(v.to_string());
-    let without = |keys: &[&str]| -> Map<String, Value> {
-        o.iter()
-            .filter(|(k, _)| !keys.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
+fn kind(v: &Value) -> &str {
+    v.get("type").and_then(Value::as_str).unwrap_or("")
+}
+
+/// Two other shapes of chat messages, read for what they are (docs/formats.md, "The generic
+/// fallback"): an Anthropic message whose `content` holds `tool_use` blocks (an assistant's
+/// calls) or only `tool_result` blocks (the tools' replies), and an OpenAI Responses item
+/// (`function_call`, `function_call_output`, `reasoning`). Any other record is left as read.
+fn reshape(o: &Map<String, Value>, step: &mut Step) {
+    let reply = |step: &mut Step, ids: Option<String>| {
+        step.role = Role::Tool;
+        step.kind = StepKind::Observation;
+        step.ids.source_action_id = ids.map(Box::from);
+        step.is_error |= says_it_failed(&step.text);
     };
-    let call = |id: Option<&Value>, name: Option<&Value>, args: Option<&Value>| {
-        let mut function = Map::new();
-        function.insert("name".to_string(), name.cloned().unwrap_or_default());
-        function.insert("arguments".to_string(), args.cloned().unwrap_or_default());
-        let mut call = Map::new();
-        call.insert("id".to_string(), id.cloned().unwrap_or_default());
-        call.insert("function".to_string(), Value::Object(function));
-        Value::Object(call)
-    };
-    match o.get("type").and_then(Value::as_str) {
-        Some("function_call") if o.contains_key("name") => {
-            let mut m = without(&["type", "name", "arguments", "call_id", "id"]);
-            let id = o.get("call_id").or_else(|| o.get("id"));
-            let calls = vec![call(id, o.get("name"), o.get("arguments"))];
-            m.insert("role".to_string(), text("assistant"));
-            m.insert("tool_calls".to_string(), Value::Array(calls));
-            return Some(m);
+    match o.get("type").and_then(Value::as_str).unwrap_or("") {
+        "function_call" if o.contains_key("name") => {
+            let (names, args, ids) = calls_of(&[o], "name", "arguments", &["call_id", "id"]);
+            step.role = Role::Assistant;
+            step.actor.clear();
+            apply_calls(step, &names, &args, &ids);
+            step.text = super::calls_text(&names, &args);
+            return;
         }
-        Some("function_call_output") => {
-            let mut m = without(&["type", "call_id", "output", "id"]);
-            m.insert("role".to_string(), text("tool"));
-            m.insert("tool_call_id".to_string(), o.get("call_id").cloned().unwrap_or_default());
-            m.insert("content".to_string(), o.get("output").cloned().unwrap_or_default());
-            return Some(m);
-        }
-        Some("reasoning") if !o.contains_key("role") => {
-            let mut m = without(&["type", "summary", "id"]);
-            m.insert("role".to_string(), text("assistant"));
-            m.insert("content".to_string(), o.get("summary").cloned().unwrap_or_default());
-            return Some(m);
+        "function_call_output" => return reply(step, get_text(o, &["call_id"])),
+        "reasoning" if !o.contains_key("role") => {
+            step.role = Role::Assistant;
+            return;
         }
         _ => {}
     }
-    if !has_tool_blocks(o) {
-        return None;
+    let blocks = blocks(o);
+    if blocks.is_empty() || !has_tool_blocks(o) {
+        return;
     }
-    let Some(Value::Array(blocks)) = o.get("content") else { return None };
-    let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_owned);
-    let mut m = without(&["content"]);
-    if blocks.iter().all(|b| kind(b).as_deref() == Some("tool_result")) {
+    if blocks.iter().all(|b| kind(b) == "tool_result") {
         let ids: Vec<String> =
-            blocks.iter().filter_map(|b| b.get("tool_use_id").map(super::value_text)).collect();
-        m.insert("role".to_string(), text("tool"));
-        m.insert("tool_call_id".to_string(), Value::String(ids.join(",")));
-        m.insert("content".to_string(), Value::Array(blocks.clone()));
-        return Some(m);
+            blocks.iter().filter_map(|b| b.get("tool_use_id")).map(super::value_text).collect();
+        return reply(step, Some(ids.join(",")));
     }
-    let (uses, rest): (Vec<&Value>, Vec<&Value>) =
-        blocks.iter().partition(|b| kind(b).as_deref() == Some("tool_use"));
+    let uses: Vec<&Map<String, Value>> =
+        blocks.iter().filter(|b| kind(b) == "tool_use").filter_map(Value::as_object).collect();
     if uses.is_empty() {
-        return None;
+        return;
     }
-    let calls = uses.iter().map(|b| call(b.get("id"), b.get("name"), b.get("input"))).collect();
-    m.insert("content".to_string(), Value::Array(rest.into_iter().cloned().collect()));
-    m.insert("tool_calls".to_string(), Value::Array(calls));
-    Some(m)
+    let (names, args, ids) = calls_of(&uses, "name", "input", &["id"]);
+    apply_calls(step, &names, &args, &ids);
+    let said: Vec<Value> = blocks.iter().filter(|b| kind(b) != "tool_use").cloned().collect();
+    step.text = super::content_text(&Value::Array(said));
+    if step.text.is_empty() {
+        step.text = super::calls_text(&names, &args);
+    }
+}
+
+/// The names, arguments (as text) and ids of tool calls, each read from the call or its
+/// `function` object under the keys given.
+pub(crate) fn calls_of(
+    calls: &[&Map<String, Value>],
+    name: &str,
+    arguments: &str,
+    id: &[&str],
+) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let func = |c: &Map<String, Value>, k: &str| -> Option<String> {
+        match c.get("function") {
+            Some(Value::Object(f)) => get_text(f, &[k]),
+            _ => get_text(c, &[k]),
+        }
+    };
+    let names = calls.iter().filter_map(|c| func(c, name)).collect();
+    let args = calls.iter().filter_map(|c| func(c, arguments)).collect();
+    let ids = calls.iter().filter_map(|c| get_text(c, id)).collect();
+    (names, args, ids)
+}
+
+/// Makes `step` the action of these calls: its tool the names, its arguments theirs (a shell
+/// call's command, as the Codex and mini-swe-agent adapters give it), its action id the ids,
+/// and what the calls act on, so edits and the files they write are seen.
+pub(crate) fn apply_calls(step: &mut Step, names: &[String], args: &[String], ids: &[String]) {
+    step.kind = StepKind::Action;
+    let mut raw_refs = Vec::new();
+    let mut commands = Vec::new();
+    for (name, a) in names.iter().zip(args) {
+        let parsed = extract::parse_args(&Value::String(a.clone()));
+        raw_refs.extend(extract::tool_call(name, &parsed));
+        let command = match parsed.get("cmd").or_else(|| parsed.get("command")) {
+            Some(Value::String(c)) => Some(c.clone()),
+            Some(Value::Array(parts)) if parts.iter().all(Value::is_string) => {
+                Some(parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "))
+            }
+            _ => None,
+        };
+        if let Some(c) = command.filter(|_| extract::is_shell_tool(name)) {
+            raw_refs.extend(extract::shell_writes(&c));
+            commands.push(c);
+        } else if name == "apply_patch" {
+            let patch = match parsed.get("input").or_else(|| parsed.get("patch")) {
+                Some(Value::String(p)) => p.as_str(),
+                _ => a.as_str(),
+            };
+            raw_refs.extend(extract::patch_files(patch));
+        }
+    }
+    step.artifact_refs = extract::refs(raw_refs, None);
+    step.tool = Some(Box::from(names.join(",")));
+    step.args = Some(match commands.len() == names.len() && names.len() == args.len() {
+        true => commands.join("\n"),
+        false => args.join("\n"),
+    });
+    step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
 }
 
 fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
@@ -316,48 +354,8 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
         text.clear();
     }
     if !calls.is_empty() {
-        let func = |c: &Map<String, Value>, k: &str| -> Option<String> {
-            match c.get("function") {
-                Some(Value::Object(f)) => get_text(f, &[k]),
-                _ => get_text(c, &[k]),
-            }
-        };
-        let names: Vec<String> = calls.iter().filter_map(|c| func(c, "name")).collect();
-        let args: Vec<String> = calls.iter().filter_map(|c| func(c, "arguments")).collect();
-        let ids: Vec<String> = calls.iter().filter_map(|c| get_text(c, &["id"])).collect();
-        step.kind = StepKind::Action;
-        // What the calls act on, and a shell call's command as its arguments (as the Codex
-        // and mini-swe-agent adapters give it), so edits and the files they write are seen.
-        let mut raw_refs = Vec::new();
-        let mut commands = Vec::new();
-        for (name, a) in names.iter().zip(&args) {
-            let parsed = extract::parse_args(&Value::String(a.clone()));
-            raw_refs.extend(extract::tool_call(name, &parsed));
-            let command = match parsed.get("cmd").or_else(|| parsed.get("command")) {
-                Some(Value::String(c)) => Some(c.clone()),
-                Some(Value::Array(parts)) if parts.iter().all(Value::is_string) => {
-                    Some(parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "))
-                }
-                _ => None,
-            };
-            if let Some(c) = command.filter(|_| extract::is_shell_tool(name)) {
-                raw_refs.extend(extract::shell_writes(&c));
-                commands.push(c);
-            } else if name == "apply_patch" {
-                let patch = match parsed.get("input").or_else(|| parsed.get("patch")) {
-                    Some(Value::String(p)) => p.as_str(),
-                    _ => a.as_str(),
-                };
-                raw_refs.extend(extract::patch_files(patch));
-            }
-        }
-        step.artifact_refs = extract::refs(raw_refs, None);
-        step.tool = Some(Box::from(names.join(",")));
-        step.args = Some(match commands.len() == names.len() && names.len() == args.len() {
-            true => commands.join("\n"),
-            false => args.join("\n"),
-        });
-        step.ids.action_id = (!ids.is_empty()).then(|| ids.join(",")).map(Box::from);
+        let (names, args, ids) = calls_of(&calls, "name", "arguments", &["id"]);
+        apply_calls(&mut step, &names, &args, &ids);
         if text.is_empty() {
             text = super::calls_text(&names, &args);
         }
