@@ -1160,16 +1160,31 @@ fn anthropic_tool_blocks_and_responses_items_are_calls_and_replies() {
 {"type":"function_call_output","call_id":"call_1","output":"Error: upstream timeout"}
 {"type":"message","role":"assistant","content":[{"type":"output_text","text":"It is sunny in Paris."}]}
 "#;
-    for (name, text, call, reply) in
-        [("anthropic", anthropic, 1, 2), ("responses", responses, 2, 3)]
-    {
+    // Gemini `parts` (a JSON list) and LangChain's `messages_to_dict` (`type` + `data`).
+    let gemini = r#"[{"role":"user","parts":[{"text":"Find the TODOs in src."}]},
+ {"role":"model","parts":[{"text":"Searching."},{"functionCall":{"name":"grep","args":{"pattern":"TODO"}}}]},
+ {"role":"user","parts":[{"functionResponse":{"name":"grep","response":{"error":"path src does not exist"}}}]}]"#;
+    let langchain = r#"{"type":"human","data":{"content":"What is 2+2?","type":"human"}}
+{"type":"ai","data":{"content":"","type":"ai","tool_calls":[{"name":"calc","args":{"e":"2+2"},"id":"c1"}]}}
+{"type":"tool","data":{"content":"calc crashed","type":"tool","tool_call_id":"c1","status":"error"}}
+"#;
+    for (name, text, call, reply) in [
+        ("anthropic", anthropic, 1, 2),
+        ("responses", responses, 2, 3),
+        ("gemini", gemini, 1, 2),
+        ("langchain", langchain, 1, 2),
+    ] {
         let t = ingest(text.as_bytes(), IngestOptions::default());
         let steps = &t.trajectories[0].steps;
         let (a, r) = (&steps[call], &steps[reply]);
         assert_eq!((a.role, a.kind), (Role::Assistant, StepKind::Action), "{name}: {a:?}");
         assert_eq!((r.role, r.kind), (Role::Tool, StepKind::Observation), "{name}: {r:?}");
         assert!(r.is_error, "{name}: the failed call's reply");
-        assert_eq!(r.ids.source_action_id, a.ids.action_id, "{name}: paired by the call's id");
+        if name != "gemini" {
+            // Gemini's calls carry no id: paired by the tool's name only.
+            assert_eq!(r.ids.source_action_id, a.ids.action_id, "{name}: paired by the call's id");
+        }
+        assert_eq!(r.tool.is_some(), name == "gemini", "{name}: a reply that names its tool");
         assert!(!steps[0].is_error && steps[0].kind == StepKind::Message, "{name}");
     }
     let t = ingest(anthropic.as_bytes(), IngestOptions::default());
@@ -1181,4 +1196,10 @@ fn anthropic_tool_blocks_and_responses_items_are_calls_and_replies() {
     assert_eq!(steps[1].text, "Call the weather tool.");
     assert_eq!(steps[2].tool.as_deref(), Some("get_weather"));
     assert_eq!(steps[2].ids.action_id.as_deref(), Some("call_1"), "the call_id its output names");
+    let t = ingest(gemini.as_bytes(), IngestOptions::default());
+    let steps = &t.trajectories[0].steps;
+    assert_eq!((steps[1].tool.as_deref(), steps[1].text.as_str()), (Some("grep"), "Searching."));
+    assert_eq!(steps[2].text, r#"{"error":"path src does not exist"}"#);
+    let t = ingest(langchain.as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories[0].steps[1].text, r#"calc({"e":"2+2"})"#);
 }

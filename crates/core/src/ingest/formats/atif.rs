@@ -95,8 +95,7 @@ fn push_steps(s: &Map<String, Value>, i: usize, out: &mut Vec<Step>) {
         ..Step::default()
     };
     // The calls as the generic reader makes an action of an OpenAI-style message's.
-    let (names, args, ids) =
-        generic::calls_of(&calls, "function_name", "arguments", &["tool_call_id"]);
+    let (names, args, ids) = generic::calls_of(&calls, &["tool_call_id"]);
     if !calls.is_empty() {
         generic::apply_calls(&mut step, &names, &args, &ids);
         if step.text.is_empty() {

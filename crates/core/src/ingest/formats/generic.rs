@@ -152,6 +152,11 @@ fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
 
 /// A step from an object of unknown shape.
 pub fn generic_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64) -> Step {
+    // LangChain's `messages_to_dict`: `{"type": "ai", "data": {the message}}`.
+    let typed = o.get("type").and_then(Value::as_str).and_then(role_of).is_some();
+    if let (true, Some(Value::Object(data)), None) = (typed, o.get("data"), o.get("content")) {
+        return generic_step(data, index, loc, ingest_seq);
+    }
     let mut step = read_step(o, index, loc, ingest_seq);
     reshape(o, &mut step);
     step
@@ -162,21 +167,30 @@ pub(crate) fn has_tool_blocks(o: &Map<String, Value>) -> bool {
     blocks(o).iter().any(|b| matches!(kind(b), "tool_use" | "tool_result"))
 }
 
+/// A message's content blocks (`content`) or Gemini's `parts`.
 fn blocks(o: &Map<String, Value>) -> &[Value] {
-    match o.get("content") {
+    match o.get("content").or_else(|| o.get("parts")) {
         Some(Value::Array(b)) => b,
         _ => &[],
     }
 }
 
+/// What a block is: its `type`, a Gemini `functionCall` part as a `tool_use`, a
+/// `functionResponse` as a `tool_result`.
 fn kind(v: &Value) -> &str {
-    v.get("type").and_then(Value::as_str).unwrap_or("")
+    match v.get("type").and_then(Value::as_str) {
+        Some(t) => t,
+        None if v.get("functionCall").is_some() => "tool_use",
+        None if v.get("functionResponse").is_some() => "tool_result",
+        None => "",
+    }
 }
 
-/// Two other shapes of chat messages, read for what they are (docs/formats.md, "The generic
+/// Other shapes of chat messages, read for what they are (docs/formats.md, "The generic
 /// fallback"): an Anthropic message whose `content` holds `tool_use` blocks (an assistant's
-/// calls) or only `tool_result` blocks (the tools' replies), and an OpenAI Responses item
-/// (`function_call`, `function_call_output`, `reasoning`). Any other record is left as read.
+/// calls) or only `tool_result` blocks (the tools' replies), the same as Gemini `parts`
+/// (`functionCall`, `functionResponse`), and an OpenAI Responses item (`function_call`,
+/// `function_call_output`, `reasoning`). Any other record is left as read.
 fn reshape(o: &Map<String, Value>, step: &mut Step) {
     let reply = |step: &mut Step, ids: Option<String>| {
         step.role = Role::Tool;
@@ -186,7 +200,7 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
     };
     match o.get("type").and_then(Value::as_str).unwrap_or("") {
         "function_call" if o.contains_key("name") => {
-            let (names, args, ids) = calls_of(&[o], "name", "arguments", &["call_id", "id"]);
+            let (names, args, ids) = calls_of(&[o], &["call_id", "id"]);
             step.role = Role::Assistant;
             step.actor.clear();
             apply_calls(step, &names, &args, &ids);
@@ -205,16 +219,32 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
         return;
     }
     if blocks.iter().all(|b| kind(b) == "tool_result") {
-        let ids: Vec<String> =
-            blocks.iter().filter_map(|b| b.get("tool_use_id")).map(super::value_text).collect();
-        return reply(step, Some(ids.join(",")));
+        // Gemini's reply: the call's name and its `response` (an `error` in it fails).
+        let answers: Vec<&Map<String, Value>> =
+            blocks.iter().filter_map(|b| b.get("functionResponse")?.as_object()).collect();
+        if !answers.is_empty() {
+            let said: Vec<String> =
+                answers.iter().filter_map(|r| r.get("response")).map(super::value_text).collect();
+            step.text = said.join("\n");
+            let names: Vec<String> =
+                answers.iter().filter_map(|r| get_text(r, &["name"])).collect();
+            step.tool = Some(Box::from(names.join(",")));
+            step.is_error |= answers.iter().any(|r| {
+                r.get("response").and_then(|v| v.get("error")).is_some_and(|e| !e.is_null())
+            });
+        }
+        let ids = blocks
+            .iter()
+            .filter_map(|b| b.get("tool_use_id").or_else(|| b.get("functionResponse")?.get("id")));
+        let ids: Vec<String> = ids.map(super::value_text).collect();
+        return reply(step, (!ids.is_empty()).then(|| ids.join(",")));
     }
     let uses: Vec<&Map<String, Value>> =
         blocks.iter().filter(|b| kind(b) == "tool_use").filter_map(Value::as_object).collect();
     if uses.is_empty() {
         return;
     }
-    let (names, args, ids) = calls_of(&uses, "name", "input", &["id"]);
+    let (names, args, ids) = calls_of(&uses, &["id"]);
     apply_calls(step, &names, &args, &ids);
     let said: Vec<Value> = blocks.iter().filter(|b| kind(b) != "tool_use").cloned().collect();
     step.text = super::content_text(&Value::Array(said));
@@ -224,21 +254,21 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
 }
 
 /// The names, arguments (as text) and ids of tool calls, each read from the call or its
-/// `function` object under the keys given.
+/// `function` (OpenAI) or `functionCall` (Gemini) object: the name under `name` or
+/// `function_name` (ATIF), the arguments under `arguments`, `args` (LangChain, Gemini) or
+/// `input` (Anthropic), the id under the keys given.
 pub(crate) fn calls_of(
     calls: &[&Map<String, Value>],
-    name: &str,
-    arguments: &str,
     id: &[&str],
 ) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let func = |c: &Map<String, Value>, k: &str| -> Option<String> {
-        match c.get("function") {
-            Some(Value::Object(f)) => get_text(f, &[k]),
-            _ => get_text(c, &[k]),
+    let func = |c: &Map<String, Value>, k: &[&str]| -> Option<String> {
+        match c.get("function").or_else(|| c.get("functionCall")) {
+            Some(Value::Object(f)) => get_text(f, k),
+            _ => get_text(c, k),
         }
     };
-    let names = calls.iter().filter_map(|c| func(c, name)).collect();
-    let args = calls.iter().filter_map(|c| func(c, arguments)).collect();
+    let names = calls.iter().filter_map(|c| func(c, &["name", "function_name"])).collect();
+    let args = calls.iter().filter_map(|c| func(c, &["arguments", "args", "input"])).collect();
     let ids = calls.iter().filter_map(|c| get_text(c, id)).collect();
     (names, args, ids)
 }
@@ -316,7 +346,7 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
         _ => marks_error(o),
     };
     let is_error = marked || exit_code.is_some_and(|c| c != 0);
-    let mut text = get(o, &["content", "text", "message", "msg", "output", "summary"])
+    let mut text = get(o, &["content", "text", "message", "msg", "output", "summary", "parts"])
         .map(super::content_text)
         .unwrap_or_default();
     // A tool's reply that says it failed, when the message carries no error field (OpenAI-style
@@ -354,7 +384,7 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
         text.clear();
     }
     if !calls.is_empty() {
-        let (names, args, ids) = calls_of(&calls, "name", "arguments", &["id"]);
+        let (names, args, ids) = calls_of(&calls, &["id"]);
         apply_calls(&mut step, &names, &args, &ids);
         if text.is_empty() {
             text = super::calls_text(&names, &args);
