@@ -235,8 +235,10 @@ impl<'t> Head<'t> {
         let mut role_at = [0u8; Role::NAMES.len()];
         let mut roles = [("", 0u32); Role::NAMES.len()];
         let mut role_count = 0;
-        // An action: its tool and its arguments.
+        // An action: its tool and its arguments. The first is held apart: a run of one action
+        // (most runs of one step) needs no list.
         type Action<'t> = (Option<&'t str>, Option<&'t str>);
+        let mut first_action: Option<Action> = None;
         let mut actions: Vec<Action> = Vec::new();
         let mut errors = 0;
         for s in &t.steps {
@@ -263,7 +265,16 @@ impl<'t> Head<'t> {
                 errors += 1;
             }
             if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
-                actions.push((s.tool.as_deref(), s.args.as_deref()));
+                let action = (s.tool.as_deref(), s.args.as_deref());
+                match first_action {
+                    None => first_action = Some(action),
+                    Some(first) => {
+                        if actions.is_empty() {
+                            actions.push(first);
+                        }
+                        actions.push(action);
+                    }
+                }
             }
         }
         // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the

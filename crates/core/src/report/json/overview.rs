@@ -194,6 +194,11 @@ fn list<T>(
 }
 
 fn uint(out: &mut Vec<u8>, v: u64) {
+    // Most of an overview's numbers (steps, lines, counts) are one digit: written as it is.
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
     // Writing into a Vec cannot fail.
     let _ = serde_json::ser::CompactFormatter.write_u64(out, v);
 }
