@@ -17,7 +17,7 @@ use super::rules::Rule;
 use super::score::{self, Features, Weights};
 use super::text;
 use super::triggers::{self, Found};
-use super::{agent_of, AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
+use super::{AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
 use crate::eval;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 use crate::record::{Category, Phase};
@@ -206,7 +206,7 @@ pub fn rank(
                 if p.blocked {
                     "environment".to_string()
                 } else {
-                    eval::normalize_agent(&responsible_agent(steps, p.step as usize))
+                    eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
                 }
             })
             .collect()
@@ -255,14 +255,25 @@ fn state_rank(s: InstanceState) -> u8 {
 /// The agent responsible for a step: its speaker, or for a tool's output the agent that called
 /// the tool (the agent step before it).
 pub fn responsible_agent(steps: &[Step], step: usize) -> String {
+    responsible_agent_name(steps, step).to_string()
+}
+
+/// [`responsible_agent`], borrowed from the step that names it (no copy before normalising).
+fn responsible_agent_name(steps: &[Step], step: usize) -> &str {
+    fn name(s: &Step) -> &str {
+        if !s.actor.is_empty() {
+            &s.actor
+        } else {
+            s.role.name()
+        }
+    }
     match steps.get(step) {
         Some(s) if text::is_env_step(s) => (0..step)
             .rev()
             .find(|&j| text::is_agent_step(&steps[j]))
-            .map(|j| agent_of(&steps[j]))
-            .unwrap_or_else(|| agent_of(s)),
-        Some(s) => agent_of(s),
-        None => String::new(),
+            .map_or_else(|| name(s), |j| name(&steps[j])),
+        Some(s) => name(s),
+        None => "",
     }
 }
 
