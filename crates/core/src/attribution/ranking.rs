@@ -440,7 +440,13 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
         }
         sort_order(&mut out.order, at_steps);
     }
-    if w.agent_vote > 0.0 {
+    if w.agent_vote > 0.0 && n == 1 {
+        // One candidate (most runs of one step): its agent holds all the mass and it is first
+        // already. The share exactly as `score::agent_mass` computes it (1, or NaN for a score
+        // that is not finite), without its lists.
+        let v = ((out.order[0].0 - out.order[0].0) / w.agent_vote).exp();
+        out.mass[0] = v / v;
+    } else if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
         let mut scores = vec![0.0; n];
         for &(score, k) in &out.order {
@@ -496,6 +502,26 @@ mod tests {
         w.support_depth = 1.0;
         let Stages { order, .. } = stages(&first, &at_steps, &agents, &w);
         assert_eq!(order[0].1, 0);
+    }
+
+    #[test]
+    fn one_candidate_gets_the_agent_vote_share_the_general_vote_gives_it() {
+        let agents = vec!["a".to_string()];
+        for score in [2.5, -0.25, 0.0, 1e300, f64::INFINITY, f64::NAN] {
+            for vote in [0.0, 0.5, 3.0] {
+                let w = Weights { agent_vote: vote, ..Weights::default() };
+                let one = stages(&[score], &[4], &agents, &w);
+                assert_eq!(one.order.len(), 1);
+                assert_eq!(one.order[0].1, 0);
+                assert!(one.promoted.is_none());
+                let expected = if vote > 0.0 {
+                    score::agent_mass(&[0], &[one.order[0].0], &agents, vote).1[0]
+                } else {
+                    0.0
+                };
+                assert_eq!(one.mass[0].to_bits(), expected.to_bits(), "{score} {vote}");
+            }
+        }
     }
 
     #[test]
