@@ -123,6 +123,10 @@ pub struct FlaggedRef {
 
 /// The flagged refs of a trajectory, in step order.
 pub fn flagged_refs(t: &Trajectory) -> Vec<FlaggedRef> {
+    // Most trajectories flag none: nothing collected then.
+    if !t.steps.iter().any(|s| s.artifact_refs.iter().any(|a| a.escapes_root)) {
+        return Vec::new();
+    }
     t.steps
         .iter()
         .flat_map(|s| {

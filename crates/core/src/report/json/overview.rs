@@ -193,6 +193,15 @@ fn list<T>(
     Ok(())
 }
 
+/// A unit variant's contract name as serde writes it (quoted; the names are snake_case words,
+/// nothing to escape: `the_variant_names_are_the_serialised_ones` checks them against serde).
+fn name(out: &mut Vec<u8>, name: &'static str) {
+    out.reserve(name.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(name.as_bytes());
+    out.push(b'"');
+}
+
 fn uint(out: &mut Vec<u8>, v: u64) {
     // Most of an overview's numbers (steps, lines, counts) are one digit: written as it is.
     if v < 10 {
@@ -247,7 +256,7 @@ fn evidence(out: &mut Vec<u8>, list: &[Evidence]) -> Result<(), Error> {
         out.extend_from_slice(b",\"quote\":");
         write_str(out, &e.quote);
         out.extend_from_slice(b",\"rule\":");
-        write(out, &e.rule)?;
+        name(out, e.rule.as_str());
         out.push(b'}');
     }
     out.push(b']');
@@ -279,11 +288,11 @@ fn candidate(out: &mut Vec<u8>, c: &Candidate) -> Result<(), Error> {
     out.extend_from_slice(b",\"score\":");
     write(out, &c.score)?;
     out.extend_from_slice(b",\"category\":");
-    write(out, &c.category)?;
+    name(out, c.category.name());
     out.extend_from_slice(b",\"phase\":");
-    write(out, &c.phase)?;
+    name(out, c.phase.name());
     out.extend_from_slice(b",\"state\":");
-    write(out, &c.state)?;
+    name(out, c.state.name());
     out.extend_from_slice(b",\"evidence\":");
     evidence(out, &c.evidence)?;
     out.extend_from_slice(b",\"instance\":");
@@ -319,9 +328,9 @@ fn trigger(out: &mut Vec<u8>, t: &Trigger) -> Result<(), Error> {
     out.extend_from_slice(b"{\"step\":");
     uint(out, u64::from(t.step));
     out.extend_from_slice(b",\"category\":");
-    write(out, &t.category)?;
+    name(out, t.category.name());
     out.extend_from_slice(b",\"phase\":");
-    write(out, &t.phase)?;
+    name(out, t.phase.name());
     out.extend_from_slice(b",\"wrong_quote\":");
     write_str(out, &t.wrong_quote);
     out.extend_from_slice(b",\"reference_quote\":");
@@ -329,7 +338,7 @@ fn trigger(out: &mut Vec<u8>, t: &Trigger) -> Result<(), Error> {
     out.extend_from_slice(b",\"reference_step\":");
     opt_uint(out, t.reference_step.map(u64::from));
     out.extend_from_slice(b",\"rule\":");
-    write(out, &t.rule)?;
+    name(out, t.rule.as_str());
     out.extend_from_slice(b",\"object\":");
     write_str(out, &t.object);
     if let Some(b) = &t.blocker {
@@ -445,4 +454,33 @@ fn flagged(out: &mut Vec<u8>, f: &FlaggedRef) {
     out.extend_from_slice(b",\"step\":");
     uint(out, u64::from(f.step));
     out.push(b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::attribution::rules::Rule;
+    use crate::attribution::InstanceState;
+    use crate::record::{Category, Phase};
+
+    #[test]
+    fn the_variant_names_are_the_serialised_ones() {
+        let quoted = |n: &str| format!("\"{n}\"");
+        for v in Category::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for v in Phase::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for v in Rule::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.as_str()));
+        }
+        use InstanceState::*;
+        for v in [CheapResolution, CostlyResolution, ManifestActive, LatentActive] {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for n in Category::ALL.map(Category::name).iter().chain(Rule::ALL.map(Rule::as_str).iter())
+        {
+            assert!(n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{n}");
+        }
+    }
 }
