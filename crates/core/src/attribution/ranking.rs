@@ -240,7 +240,8 @@ pub fn rank(
         }
     }
     order.truncate(opts.max_candidates);
-    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &pool[k], sc)).collect()
+    // Each pooled step is in `order` once: its features move into its candidate.
+    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &mut pool[k], sc)).collect()
 }
 
 fn state_rank(s: InstanceState) -> u8 {
@@ -281,7 +282,7 @@ fn candidate(
     traj: &Trajectory,
     found: &Found,
     instances: &[ErrorInstance],
-    p: &Pooled,
+    p: &mut Pooled,
     score: f64,
 ) -> Candidate {
     let steps = &traj.steps;
@@ -354,7 +355,7 @@ fn candidate(
         evidence,
         instance: p.instances.first().copied(),
         why: score::why(&p.features),
-        features: p.features.clone(),
+        features: std::mem::take(&mut p.features),
     }
 }
 
