@@ -444,9 +444,11 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
     if w.agent_vote > 0.0 && n == 1 {
         // One candidate (most runs of one step): its agent holds all the mass and it is first
         // already. The share exactly as `score::agent_mass` computes it (1, or NaN for a score
-        // that is not finite), without its lists.
-        let v = ((out.order[0].0 - out.order[0].0) / w.agent_vote).exp();
-        out.mass[0] = v / v;
+        // that is not finite: v / v), without its lists.
+        let (score, best) = (out.order[0].0, out.order[0].0);
+        let v = ((score - best) / w.agent_vote).exp();
+        let total = v;
+        out.mass[0] = v / total;
     } else if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
         let mut scores = vec![0.0; n];
