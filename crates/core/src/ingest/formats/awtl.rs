@@ -568,7 +568,7 @@ fn kind_of(f: &Fields<'_>) -> StepKind {
     }
 }
 
-/// [`step_from_fields`] with the step's kind already read ([`kind_of`]).
+/// A line's step, its kind already read ([`kind_of`]).
 fn step_of_kind(
     mut f: Fields<'_>,
     kind: StepKind,
