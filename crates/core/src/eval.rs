@@ -60,7 +60,13 @@ pub struct EvalReport {
 /// An agent name for comparison: the part before " (" (Magentic-One roles), trimmed,
 /// lower-cased ([`crate::lower::lower_str`]).
 pub fn normalize_agent(name: &str) -> String {
-    let base = name.split(" (").next().unwrap_or(name);
+    // The name before a first " (" (`split(" (").next()`), found without a substring searcher:
+    // the first `(` after a space.
+    let b = name.as_bytes();
+    let base = match memchr::memchr_iter(b'(', b).find(|&i| i > 0 && b[i - 1] == b' ') {
+        Some(at) => &name[..at - 1],
+        None => name,
+    };
     crate::lower::lower_str(base.trim())
 }
 
@@ -924,5 +930,11 @@ mod tests {
         assert_eq!(normalize_agent("Orchestrator (thought)"), "orchestrator");
         assert_eq!(normalize_agent("Orchestrator (-> WebSurfer)"), "orchestrator");
         assert_eq!(normalize_agent(" Excel_Expert "), "excel_expert");
+        // The part before the first " (", as `split(" (")` cuts it.
+        for name in ["a (b (c", " (x", "(a", "a(b (c", "x  (y", "é (z)", "", " (", "Ab ((", "A ("]
+        {
+            let by_split = crate::lower::lower_str(name.split(" (").next().unwrap_or(name).trim());
+            assert_eq!(normalize_agent(name), by_split, "{name:?}");
+        }
     }
 }

@@ -8,12 +8,13 @@ pub mod json;
 
 use serde::{Deserialize, Serialize};
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::attribution::{self, AnalysisOptions, Candidate, Critical, TrajectoryAnalysis, Trigger};
 use crate::classify::Signals;
 use crate::model::{
-    Format, GoldLabel, IngestStats, Outcome, QuarantineEntry, StepKind, Trace, Trajectory,
+    Format, GoldLabel, IngestStats, Outcome, QuarantineEntry, Role, StepKind, Trace, Trajectory,
 };
 use crate::record::{AttributionRecord, FailureClass, FailureMode};
 use crate::session::text::elide;
@@ -122,6 +123,10 @@ pub struct FlaggedRef {
 
 /// The flagged refs of a trajectory, in step order.
 pub fn flagged_refs(t: &Trajectory) -> Vec<FlaggedRef> {
+    // Most trajectories flag none: nothing collected then.
+    if !t.steps.iter().any(|s| s.artifact_refs.iter().any(|a| a.escapes_root)) {
+        return Vec::new();
+    }
     t.steps
         .iter()
         .flat_map(|s| {
@@ -164,12 +169,80 @@ impl Overview {
 
     /// [`Overview::of`], taking the analysis (no copy of its triggers and record).
     pub fn owning(t: &Trajectory, a: Option<TrajectoryAnalysis>) -> Overview {
+        let h = Head::of(t);
+        let roles = h.roles().iter().map(|&(r, n)| (r.to_string(), n)).collect();
+        let mut o = Overview {
+            id: t.id.clone(),
+            steps: h.steps,
+            outcome: h.outcome,
+            usage: h.usage,
+            agent_usage: h.agent_usage,
+            task: h.task.map(Cow::into_owned),
+            gold: h.gold.cloned(),
+            errors: h.errors,
+            agents: h.agents.iter().map(|a| a.to_string()).collect(),
+            roles,
+            repeated_action: h.repeated_action,
+            analysed: a.is_some(),
+            critical: None,
+            candidates: Vec::new(),
+            classification: None,
+            failure_mode: None,
+            signals: Signals::default(),
+            triggers: Vec::new(),
+            record: AttributionRecord::default(),
+            flagged_artifact_refs: h.flagged_artifact_refs,
+        };
+        if let Some(a) = a {
+            o.critical = a.critical;
+            o.candidates = a.candidates;
+            o.classification = a.classification;
+            o.failure_mode = a.failure_mode;
+            o.signals = a.signals;
+            o.triggers = a.triggers;
+            o.record = a.record;
+            // Refs that escape the trace root are flagged in `flagged_artifact_refs`, never
+            // reported as failed artifacts.
+            o.record.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
+        }
+        o
+    }
+}
+
+/// What an overview says of its trajectory alone (no analysis), borrowing what it can: computed
+/// once for the owned [`Overview`] ([`Overview::owning`]) and for the overview JSON written
+/// straight from a trajectory and its analysis ([`json::write_analysed`], no owned copy of the
+/// id, agents and roles, nor of the analysis moved into an overview).
+pub(crate) struct Head<'t> {
+    pub steps: usize,
+    pub outcome: Outcome,
+    /// The task, elided to [`TASK_CHARS`] characters (borrowed when that is all of it).
+    pub task: Option<Cow<'t, str>>,
+    pub gold: Option<&'t GoldLabel>,
+    pub errors: u32,
+    pub agents: Vec<&'t str>,
+    /// Steps per role, in order of first appearance: the first `role_count` entries.
+    roles: [(&'static str, u32); Role::NAMES.len()],
+    role_count: usize,
+    pub repeated_action: Option<(String, u32)>,
+    pub usage: UsageSummary,
+    pub agent_usage: Vec<usage::AgentUsage>,
+    pub flagged_artifact_refs: Vec<FlaggedRef>,
+}
+
+impl<'t> Head<'t> {
+    pub fn of(t: &'t Trajectory) -> Head<'t> {
         let mut agents: Vec<&str> = Vec::new();
         // A set of the agents once there are too many to scan (most runs have a handful).
         let mut seen: Option<HashSet<&str>> = None;
-        let mut roles: Vec<(String, u32)> = Vec::new();
-        // An action: its tool and its arguments.
+        // Each role's position in `roles` plus one, 0 while not seen (a role is one of seven).
+        let mut role_at = [0u8; Role::NAMES.len()];
+        let mut roles = [("", 0u32); Role::NAMES.len()];
+        let mut role_count = 0;
+        // An action: its tool and its arguments. The first is held apart: a run of one action
+        // (most runs of one step) needs no list.
         type Action<'t> = (Option<&'t str>, Option<&'t str>);
+        let mut first_action: Option<Action> = None;
         let mut actions: Vec<Action> = Vec::new();
         let mut errors = 0;
         for s in &t.steps {
@@ -185,16 +258,27 @@ impl Overview {
                     }
                 }
             }
-            let role = s.role.name();
-            match roles.iter_mut().find(|(r, _)| r == role) {
-                Some((_, n)) => *n += 1,
-                None => roles.push((role.to_string(), 1)),
+            let r = s.role as usize;
+            if role_at[r] == 0 {
+                roles[role_count] = (s.role.name(), 0);
+                role_count += 1;
+                role_at[r] = role_count as u8;
             }
+            roles[role_at[r] as usize - 1].1 += 1;
             if s.is_error {
                 errors += 1;
             }
             if s.kind == StepKind::Action && (s.tool.is_some() || s.args.is_some()) {
-                actions.push((s.tool.as_deref(), s.args.as_deref()));
+                let action = (s.tool.as_deref(), s.args.as_deref());
+                match first_action {
+                    None => first_action = Some(action),
+                    Some(first) => {
+                        if actions.is_empty() {
+                            actions.push(first);
+                        }
+                        actions.push(action);
+                    }
+                }
             }
         }
         // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the
@@ -213,41 +297,32 @@ impl Overview {
         });
         let usage = usage::trajectory_usage(t);
         let agent_usage = if usage.steps_with_usage > 0 { usage::by_agent(t) } else { Vec::new() };
-        let mut o = Overview {
-            id: t.id.clone(),
+        Head {
             steps: t.steps.len(),
             outcome: t.outcome,
+            // A text of at most TASK_CHARS bytes has at most that many characters: as it is.
+            task: t.task.as_deref().map(|x| {
+                if x.len() <= TASK_CHARS {
+                    Cow::Borrowed(x)
+                } else {
+                    Cow::Owned(elide(x, TASK_CHARS))
+                }
+            }),
+            gold: t.gold.as_ref(),
+            errors,
+            agents,
+            roles,
+            role_count,
+            repeated_action,
             usage,
             agent_usage,
-            task: t.task.as_ref().map(|x| elide(x, TASK_CHARS)),
-            gold: t.gold.clone(),
-            errors,
-            agents: agents.into_iter().map(str::to_string).collect(),
-            roles,
-            repeated_action,
-            analysed: a.is_some(),
-            critical: None,
-            candidates: Vec::new(),
-            classification: None,
-            failure_mode: None,
-            signals: Signals::default(),
-            triggers: Vec::new(),
-            record: AttributionRecord::default(),
             flagged_artifact_refs: flagged_refs(t),
-        };
-        if let Some(a) = a {
-            o.critical = a.critical;
-            o.candidates = a.candidates;
-            o.classification = a.classification;
-            o.failure_mode = a.failure_mode;
-            o.signals = a.signals;
-            o.triggers = a.triggers;
-            o.record = a.record;
-            // Refs that escape the trace root are flagged in `flagged_artifact_refs`, never
-            // reported as failed artifacts.
-            o.record.failed_artifact_refs.retain(|x| !crate::artifact::escapes(x));
         }
-        o
+    }
+
+    /// Steps per role name, in order of first appearance.
+    pub fn roles(&self) -> &[(&'static str, u32)] {
+        &self.roles[..self.role_count]
     }
 }
 

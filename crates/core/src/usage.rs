@@ -165,6 +165,22 @@ fn summarise<'a>(
 /// (`2026-05-11T08:27:22.767Z`, `…+02:00`, a space for `T`, no zone read as UTC) or a number
 /// of seconds, milliseconds or nanoseconds since the epoch (told apart by magnitude).
 pub fn parse_timestamp_ms(s: &str) -> Option<i64> {
+    // The usual case first, in one pass: 1 to 15 digits (a time in milliseconds has 13), an
+    // integer below 2^53, which an `f64` holds exactly: the float parser below would give
+    // this very value (and there is nothing to trim).
+    if (1..=15).contains(&s.len()) {
+        let mut n = 0u64;
+        for &b in s.as_bytes() {
+            if !b.is_ascii_digit() {
+                n = u64::MAX;
+                break;
+            }
+            n = n * 10 + u64::from(b - b'0');
+        }
+        if n != u64::MAX {
+            return Some(epoch_number_ms(n as f64));
+        }
+    }
     let s = s.trim();
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         let v = crate::num::parse_f64(s)?;
@@ -293,6 +309,26 @@ mod tests {
         assert_eq!(parse_timestamp_ms("1970-01-01T00:00:00Z"), Some(0));
         for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-05-11T08:27:22Q", "2026-05"] {
             assert_eq!(parse_timestamp_ms(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_number_of_up_to_15_digits_is_read_as_the_float_parser_reads_it() {
+        // The integer path against the float parser, around every magnitude `epoch_number_ms`
+        // tells apart (seconds, milliseconds, microseconds) and past the 15 digits it takes.
+        let mut cases = vec!["0".to_string(), "000000000000001".to_string(), "9".repeat(15)];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for digits in 1..=17u32 {
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                cases.push(format!("{:0width$}", x % 10u64.pow(digits), width = digits as usize));
+            }
+        }
+        for c in &cases {
+            let by_float = epoch_number_ms(crate::num::parse_f64(c).unwrap());
+            assert_eq!(parse_timestamp_ms(c), Some(by_float), "{c}");
         }
     }
 

@@ -26,7 +26,9 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The streamed report: head, overviews with commas, tail.
+/// The streamed report: head, overviews with commas, tail. Every other overview is written
+/// straight from its trajectory and analysis (`json::write_analysed`, as `analyze --json` does),
+/// the others from an `Overview` built from them.
 fn streamed(session: Session) -> Vec<u8> {
     let opts = session.options().clone();
     let (trace, analyses) = session.into_parts();
@@ -37,7 +39,11 @@ fn streamed(session: Session) -> Vec<u8> {
             out.push(b',');
         }
         let a = a.map_or_else(|| trajscope_core::attribution::analyze_trajectory(t, &opts), |a| *a);
-        json::write_overview(&mut out, &Overview::owning(t, Some(a))).unwrap();
+        if i % 2 == 0 {
+            json::write_analysed(&mut out, t, &a).unwrap();
+        } else {
+            json::write_overview(&mut out, &Overview::owning(t, Some(a))).unwrap();
+        }
     }
     out.extend_from_slice(Report::JSON_TAIL);
     out
@@ -148,6 +154,45 @@ fn an_overview_with_every_field_set_is_written_as_serde_json_writes_it() {
     let mut out = Vec::new();
     json::write_overview(&mut out, &empty).unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&empty).unwrap());
+}
+
+/// `json::write_analysed` (no overview built) gives the bytes of the overview built from the same
+/// trajectory and analysis: a task elided (over 600 characters, multi-byte) and one kept whole,
+/// several roles and agents in order of first appearance, a repeated action, and a failed
+/// artifact ref that escapes the trace root (dropped from the record, flagged instead).
+#[test]
+fn an_overview_written_from_its_analysis_is_the_overview_built_from_it() {
+    let long_task = "é".repeat(700);
+    let lines = [
+        format!(r#"{{"type":"run_start","run_id":"r1","task":"{long_task}"}}"#),
+        r#"{"type":"message","role":"user","run_id":"r1","text":"please fix"}"#.to_string(),
+        r#"{"type":"action","run_id":"r1","agent":"coder","tool":"bash","command":"cat ../../etc/passwd","artifact_refs":["../../etc/passwd","src/a.rs"]}"#.to_string(),
+        r#"{"type":"observation","run_id":"r1","output":"error: no such file","exit_code":1,"artifact_refs":["../../etc/passwd"]}"#.to_string(),
+        r#"{"type":"action","run_id":"r1","agent":"coder","tool":"bash","command":"cat ../../etc/passwd"}"#.to_string(),
+        r#"{"type":"action","run_id":"r1","agent":"Reviewer","tool":"bash","command":"cat ../../etc/passwd"}"#.to_string(),
+        r#"{"type":"judge_result","run_id":"r1","status":"failed","reason":"wrong file","artifact_refs":["../../etc/passwd","src/a.rs"]}"#.to_string(),
+        r#"{"type":"run_end","run_id":"r1","status":"failed"}"#.to_string(),
+        r#"{"type":"run_start","run_id":"r2","task":"a short task"}"#.to_string(),
+        r#"{"type":"action","run_id":"r2","command":"ls"}"#.to_string(),
+        r#"{"type":"run_end","run_id":"r2","status":"passed"}"#.to_string(),
+    ];
+    let trace = ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(trace.trajectories.len(), 2);
+    let opts = Default::default();
+    for t in &trace.trajectories {
+        let a = trajscope_core::attribution::analyze_trajectory(t, &opts);
+        let o = Overview::owning(t, Some(a.clone()));
+        let mut out = Vec::new();
+        json::write_analysed(&mut out, t, &a).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&o).unwrap());
+    }
+    let first = Overview::new(&trace.trajectories[0]);
+    assert!(first.task.as_ref().is_some_and(|x| x.contains("characters elided")));
+    assert!(first.roles.len() >= 4 && first.agents == ["coder", "Reviewer"], "{first:?}");
+    assert!(first.repeated_action.is_some());
+    assert!(!first.flagged_artifact_refs.is_empty());
+    // The failed verdict's refs: the one that escapes is left out of the record.
+    assert_eq!(first.record.failed_artifact_refs, ["src/a.rs"]);
 }
 
 #[test]

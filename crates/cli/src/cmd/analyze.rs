@@ -231,7 +231,7 @@ fn render(
             continue;
         }
         let a = a.take().map_or_else(|| analyze_trajectory(t, opts), |a| *a);
-        trajscope_core::report::json::write_overview(&mut out, &Overview::owning(t, Some(a)))?;
+        trajscope_core::report::json::write_analysed(&mut out, t, &a)?;
     }
     Ok(out)
 }
@@ -368,9 +368,8 @@ fn load(
             return (s, Some(a));
         }
         scratch.clear();
-        let overview = Overview::owning(&s.trajectory, Some(a));
         // On an error the trajectory stays whole and is rendered (and fails) later.
-        if trajscope_core::report::json::write_overview(scratch, &overview).is_ok() {
+        if trajscope_core::report::json::write_analysed(scratch, &s.trajectory, &a).is_ok() {
             let id = s.trajectory.id.clone();
             rendered.push(Rendered { position: s.position, id, json: scratch.as_slice().into() });
             s.trajectory.steps = Vec::new();

@@ -17,7 +17,7 @@ use super::rules::Rule;
 use super::score::{self, Features, Weights};
 use super::text;
 use super::triggers::{self, Found};
-use super::{agent_of, AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
+use super::{AnalysisOptions, Candidate, ErrorInstance, Evidence, InstanceState};
 use crate::eval;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory};
 use crate::record::{Category, Phase};
@@ -207,7 +207,7 @@ pub fn rank(
                 if p.blocked {
                     "environment".to_string()
                 } else {
-                    eval::normalize_agent(&responsible_agent(steps, p.step as usize))
+                    eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
                 }
             })
             .collect()
@@ -241,7 +241,8 @@ pub fn rank(
         }
     }
     order.truncate(opts.max_candidates);
-    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &pool[k], sc)).collect()
+    // Each pooled step is in `order` once: its features move into its candidate.
+    order.into_iter().map(|(sc, k)| candidate(traj, found, instances, &mut pool[k], sc)).collect()
 }
 
 fn state_rank(s: InstanceState) -> u8 {
@@ -256,14 +257,25 @@ fn state_rank(s: InstanceState) -> u8 {
 /// The agent responsible for a step: its speaker, or for a tool's output the agent that called
 /// the tool (the agent step before it).
 pub fn responsible_agent(steps: &[Step], step: usize) -> String {
+    responsible_agent_name(steps, step).to_string()
+}
+
+/// [`responsible_agent`], borrowed from the step that names it (no copy before normalising).
+fn responsible_agent_name(steps: &[Step], step: usize) -> &str {
+    fn name(s: &Step) -> &str {
+        if !s.actor.is_empty() {
+            &s.actor
+        } else {
+            s.role.name()
+        }
+    }
     match steps.get(step) {
         Some(s) if text::is_env_step(s) => (0..step)
             .rev()
             .find(|&j| text::is_agent_step(&steps[j]))
-            .map(|j| agent_of(&steps[j]))
-            .unwrap_or_else(|| agent_of(s)),
-        Some(s) => agent_of(s),
-        None => String::new(),
+            .map_or_else(|| name(s), |j| name(&steps[j])),
+        Some(s) => name(s),
+        None => "",
     }
 }
 
@@ -271,7 +283,7 @@ fn candidate(
     traj: &Trajectory,
     found: &Found,
     instances: &[ErrorInstance],
-    p: &Pooled,
+    p: &mut Pooled,
     score: f64,
 ) -> Candidate {
     let steps = &traj.steps;
@@ -344,7 +356,7 @@ fn candidate(
         evidence,
         instance: p.instances.first().copied(),
         why: score::why(&p.features),
-        features: p.features.clone(),
+        features: std::mem::take(&mut p.features),
     }
 }
 
@@ -430,7 +442,15 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
         }
         sort_order(&mut out.order, at_steps);
     }
-    if w.agent_vote > 0.0 {
+    if w.agent_vote > 0.0 && n == 1 {
+        // One candidate (most runs of one step): its agent holds all the mass and it is first
+        // already. The share exactly as `score::agent_mass` computes it (1, or NaN for a score
+        // that is not finite: v / v), without its lists.
+        let (score, best) = (out.order[0].0, out.order[0].0);
+        let v = ((score - best) / w.agent_vote).exp();
+        let total = v;
+        out.mass[0] = v / total;
+    } else if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
         let mut scores = vec![0.0; n];
         for &(score, k) in &out.order {
@@ -486,6 +506,26 @@ mod tests {
         w.support_depth = 1.0;
         let Stages { order, .. } = stages(&first, &at_steps, &agents, &w);
         assert_eq!(order[0].1, 0);
+    }
+
+    #[test]
+    fn one_candidate_gets_the_agent_vote_share_the_general_vote_gives_it() {
+        let agents = vec!["a".to_string()];
+        for score in [2.5, -0.25, 0.0, 1e300, f64::INFINITY, f64::NAN] {
+            for vote in [0.0, 0.5, 3.0] {
+                let w = Weights { agent_vote: vote, ..Weights::default() };
+                let one = stages(&[score], &[4], &agents, &w);
+                assert_eq!(one.order.len(), 1);
+                assert_eq!(one.order[0].1, 0);
+                assert!(one.promoted.is_none());
+                let expected = if vote > 0.0 {
+                    score::agent_mass(&[0], &[one.order[0].0], &agents, vote).1[0]
+                } else {
+                    0.0
+                };
+                assert_eq!(one.mass[0].to_bits(), expected.to_bits(), "{score} {vote}");
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 mod overview;
 
-pub use overview::write_overview;
+pub use overview::{write_analysed, write_overview};
 
 use serde::ser::{self, Serialize};
 use serde_json::ser::Formatter as _;
@@ -98,9 +98,8 @@ fn word_at(bytes: &[u8], i: usize) -> u64 {
 fn clean(bytes: &[u8]) -> bool {
     let n = bytes.len();
     if n < 8 {
-        let mut pad = [b'a'; 8];
-        pad[..n].copy_from_slice(bytes);
-        return word_bad(u64::from_le_bytes(pad)) == 0;
+        // Byte by byte: padding a word would copy the bytes first (a call to `memcpy`).
+        return bytes.iter().all(|&b| ESCAPE[b as usize] == 0);
     }
     let mut bad = word_bad(word_at(bytes, n - 8));
     let mut i = 0;

@@ -117,8 +117,13 @@ impl JsonlAdapter for Awtl {
             }
         };
         let source_len = line.len() as u64;
-        let task_or_answer = run_fields(&f);
-        let step = step_from_fields(f, loc, ingest_seq, source_len);
+        let kind = kind_of(&f);
+        // Only a run's start and end carry its task and answer.
+        let task_or_answer = match kind {
+            StepKind::RunStart | StepKind::RunEnd => run_fields(&f),
+            _ => (None, None),
+        };
+        let step = step_of_kind(f, kind, loc, ingest_seq, source_len);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         // Most lines belong to the run of the line before: checked first, without hashing.
         let position = match self.runs.last() {
@@ -285,14 +290,18 @@ fn inferred_outcome(steps: &[Step]) -> Outcome {
 }
 
 fn outcome_word(word: Option<&str>) -> Option<Outcome> {
-    match word?.to_ascii_lowercase().as_str() {
-        "failed" | "fail" | "failure" | "error" | "errored" | "rejected" | "timeout" => {
-            Some(Outcome::Failed)
-        }
-        "passed" | "pass" | "success" | "succeeded" | "ok" | "accepted" | "completed" => {
-            Some(Outcome::Passed)
-        }
-        _ => None,
+    // Compared in any ASCII case, without a lower-cased copy (every step with a status asks).
+    const FAILED: [&str; 7] =
+        ["failed", "fail", "failure", "error", "errored", "rejected", "timeout"];
+    const PASSED: [&str; 7] =
+        ["passed", "pass", "success", "succeeded", "ok", "accepted", "completed"];
+    let word = word?;
+    if FAILED.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        Some(Outcome::Failed)
+    } else if PASSED.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        Some(Outcome::Passed)
+    } else {
+        None
     }
 }
 
@@ -538,9 +547,16 @@ impl<'a> Fields<'a> {
     }
 }
 
-fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len: u64) -> Step {
+#[cfg(test)]
+fn step_from_fields(f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_len: u64) -> Step {
+    let kind = kind_of(&f);
+    step_of_kind(f, kind, loc, ingest_seq, source_len)
+}
+
+/// What the line's event type (`type`, `event` or `kind`) makes its step.
+fn kind_of(f: &Fields<'_>) -> StepKind {
     let ty = f.str(&[K::Type, K::Event, K::Kind]).unwrap_or("message");
-    let kind = match ty {
+    match ty {
         "action" | "tool_call" => StepKind::Action,
         "observation" | "tool_result" => StepKind::Observation,
         "judge_result" | "judgeResult" | "verifier_result" => StepKind::JudgeResult,
@@ -549,7 +565,17 @@ fn step_from_fields(mut f: Fields<'_>, loc: SourceLoc, ingest_seq: u64, source_l
         "run_start" | "runStart" => StepKind::RunStart,
         "run_end" | "runEnd" => StepKind::RunEnd,
         _ => StepKind::Message,
-    };
+    }
+}
+
+/// A line's step, its kind already read ([`kind_of`]).
+fn step_of_kind(
+    mut f: Fields<'_>,
+    kind: StepKind,
+    loc: SourceLoc,
+    ingest_seq: u64,
+    source_len: u64,
+) -> Step {
     let role = match kind {
         StepKind::Action => Role::Assistant,
         StepKind::Observation => Role::Tool,

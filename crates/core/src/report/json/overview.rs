@@ -10,42 +10,136 @@
 use serde_json::ser::Formatter as _;
 
 use super::{write, write_str, Error};
-use crate::attribution::{Candidate, Critical, Evidence, Trigger};
+use crate::attribution::{Candidate, Critical, Evidence, TrajectoryAnalysis, Trigger};
 use crate::classify::Signals;
-use crate::record::AttributionRecord;
-use crate::report::{FlaggedRef, Overview};
+use crate::model::{GoldLabel, Outcome, Trajectory};
+use crate::record::{AttributionRecord, FailureClass, FailureMode};
+use crate::report::{FlaggedRef, Head, Overview};
 use crate::usage::{AgentUsage, UsageSummary};
 
 /// Serialises `o` as compact JSON onto the end of `out`: the bytes of [`super::write`] (and of
 /// serde_json), faster.
 pub fn write_overview(out: &mut Vec<u8>, o: &Overview) -> Result<(), Error> {
+    view(
+        out,
+        &View {
+            id: &o.id,
+            steps: o.steps,
+            outcome: o.outcome,
+            task: o.task.as_deref(),
+            gold: o.gold.as_ref(),
+            errors: o.errors,
+            agents: &o.agents,
+            roles: &o.roles,
+            repeated_action: o.repeated_action.as_ref().map(|(a, n)| (a.as_str(), *n)),
+            analysed: o.analysed,
+            critical: o.critical.as_ref(),
+            candidates: &o.candidates,
+            classification: o.classification,
+            failure_mode: o.failure_mode,
+            signals: &o.signals,
+            triggers: &o.triggers,
+            record: &o.record,
+            usage: &o.usage,
+            agent_usage: &o.agent_usage,
+            flagged_artifact_refs: &o.flagged_artifact_refs,
+        },
+    )
+}
+
+/// The JSON of `Overview::owning(t, Some(a))` ([`write_overview`] of it, byte for byte), written
+/// from the trajectory and its analysis as they are: no overview is built (its id, agents and
+/// roles copied, the analysis moved into it), what `analyze --json` does for every trajectory.
+pub fn write_analysed(
+    out: &mut Vec<u8>,
+    t: &Trajectory,
+    a: &TrajectoryAnalysis,
+) -> Result<(), Error> {
+    // The overview drops the failed artifact refs that escape the trace root (it flags them):
+    // rare, so then the overview itself is built.
+    if a.record.failed_artifact_refs.iter().any(|x| crate::artifact::escapes(x)) {
+        return write_overview(out, &Overview::owning(t, Some(a.clone())));
+    }
+    let h = Head::of(t);
+    view(
+        out,
+        &View {
+            id: &t.id,
+            steps: h.steps,
+            outcome: h.outcome,
+            task: h.task.as_deref(),
+            gold: h.gold,
+            errors: h.errors,
+            agents: &h.agents,
+            roles: h.roles(),
+            repeated_action: h.repeated_action.as_ref().map(|(a, n)| (a.as_str(), *n)),
+            analysed: true,
+            critical: a.critical.as_ref(),
+            candidates: &a.candidates,
+            classification: a.classification,
+            failure_mode: a.failure_mode,
+            signals: &a.signals,
+            triggers: &a.triggers,
+            record: &a.record,
+            usage: &h.usage,
+            agent_usage: &h.agent_usage,
+            flagged_artifact_refs: &h.flagged_artifact_refs,
+        },
+    )
+}
+
+/// An overview's fields, borrowed from an [`Overview`] or from a trajectory and its analysis.
+struct View<'a, A: AsRef<str>, R: AsRef<str>> {
+    id: &'a str,
+    steps: usize,
+    outcome: Outcome,
+    task: Option<&'a str>,
+    gold: Option<&'a GoldLabel>,
+    errors: u32,
+    agents: &'a [A],
+    roles: &'a [(R, u32)],
+    repeated_action: Option<(&'a str, u32)>,
+    analysed: bool,
+    critical: Option<&'a Critical>,
+    candidates: &'a [Candidate],
+    classification: Option<FailureClass>,
+    failure_mode: Option<FailureMode>,
+    signals: &'a Signals,
+    triggers: &'a [Trigger],
+    record: &'a AttributionRecord,
+    usage: &'a UsageSummary,
+    agent_usage: &'a [AgentUsage],
+    flagged_artifact_refs: &'a [FlaggedRef],
+}
+
+fn view<A: AsRef<str>, R: AsRef<str>>(out: &mut Vec<u8>, o: &View<'_, A, R>) -> Result<(), Error> {
     out.extend_from_slice(b"{\"id\":");
-    write_str(out, &o.id);
+    write_str(out, o.id);
     out.extend_from_slice(b",\"steps\":");
     uint(out, o.steps as u64);
     out.extend_from_slice(b",\"outcome\":");
     write(out, &o.outcome)?;
     out.extend_from_slice(b",\"task\":");
-    opt_str(out, o.task.as_deref());
+    opt_str(out, o.task);
     out.extend_from_slice(b",\"gold\":");
-    match &o.gold {
+    match o.gold {
         Some(g) => write(out, g)?,
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(b",\"errors\":");
     uint(out, u64::from(o.errors));
     out.extend_from_slice(b",\"agents\":");
-    strs(out, &o.agents);
+    strs(out, o.agents);
     out.extend_from_slice(b",\"roles\":[");
     for (i, (role, n)) in o.roles.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        pair(out, role, *n);
+        pair(out, role.as_ref(), *n);
     }
     out.extend_from_slice(b"],\"repeated_action\":");
-    match &o.repeated_action {
-        Some((action, n)) => pair(out, action, *n),
+    match o.repeated_action {
+        Some((action, n)) => pair(out, action, n),
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(if o.analysed {
@@ -53,26 +147,26 @@ pub fn write_overview(out: &mut Vec<u8>, o: &Overview) -> Result<(), Error> {
     } else {
         b",\"analysed\":false,\"critical\":"
     });
-    match &o.critical {
+    match o.critical {
         Some(c) => critical(out, c)?,
         None => out.extend_from_slice(b"null"),
     }
-    list(out, b",\"candidates\":", &o.candidates, candidate)?;
+    list(out, b",\"candidates\":", o.candidates, candidate)?;
     out.extend_from_slice(b",\"classification\":");
     write(out, &o.classification)?;
     out.extend_from_slice(b",\"failure_mode\":");
     write(out, &o.failure_mode)?;
     out.extend_from_slice(b",\"signals\":");
-    signals(out, &o.signals);
-    list(out, b",\"triggers\":", &o.triggers, trigger)?;
+    signals(out, o.signals);
+    list(out, b",\"triggers\":", o.triggers, trigger)?;
     out.extend_from_slice(b",\"record\":");
-    record(out, &o.record)?;
+    record(out, o.record)?;
     out.extend_from_slice(b",\"usage\":");
-    usage(out, &o.usage)?;
+    usage(out, o.usage)?;
     if !o.agent_usage.is_empty() {
-        list(out, b",\"agent_usage\":", &o.agent_usage, agent_usage)?;
+        list(out, b",\"agent_usage\":", o.agent_usage, agent_usage)?;
     }
-    list(out, b",\"flagged_artifact_refs\":", &o.flagged_artifact_refs, |out, f| {
+    list(out, b",\"flagged_artifact_refs\":", o.flagged_artifact_refs, |out, f| {
         flagged(out, f);
         Ok(())
     })?;
@@ -99,7 +193,21 @@ fn list<T>(
     Ok(())
 }
 
+/// A unit variant's contract name as serde writes it (quoted; the names are snake_case words,
+/// nothing to escape: `the_variant_names_are_the_serialised_ones` checks them against serde).
+fn name(out: &mut Vec<u8>, name: &'static str) {
+    out.reserve(name.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(name.as_bytes());
+    out.push(b'"');
+}
+
 fn uint(out: &mut Vec<u8>, v: u64) {
+    // Most of an overview's numbers (steps, lines, counts) are one digit: written as it is.
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
     // Writing into a Vec cannot fail.
     let _ = serde_json::ser::CompactFormatter.write_u64(out, v);
 }
@@ -118,13 +226,13 @@ fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-fn strs(out: &mut Vec<u8>, v: &[String]) {
+fn strs<S: AsRef<str>>(out: &mut Vec<u8>, v: &[S]) {
     out.push(b'[');
     for (i, s) in v.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        write_str(out, s);
+        write_str(out, s.as_ref());
     }
     out.push(b']');
 }
@@ -148,7 +256,7 @@ fn evidence(out: &mut Vec<u8>, list: &[Evidence]) -> Result<(), Error> {
         out.extend_from_slice(b",\"quote\":");
         write_str(out, &e.quote);
         out.extend_from_slice(b",\"rule\":");
-        write(out, &e.rule)?;
+        name(out, e.rule.as_str());
         out.push(b'}');
     }
     out.push(b']');
@@ -180,11 +288,11 @@ fn candidate(out: &mut Vec<u8>, c: &Candidate) -> Result<(), Error> {
     out.extend_from_slice(b",\"score\":");
     write(out, &c.score)?;
     out.extend_from_slice(b",\"category\":");
-    write(out, &c.category)?;
+    name(out, c.category.name());
     out.extend_from_slice(b",\"phase\":");
-    write(out, &c.phase)?;
+    name(out, c.phase.name());
     out.extend_from_slice(b",\"state\":");
-    write(out, &c.state)?;
+    name(out, c.state.name());
     out.extend_from_slice(b",\"evidence\":");
     evidence(out, &c.evidence)?;
     out.extend_from_slice(b",\"instance\":");
@@ -220,9 +328,9 @@ fn trigger(out: &mut Vec<u8>, t: &Trigger) -> Result<(), Error> {
     out.extend_from_slice(b"{\"step\":");
     uint(out, u64::from(t.step));
     out.extend_from_slice(b",\"category\":");
-    write(out, &t.category)?;
+    name(out, t.category.name());
     out.extend_from_slice(b",\"phase\":");
-    write(out, &t.phase)?;
+    name(out, t.phase.name());
     out.extend_from_slice(b",\"wrong_quote\":");
     write_str(out, &t.wrong_quote);
     out.extend_from_slice(b",\"reference_quote\":");
@@ -230,7 +338,7 @@ fn trigger(out: &mut Vec<u8>, t: &Trigger) -> Result<(), Error> {
     out.extend_from_slice(b",\"reference_step\":");
     opt_uint(out, t.reference_step.map(u64::from));
     out.extend_from_slice(b",\"rule\":");
-    write(out, &t.rule)?;
+    name(out, t.rule.as_str());
     out.extend_from_slice(b",\"object\":");
     write_str(out, &t.object);
     if let Some(b) = &t.blocker {
@@ -346,4 +454,33 @@ fn flagged(out: &mut Vec<u8>, f: &FlaggedRef) {
     out.extend_from_slice(b",\"step\":");
     uint(out, u64::from(f.step));
     out.push(b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::attribution::rules::Rule;
+    use crate::attribution::InstanceState;
+    use crate::record::{Category, Phase};
+
+    #[test]
+    fn the_variant_names_are_the_serialised_ones() {
+        let quoted = |n: &str| format!("\"{n}\"");
+        for v in Category::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for v in Phase::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for v in Rule::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.as_str()));
+        }
+        use InstanceState::*;
+        for v in [CheapResolution, CostlyResolution, ManifestActive, LatentActive] {
+            assert_eq!(serde_json::to_string(&v).unwrap(), quoted(v.name()));
+        }
+        for n in Category::ALL.map(Category::name).iter().chain(Rule::ALL.map(Rule::as_str).iter())
+        {
+            assert!(n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{n}");
+        }
+    }
 }
