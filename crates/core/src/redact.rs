@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{QuarantineEntry, Step};
 use crate::report::QuarantineRecord;
-use rules::{Rule, RULES};
+use rules::{Rule, Spec, RULES, SPECS};
 
 /// One secret found in a text: its kind and its byte range.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -436,9 +436,14 @@ pub fn scan_quarantine(quarantine: &[QuarantineEntry], out: &mut Vec<TraceFindin
     }
 }
 
-/// The rules, for documentation and the app's help.
+/// The rules, in the order they are tried.
 pub fn rules() -> &'static [Rule] {
     RULES
+}
+
+/// Each rule's specification (what it finds, its pattern), in the order of [`rules`].
+pub fn specs() -> &'static [Spec] {
+    SPECS
 }
 
 /// One step as Markdown, for pasting into an issue or a chat, with its secrets masked: a

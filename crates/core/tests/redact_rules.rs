@@ -18,7 +18,7 @@ use trajscope_core::redact::{self, matchers::Hit, rules::Rule};
 
 fn compiled() -> &'static [Regex] {
     static RE: OnceLock<Vec<Regex>> = OnceLock::new();
-    RE.get_or_init(|| redact::rules().iter().map(|r| Regex::new(r.pattern).unwrap()).collect())
+    RE.get_or_init(|| redact::specs().iter().map(|r| Regex::new(r.pattern).unwrap()).collect())
 }
 
 /// `(start, end, secret start, secret end)` of each match, by the regex.
@@ -184,6 +184,14 @@ fn table() -> Vec<String> {
 #[test]
 fn there_is_a_shape_for_every_rule() {
     assert_eq!(SHAPES.len(), redact::rules().len());
+}
+
+#[test]
+fn every_rule_has_its_specification_in_order() {
+    let kinds: Vec<&str> = redact::rules().iter().map(|r| r.kind).collect();
+    let specs: Vec<&str> = redact::specs().iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, specs);
+    assert!(redact::specs().iter().all(|s| !s.what.is_empty() && s.pattern.starts_with("(?-u)")));
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The secret rules' patterns as hand-written matchers: each finds what its rule's `pattern`
-//! (`regex` syntax, in [`super::rules::RULES`]) finds with the `regex` crate's
+//! (`regex` syntax, in [`super::rules::SPECS`]) finds with the `regex` crate's
 //! `captures_iter` — the same leftmost-first matches, one after another without overlap, and
 //! the same secret (the capture group the rule names) — so the web build carries no regex
 //! engine (docs/performance.md, Bundle). The core's tests compare every matcher with its

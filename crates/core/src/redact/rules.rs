@@ -18,20 +18,29 @@ use super::matchers::{self, Hit};
 pub struct Rule {
     /// The name reported and written in the mask (`[REDACTED:kind]`).
     pub kind: &'static str,
-    /// What it finds, in words.
-    pub what: &'static str,
     /// Substrings one of which every match contains (ASCII case-insensitive).
     pub keywords: &'static [&'static str],
-    /// The pattern (`regex` syntax, bytes, ASCII classes): what `matcher` finds.
-    pub pattern: &'static str,
     /// The capture group that is the secret: 0 the whole match, else the first group from
     /// this one on that took part in the match (a pattern with quoted and bare alternatives).
     pub group: usize,
     /// What the secret must look like beside the pattern.
     pub check: Check,
     /// The pattern's matches in a text, found without a regex engine (`matchers`): the same
-    /// matches, one after another, as the `regex` crate's `captures_iter` of `pattern`.
+    /// matches, one after another, as the `regex` crate's `captures_iter` of its
+    /// [`Spec::pattern`].
     pub matcher: fn(&[u8], &mut Vec<Hit>),
+}
+
+/// What a rule finds, in words and as a pattern: its specification, which the tests compare
+/// its matcher with.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The rule's [`Rule::kind`].
+    pub kind: &'static str,
+    /// What it finds, in words.
+    pub what: &'static str,
+    /// The pattern (`regex` syntax, bytes, ASCII classes): what the rule's matcher finds.
+    pub pattern: &'static str,
 }
 
 /// A test on the secret a pattern captured, beside the pattern itself.
@@ -172,10 +181,36 @@ pub fn is_password_key(key: &[u8]) -> bool {
             || lower == b"pwd")
 }
 
-/// Every rule, most specific first: where two matches overlap, the longer wins, and at equal
-/// length the earlier rule.
-pub const RULES: &[Rule] = &[
-    Rule {
+/// The rules, written once: each entry gives a [`Rule`] in [`RULES`] and its [`Spec`] in
+/// [`SPECS`], in the same order. The specification (what, pattern) is a separate table so that
+/// a build which never reads it (the web bundle) does not carry its text.
+macro_rules! rules {
+    ($({
+        kind: $kind:expr,
+        what: $what:expr,
+        keywords: $keywords:expr,
+        pattern: $pattern:expr,
+        group: $group:expr,
+        check: $check:expr,
+        matcher: $matcher:expr $(,)?
+    }),* $(,)?) => {
+        /// Every rule, most specific first: where two matches overlap, the longer wins, and at
+        /// equal length the earlier rule.
+        pub const RULES: &[Rule] = &[$(Rule {
+            kind: $kind,
+            keywords: $keywords,
+            group: $group,
+            check: $check,
+            matcher: $matcher,
+        }),*];
+
+        /// Each rule's specification, in the order of [`RULES`].
+        pub const SPECS: &[Spec] = &[$(Spec { kind: $kind, what: $what, pattern: $pattern }),*];
+    };
+}
+
+rules! {
+    {
         kind: "private-key",
         what: "a PEM private key block (RSA, EC, DSA, OpenSSH, PGP, PKCS#8), to its END line or, cut short, to the end of its base64",
         keywords: &["PRIVATE KEY"],
@@ -184,7 +219,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::private_key,
     },
-    Rule {
+    {
         kind: "anthropic-api-key",
         what: "an Anthropic API or admin key, sk-ant-… (gitleaks anthropic-api-key, anthropic-admin-api-key)",
         keywords: &["sk-ant-"],
@@ -193,7 +228,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::anthropic,
     },
-    Rule {
+    {
         kind: "openai-api-key",
         what: "an OpenAI key, sk-… / sk-proj-… / sk-svcacct-… / sk-admin-… (gitleaks openai-api-key)",
         keywords: &["sk-"],
@@ -202,7 +237,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::openai,
     },
-    Rule {
+    {
         kind: "github-token",
         what: "a GitHub token: ghp_ / gho_ / ghu_ / ghs_ / ghr_ + 36 characters, or github_pat_… (gitleaks github-pat, github-oauth, github-app-token, github-fine-grained-pat)",
         keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
@@ -211,7 +246,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::github,
     },
-    Rule {
+    {
         kind: "slack-token",
         what: "a Slack token, xoxb- / xoxp- / xoxa- / xoxo- / xoxs- / xoxr- / xoxe-… (gitleaks slack-bot-token, slack-user-token, …)",
         keywords: &["xox"],
@@ -220,7 +255,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::slack,
     },
-    Rule {
+    {
         kind: "slack-webhook",
         what: "a Slack incoming-webhook URL (gitleaks slack-webhook-url)",
         keywords: &["hooks.slack.com"],
@@ -229,7 +264,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::slack_webhook,
     },
-    Rule {
+    {
         kind: "google-api-key",
         what: "a Google API key, AIza + 35 characters (gitleaks gcp-api-key)",
         keywords: &["AIza"],
@@ -238,7 +273,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::google,
     },
-    Rule {
+    {
         kind: "stripe-key",
         what: "a Stripe secret or restricted key, sk_live_ / sk_test_ / rk_live_ / rk_test_… (gitleaks stripe-access-token)",
         keywords: &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
@@ -247,7 +282,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::stripe,
     },
-    Rule {
+    {
         kind: "aws-access-key-id",
         what: "an AWS access key id, AKIA / ASIA / ABIA / ACCA + 16 (gitleaks aws-access-token)",
         keywords: &["AKIA", "ASIA", "ABIA", "ACCA"],
@@ -256,7 +291,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::aws_key_id,
     },
-    Rule {
+    {
         kind: "aws-secret-access-key",
         what: "an AWS secret access key: 40 base64 characters assigned to aws_secret_access_key / AWS_SECRET_ACCESS_KEY / secretAccessKey",
         keywords: &["secret"],
@@ -265,7 +300,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::aws_secret,
     },
-    Rule {
+    {
         kind: "jwt",
         what: "a JSON Web Token, eyJ….eyJ….… (gitleaks jwt)",
         keywords: &["eyJ"],
@@ -274,7 +309,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::jwt,
     },
-    Rule {
+    {
         kind: "bearer-token",
         what: "the token after `Bearer ` (an Authorization header), 16 or more token characters",
         keywords: &["bearer"],
@@ -283,7 +318,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::bearer,
     },
-    Rule {
+    {
         kind: "basic-auth",
         what: "the credentials of an `Authorization: Basic …` header",
         keywords: &["basic"],
@@ -292,7 +327,7 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::basic_auth,
     },
-    Rule {
+    {
         kind: "huggingface-token",
         what: "a Hugging Face access token, hf_ + 34 or more letters and digits (gitleaks huggingface-access-token)",
         keywords: &["hf_"],
@@ -301,7 +336,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Random,
         matcher: matchers::huggingface,
     },
-    Rule {
+    {
         kind: "password",
         what: "a quoted value assigned to a password name: `password = \"…\"`, `\"db_password\": \"…\"`, `PGPASSWORD='…'`, `passwd: '…'`, `passphrase => \"…\"` (secret-scanning-custom-patterns Generic Passwords; detect-secrets KeywordDetector, quoted forms)",
         keywords: &["password", "passwd", "passphrase", "_pass"],
@@ -310,7 +345,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Value,
         matcher: matchers::password_quoted,
     },
-    Rule {
+    {
         kind: "password",
         what: "a bare value assigned to a capitalised password variable, as in an environment dump or `.env` file: `DB_PASSWORD=…`, `MYSQL_ROOT_PASSWORD: …` (secret-scanning-custom-patterns Hardcoded Database Passwords, generalised to any `*_PASSWORD`)",
         keywords: &["PASSWORD", "PASSWD", "PASSPHRASE", "_PASS"],
@@ -319,7 +354,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Value,
         matcher: matchers::password_env,
     },
-    Rule {
+    {
         kind: "password",
         what: "a bare value with a letter and a digit assigned to a password name in any case: `password=hunter2`, `db.password: s3cret`, `--password=…` (secret-scanning-custom-patterns Generic Passwords)",
         keywords: &["password", "passwd", "passphrase", "_pass"],
@@ -328,7 +363,7 @@ pub const RULES: &[Rule] = &[
         check: Check::RandomValue,
         matcher: matchers::password_bare,
     },
-    Rule {
+    {
         kind: "password",
         what: "a YAML or properties line whose key is a password name: `password: changeme` alone on its line (secret-scanning-custom-patterns YAML Static Password Fields)",
         keywords: &["password", "passwd", "passphrase", "_pass"],
@@ -337,7 +372,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Value,
         matcher: matchers::password_yaml,
     },
-    Rule {
+    {
         kind: "password",
         what: "the value of a command-line password option: `--password hunter2`, `--db-password='…'`, `sshpass -p …`, `mysql -p…` (no space)",
         keywords: &["-pass", "sshpass", "mysql", "mariadb"],
@@ -346,7 +381,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Flag,
         matcher: matchers::password_flag,
     },
-    Rule {
+    {
         kind: "password",
         what: "the password of a connection string, `Server=…;User Id=…;Password=…;` (ADO.NET, ODBC `PWD=`, JDBC properties) (secret-scanning-custom-patterns Database Connection String; Nosey Parker np.odbc.1)",
         keywords: &["password", "pwd"],
@@ -355,7 +390,7 @@ pub const RULES: &[Rule] = &[
         check: Check::Value,
         matcher: matchers::password_connection,
     },
-    Rule {
+    {
         kind: "url-password",
         what: "the password of a URL with credentials, scheme://user:PASSWORD@host",
         keywords: &["://"],
@@ -364,4 +399,4 @@ pub const RULES: &[Rule] = &[
         check: Check::None,
         matcher: matchers::url_password,
     },
-];
+}
