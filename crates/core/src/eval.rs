@@ -231,7 +231,7 @@ const AGENT_VOTE: usize = 10;
 enum Shape {
     /// Group chats: the group chats' objective, and the agent vote is fitted.
     Chat,
-    /// Orchestrated runs: `introduces_code` starts at 0 (see [`fit_steps`]).
+    /// Orchestrated runs: `introduces_code` and `assumption` start at 0 (see [`fit_steps`]).
     Orchestrated,
     /// One weight set for both shapes (`--one-model`, the earlier procedure).
     Both,
@@ -310,14 +310,17 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
     w.shows_answer = 0.0;
     w.concludes_answer = 0.0;
     w.claimed_check = 0.0;
-    // In an orchestrated run code is no worker's own step (the coder writes it, the terminal
-    // runs it, at the orchestrator's instruction), and the orchestrator's every plan quotes
-    // the team's description of fenced code blocks: `introduces_code` starts off there too,
-    // kept only when it strictly helps. Started at 0.5, every fit ended it at 0 all the same,
-    // but the ascent had moved the other weights against it on the way (docs/detector.md,
-    // the round of 2026-12-04).
+    // An orchestrated run's steps seldom speak their own words where these two features
+    // read them: a worker's reply is mostly the page it passes on (OCR, metadata: "Simulated
+    // Universe", a search bar's "Placeholder"), the coder's code is run at the orchestrator's
+    // instruction, and every plan quotes the team's description of fenced code blocks. So
+    // `introduces_code` and `assumption` start off there too, each kept only when it strictly
+    // helps. Started at 0.5, `introduces_code` ended at 0 in every fit all the same, but the
+    // ascent had moved the other weights against it on the way, and `assumption` was kept on
+    // a page's words (docs/detector.md, the round of 2026-12-04).
     if shape == Shape::Orchestrated {
         w.introduces_code = 0.0;
+        w.assumption = 0.0;
     }
     for &k in dropped {
         w.set(k, 0.0);
@@ -938,17 +941,20 @@ mod tests {
     }
 
     #[test]
-    fn introduces_code_starts_off_in_the_orchestrated_fit_and_on_in_the_group_chats() {
-        // The step with code is the earliest and the gold one: the feature changes nothing,
-        // so each fit keeps its start: 0 for orchestrated runs, 0.5 for group chats.
+    fn code_and_assumption_start_off_in_the_orchestrated_fit_and_on_in_the_group_chats() {
+        // The step with code is the earliest and the gold one, no step states an assumption:
+        // the features change nothing, so each fit keeps its start: 0 for orchestrated runs,
+        // 0.5 for group chats.
         for orchestrated in [true, false] {
             let items: Vec<Scored> = (0..3).map(|k| code_item(k, orchestrated, 1, 1)).collect();
             let refs: Vec<&Scored> = items.iter().collect();
             let m = fit_model(&refs, false, &[], false);
             if orchestrated {
                 assert_eq!(m.orchestrated.introduces_code, 0.0, "{:?}", m.orchestrated);
+                assert_eq!(m.orchestrated.assumption, 0.0, "{:?}", m.orchestrated);
             } else {
                 assert_eq!(m.chat.introduces_code, 0.5, "{:?}", m.chat);
+                assert_eq!(m.chat.assumption, 0.5, "{:?}", m.chat);
             }
         }
         // Where the code is the gold step's and earliness holds it back, the orchestrated fit
@@ -961,7 +967,8 @@ mod tests {
         // The single model (`--one-model`) starts it at 0.5, as before.
         let items: Vec<Scored> = (0..3).map(|k| code_item(k, true, 1, 1)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
-        assert_eq!(fit_model(&refs, false, &[], true).orchestrated.introduces_code, 0.5);
+        let one = fit_model(&refs, false, &[], true).orchestrated;
+        assert_eq!((one.introduces_code, one.assumption), (0.5, 0.5));
     }
 
     #[test]

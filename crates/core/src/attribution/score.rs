@@ -255,7 +255,7 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
     /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off and
-    /// `introduces_code` started at 0 (docs/detector.md). An observed error counts a little
+    /// `introduces_code` and `assumption` started at 0 (docs/detector.md). An observed error counts a little
     /// (`instance`); an early step, a worker's reply, the step that first states the wrong
     /// final answer and the reply the run accepted that answer from count alike, and the
     /// first worker reply that shows the answer's value (or an item of a list answer) a
