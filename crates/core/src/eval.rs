@@ -315,9 +315,9 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
     // Universe", a search bar's "Placeholder"), the coder's code is run at the orchestrator's
     // instruction, and every plan quotes the team's description of fenced code blocks. So
     // `introduces_code` and `assumption` start off there too, each kept only when it strictly
-    // helps. Started at 0.5, `introduces_code` ended at 0 in every fit all the same, but the
-    // ascent had moved the other weights against it on the way, and `assumption` was kept on
-    // a page's words (docs/detector.md, the round of 2026-12-04).
+    // helps. Started at 0.5, `introduces_code` ended at 0 in nearly every fit all the same,
+    // but the ascent had moved the other weights against it on the way, and `assumption` was
+    // kept on a page's words (docs/detector.md, the round of 2026-12-04).
     if shape == Shape::Orchestrated {
         w.introduces_code = 0.0;
         w.assumption = 0.0;
