@@ -226,10 +226,22 @@ const AGENT_STAGE: [usize; 2] = [8, 9];
 /// weights are fitted, and the best fit wins.
 const AGENT_VOTE: usize = 10;
 
+/// Which runs a weight set is fitted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// Group chats: the group chats' objective, and the agent vote is fitted.
+    Chat,
+    /// Orchestrated runs: `introduces_code` and `assumption` start at 0 (see [`fit_steps`]).
+    Orchestrated,
+    /// One weight set for both shapes (`--one-model`, the earlier procedure).
+    Both,
+}
+
 /// Fits the weights in stages, all on the given items only.
 ///
 /// 1. The step features (every weight but the agent stages') by coordinate ascent over
-///    [`grid`] from an uninformed start (every weight 0.5), maximising exact steps, then
+///    [`grid`] from an uninformed start (every weight 0.5; some at 0, see [`fit_steps`]),
+///    maximising exact steps, then
 ///    recall@5, then agents; a change is kept only when it strictly improves. With `vote`,
 ///    this fit runs once for each temperature of the agent vote (`agent_vote`, grid
 ///    [`crate::attribution::score::VOTE_GRID`], 0 = off first) held during it, and the best
@@ -239,13 +251,14 @@ const AGENT_VOTE: usize = 10;
 ///    pair, the steps' weights held, maximising exact agents plus exact steps, then recall@5
 ///    (the first best pair wins, `agent_support` = 0 first: the stage stays off unless it helps
 ///    on the fitted items). Without it the stage stays off (the shipped procedure).
-fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize], vote: bool) -> Weights {
+fn fit(items: &[&Scored], agent_stage: bool, dropped: &[usize], shape: Shape) -> Weights {
+    let vote = shape == Shape::Chat;
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
     let temperatures: &[f64] =
         if vote && !dropped.contains(&AGENT_VOTE) { grid(AGENT_VOTE) } else { &[0.0] };
     let mut fitted: Option<((usize, usize, usize), Weights)> = None;
     for &t in temperatures {
-        let w = fit_steps(items, dropped, t, vote);
+        let w = fit_steps(items, dropped, t, shape);
         let o = objective(vote)(&run(&w));
         if fitted.as_ref().is_none_or(|(b, _)| o > *b) {
             fitted = Some((o, w));
@@ -282,9 +295,9 @@ fn objective(chat: bool) -> fn(&[EvalItem]) -> (usize, usize, usize) {
 
 /// Coordinate ascent of the step weights (stage 1 of [`fit`]) with the agent vote's
 /// temperature held at `vote` and the agent support off.
-fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Weights {
+fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> Weights {
     let run = |w: &Weights| items.iter().map(|s| s.item(w)).collect::<Vec<_>>();
-    let goal = objective(chat);
+    let goal = objective(shape == Shape::Chat);
     // An uninformed start, so the fit owes nothing to the shipped defaults.
     let mut w = Weights::default();
     for k in 0..Weights::LEN {
@@ -297,6 +310,18 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, chat: bool) -> Wei
     w.shows_answer = 0.0;
     w.concludes_answer = 0.0;
     w.claimed_check = 0.0;
+    // An orchestrated run's steps seldom speak their own words where these two features
+    // read them: a worker's reply is mostly the page it passes on (OCR, metadata: "Simulated
+    // Universe", a search bar's "Placeholder"), the coder's code is run at the orchestrator's
+    // instruction, and every plan quotes the team's description of fenced code blocks. So
+    // `introduces_code` and `assumption` start off there too, each kept only when it strictly
+    // helps. Started at 0.5, `introduces_code` ended at 0 in nearly every fit all the same,
+    // but the ascent had moved the other weights against it on the way, and `assumption` was
+    // kept on a page's words (docs/detector.md, the round of 2026-12-04).
+    if shape == Shape::Orchestrated {
+        w.introduces_code = 0.0;
+        w.assumption = 0.0;
+    }
     for &k in dropped {
         w.set(k, 0.0);
     }
@@ -338,7 +363,7 @@ pub struct Model {
 /// `one_model` a single weight set on every item for both shapes.
 fn fit_model(items: &[&Scored], agent_stage: bool, dropped: &[usize], one_model: bool) -> Model {
     if one_model {
-        let w = fit(items, agent_stage, dropped, false);
+        let w = fit(items, agent_stage, dropped, Shape::Both);
         return Model { chat: w.clone(), orchestrated: w };
     }
     let chat: Vec<&Scored> = items.iter().copied().filter(|s| !s.orchestrated).collect();
@@ -346,8 +371,8 @@ fn fit_model(items: &[&Scored], agent_stage: bool, dropped: &[usize], one_model:
     // The agent vote is fitted for group chats only: in an orchestrated run the orchestrator
     // speaks most steps, so the score mass follows its number of steps (docs/detector.md).
     Model {
-        chat: fit(&chat, agent_stage, dropped, true),
-        orchestrated: fit(&orch, agent_stage, dropped, false),
+        chat: fit(&chat, agent_stage, dropped, Shape::Chat),
+        orchestrated: fit(&orch, agent_stage, dropped, Shape::Orchestrated),
     }
 }
 
@@ -884,6 +909,66 @@ mod tests {
         let items: Vec<Scored> = (0..3).map(|k| claimed_check_item(k, 5, 1)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         assert_eq!(fit_model(&refs, false, &[], false).chat.claimed_check, 0.0);
+    }
+
+    /// Three agent steps (1, 3, 5), earlier ones better by earliness; `code` marks the step
+    /// that introduces code, `gold` is the annotated step.
+    fn code_item(k: usize, orchestrated: bool, code: u32, gold: u32) -> Scored {
+        use crate::attribution::Features;
+        let candidates: Vec<Candidate> = [1u32, 3, 5]
+            .iter()
+            .map(|&step| {
+                let features = Features {
+                    earliness: 1.0 - step as f64 / 8.0,
+                    introduces_code: step == code,
+                    worker_reply: orchestrated,
+                    orchestrated,
+                    ..Features::default()
+                };
+                bare_candidate(step, "Agent", features)
+            })
+            .collect();
+        Scored {
+            file: format!("{}/{k}.json", if orchestrated { "HC" } else { "AG" }),
+            subset: if orchestrated { "HC" } else { "AG" }.into(),
+            gold_step: Some(gold),
+            gold_agent: Some("Agent".into()),
+            orchestrated,
+            steps: vec![1, 3, 5],
+            agents: vec!["agent".into(); 3],
+            candidates,
+        }
+    }
+
+    #[test]
+    fn code_and_assumption_start_off_in_the_orchestrated_fit_and_on_in_the_group_chats() {
+        // The step with code is the earliest and the gold one, no step states an assumption:
+        // the features change nothing, so each fit keeps its start: 0 for orchestrated runs,
+        // 0.5 for group chats.
+        for orchestrated in [true, false] {
+            let items: Vec<Scored> = (0..3).map(|k| code_item(k, orchestrated, 1, 1)).collect();
+            let refs: Vec<&Scored> = items.iter().collect();
+            let m = fit_model(&refs, false, &[], false);
+            if orchestrated {
+                assert_eq!(m.orchestrated.introduces_code, 0.0, "{:?}", m.orchestrated);
+                assert_eq!(m.orchestrated.assumption, 0.0, "{:?}", m.orchestrated);
+            } else {
+                assert_eq!(m.chat.introduces_code, 0.5, "{:?}", m.chat);
+                assert_eq!(m.chat.assumption, 0.5, "{:?}", m.chat);
+            }
+        }
+        // Where the code is the gold step's and earliness holds it back, the orchestrated fit
+        // turns the feature on.
+        let items: Vec<Scored> = (0..3).map(|k| code_item(k, true, 5, 5)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let m = fit_model(&refs, false, &[], false);
+        assert!(m.orchestrated.introduces_code > 0.0, "{:?}", m.orchestrated);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(5)));
+        // The single model (`--one-model`) starts it at 0.5, as before.
+        let items: Vec<Scored> = (0..3).map(|k| code_item(k, true, 1, 1)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let one = fit_model(&refs, false, &[], true).orchestrated;
+        assert_eq!((one.introduces_code, one.assumption), (0.5, 0.5));
     }
 
     #[test]

@@ -254,29 +254,31 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
-    /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off. An
-    /// observed error counts there (`instance`), an early step and a worker's reply more, the
-    /// first worker reply that shows the wrong final answer's value (or an item of a list
-    /// answer) a little, and most the reply the run accepted that answer from. (When no reply states it, the orchestrator's
-    /// declaration of success is structural, not weighted: [`LINKED`].)
+    /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off and
+    /// `introduces_code` and `assumption` started at 0 (docs/detector.md). An observed error counts a little
+    /// (`instance`); an early step, a worker's reply, the step that first states the wrong
+    /// final answer and the reply the run accepted that answer from count alike, and the
+    /// first worker reply that shows the answer's value (or an item of a list answer) a
+    /// little more. (When no reply states it, the orchestrator's declaration of success is
+    /// structural, not weighted: [`LINKED`].)
     pub fn orchestrated() -> Self {
         Weights {
-            instance: 1.0,
+            instance: 0.25,
             introduces_first_error: 0.5,
             before_first_error: 0.5,
-            assumption: 0.5,
+            assumption: 0.0,
             introduces_code: 0.0,
-            states_answer: 0.25,
-            earliness: 1.5,
-            worker_reply: 1.5,
+            states_answer: 0.5,
+            earliness: 0.5,
+            worker_reply: 0.5,
             agent_support: 0.0,
             // Unused while `agent_support` is 0.
             support_depth: 10.0,
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            shows_answer: 0.5,
-            concludes_answer: 1.0,
+            shows_answer: 0.25,
+            concludes_answer: 0.5,
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
             claimed_check: 0.0,
