@@ -610,7 +610,7 @@ pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
     };
     let task = task.trim();
     match (!task.is_empty())
-        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .then(|| super::text::find_once(text.as_bytes(), task.as_bytes()))
         .flatten()
     {
         Some(at) => find(&text[..at]).or_else(|| find(&text[at + task.len()..])),
@@ -625,7 +625,7 @@ pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
 pub fn states_own_assumption(text: &str, task: &str) -> bool {
     let task = task.trim();
     match (!task.is_empty())
-        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .then(|| super::text::find_once(text.as_bytes(), task.as_bytes()))
         .flatten()
     {
         Some(at) => states_assumption(&text[..at]) || states_assumption(&text[at + task.len()..]),

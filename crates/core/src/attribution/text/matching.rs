@@ -281,6 +281,35 @@ pub fn is_budget_exhausted_in(text: &str, buf: &mut String) -> bool {
     is_budget_exhausted_lower(lower_into(buf, text))
 }
 
+/// The first occurrence of `needle` in `haystack`, as `memchr::memmem::find` gives it, for a
+/// needle searched once (a run's task in one step's text): `memmem::find` builds a searcher
+/// for every call (~75 instructions a byte of a long needle, ~11,500 for a 150-byte task),
+/// more than the search itself. Positions holding the needle's first two bytes are compared
+/// whole; after 16 of them that were not the needle, the rest goes to `memmem::find` (linear in
+/// the worst case, as before).
+pub fn find_once(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.len() < 2 || haystack.len() < 64 {
+        return memchr::memmem::find(haystack, needle);
+    }
+    let last = haystack.len().checked_sub(needle.len())?;
+    let (a, b) = (needle[0], needle[1]);
+    let (mut at, mut compared) = (0, 0);
+    while at <= last {
+        let i = at + memchr::memchr(a, &haystack[at..=last])?;
+        if haystack[i + 1] == b {
+            if haystack[i..i + needle.len()] == *needle {
+                return Some(i);
+            }
+            compared += 1;
+            if compared == 16 {
+                return memchr::memmem::find(&haystack[i + 1..], needle).map(|j| i + 1 + j);
+            }
+        }
+        at = i + 1;
+    }
+    None
+}
+
 /// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.
 pub fn interpreter_exit(text: &str) -> Option<i64> {
     let t = text.trim_start();
@@ -390,6 +419,42 @@ pub fn signature(line: &str) -> String {
 mod tests {
     use super::super::vocab::*;
     use super::*;
+
+    #[test]
+    fn find_once_finds_what_memmem_finds() {
+        // Haystacks over a small alphabet (many near misses, the fallback after 16 of them)
+        // and needles cut from them or made up, at every length around the thresholds.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..4000 {
+            let alphabet: &[u8] = if round % 2 == 0 { b"ab" } else { b"abcd x" };
+            let len = (next() % 400) as usize;
+            let hay: Vec<u8> =
+                (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let needle: Vec<u8> = if len > 0 && next() % 2 == 0 {
+                let from = (next() % len as u64) as usize;
+                let n = (next() % 40) as usize;
+                hay[from..(from + n).min(len)].to_vec()
+            } else {
+                let n = (next() % 12) as usize;
+                (0..n).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect()
+            };
+            assert_eq!(
+                find_once(&hay, &needle),
+                memchr::memmem::find(&hay, &needle),
+                "{:?} in {:?}",
+                String::from_utf8_lossy(&needle),
+                String::from_utf8_lossy(&hay)
+            );
+        }
+        let hay = "ab".repeat(100) + "abc";
+        assert_eq!(find_once(hay.as_bytes(), b"abc"), Some(200));
+    }
 
     #[test]
     fn error_lines_and_negations() {
