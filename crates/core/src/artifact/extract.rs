@@ -330,12 +330,17 @@ pub fn named_in(text: &str) -> Vec<String> {
     let b = text.as_bytes();
     let (mut start, mut i) = (0, 0);
     while start <= b.len() {
-        // The end of the word at `start` and where the next one starts.
+        // The end of the word at `start`, where the next one starts, and its first dot (a word
+        // without one names no file: most words are settled without a look at them).
+        let mut dot = usize::MAX;
         let (end, next) = loop {
             let Some(&c) = b.get(i) else { break (i, i + 1) };
             if c < 0x80 {
                 if separator(c) {
                     break (i, i + 1);
+                }
+                if c == b'.' {
+                    dot = dot.min(i);
                 }
                 i += 1;
             } else {
@@ -350,7 +355,7 @@ pub fn named_in(text: &str) -> Vec<String> {
         let keep = if starts_ci(w, "http://") || starts_ci(w, "https://") {
             w.len() > 8
         } else {
-            is_file_name(w)
+            dot < start + w.len() && is_file_name(w)
         };
         if keep && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
@@ -368,16 +373,15 @@ pub fn named_in(text: &str) -> Vec<String> {
 /// dotted identifier chain (`os.path.join`).
 fn is_file_name(w: &str) -> bool {
     let b = w.as_bytes();
-    // Most words have no dot, so no extension: settled before the character checks.
-    if memchr::memchr(b'.', b).is_none()
+    if w.is_empty()
         || w.starts_with(['-', '.', '/'])
         || !b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'_' | b'-'))
     {
         return false;
     }
     // ASCII only from here: byte positions are char boundaries.
-    let last = &w[memchr::memrchr(b'/', b).map_or(0, |i| i + 1)..];
-    let Some(dot) = memchr::memrchr(b'.', last.as_bytes()) else { return false };
+    let last = &w[b.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1)..];
+    let Some(dot) = last.bytes().rposition(|c| c == b'.') else { return false };
     let (stem, ext) = (&last[..dot], &last[dot + 1..]);
     !stem.is_empty()
         && !stem.contains('.')
