@@ -312,6 +312,14 @@ pub fn find_once(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.
 pub fn interpreter_exit(text: &str) -> Option<i64> {
+    // Both prefixes start with an `e`: most texts are settled by their first byte that is not
+    // ASCII whitespace (`is_env_step` asks several times a step; `trim_start` cost more than
+    // the rest). A non-ASCII byte may start Unicode whitespace: read as before.
+    let b = text.as_bytes();
+    let lead = b.iter().position(|c| !matches!(c, b' ' | b'\t'..=b'\r')).unwrap_or(b.len());
+    if !matches!(b.get(lead), Some(b'e' | b'E' | 0x80..)) {
+        return None;
+    }
     let t = text.trim_start();
     let rest = t.strip_prefix("exitcode:").or_else(|| t.strip_prefix("Exit code:"))?;
     let num: String =
@@ -419,6 +427,24 @@ pub fn signature(line: &str) -> String {
 mod tests {
     use super::super::vocab::*;
     use super::*;
+
+    #[test]
+    fn interpreter_exit_reads_past_any_leading_whitespace() {
+        for (text, code) in [
+            ("exitcode: 1 (execution failed)", Some(1)),
+            ("  \t\n\u{b}\u{c}\rExit code: -2", Some(-2)),
+            ("\u{a0}\u{3000}exitcode: 0", Some(0)),
+            ("\u{85}Exit code:3", Some(3)),
+            ("é exitcode: 1", None),
+            ("ls", None),
+            ("", None),
+            ("   ", None),
+            ("exit code: 1", None),
+            ("Exitcode: 1", None),
+        ] {
+            assert_eq!(interpreter_exit(text), code, "{text:?}");
+        }
+    }
 
     #[test]
     fn find_once_finds_what_memmem_finds() {
