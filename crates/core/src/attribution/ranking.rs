@@ -168,7 +168,9 @@ pub fn rank(
     }
     let open = failed || traj.outcome == Outcome::Unknown;
     if open {
-        let mut agents: Vec<&str> = Vec::with_capacity(4);
+        // The agents seen so far: the first apart, so a run of one agent allocates no list.
+        let mut first_agent: Option<&str> = None;
+        let mut agents: Vec<&str> = Vec::new();
         let mut scored = 0;
         for (i, s) in steps.iter().enumerate() {
             if scored >= MAX_OUT_OF_SET {
@@ -178,14 +180,21 @@ pub fn rank(
                 continue;
             }
             scored += 1;
-            let first_of_agent = !agents.contains(&s.actor.as_str());
-            if first_of_agent {
-                agents.push(s.actor.as_str());
+            let actor = s.actor.as_str();
+            let first_of_agent = match first_agent {
+                None => {
+                    first_agent = Some(actor);
+                    true
+                }
+                Some(a) => a != actor && !agents.contains(&actor),
+            };
+            if first_of_agent && first_agent != Some(actor) {
+                agents.push(actor);
             }
             if at.contains_key(&(i as u32)) {
                 continue;
             }
-            let rule = match (agents.len(), first_of_agent) {
+            let rule = match (1 + agents.len(), first_of_agent) {
                 (1, true) => Rule::PlanOrigin,
                 (_, true) => Rule::AgentFirstStep,
                 _ => Rule::AgentStep,
@@ -198,21 +207,26 @@ pub fn rank(
     }
     let first: Vec<f64> = pool.iter().map(|p| score::score(&p.features, weights)).collect();
     let at_steps: Vec<u32> = pool.iter().map(|p| p.step).collect();
-    // Agents are looked up only when an agent stage is on.
-    let agents: Vec<String> = if weights.agent_support == 0.0 && weights.agent_vote == 0.0 {
-        Vec::new()
-    } else {
-        pool.iter()
-            .map(|p| {
-                if p.blocked {
-                    "environment".to_string()
-                } else {
-                    eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
-                }
-            })
-            .collect()
-    };
-    let st = stages(&first, &at_steps, &agents, weights);
+    // Agents are looked up only when an agent stage reads them: not with both stages off, nor
+    // for the vote alone over one candidate (its share needs no name, see `stages`; most runs
+    // of a step or two have one candidate), where an unnamed agent stands for it.
+    let unnamed = [String::new()];
+    let agents: Vec<String> =
+        if weights.agent_support == 0.0 && (weights.agent_vote == 0.0 || pool.len() == 1) {
+            Vec::new()
+        } else {
+            pool.iter()
+                .map(|p| {
+                    if p.blocked {
+                        "environment".to_string()
+                    } else {
+                        eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
+                    }
+                })
+                .collect()
+        };
+    let one_unnamed = agents.is_empty() && pool.len() == 1 && weights.agent_vote != 0.0;
+    let st = stages(&first, &at_steps, if one_unnamed { &unnamed } else { &agents }, weights);
     let order = st.order;
     if weights.agent_support != 0.0 {
         for (p, s) in pool.iter_mut().zip(&st.support) {
