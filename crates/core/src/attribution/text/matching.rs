@@ -329,6 +329,11 @@ pub fn interpreter_exit(text: &str) -> Option<i64> {
 
 /// The first non-blank line of `text`, as a quote.
 pub fn first_line(text: &str) -> &str {
+    // A text of one line (most commands and quotes) is that line trimmed: no line iterator
+    // (`trim` takes a `\r` at the end as `lines` would have).
+    if memchr::memchr(b'\n', text.as_bytes()).is_none() {
+        return cut(text.trim());
+    }
     cut(text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""))
 }
 
@@ -427,6 +432,17 @@ pub fn signature(line: &str) -> String {
 mod tests {
     use super::super::vocab::*;
     use super::*;
+
+    #[test]
+    fn first_line_of_one_line_is_what_the_line_iterator_gives() {
+        fn slow(t: &str) -> &str {
+            cut(t.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""))
+        }
+        let long = "é".repeat(300);
+        for t in ["", " ", "\r", "ls", "  ls -la \r", "a\rb", "\u{a0}x\u{3000}", "\t\u{b}", &long] {
+            assert_eq!(first_line(t), slow(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn interpreter_exit_reads_past_any_leading_whitespace() {
