@@ -426,9 +426,9 @@ fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
 struct Stages {
     /// (score, index) best first.
     order: Vec<(f64, usize)>,
-    /// Each candidate's agent support (all 0 while that stage is off).
+    /// Each candidate's agent support (empty while that stage is off: all 0).
     support: Vec<f64>,
-    /// Each candidate's agent's share of the score mass (all 0 while the vote is off).
+    /// Each candidate's agent's share of the score mass (empty while the vote is off: all 0).
     mass: Vec<f64>,
     /// The candidate the agent vote moved to the top, if it moved one.
     promoted: Option<usize>,
@@ -444,7 +444,8 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
     let n = first.len();
     let mut order: Vec<(f64, usize)> = first.iter().copied().zip(0..).collect();
     sort_order(&mut order, at_steps);
-    let mut out = Stages { order, support: vec![0.0; n], mass: vec![0.0; n], promoted: None };
+    // A stage that is off leaves its list empty (read as all 0: the features' default).
+    let mut out = Stages { order, support: Vec::new(), mass: Vec::new(), promoted: None };
     if agents.len() != n {
         return out;
     }
@@ -463,7 +464,7 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
         let (score, best) = (out.order[0].0, out.order[0].0);
         let v = ((score - best) / w.agent_vote).exp();
         let total = v;
-        out.mass[0] = v / total;
+        out.mass = vec![v / total];
     } else if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
         let mut scores = vec![0.0; n];
@@ -537,7 +538,8 @@ mod tests {
                 } else {
                     0.0
                 };
-                assert_eq!(one.mass[0].to_bits(), expected.to_bits(), "{score} {vote}");
+                let mass = one.mass.first().copied().unwrap_or(0.0);
+                assert_eq!(mass.to_bits(), expected.to_bits(), "{score} {vote}");
             }
         }
     }
