@@ -168,7 +168,9 @@ pub fn rank(
     }
     let open = failed || traj.outcome == Outcome::Unknown;
     if open {
-        let mut agents: Vec<&str> = Vec::with_capacity(4);
+        // The agents seen so far: the first apart, so a run of one agent allocates no list.
+        let mut first_agent: Option<&str> = None;
+        let mut agents: Vec<&str> = Vec::new();
         let mut scored = 0;
         for (i, s) in steps.iter().enumerate() {
             if scored >= MAX_OUT_OF_SET {
@@ -178,14 +180,21 @@ pub fn rank(
                 continue;
             }
             scored += 1;
-            let first_of_agent = !agents.contains(&s.actor.as_str());
-            if first_of_agent {
-                agents.push(s.actor.as_str());
+            let actor = s.actor.as_str();
+            let first_of_agent = match first_agent {
+                None => {
+                    first_agent = Some(actor);
+                    true
+                }
+                Some(a) => a != actor && !agents.contains(&actor),
+            };
+            if first_of_agent && first_agent != Some(actor) {
+                agents.push(actor);
             }
             if at.contains_key(&(i as u32)) {
                 continue;
             }
-            let rule = match (agents.len(), first_of_agent) {
+            let rule = match (1 + agents.len(), first_of_agent) {
                 (1, true) => Rule::PlanOrigin,
                 (_, true) => Rule::AgentFirstStep,
                 _ => Rule::AgentStep,
@@ -198,21 +207,26 @@ pub fn rank(
     }
     let first: Vec<f64> = pool.iter().map(|p| score::score(&p.features, weights)).collect();
     let at_steps: Vec<u32> = pool.iter().map(|p| p.step).collect();
-    // Agents are looked up only when an agent stage is on.
-    let agents: Vec<String> = if weights.agent_support == 0.0 && weights.agent_vote == 0.0 {
-        Vec::new()
-    } else {
-        pool.iter()
-            .map(|p| {
-                if p.blocked {
-                    "environment".to_string()
-                } else {
-                    eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
-                }
-            })
-            .collect()
-    };
-    let st = stages(&first, &at_steps, &agents, weights);
+    // Agents are looked up only when an agent stage reads them: not with both stages off, nor
+    // for the vote alone over one candidate (its share needs no name, see `stages`; most runs
+    // of a step or two have one candidate), where an unnamed agent stands for it.
+    let unnamed = [String::new()];
+    let agents: Vec<String> =
+        if weights.agent_support == 0.0 && (weights.agent_vote == 0.0 || pool.len() == 1) {
+            Vec::new()
+        } else {
+            pool.iter()
+                .map(|p| {
+                    if p.blocked {
+                        "environment".to_string()
+                    } else {
+                        eval::normalize_agent(responsible_agent_name(steps, p.step as usize))
+                    }
+                })
+                .collect()
+        };
+    let one_unnamed = agents.is_empty() && pool.len() == 1 && weights.agent_vote != 0.0;
+    let st = stages(&first, &at_steps, if one_unnamed { &unnamed } else { &agents }, weights);
     let order = st.order;
     if weights.agent_support != 0.0 {
         for (p, s) in pool.iter_mut().zip(&st.support) {
@@ -412,9 +426,9 @@ fn sort_order(order: &mut [(f64, usize)], at_steps: &[u32]) {
 struct Stages {
     /// (score, index) best first.
     order: Vec<(f64, usize)>,
-    /// Each candidate's agent support (all 0 while that stage is off).
+    /// Each candidate's agent support (empty while that stage is off: all 0).
     support: Vec<f64>,
-    /// Each candidate's agent's share of the score mass (all 0 while the vote is off).
+    /// Each candidate's agent's share of the score mass (empty while the vote is off: all 0).
     mass: Vec<f64>,
     /// The candidate the agent vote moved to the top, if it moved one.
     promoted: Option<usize>,
@@ -430,7 +444,8 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
     let n = first.len();
     let mut order: Vec<(f64, usize)> = first.iter().copied().zip(0..).collect();
     sort_order(&mut order, at_steps);
-    let mut out = Stages { order, support: vec![0.0; n], mass: vec![0.0; n], promoted: None };
+    // A stage that is off leaves its list empty (read as all 0: the features' default).
+    let mut out = Stages { order, support: Vec::new(), mass: Vec::new(), promoted: None };
     if agents.len() != n {
         return out;
     }
@@ -449,7 +464,7 @@ fn stages(first: &[f64], at_steps: &[u32], agents: &[String], w: &Weights) -> St
         let (score, best) = (out.order[0].0, out.order[0].0);
         let v = ((score - best) / w.agent_vote).exp();
         let total = v;
-        out.mass[0] = v / total;
+        out.mass = vec![v / total];
     } else if w.agent_vote > 0.0 {
         let ranked: Vec<usize> = out.order.iter().map(|o| o.1).collect();
         let mut scores = vec![0.0; n];
@@ -523,7 +538,8 @@ mod tests {
                 } else {
                     0.0
                 };
-                assert_eq!(one.mass[0].to_bits(), expected.to_bits(), "{score} {vote}");
+                let mass = one.mass.first().copied().unwrap_or(0.0);
+                assert_eq!(mass.to_bits(), expected.to_bits(), "{score} {vote}");
             }
         }
     }

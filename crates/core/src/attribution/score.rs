@@ -610,9 +610,15 @@ pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
                 part[m.start()..end].trim_end()
             })
     };
+    // Most texts report no check at all: settled by one fast scan of the whole text.
+    static ANY: std::sync::LazyLock<super::text::AnyCase> =
+        std::sync::LazyLock::new(|| super::text::AnyCase::new(CLAIMED_CHECK));
+    if !super::text::AnyCase::may_occur(&ANY, text) {
+        return None;
+    }
     let task = task.trim();
     match (!task.is_empty())
-        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .then(|| super::text::find_once(text.as_bytes(), task.as_bytes()))
         .flatten()
     {
         Some(at) => find(&text[..at]).or_else(|| find(&text[at + task.len()..])),
@@ -625,9 +631,15 @@ pub fn claimed_check<'a>(text: &'a str, task: &str) -> Option<&'a str> {
 /// first work around it) is read without the task's text, whose words are the task's, not an
 /// assumption the step introduced.
 pub fn states_own_assumption(text: &str, task: &str) -> bool {
+    // Most texts hold no assumption word at all: settled by one fast scan of the whole text.
+    static ANY: std::sync::LazyLock<super::text::AnyCase> =
+        std::sync::LazyLock::new(|| super::text::AnyCase::new(ASSUMPTION));
+    if !super::text::AnyCase::may_occur(&ANY, text) {
+        return false;
+    }
     let task = task.trim();
     match (!task.is_empty())
-        .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+        .then(|| super::text::find_once(text.as_bytes(), task.as_bytes()))
         .flatten()
     {
         Some(at) => states_assumption(&text[..at]) || states_assumption(&text[at + task.len()..]),

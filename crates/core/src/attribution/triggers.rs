@@ -132,6 +132,9 @@ struct Scan<'t> {
     /// A failing test action → the edit it caught (the edit introduced the error).
     edit_by_test: HashMap<usize, usize>,
     scratch: String,
+    /// Whether the last agent step read has a success claim (`claim_contradicted` reads every
+    /// agent step's): the final claim without a second scan of the last one.
+    last_claim: bool,
     lower: Lowered,
     /// What the task forbids changing, each with whether an edit already broke it, and the
     /// step that states the task.
@@ -181,6 +184,7 @@ pub fn detect(traj: &Trajectory) -> Found {
         env_by_action: HashMap::default(),
         edit_by_test: HashMap::default(),
         scratch: String::new(),
+        last_claim: false,
         lower: Lowered::default(),
         bans: Vec::new(),
         task_step: 0,
@@ -210,10 +214,11 @@ pub fn detect(traj: &Trajectory) -> Found {
             _ => {}
         }
     }
-    let last_agent = scan.last_agent;
+    let (last_agent, last_claim) = (scan.last_agent, scan.last_claim);
     let mut f = scan.f;
     f.last_agent_step = last_agent.map(|a| a as u32);
-    f.final_claim = last_agent.is_some_and(|a| text::claim_line(&steps[a].text).is_some())
+    // `claim_line_in` gives what `claim_line` gives (a test in `text` holds them equal).
+    f.final_claim = (last_agent.is_some() && last_claim)
         || traj.final_answer.as_deref().is_some_and(|a| text::claim_line(a).is_some());
     if let Some(answer) = final_answer(traj, last_agent) {
         if let Some(t) = answer_origin(traj, &answer) {
@@ -350,7 +355,9 @@ impl<'t> Scan<'t> {
     fn claim_contradicted(&mut self, i: usize) {
         let steps = self.steps;
         let s = &steps[i];
-        let Some(claim) = text::claim_line_in(&s.text, &mut self.scratch) else { return };
+        let claim = text::claim_line_in(&s.text, &mut self.scratch);
+        self.last_claim = claim.is_some();
+        let Some(claim) = claim else { return };
         if let Some(e) = &self.open_error {
             self.f.triggers.push(Trigger {
                 step: i as u32,

@@ -57,6 +57,27 @@ impl Lower {
     }
 }
 
+/// A needle list (lower-case ASCII) asked first whether any of it occurs in a long text at all,
+/// in any ASCII case, before a search that needs ASCII case ignored and every match's
+/// position (`score`'s assumption and reported-check phrases): the text lower-cased and
+/// searched case-sensitively, leftmost-first, which lets the SIMD packed matcher run (several
+/// times faster than the case-insensitive automaton over a text of a few hundred bytes).
+pub struct AnyCase(Ac);
+
+impl AnyCase {
+    pub fn new(needles: &[&str]) -> AnyCase {
+        let o = AcOptions { match_kind: MatchKind::LeftmostFirst, ..AcOptions::default() };
+        AnyCase(o.build(needles).expect("static needle lists build"))
+    }
+
+    /// False only when no needle of `any` occurs in `text` in any case (so no search of a
+    /// part of it finds one); true for a text of at most 128 bytes, which the caller reads at
+    /// once (the automaton is not even built while only short texts come).
+    pub fn may_occur(any: &LazyLock<AnyCase>, text: &str) -> bool {
+        text.len() <= SHORT || any.0.is_match(lowered(text).as_str())
+    }
+}
+
 static ERROR_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(ERROR_NEEDLES));
 
 static NEGATED_AC: LazyLock<Lower> = LazyLock::new(|| Lower::new(NEGATED));
@@ -281,8 +302,45 @@ pub fn is_budget_exhausted_in(text: &str, buf: &mut String) -> bool {
     is_budget_exhausted_lower(lower_into(buf, text))
 }
 
+/// The first occurrence of `needle` in `haystack`, as `memchr::memmem::find` gives it, for a
+/// needle searched once (a run's task in one step's text): `memmem::find` builds a searcher
+/// for every call (~75 instructions a byte of a long needle, ~11,500 for a 150-byte task),
+/// more than the search itself. Positions holding the needle's first two bytes are compared
+/// whole; after 16 of them that were not the needle, the rest goes to `memmem::find` (linear in
+/// the worst case, as before).
+pub fn find_once(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.len() < 2 || haystack.len() < 64 {
+        return memchr::memmem::find(haystack, needle);
+    }
+    let last = haystack.len().checked_sub(needle.len())?;
+    let (a, b) = (needle[0], needle[1]);
+    let (mut at, mut compared) = (0, 0);
+    while at <= last {
+        let i = at + memchr::memchr(a, &haystack[at..=last])?;
+        if haystack[i + 1] == b {
+            if haystack[i..i + needle.len()] == *needle {
+                return Some(i);
+            }
+            compared += 1;
+            if compared == 16 {
+                return memchr::memmem::find(&haystack[i + 1..], needle).map(|j| i + 1 + j);
+            }
+        }
+        at = i + 1;
+    }
+    None
+}
+
 /// Output of a code interpreter in a chat log (`exitcode: 1 (execution failed)`): the code.
 pub fn interpreter_exit(text: &str) -> Option<i64> {
+    // Both prefixes start with an `e`: most texts are settled by their first byte that is not
+    // ASCII whitespace (`is_env_step` asks several times a step; `trim_start` cost more than
+    // the rest). A non-ASCII byte may start Unicode whitespace: read as before.
+    let b = text.as_bytes();
+    let lead = b.iter().position(|c| !matches!(c, b' ' | b'\t'..=b'\r')).unwrap_or(b.len());
+    if !matches!(b.get(lead), Some(b'e' | b'E' | 0x80..)) {
+        return None;
+    }
     let t = text.trim_start();
     let rest = t.strip_prefix("exitcode:").or_else(|| t.strip_prefix("Exit code:"))?;
     let num: String =
@@ -292,6 +350,11 @@ pub fn interpreter_exit(text: &str) -> Option<i64> {
 
 /// The first non-blank line of `text`, as a quote.
 pub fn first_line(text: &str) -> &str {
+    // A text of one line (most commands and quotes) is that line trimmed: no line iterator
+    // (`trim` takes a `\r` at the end as `lines` would have).
+    if memchr::memchr(b'\n', text.as_bytes()).is_none() {
+        return cut(text.trim());
+    }
     cut(text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""))
 }
 
@@ -390,6 +453,117 @@ pub fn signature(line: &str) -> String {
 mod tests {
     use super::super::vocab::*;
     use super::*;
+
+    #[test]
+    fn any_case_says_no_only_when_no_needle_occurs_in_any_case() {
+        let needles = ["assume", "let's say", "i have verified", "after-checking"];
+        let any: LazyLock<AnyCase> = LazyLock::new(|| {
+            AnyCase::new(&["assume", "let's say", "i have verified", "after-checking"])
+        });
+        let ci = automaton(&needles);
+        let words = [
+            "Assume",
+            "ASSUMING",
+            "let's SAY",
+            "I Have Verified",
+            "after-Checking",
+            "assum",
+            "let s say",
+            "verified",
+            "x",
+            "数据",
+            "\n",
+            " ",
+            "é",
+        ];
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            let n = (next() % 60) as usize;
+            let text: String = (0..n)
+                .map(|_| {
+                    let w = words[(next() % words.len() as u64) as usize];
+                    if next() % 8 == 0 {
+                        w
+                    } else {
+                        "filler "
+                    }
+                })
+                .collect();
+            let found = ci.is_match(text.as_str());
+            assert_eq!(AnyCase::may_occur(&any, &text), found || text.len() <= 128, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn first_line_of_one_line_is_what_the_line_iterator_gives() {
+        fn slow(t: &str) -> &str {
+            cut(t.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""))
+        }
+        let long = "é".repeat(300);
+        for t in ["", " ", "\r", "ls", "  ls -la \r", "a\rb", "\u{a0}x\u{3000}", "\t\u{b}", &long] {
+            assert_eq!(first_line(t), slow(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn interpreter_exit_reads_past_any_leading_whitespace() {
+        for (text, code) in [
+            ("exitcode: 1 (execution failed)", Some(1)),
+            ("  \t\n\u{b}\u{c}\rExit code: -2", Some(-2)),
+            ("\u{a0}\u{3000}exitcode: 0", Some(0)),
+            ("\u{85}Exit code:3", Some(3)),
+            ("é exitcode: 1", None),
+            ("ls", None),
+            ("", None),
+            ("   ", None),
+            ("exit code: 1", None),
+            ("Exitcode: 1", None),
+        ] {
+            assert_eq!(interpreter_exit(text), code, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn find_once_finds_what_memmem_finds() {
+        // Haystacks over a small alphabet (many near misses, the fallback after 16 of them)
+        // and needles cut from them or made up, at every length around the thresholds.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..4000 {
+            let alphabet: &[u8] = if round % 2 == 0 { b"ab" } else { b"abcd x" };
+            let len = (next() % 400) as usize;
+            let hay: Vec<u8> =
+                (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let needle: Vec<u8> = if len > 0 && next() % 2 == 0 {
+                let from = (next() % len as u64) as usize;
+                let n = (next() % 40) as usize;
+                hay[from..(from + n).min(len)].to_vec()
+            } else {
+                let n = (next() % 12) as usize;
+                (0..n).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect()
+            };
+            assert_eq!(
+                find_once(&hay, &needle),
+                memchr::memmem::find(&hay, &needle),
+                "{:?} in {:?}",
+                String::from_utf8_lossy(&needle),
+                String::from_utf8_lossy(&hay)
+            );
+        }
+        let hay = "ab".repeat(100) + "abc";
+        assert_eq!(find_once(hay.as_bytes(), b"abc"), Some(200));
+    }
 
     #[test]
     fn error_lines_and_negations() {
