@@ -86,7 +86,8 @@ test('a Who&When item shows its gold label beside the critical step, on the firs
     ['ag_81.json', /^#5 \(DataVerification_Expert\) · not the critical step$/]]) {
     const { page, context, errors } = await newPage(browser);
     await page.goto(srv.url);
-    await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'who_and_when', item));
+    const folder = item === 'ag_81.json' ? 'who_and_when_missed' : 'who_and_when';
+    await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, folder, item));
     await waitReady(page);
     await page.waitForSelector('[data-testid="gold"]');
     assert.match(await page.textContent('[data-testid="gold"]'), gold, item);
