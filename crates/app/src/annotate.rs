@@ -428,8 +428,13 @@ fn critical_text(l: &Label, actors: &[String]) -> String {
 
 /// The distinct non-empty actors, in order of first appearance.
 fn agent_choices(actors: &[String]) -> Vec<String> {
-    let mut seen = std::collections::BTreeSet::new();
-    actors.iter().filter(|a| !a.is_empty() && seen.insert(a.as_str())).cloned().collect()
+    let mut seen: Vec<&str> = Vec::new();
+    for a in actors {
+        if !a.is_empty() && !seen.contains(&a.as_str()) {
+            seen.push(a);
+        }
+    }
+    seen.into_iter().map(str::to_string).collect()
 }
 
 #[derive(Clone, Copy)]

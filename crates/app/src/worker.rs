@@ -10,6 +10,7 @@
 mod dataset;
 pub(crate) mod files;
 mod store;
+mod waiting;
 
 pub use store::{summarize, Store};
 

@@ -28,6 +28,7 @@ pub mod scorecard;
 pub mod session;
 pub mod sort;
 pub mod usage;
+pub mod vecmap;
 pub mod views;
 
 /// Classification lives inside attribution; this path is kept for callers.

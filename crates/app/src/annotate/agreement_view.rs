@@ -148,9 +148,10 @@ pub fn agreement_panel(props: &AgreementProps) -> Html {
 }
 
 fn file_row(f: &ImportedFile) -> Html {
-    let annotators: std::collections::BTreeSet<&str> =
-        f.labels.iter().map(|l| l.annotator.as_str()).collect();
-    let names: Vec<&str> = annotators.into_iter().collect();
+    // Each name once, in order (sorted and deduplicated: no `BTreeSet` type in the bundle).
+    let mut names: Vec<&str> = f.labels.iter().map(|l| l.annotator.as_str()).collect();
+    trajscope_core::sort::sort(&mut names);
+    names.dedup();
     html! {
         <li data-testid="imported-file">
             { format!("{}: {} label(s) by {}", f.name, f.labels.len(), if names.is_empty() { "nobody".to_string() } else { names.join(", ") }) }

@@ -9,11 +9,11 @@
 //! ticks "keep secrets".
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use trajscope_core::dataset::{agree, Style};
-use trajscope_core::labels::{self, ImportOptions, ItemKey, Label};
+use trajscope_core::labels::{self, ImportOptions, Label};
+use trajscope_core::vecmap::VecMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -114,10 +114,7 @@ fn done_text(name: &str, items: u32, no_step: u32, ties: u32, warnings: &[String
 /// label of this browser's annotator when the item has one, else the agreed label; a tie is
 /// left out (counted). Returns (labels, ties).
 pub fn labels_to_keep(read: Vec<Label>, me: &str) -> (Vec<Label>, usize) {
-    let mut by_item: BTreeMap<ItemKey, Vec<Label>> = BTreeMap::new();
-    for l in read {
-        by_item.entry(l.item()).or_default().push(l);
-    }
+    let by_item = VecMap::grouped(read.into_iter().map(|l| (l.item(), l)).collect());
     let mut keep = Vec::new();
     let mut ties = 0;
     for (_, labels) in by_item {

@@ -2,7 +2,6 @@
 //! answered with the session's projection, the background analysis in batches, the cases and
 //! the brief once the identity is known. Plain Rust, tested natively.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use trajscope_core::ingest::Settled;
@@ -12,6 +11,7 @@ use trajscope_core::report::QuarantineRecord;
 use trajscope_core::{Loader, Session};
 
 use super::files::{ByFile, FileSet};
+use super::waiting::Waiting;
 use crate::protocol::{
     CaseView, ReadProgress, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN,
     RAW_PREVIEW_CHARS, SECRETS_SHOWN,
@@ -39,7 +39,7 @@ pub struct Store {
 struct Reading {
     /// Settled trajectories whose predecessors have not settled yet, by position: the
     /// provisional session holds positions `0..n` only, so its indices are the final ones.
-    waiting: BTreeMap<usize, Trajectory>,
+    waiting: Waiting<Trajectory>,
     /// The provisional `Loaded` was answered: the page shows the file.
     shown: bool,
     /// Rows of the provisional session the page has (the next [`Response::Reading`] brings

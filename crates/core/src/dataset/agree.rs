@@ -1,12 +1,11 @@
 //! The agreed label of several annotators (docs/dataset.md): the majority answer on the
 //! critical step ("no critical step" is an answer of its own); a tie agrees on nothing.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::labels::Label;
 use crate::model::GoldLabel;
+use crate::vecmap::VecMap;
 
 /// The labels of one trajectory, one per annotator, and what they agree on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,20 +77,18 @@ fn majority<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Option<T> {
 
 /// Agrees the labels of one trajectory (all of the same content hash and trajectory id).
 pub fn agree<'a>(labels: impl IntoIterator<Item = &'a Label>) -> Agreed {
-    let mut by_annotator: BTreeMap<String, &Label> = BTreeMap::new();
+    let mut by_annotator: VecMap<String, &Label> = VecMap::new();
     for l in labels {
         let key = annotator_key(l);
         match by_annotator.get(&key) {
             Some(old) if old.time > l.time => {}
-            _ => {
-                by_annotator.insert(key, l);
-            }
+            _ => by_annotator.insert(key, l),
         }
     }
     let labels: Vec<Label> = by_annotator.values().map(|l| (*l).clone()).collect();
-    let mut votes: BTreeMap<Option<u32>, Vec<String>> = BTreeMap::new();
+    let mut votes: VecMap<Option<u32>, Vec<String>> = VecMap::new();
     for l in &labels {
-        votes.entry(l.critical_step).or_default().push(annotator_key(l));
+        votes.or_default(l.critical_step).push(annotator_key(l));
     }
     let votes: Vec<Vote> =
         votes.into_iter().map(|(step, annotators)| Vote { step, annotators }).collect();

@@ -16,11 +16,10 @@
 //!   compared items with every annotator as a rater. A kappa is `None` when it is undefined
 //!   (no items, or chance agreement of 1: every rater always gave the same single answer).
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde::{Deserialize, Serialize};
 
 use super::{ItemKey, Label};
+use crate::vecmap::VecMap;
 
 /// Agreement of two annotators over the items both labelled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,7 +73,9 @@ pub struct Agreement {
     pub disagreements: Vec<Disagreement>,
 }
 
-type Answers<'a> = BTreeMap<ItemKey, BTreeMap<String, &'a Label>>;
+/// Each item's answers by annotator, in item then name order (sorted vectors, not `BTreeMap`s:
+/// `core::vecmap`).
+type Answers<'a> = VecMap<ItemKey, VecMap<String, &'a Label>>;
 
 fn annotator_name(l: &Label) -> String {
     let name = l.annotator.trim();
@@ -86,18 +87,18 @@ fn annotator_name(l: &Label) -> String {
 }
 
 fn collect(labels: &[Label]) -> Answers<'_> {
-    let mut by_item: Answers<'_> = BTreeMap::new();
-    for l in labels {
-        let slot = by_item.entry(l.item()).or_default();
-        let name = annotator_name(l);
-        match slot.get(&name) {
-            Some(old) if old.time > l.time => {}
-            _ => {
-                slot.insert(name, l);
+    let by_item = VecMap::grouped(labels.iter().map(|l| (l.item(), l)).collect());
+    by_item.map_values(|labels| {
+        let mut slot: VecMap<String, &Label> = VecMap::new();
+        for l in labels {
+            let name = annotator_name(l);
+            match slot.get(&name) {
+                Some(old) if old.time > l.time => {}
+                _ => slot.insert(name, l),
             }
         }
-    }
-    by_item
+        slot
+    })
 }
 
 fn within_one(a: Option<u32>, b: Option<u32>) -> bool {
@@ -123,12 +124,12 @@ pub fn cohen_kappa(pairs: &[(Option<u32>, Option<u32>)]) -> Option<f64> {
         return None;
     }
     let n = pairs.len() as f64;
-    let mut ma: BTreeMap<Option<u32>, f64> = BTreeMap::new();
-    let mut mb: BTreeMap<Option<u32>, f64> = BTreeMap::new();
+    let mut ma: VecMap<Option<u32>, f64> = VecMap::new();
+    let mut mb: VecMap<Option<u32>, f64> = VecMap::new();
     let mut agree = 0.0;
     for (a, b) in pairs {
-        *ma.entry(*a).or_default() += 1.0;
-        *mb.entry(*b).or_default() += 1.0;
+        *ma.or_default(*a) += 1.0;
+        *mb.or_default(*b) += 1.0;
         if a == b {
             agree += 1.0;
         }
@@ -147,13 +148,13 @@ pub fn fleiss_kappa(rows: &[Vec<Option<u32>>]) -> Option<f64> {
     }
     let n_items = rows.len() as f64;
     let mf = m as f64;
-    let mut totals: BTreeMap<Option<u32>, f64> = BTreeMap::new();
+    let mut totals: VecMap<Option<u32>, f64> = VecMap::new();
     let mut p_sum = 0.0;
     for row in rows {
-        let mut counts: BTreeMap<Option<u32>, f64> = BTreeMap::new();
+        let mut counts: VecMap<Option<u32>, f64> = VecMap::new();
         for a in row {
-            *counts.entry(*a).or_default() += 1.0;
-            *totals.entry(*a).or_default() += 1.0;
+            *counts.or_default(*a) += 1.0;
+            *totals.or_default(*a) += 1.0;
         }
         let sq: f64 = counts.values().map(|c| c * c).sum();
         p_sum += (sq - mf) / (mf * (mf - 1.0));
@@ -166,12 +167,13 @@ pub fn fleiss_kappa(rows: &[Vec<Option<u32>>]) -> Option<f64> {
 /// Agreement on the critical step among all annotators found in `labels`.
 pub fn agreement(labels: &[Label]) -> Agreement {
     let by_item = collect(labels);
-    let annotators: Vec<String> = by_item
-        .values()
-        .flat_map(|m| m.keys().cloned())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let mut names: VecMap<String, ()> = VecMap::new();
+    for name in by_item.values().flat_map(|m| m.keys()) {
+        if names.get(name).is_none() {
+            names.insert(name.clone(), ());
+        }
+    }
+    let annotators: Vec<String> = names.into_iter().map(|(name, ())| name).collect();
 
     let mut pairs = Vec::new();
     for (i, a) in annotators.iter().enumerate() {
