@@ -226,12 +226,16 @@ const AGENT_STAGE: [usize; 2] = [8, 9];
 /// weights are fitted, and the best fit wins.
 const AGENT_VOTE: usize = 10;
 
+/// The index of `assumption` in [`Weights::NAMES`]: held at 0 in the orchestrated fit.
+const ASSUMPTION: usize = 3;
+
 /// Which runs a weight set is fitted for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     /// Group chats: the group chats' objective, and the agent vote is fitted.
     Chat,
-    /// Orchestrated runs: `introduces_code` and `assumption` start at 0 (see [`fit_steps`]).
+    /// Orchestrated runs: `introduces_code` starts at 0 and `assumption` is held at 0 (see
+    /// [`fit_steps`]).
     Orchestrated,
     /// One weight set for both shapes (`--one-model`, the earlier procedure).
     Both,
@@ -317,8 +321,13 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
     // `introduces_code` and `assumption` start off there too, each kept only when it strictly
     // helps. Started at 0.5, `introduces_code` ended at 0 in nearly every fit all the same,
     // but the ascent had moved the other weights against it on the way, and `assumption` was
-    // kept on a page's words (docs/detector.md, the round of 2026-12-04).
-    if shape == Shape::Orchestrated {
+    // kept on a page's words (docs/detector.md, the round of 2026-12-04). `assumption` is
+    // not fitted there at all: in a worker's reply it fires only on the words of a page the
+    // worker passes on ("Simulated Universe", "Hypothetical Growth", a search bar's
+    // "Placeholder"), never on the run's own assumption, so a fit that keeps it on a few
+    // items has learnt those pages (the second round of 2026-12-04).
+    let orchestrated = shape == Shape::Orchestrated;
+    if orchestrated {
         w.introduces_code = 0.0;
         w.assumption = 0.0;
     }
@@ -326,7 +335,12 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
         w.set(k, 0.0);
     }
     w.agent_vote = vote;
-    let held = |k: &usize| AGENT_STAGE.contains(k) || *k == AGENT_VOTE || dropped.contains(k);
+    let held = |k: &usize| {
+        AGENT_STAGE.contains(k)
+            || *k == AGENT_VOTE
+            || dropped.contains(k)
+            || (orchestrated && *k == ASSUMPTION)
+    };
     let mut best = goal(&run(&w));
     for _pass in 0..4 {
         let mut changed = false;
@@ -969,6 +983,32 @@ mod tests {
         let refs: Vec<&Scored> = items.iter().collect();
         let one = fit_model(&refs, false, &[], true).orchestrated;
         assert_eq!((one.introduces_code, one.assumption), (0.5, 0.5));
+    }
+
+    #[test]
+    fn assumption_is_held_off_in_the_orchestrated_fit_only() {
+        assert_eq!(Weights::NAMES[ASSUMPTION], "assumption");
+        // The gold step is the last one, the only one that states an assumption, and
+        // earliness holds it back: the group chats' fit turns `assumption` on, the
+        // orchestrated fit does not fit it at all.
+        for orchestrated in [true, false] {
+            let items: Vec<Scored> = (0..3)
+                .map(|k| {
+                    let mut s = code_item(k, orchestrated, 0, 5);
+                    for c in &mut s.candidates {
+                        c.features.assumption = c.step == 5;
+                    }
+                    s
+                })
+                .collect();
+            let refs: Vec<&Scored> = items.iter().collect();
+            let m = fit_model(&refs, false, &[], false);
+            if orchestrated {
+                assert_eq!(m.orchestrated.assumption, 0.0, "{:?}", m.orchestrated);
+            } else {
+                assert!(m.chat.assumption > 0.0, "{:?}", m.chat);
+            }
+        }
     }
 
     #[test]
