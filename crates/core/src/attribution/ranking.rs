@@ -122,8 +122,11 @@ pub fn rank(
     // allocates each list once, not once per growth).
     let room = instances.len() + steps.len().min(MAX_OUT_OF_SET);
     let mut pool: Vec<Pooled> = Vec::with_capacity(room);
-    let mut at: text::FastMap<u32, usize> =
-        text::FastMap::with_capacity_and_hasher(room, Default::default());
+    // Each step's place in `pool` (`NONE` for none), indexed by step: one filled list, no hash
+    // table to build and hash into for every run. An instance's step may lie past the steps.
+    const NONE: u32 = u32::MAX;
+    let span = instances.iter().map(|i| i.origin_step as usize + 1).fold(steps.len(), usize::max);
+    let mut at: Vec<u32> = vec![NONE; span];
     for (ii, inst) in instances.iter().enumerate() {
         // An error fixed at once is no evidence: its instance never places a candidate (its
         // step may still be an out-of-set candidate on its own features).
@@ -142,10 +145,19 @@ pub fn rank(
         }
         let rules: Vec<Rule> = inst.triggers.iter().map(|&t| triggers[t].rule).collect();
         let blocked = inst.triggers.iter().any(|&t| triggers[t].blocker.is_some());
-        let k = *at.entry(step).or_insert_with(|| {
-            pool.push(Pooled { step, features: base(step), instances: Vec::new(), blocked: false });
-            pool.len() - 1
-        });
+        let k = match at[step as usize] {
+            NONE => {
+                at[step as usize] = pool.len() as u32;
+                pool.push(Pooled {
+                    step,
+                    features: base(step),
+                    instances: Vec::new(),
+                    blocked: false,
+                });
+                pool.len() - 1
+            }
+            k => k as usize,
+        };
         let p = &mut pool[k];
         let better = p.features.state.is_none_or(|s| state_rank(inst.state) > state_rank(s));
         if better {
@@ -191,7 +203,7 @@ pub fn rank(
             if first_of_agent && first_agent != Some(actor) {
                 agents.push(actor);
             }
-            if at.contains_key(&(i as u32)) {
+            if at[i] != NONE {
                 continue;
             }
             let rule = match (1 + agents.len(), first_of_agent) {
@@ -201,7 +213,7 @@ pub fn rank(
             };
             let mut features = base(i as u32);
             features.rules = vec![rule];
-            at.insert(i as u32, pool.len());
+            at[i] = pool.len() as u32;
             pool.push(Pooled { step: i as u32, features, instances: Vec::new(), blocked: false });
         }
     }
@@ -246,10 +258,9 @@ pub fn rank(
         if let Some(&(_, top)) = order.first() {
             let top_step = pool[top].step as usize;
             if let Some(prev) = (0..top_step).rev().find(|&j| text::is_agent_step(&steps[j])) {
-                if let Some(&k) = at.get(&(prev as u32)) {
-                    if pool[k].instances.is_empty() {
-                        pool[k].features.rules = vec![Rule::PrecedingInstruction];
-                    }
+                let k = at[prev] as usize;
+                if at[prev] != NONE && pool[k].instances.is_empty() {
+                    pool[k].features.rules = vec![Rule::PrecedingInstruction];
                 }
             }
         }

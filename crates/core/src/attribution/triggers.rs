@@ -118,6 +118,7 @@ struct Scan<'t> {
     by_span: HashMap<&'t str, usize>,
     by_artifact: HashMap<&'t str, usize>,
     action_count: HashMap<u64, u32>,
+    first_action: Option<(u64, u32)>,
     /// Hash of a command → its last failure (observation step), while not fixed.
     last_failure: HashMap<u64, usize>,
     failed_attempts: HashMap<u64, u32>,
@@ -173,6 +174,7 @@ pub fn detect(traj: &Trajectory) -> Found {
         by_span: HashMap::default(),
         by_artifact: HashMap::default(),
         action_count: HashMap::default(),
+        first_action: None,
         last_failure: HashMap::default(),
         failed_attempts: HashMap::default(),
         failure_sigs: HashMap::default(),
@@ -253,9 +255,24 @@ impl<'t> Scan<'t> {
         }
         let h = action_key(s);
         self.f.action_hash[i] = h;
-        let n = self.action_count.entry(h).or_insert(0);
-        *n += 1;
-        self.f.max_identical_actions = self.f.max_identical_actions.max(*n);
+        // The first action's count apart: a run of one action (or of one repeated) fills no
+        // hash table.
+        let n = match &mut self.first_action {
+            Some((first, n)) if *first == h => {
+                *n += 1;
+                *n
+            }
+            Some(_) => {
+                let n = self.action_count.entry(h).or_insert(0);
+                *n += 1;
+                *n
+            }
+            None => {
+                self.first_action = Some((h, 1));
+                1
+            }
+        };
+        self.f.max_identical_actions = self.f.max_identical_actions.max(n);
         if let Some(a) = s.ids.action_id.as_deref() {
             self.by_action_id.insert(a, i);
         }

@@ -25,12 +25,15 @@ static TEST_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> =
 /// checked with a reused buffer (no allocation per step).
 pub fn is_irreversible_in(step: &Step, buf: &mut String) -> bool {
     buf.clear();
+    let head = step.args.as_deref().unwrap_or("").lines().next().unwrap_or("");
+    let head = head.get(..head.len().min(200)).unwrap_or(head);
+    // Sized once (a first step grew the buffer twice, once per part).
+    buf.reserve(step.tool.as_ref().map_or(0, |t| t.len() + 1) + head.len());
     if let Some(t) = &step.tool {
         buf.push_str(t);
         buf.push(' ');
     }
-    let head = step.args.as_deref().unwrap_or("").lines().next().unwrap_or("");
-    buf.push_str(head.get(..head.len().min(200)).unwrap_or(head));
+    buf.push_str(head);
     // Whole words only: split on anything but letters and digits (`_`, `-`, `.` included).
     buf.make_ascii_lowercase();
     buf.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| IRREVERSIBLE.contains(&w))
