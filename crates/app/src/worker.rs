@@ -10,7 +10,6 @@
 mod dataset;
 pub(crate) mod files;
 mod store;
-mod waiting;
 
 pub use store::{summarize, Store};
 

@@ -2,20 +2,23 @@
 //! order over a handful of keys (annotators, votes, answers): the same answers, iteration in key
 //! order included, without a copy of the ordered map's node code per key and value type in the
 //! web bundle (2 to 5 KB of wasm each; `docs/performance.md`, Bundle). A lookup is a binary
-//! search; an insert of a new key shifts the keys after it, so a map built from many keys in no
-//! order is built with [`VecMap::grouped`] (one stable sort) instead.
+//! search; an insert of a new key shifts the keys after it (or before it: the vector is a
+//! `VecDeque`, so keys added at either end and removed from either end move nothing, as the
+//! worker's trajectories waiting by position are), and a map built from many keys in no order
+//! is built with [`VecMap::grouped`] (one stable sort) instead.
 
 use std::borrow::Borrow;
+use std::collections::VecDeque;
 
 /// A map kept as a vector sorted by key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VecMap<K, V> {
-    items: Vec<(K, V)>,
+    items: VecDeque<(K, V)>,
 }
 
 impl<K, V> Default for VecMap<K, V> {
     fn default() -> Self {
-        VecMap { items: Vec::new() }
+        VecMap { items: VecDeque::new() }
     }
 }
 
@@ -36,6 +39,22 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
     {
         self.find(key).ok().map(|i| &self.items[i].1)
+    }
+
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).is_ok()
+    }
+
+    /// Takes the value of `key` out.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        let i = self.find(key).ok()?;
+        self.items.remove(i).map(|(_, v)| v)
     }
 
     /// Sets the value of `key`, replacing any (the key first inserted is kept, as
@@ -73,7 +92,15 @@ impl<K: Ord, V> VecMap<K, V> {
                 _ => items.push((k, vec![v])),
             }
         }
-        VecMap { items }
+        VecMap { items: items.into() }
+    }
+}
+
+impl<K: Ord, V> Extend<(K, V)> for VecMap<K, V> {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
     }
 }
 
@@ -107,7 +134,7 @@ impl<K, V> VecMap<K, V> {
 
 impl<K, V> IntoIterator for VecMap<K, V> {
     type Item = (K, V);
-    type IntoIter = std::vec::IntoIter<(K, V)>;
+    type IntoIter = std::collections::vec_deque::IntoIter<(K, V)>;
 
     /// The entries in key order.
     fn into_iter(self) -> Self::IntoIter {
@@ -117,7 +144,10 @@ impl<K, V> IntoIterator for VecMap<K, V> {
 
 impl<'a, K, V> IntoIterator for &'a VecMap<K, V> {
     type Item = (&'a K, &'a V);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    type IntoIter = std::iter::Map<
+        std::collections::vec_deque::Iter<'a, (K, V)>,
+        fn(&'a (K, V)) -> (&'a K, &'a V),
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
         self.items.iter().map(|(k, v)| (k, v))
@@ -181,5 +211,53 @@ mod tests {
             assert!(VecMap::grouped(pairs).into_iter().eq(b));
         }
         assert!(VecMap::<u8, u8>::grouped(Vec::new()).is_empty());
+    }
+
+    /// The store's use: positions extended in any order (a few repeated), the next one taken
+    /// off while there, the rest drained in order; the same answers as a `BTreeMap`.
+    #[test]
+    fn answers_as_an_ordered_map_would() {
+        let mut state = 0x2545_f491_u32;
+        let mut next = move |n: u32| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state % n
+        };
+        for round in 0..200 {
+            let (mut w, mut m) = (VecMap::new(), BTreeMap::new());
+            let mut taken = 0;
+            for step in 0..30 {
+                let batch: Vec<(usize, u32)> = (0..next(8))
+                    .map(|_| ((taken + next(12) as usize).saturating_sub(1), step * 100 + round))
+                    .collect();
+                w.extend(batch.iter().copied());
+                m.extend(batch.iter().copied());
+                assert_eq!(w.contains_key(&0), m.contains_key(&0));
+                assert_eq!(w.contains_key(&taken), m.contains_key(&taken));
+                if next(5) == 0 {
+                    assert_eq!(w.remove(&0), m.remove(&0));
+                }
+                while let Some(v) = m.remove(&taken) {
+                    assert_eq!(w.remove(&taken), Some(v));
+                    taken += 1;
+                }
+                assert_eq!(w.remove(&taken), None);
+                assert_eq!(w.remove(&(taken + 1000)), None);
+            }
+            assert_eq!(w.into_iter().collect::<Vec<_>>(), m.into_iter().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn thousands_in_order_leave_from_the_front() {
+        let mut w = VecMap::new();
+        w.extend((1..5000).rev().map(|p| (p, p * 2)));
+        assert!(!w.contains_key(&0));
+        w.insert(0, 0);
+        for p in 0..5000 {
+            assert_eq!(w.remove(&p), Some(p * 2));
+        }
+        assert_eq!(w.into_iter().count(), 0);
     }
 }

@@ -8,10 +8,10 @@ use trajscope_core::ingest::Settled;
 use trajscope_core::model::{Format, IngestStats, Outcome, Trace, Trajectory};
 use trajscope_core::outcome::ReviewerOutcome;
 use trajscope_core::report::QuarantineRecord;
+use trajscope_core::vecmap::VecMap;
 use trajscope_core::{Loader, Session};
 
 use super::files::{ByFile, FileSet};
-use super::waiting::Waiting;
 use crate::protocol::{
     CaseView, ReadProgress, Request, Response, Row, TraceSummary, QUARANTINE_SHOWN,
     RAW_PREVIEW_CHARS, SECRETS_SHOWN,
@@ -39,7 +39,7 @@ pub struct Store {
 struct Reading {
     /// Settled trajectories whose predecessors have not settled yet, by position: the
     /// provisional session holds positions `0..n` only, so its indices are the final ones.
-    waiting: Waiting<Trajectory>,
+    waiting: VecMap<usize, Trajectory>,
     /// The provisional `Loaded` was answered: the page shows the file.
     shown: bool,
     /// Rows of the provisional session the page has (the next [`Response::Reading`] brings
