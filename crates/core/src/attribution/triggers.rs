@@ -975,7 +975,7 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
     if !signal {
         return Vec::new();
     }
-    let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+    let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !number_given(task, n)).collect();
     // The words: runs of ASCII letters and digits, read byte by byte (any other byte, each
     // byte of a multi-byte char included, ends a word, as splitting on chars does; the empty
     // pieces that split gives are never words in capitals).
@@ -1023,7 +1023,7 @@ fn after_marker(line: &str) -> Option<usize> {
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
 fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
     let phrase = marked_phrase(line)?;
-    ((2..=80).contains(&phrase.len()) && !task.contains(phrase)).then_some(phrase)
+    ((2..=80).contains(&phrase.len()) && !number_given(task, phrase)).then_some(phrase)
 }
 
 /// The phrase after `FINAL ANSWER:` in a line, quotes and emphasis trimmed.
@@ -1481,6 +1481,12 @@ fn regroup(n: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether the task gives a value: its text holds it, or, for a number, its other spelling
+/// as to thousands separators (a task's `950,000` gives the answer's `950000`).
+fn number_given(task: &str, n: &str) -> bool {
+    task.contains(n) || regroup(n).is_some_and(|r| task.contains(r.as_str()))
+}
+
 fn contains_number(line: &str, n: &str) -> bool {
     // Each of the line's numbers is a part of it: a line without `n` in it has none equal.
     memchr::memmem::find(line.as_bytes(), n.as_bytes()).is_some() && numbers(line).contains(&n)
@@ -1509,7 +1515,8 @@ mod tests {
     /// The tokens as first written: words split on chars, every line read (the marked phrase is
     /// not a token: `final_answer` reads a marked line with `marked_answer`).
     fn reference_answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
-        let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+        let mut out: Vec<&str> =
+            numbers(line).into_iter().filter(|n| !number_given(task, n)).collect();
         for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
             push_caps_value(w, task, &mut out);
         }
@@ -1550,6 +1557,15 @@ mod tests {
         assert_eq!(regroup("1,5"), None);
         assert_eq!(regroup("12,34,567"), None);
         assert_eq!(regroup("1.2.3"), None);
+    }
+
+    #[test]
+    fn a_number_the_task_gives_in_either_spelling_is_no_answer_token() {
+        let task = "Two homes sold in 2022 for $950,000 and $1,200,000.";
+        assert!(answer_tokens("It sold for 950000.", task).is_empty());
+        assert!(answer_tokens("The total is 2150000.", task) == vec!["2150000"]);
+        assert_eq!(marked_answer("FINAL ANSWER: 1200000", task), None);
+        assert_eq!(marked_answer("FINAL ANSWER: 1300000", task), Some("1300000"));
     }
 }
 
