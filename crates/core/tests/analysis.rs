@@ -402,6 +402,58 @@ fn the_answer_after_final_answer_is_traced_not_the_harness_lines_after_it() {
     assert!(a.triggers.iter().all(|t| t.rule != Rule::AnswerOrigin), "{:?}", a.triggers);
 }
 
+/// A group chat (CaptainAgent's shape: the agent in `name`) from its turns.
+fn group_chat(turns: &[(&str, &str)]) -> Trajectory {
+    let history: Vec<serde_json::Value> = turns
+        .iter()
+        .map(|(name, content)| serde_json::json!({"role": "assistant", "name": name, "content": content}))
+        .collect();
+    let doc = serde_json::json!({"question": "Which of the two homes sold for more?",
+        "ground_truth": "x", "history": history, "mistake_agent": "", "mistake_step": "0",
+        "mistake_reason": "", "system_prompt": {}, "level": 1, "is_correct": false});
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+#[test]
+fn the_answer_is_traced_to_the_step_that_wrote_its_number_with_thousands_separators() {
+    // The value entered the run as `$950,000` and was reformatted as `950000` by the step
+    // after it: the step that first wrote the value, in either spelling, is its origin.
+    let t = group_chat(&[
+        ("Planner_Expert", "Which of the two homes sold for more? Please gather the prices."),
+        ("RealEstate_Expert", "Here is the sales data:\n- 2017 Komo Mai Drive: Sold for $950,000"),
+        ("Validation_Expert", "Formatted without commas: 950000. This is the higher price."),
+        ("Planner_Expert", "The home that sold for more sold for 950000.\nTERMINATE"),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let origin: Vec<_> = a.triggers.iter().filter(|t| t.rule == Rule::AnswerOrigin).collect();
+    assert_eq!(origin.len(), 1, "{:?}", a.triggers);
+    assert_eq!(origin[0].step, 1, "the step that first wrote the value, as `$950,000`");
+    assert_eq!(origin[0].wrong_quote, "- 2017 Komo Mai Drive: Sold for $950,000");
+    assert_eq!(origin[0].reference_step, Some(3));
+    // The reverse: an answer written with separators, first written without them.
+    let t = group_chat(&[
+        ("Planner_Expert", "Which of the two homes sold for more? Please gather the prices."),
+        ("RealEstate_Expert", "The sale price was 950000 dollars."),
+        ("Validation_Expert", "Confirmed: $950,000 is the higher price.\nTERMINATE"),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    let origin: Vec<_> = a.triggers.iter().filter(|t| t.rule == Rule::AnswerOrigin).collect();
+    assert_eq!(origin.len(), 1, "{:?}", a.triggers);
+    assert_eq!(origin[0].step, 1);
+    // A different number that only shares digits is not the value (`95,000` is not `950000`).
+    let t = group_chat(&[
+        ("Planner_Expert", "Which of the two homes sold for more? Please gather the prices."),
+        ("RealEstate_Expert", "The other home sold for $95,000."),
+        ("Validation_Expert", "The higher price is 950000.\nTERMINATE"),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    let origin: Vec<_> = a.triggers.iter().filter(|t| t.rule == Rule::AnswerOrigin).collect();
+    assert_eq!(origin.len(), 1, "{:?}", a.triggers);
+    assert_eq!(origin[0].step, 2);
+}
+
 /// The candidate at `step` of an analysis (a failed run).
 fn candidate_at(a: &TrajectoryAnalysis, step: u32) -> &trajscope_core::attribution::Candidate {
     a.candidates.iter().find(|c| c.step == step).unwrap_or_else(|| panic!("no step {step}"))

@@ -17,7 +17,8 @@
 //! - `task_constraint_broken`: an edit that writes what the task forbids changing ("do not
 //!   change the tests"); the task's clause is the reference.
 //! - `answer_origin`: in a failed run, the earliest agent step that states the final answer's
-//!   value (its semantic footprint reaches the answer).
+//!   value (its semantic footprint reaches the answer); a number counts with or without its
+//!   thousands separators (`950,000` is `950000`).
 
 use super::rules::Rule;
 use super::text::{self, Blocker, FastMap as HashMap};
@@ -974,7 +975,7 @@ fn answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
     if !signal {
         return Vec::new();
     }
-    let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+    let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !number_given(task, n)).collect();
     // The words: runs of ASCII letters and digits, read byte by byte (any other byte, each
     // byte of a multi-byte char included, ends a word, as splitting on chars does; the empty
     // pieces that split gives are never words in capitals).
@@ -1022,7 +1023,7 @@ fn after_marker(line: &str) -> Option<usize> {
 /// The phrase after `FINAL ANSWER:` in a line (2 to 80 bytes, not given in the task).
 fn marked_answer<'a>(line: &'a str, task: &str) -> Option<&'a str> {
     let phrase = marked_phrase(line)?;
-    ((2..=80).contains(&phrase.len()) && !task.contains(phrase)).then_some(phrase)
+    ((2..=80).contains(&phrase.len()) && !number_given(task, phrase)).then_some(phrase)
 }
 
 /// The phrase after `FINAL ANSWER:` in a line, quotes and emphasis trimmed.
@@ -1126,10 +1127,17 @@ fn final_answer(traj: &Trajectory, last_agent: Option<usize>) -> Option<FinalAns
 /// occurrence — or, when that is a tool's output, the agent step whose code produced it.
 fn answer_origin(traj: &Trajectory, answer: &FinalAnswer<'_>) -> Option<Trigger> {
     let steps = &traj.steps;
-    let (fi, line, tokens) = (answer.step, answer.line, &answer.tokens);
-    if tokens.is_empty() {
+    let (fi, line) = (answer.step, answer.line);
+    if answer.tokens.is_empty() {
         return None;
     }
+    // A number is the same value with or without its thousands separators (`950,000` is
+    // `950000`): each number of the answer is looked for in its other spelling too, so the
+    // step that first wrote the value is found however it grouped the digits.
+    let regrouped: Vec<String> = answer.tokens.iter().filter_map(|t| regroup(t)).collect();
+    let all: Vec<&str> =
+        answer.tokens.iter().copied().chain(regrouped.iter().map(String::as_str)).collect();
+    let tokens = &all;
     for (i, s) in steps.iter().enumerate().take(fi + 1) {
         if matches!(s.role, Role::User | Role::System) && !text::is_agent_step(s) {
             continue;
@@ -1435,6 +1443,50 @@ fn find_words(
         .map(|k| (hay_words[k].0, hay_words[k + m - 1].1))
 }
 
+/// A number's other spelling as to thousands separators: `950,000` gives `950000` and
+/// `950000` gives `950,000` (a fraction after a `.` is kept). `None` for a number with no
+/// other spelling: fewer than four digits before the point, or commas that are not
+/// separators of groups of three (`1,5`, `12,34,567`).
+fn regroup(n: &str) -> Option<String> {
+    let (int, frac) = n.split_once('.').map_or((n, ""), |(i, f)| (i, f));
+    if !frac.bytes().all(|b| b.is_ascii_digit()) || int.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(n.len() + n.len() / 3);
+    if int.contains(',') {
+        let mut groups = int.split(',');
+        let head = groups.next()?;
+        let ok = (1..=3).contains(&head.len())
+            && head.bytes().all(|b| b.is_ascii_digit())
+            && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+        if !ok {
+            return None;
+        }
+        out.extend(int.chars().filter(|&c| c != ','));
+    } else {
+        if int.len() < 4 || !int.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        for (k, c) in int.chars().enumerate() {
+            if k > 0 && (int.len() - k) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+    }
+    if !frac.is_empty() || n.ends_with('.') {
+        out.push('.');
+        out.push_str(frac);
+    }
+    Some(out)
+}
+
+/// Whether the task gives a value: its text holds it, or, for a number, its other spelling
+/// as to thousands separators (a task's `950,000` gives the answer's `950000`).
+fn number_given(task: &str, n: &str) -> bool {
+    task.contains(n) || regroup(n).is_some_and(|r| task.contains(r.as_str()))
+}
+
 fn contains_number(line: &str, n: &str) -> bool {
     // Each of the line's numbers is a part of it: a line without `n` in it has none equal.
     memchr::memmem::find(line.as_bytes(), n.as_bytes()).is_some() && numbers(line).contains(&n)
@@ -1463,7 +1515,8 @@ mod tests {
     /// The tokens as first written: words split on chars, every line read (the marked phrase is
     /// not a token: `final_answer` reads a marked line with `marked_answer`).
     fn reference_answer_tokens<'a>(line: &'a str, task: &str) -> Vec<&'a str> {
-        let mut out: Vec<&str> = numbers(line).into_iter().filter(|n| !task.contains(n)).collect();
+        let mut out: Vec<&str> =
+            numbers(line).into_iter().filter(|n| !number_given(task, n)).collect();
         for w in line.split(|c: char| !c.is_ascii_alphanumeric()) {
             push_caps_value(w, task, &mut out);
         }
@@ -1489,6 +1542,30 @@ mod tests {
         assert!(contains_number("got 3.14 and 2,000 here", "2,000"));
         assert!(!contains_number("got 314 here", "3.14"));
         assert!(!contains_number("version 12a", "12"));
+    }
+
+    #[test]
+    fn a_number_is_regrouped_by_its_thousands_separators() {
+        assert_eq!(regroup("950000").as_deref(), Some("950,000"));
+        assert_eq!(regroup("950,000").as_deref(), Some("950000"));
+        assert_eq!(regroup("1080000000").as_deref(), Some("1,080,000,000"));
+        assert_eq!(regroup("1,234.50").as_deref(), Some("1234.50"));
+        assert_eq!(regroup("1234.5").as_deref(), Some("1,234.5"));
+        // No other spelling: three digits or fewer, commas that do not group by three.
+        assert_eq!(regroup("950"), None);
+        assert_eq!(regroup("3.14"), None);
+        assert_eq!(regroup("1,5"), None);
+        assert_eq!(regroup("12,34,567"), None);
+        assert_eq!(regroup("1.2.3"), None);
+    }
+
+    #[test]
+    fn a_number_the_task_gives_in_either_spelling_is_no_answer_token() {
+        let task = "Two homes sold in 2022 for $950,000 and $1,200,000.";
+        assert!(answer_tokens("It sold for 950000.", task).is_empty());
+        assert!(answer_tokens("The total is 2150000.", task) == vec!["2150000"]);
+        assert_eq!(marked_answer("FINAL ANSWER: 1200000", task), None);
+        assert_eq!(marked_answer("FINAL ANSWER: 1300000", task), Some("1300000"));
     }
 }
 
