@@ -3,11 +3,12 @@
 
 use std::io::Read as _;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use anyhow::Context as _;
 use trajscope_core::ingest::{
-    archive_files, archive_kind, ingest_archive, ArchiveFiles, ArchiveKind,
+    archive_files, archive_kind, ingest_archive, ArchiveFiles, ArchiveKind, PreparedChunk,
 };
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Loader, Session, Trace};
@@ -193,43 +194,84 @@ pub fn read_into(
     };
     let limits = trajscope_core::ingest::Limits::default();
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
-    // beside the parse instead of between parses); buffers go back to it to be reused, so
-    // memory stays at CHUNK * (IN_FLIGHT + 1) whatever the file size.
-    let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<(Vec<u8>, usize)>>(IN_FLIGHT);
+    // beside the parse instead of between parses), dealt in turn to parser threads that parse
+    // each chunk's AWTL lines ahead (`PreparedChunk`: the core's pure half of a line's reading)
+    // while this thread files the chunks before, taken back in the same turn (input order).
+    // Buffers go back to the reader to be reused, so memory stays at CHUNK * BUFFERS (and the
+    // parses of the chunks in flight) whatever the file size.
+    let parsers = parser_threads();
+    let (mut full_txs, mut ready_rxs, mut parser_ends) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..parsers {
+        let (full_tx, full_rx) = mpsc::sync_channel::<Filled>(1);
+        let (ready_tx, ready_rx) = mpsc::sync_channel::<std::io::Result<PreparedChunk>>(1);
+        full_txs.push(full_tx);
+        ready_rxs.push(ready_rx);
+        parser_ends.push((full_rx, ready_tx));
+    }
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
-    for _ in 0..=IN_FLIGHT {
+    for _ in 0..BUFFERS + 2 * parsers {
         empty_tx.send(vec![0u8; CHUNK]).expect("the receiver is alive");
     }
+    // Whether the input is plain AWTL lines, whose parses the loader takes: known once the
+    // first chunk is fed (the parsers wait for that verdict before any other), updated after
+    // each chunk. Any other input passes through unparsed.
+    let awtl = AtomicBool::new(false);
+    let verdict = Verdict::default();
     std::thread::scope(|scope| {
-        scope.spawn(move || read_chunks(source, &empty_rx, &full_tx));
+        scope.spawn(move || read_chunks(source, &empty_rx, &full_txs));
+        let (awtl, verdict) = (&awtl, &verdict);
+        for (p, (full_rx, ready_tx)) in parser_ends.into_iter().enumerate() {
+            scope.spawn(move || {
+                for (i, chunk) in full_rx.into_iter().enumerate() {
+                    // The chunk `i * parsers + p` of the input: all but the first wait.
+                    if i > 0 || p > 0 {
+                        verdict.wait();
+                    }
+                    let prepared = chunk
+                        .map(|(buf, n)| PreparedChunk::new(buf, n, awtl.load(Ordering::Relaxed)));
+                    if ready_tx.send(prepared).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
         // Standard input that starts as a zip, held until it is whole or too large to be an
         // archive of traces.
         let mut held: Option<Vec<u8>> = None;
         let mut first = stdin;
-        for chunk in full_rx {
-            let (buf, n) = chunk.with_context(|| format!("cannot read {}", path.display()))?;
+        // Dropped on every way out of here, an error too: the parsers stop waiting for the
+        // verdict, and then for this thread to take their chunks.
+        let _verdict = GiveOnDrop(verdict);
+        let ready_rxs = ready_rxs;
+        // A parser that has hung up has passed on every chunk it was dealt: the input ended.
+        for chunk in (0..parsers).cycle().map_while(|p| ready_rxs[p].recv().ok()) {
+            let mut chunk = chunk.with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = chunk.bytes();
             if std::mem::take(&mut first) {
-                if let Some(kind) = archive_kind(&buf[..n], &limits) {
+                if let Some(kind) = archive_kind(bytes, &limits) {
                     anyhow::bail!(stdin_archive(kind));
                 }
-                if buf[..n].starts_with(b"PK\x03\x04") {
+                if bytes.starts_with(b"PK\x03\x04") {
                     held = Some(Vec::new());
                 }
             }
             match &mut held {
-                Some(h) if (h.len() + n) as u64 <= limits.max_archive_bytes => {
-                    h.extend_from_slice(&buf[..n]);
+                Some(h) if (h.len() + bytes.len()) as u64 <= limits.max_archive_bytes => {
+                    h.extend_from_slice(bytes);
                 }
                 _ => {
                     if let Some(h) = held.take() {
                         loader.feed(&h);
                     }
-                    loader.feed(&buf[..n]);
+                    loader.feed_prepared(&mut chunk);
+                    awtl.store(loader.reads_awtl_lines(), Ordering::Relaxed);
                     after_chunk(loader);
                 }
             }
+            // After the first chunk, fed or held (a held zip is no AWTL).
+            verdict.give();
             // The reader may have stopped (end of file); then the buffer is simply dropped.
-            let _ = empty_tx.send(buf);
+            let _ = empty_tx.send(chunk.into_buffer());
         }
         if let Some(h) = held {
             if let Some(kind) = archive_kind(&h, &limits) {
@@ -242,6 +284,44 @@ pub fn read_into(
         drop(empty_tx);
         Ok::<_, anyhow::Error>(())
     })
+}
+
+struct GiveOnDrop<'a>(&'a Verdict);
+
+impl Drop for GiveOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.give();
+    }
+}
+
+/// Parser threads for [`read_into`]: the cores there are, at most three (the filing of the
+/// lines, on the calling thread, keeps up with about three).
+fn parser_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 3)
+}
+
+/// Said once, waited for by many: that the first chunk was fed.
+#[derive(Default)]
+struct Verdict {
+    given: std::sync::Mutex<bool>,
+    cond: std::sync::Condvar,
+}
+
+impl Verdict {
+    fn give(&self) {
+        let mut given = self.given.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !*given {
+            *given = true;
+            self.cond.notify_all();
+        }
+    }
+
+    fn wait(&self) {
+        let mut given = self.given.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while !*given {
+            given = self.cond.wait(given).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
 }
 
 fn stdin_archive(kind: ArchiveKind) -> String {
@@ -260,23 +340,38 @@ fn archive_words(kind: ArchiveKind) -> &'static str {
     }
 }
 
+/// A buffer the reader filled and how many of its bytes, or the read's error.
+type Filled = std::io::Result<(Vec<u8>, usize)>;
+
 const CHUNK: usize = 1 << 20;
 const IN_FLIGHT: usize = 2;
+/// The first chunk's size: enough to tell an archive (a tar header, a zip's or gzip's magic)
+/// and, mostly, the format.
+const FIRST_CHUNK: usize = 64 << 10;
+/// Buffers in use at once: the reader's, the one parsed ahead, those queued, the one fed.
+const BUFFERS: usize = IN_FLIGHT + 3;
 
 /// The reader thread: fills the buffers it is given, in input order (each one full but the
-/// last: a pipe's short reads are gathered, so the first chunk holds enough to tell an
-/// archive), until the end of the input, a read error (sent on, then stop) or the consumer
-/// hanging up.
+/// last, the first to [`FIRST_CHUNK`]: a pipe's short reads are gathered, so the first chunk
+/// holds enough to tell an archive; a zip on standard input is held whole anyway), and deals
+/// them to the parsers in turn, until the end of the input, a read error (dealt on, then stop)
+/// or the consumer hanging up.
 fn read_chunks(
     mut source: Box<dyn std::io::Read + Send>,
     empty: &mpsc::Receiver<Vec<u8>>,
-    full: &mpsc::SyncSender<std::io::Result<(Vec<u8>, usize)>>,
+    parsers: &[mpsc::SyncSender<Filled>],
 ) {
+    // Dealt in turn: the consumer takes them back in the same turn.
+    let mut turn = parsers.iter().cycle();
+    let mut deal = |chunk| turn.next().is_some_and(|p| p.send(chunk).is_ok());
+    // The first chunk is fed before any is parsed ahead (it tells the format): a short one.
+    let mut want = FIRST_CHUNK;
     while let Ok(mut buf) = empty.recv() {
         let mut n = 0;
         let mut failed = None;
-        while n < buf.len() {
-            match source.read(&mut buf[n..]) {
+        let want = std::mem::replace(&mut want, buf.len()).min(buf.len());
+        while n < want {
+            match source.read(&mut buf[n..want]) {
                 Ok(0) => break,
                 Ok(k) => n += k,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -286,11 +381,11 @@ fn read_chunks(
                 }
             }
         }
-        if n > 0 && full.send(Ok((buf, n))).is_err() {
+        if n > 0 && !deal(Ok((buf, n))) {
             return;
         }
         if let Some(e) = failed {
-            let _ = full.send(Err(e));
+            deal(Err(e));
             return;
         }
         if n == 0 {

@@ -790,3 +790,68 @@ fn format_names_are_taken_with_underscores_too() {
         trajscope().args(["analyze", "--format", "claude__code"]).arg(&file).output().unwrap();
     assert!(!out.status.success());
 }
+
+/// A file of many chunks goes through the reader's parser threads (its AWTL lines parsed ahead,
+/// `PreparedChunk`); an archive's member is fed whole, in one piece, parsed in turn. Both must
+/// give the same report, byte for byte, however the lines fall across the chunks: runs that
+/// settle and runs that do not, CRLF ends, blank, broken and non-UTF-8 lines, texts long enough
+/// to be cut, a line far longer than a chunk.
+#[test]
+fn a_file_of_many_chunks_reads_as_the_same_bytes_fed_whole() {
+    let mut bytes = Vec::new();
+    let long = "y".repeat(20_000);
+    for i in 0..30_000u32 {
+        let run = i % 97;
+        let line = match i % 13 {
+            0 => format!(r#"{{"type":"run_start","run_id":"r{run}","task":"task {run}"}}"#),
+            1 => format!(
+                r#"{{"type":"observation","run_id":"r{run}","exit_code":1,"output":"Error: {i}"}}"#
+            ),
+            2 if i % 5 == 0 => format!(
+                r#"{{"type":"run_end","run_id":"r{run}","status":"failed","final_answer":"{i}"}}"#
+            ),
+            3 if i % 7 == 0 => {
+                format!(r#"{{"type":"observation","run_id":"r{run}","output":"{long}"}}"#)
+            }
+            4 => String::new(),
+            5 if i % 11 == 0 => r#"{"type":"action","run_id":"#.to_string(),
+            _ => format!(
+                r#"{{"type":"action","runId":"r{run}","command":"step {i} \u00e9","agent":"a"}}"#
+            ),
+        };
+        bytes.extend_from_slice(line.as_bytes());
+        if i % 1000 == 6 {
+            bytes.extend_from_slice(b"\xff\xfe not UTF-8");
+        }
+        if i == 12_345 {
+            bytes.extend_from_slice("z".repeat(3 << 20).as_bytes());
+        }
+        bytes.extend_from_slice(if i % 3 == 0 { b"\r\n" } else { b"\n" });
+    }
+    assert!(bytes.len() > 6 << 20, "several chunks: {}", bytes.len());
+    let file = tmp("many-chunks.jsonl");
+    std::fs::write(&file, &bytes).unwrap();
+    let archive = tmp("many-chunks.tar");
+    std::fs::write(&archive, common::tar(&[("a.jsonl", bytes)])).unwrap();
+    let member = format!("{}!a.jsonl", archive.display());
+    for args in [&["analyze", "--json"][..], &["quarantine", "-o"][..]] {
+        let run = |input: &str, n: u32| {
+            let mut cmd = trajscope();
+            cmd.args(args);
+            let out_file = tmp(&format!("many-chunks-q{n}.jsonl"));
+            if args[0] == "quarantine" {
+                cmd.arg(&out_file);
+            }
+            let out = cmd.arg(input).output().unwrap();
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            let written = std::fs::read(&out_file).unwrap_or_default();
+            (out.stdout, written)
+        };
+        let (threaded, whole) = (run(file.to_str().unwrap(), 1), run(&member, 2));
+        assert!(threaded.0.len() + threaded.1.len() > 1000, "{args:?}: a report");
+        assert!(
+            threaded == whole,
+            "{args:?}: the same report from the file and from its bytes whole"
+        );
+    }
+}

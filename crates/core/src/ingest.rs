@@ -15,6 +15,7 @@
 //! 4. **Adapters** ([`formats`]) build the canonical steps; their texts are compacted
 //!    ([`compact`]).
 
+mod ahead;
 pub mod archive;
 mod compact;
 pub mod formats;
@@ -26,6 +27,7 @@ mod sniff;
 mod source;
 
 use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
+pub use ahead::PreparedChunk;
 pub use archive::{
     archive_files, archive_kind, ingest_archive, is_os_metadata, Archive, ArchiveFiles,
     ArchiveKind, Member,
@@ -148,6 +150,8 @@ struct Router {
     /// While the input may be a document (undecided, or held as one), a copy of its first
     /// steps as read so far (`ingest/peek.rs`); dropped once it has nothing to give.
     peek: Option<Box<peek::DocPeek>>,
+    /// The AWTL parses of the chunk being fed ([`Ingestor::feed_prepared`]), else empty.
+    ahead: ahead::Ahead,
 }
 
 impl Ingestor {
@@ -189,6 +193,7 @@ impl Ingestor {
                 first_seen: false,
                 probe,
                 peek,
+                ahead: ahead::Ahead::default(),
             },
         }
     }
@@ -201,6 +206,23 @@ impl Ingestor {
             return;
         }
         self.source.push(chunk, &mut self.router);
+    }
+
+    /// [`Ingestor::feed`] for a chunk whose AWTL lines were parsed ahead: each line routed that
+    /// is one of them takes its parse instead of being parsed (the same trace).
+    pub fn feed_prepared(&mut self, chunk: &mut PreparedChunk) {
+        let (bytes, ahead) = chunk.split();
+        self.router.ahead = ahead;
+        self.feed(bytes);
+        self.router.ahead = ahead::Ahead::default();
+    }
+
+    /// Whether lines parsed ahead as AWTL would be taken now: the input is plain AWTL lines,
+    /// still read (else [`PreparedChunk`]s are fed like any chunk, their parses unread).
+    pub fn reads_awtl_lines(&self) -> bool {
+        self.router.stopped.is_none()
+            && self.source.container() == Container::Plain
+            && matches!(self.router.mode, Mode::Jsonl { format: Format::Awtl, .. })
     }
 
     /// Progress so far.
@@ -926,7 +948,10 @@ impl Router {
         let result = match line_text(bytes) {
             Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
-                Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
+                Mode::Jsonl { adapter, .. } => match self.ahead.take(bytes) {
+                    Some(parsed) => adapter.push_parsed(text, parsed, loc, seq),
+                    None => adapter.push_line(text, loc, seq),
+                },
                 Mode::Records { format, trajectories, .. } => {
                     let notes = &mut self.notes;
                     formats::parse_value(text).and_then(|v| {

@@ -30,6 +30,21 @@ use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 /// human-readable reason the line is quarantined.
 pub trait JsonlAdapter {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String>;
+
+    /// [`JsonlAdapter::push_line`] for a line whose AWTL parse was made ahead
+    /// ([`crate::ingest::PreparedChunk`]); the same result. Only AWTL reads the parse: any other
+    /// format reads the line.
+    fn push_parsed(
+        &mut self,
+        line: &str,
+        parsed: Result<awtl::Parsed, String>,
+        loc: SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<(), String> {
+        drop(parsed);
+        self.push_line(line, loc, ingest_seq)
+    }
+
     fn finish(self: Box<Self>) -> Vec<Trajectory>;
 
     /// Trajectories the format marks complete since the last call, in their final form and

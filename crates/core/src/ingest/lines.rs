@@ -171,7 +171,7 @@ impl LineSplitter {
     }
 }
 
-fn strip_cr(line: &[u8]) -> (&[u8], LineEnd) {
+pub(crate) fn strip_cr(line: &[u8]) -> (&[u8], LineEnd) {
     match line.strip_suffix(b"\r") {
         Some(l) => (l, LineEnd::CrLf),
         None => (line, LineEnd::Lf),

@@ -43,6 +43,22 @@ impl Loader {
         self.bytes += chunk.len() as u64;
     }
 
+    /// [`Loader::feed`] for a chunk whose AWTL lines were parsed ahead, on another thread
+    /// ([`crate::ingest::PreparedChunk`]): the same session, less work here.
+    pub fn feed_prepared(&mut self, chunk: &mut crate::ingest::PreparedChunk) {
+        if let Some(h) = self.hasher.as_mut() {
+            h.update(chunk.bytes());
+        }
+        self.bytes += chunk.bytes().len() as u64;
+        self.ingestor.feed_prepared(chunk);
+    }
+
+    /// Whether the next chunks are worth parsing ahead: the input is plain AWTL lines (see
+    /// [`crate::Ingestor::reads_awtl_lines`]).
+    pub fn reads_awtl_lines(&self) -> bool {
+        self.ingestor.reads_awtl_lines()
+    }
+
     pub fn progress(&self) -> LoadProgress {
         let p = self.ingestor.progress();
         LoadProgress { bytes: self.bytes, lines: p.lines, quarantined: p.quarantined }

@@ -102,28 +102,54 @@ struct Run {
     handed_over: bool,
 }
 
-impl JsonlAdapter for Awtl {
-    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        let value;
-        let f = match crate::json::from_str::<Fields>(line) {
-            // Skipped values are not depth-checked by the parser: the one verdict on nesting
-            // every adapter gives (see `super::too_deep`).
-            Ok(_) if super::too_deep(line) => return Err(super::TOO_DEEP.to_string()),
-            Ok(f) => f,
-            Err(_) => {
-                // The reason comes from the general parser; a valid object reads the same way.
-                value = Value::Object(parse_object(line)?);
-                Fields::deserialize(&value).map_err(|e| e.to_string())?
-            }
-        };
-        let source_len = line.len() as u64;
-        let kind = kind_of(&f);
-        // Only a run's start and end carry its task and answer.
-        let task_or_answer = match kind {
-            StepKind::RunStart | StepKind::RunEnd => run_fields(&f),
-            _ => (None, None),
-        };
-        let step = step_of_kind(f, kind, loc, ingest_seq, source_len);
+/// A line read ahead of its turn, on another thread ([`crate::ingest::PreparedChunk`]): its
+/// step (place and arrival order set when it is applied) and the task and answer a run's start
+/// or end carries. What [`parse`] gives depends on the line's text alone.
+pub struct Parsed {
+    step: Step,
+    task: Option<String>,
+    answer: Option<String>,
+}
+
+/// A line's step, or why the line cannot be read: the pure half of [`Awtl::push_line`] (the
+/// other half, [`Awtl::apply`], files the step under its run).
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let value;
+    let f = match crate::json::from_str::<Fields>(line) {
+        // Skipped values are not depth-checked by the parser: the one verdict on nesting
+        // every adapter gives (see `super::too_deep`).
+        Ok(_) if super::too_deep(line) => return Err(super::TOO_DEEP.to_string()),
+        Ok(f) => f,
+        Err(_) => {
+            // The reason comes from the general parser; a valid object reads the same way.
+            value = Value::Object(parse_object(line)?);
+            Fields::deserialize(&value).map_err(|e| e.to_string())?
+        }
+    };
+    let source_len = line.len() as u64;
+    let kind = kind_of(&f);
+    // Only a run's start and end carry its task and answer.
+    let (task, answer) = match kind {
+        StepKind::RunStart | StepKind::RunEnd => run_fields(&f),
+        _ => (None, None),
+    };
+    let step = step_of_kind(f, kind, SourceLoc::default(), 0, source_len);
+    Ok(Parsed { step, task, answer })
+}
+
+impl Awtl {
+    /// Files a parsed line's step under its run, at `loc` and `ingest_seq`.
+    fn apply(&mut self, parsed: Parsed, loc: SourceLoc, ingest_seq: u64) {
+        let Parsed { mut step, task, answer } = parsed;
+        // What the parse could not know: where the line is and when it came.
+        for e in
+            [step.text_elided.as_deref_mut(), step.args_elided.as_deref_mut()].into_iter().flatten()
+        {
+            e.source_offset = loc.offset;
+        }
+        step.loc = loc;
+        step.ingest_seq = ingest_seq;
+        let task_or_answer = (task, answer);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         // Most lines belong to the run of the line before: checked first, without hashing.
         let position = match self.runs.last() {
@@ -165,6 +191,24 @@ impl JsonlAdapter for Awtl {
             run.steps.reserve_exact(run.steps.len() * 3);
         }
         run.steps.push(step);
+    }
+}
+
+impl JsonlAdapter for Awtl {
+    fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
+        self.apply(parse(line)?, loc, ingest_seq);
+        Ok(())
+    }
+
+    fn push_parsed(
+        &mut self,
+        line: &str,
+        parsed: Result<Parsed, String>,
+        loc: SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<(), String> {
+        let _ = line;
+        self.apply(parsed?, loc, ingest_seq);
         Ok(())
     }
 
