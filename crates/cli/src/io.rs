@@ -30,7 +30,7 @@ pub fn load_session(path: &Path, format: Option<Format>, hash: bool) -> anyhow::
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
     match archive_member(path)? {
         Some(member) => loader.feed(&member),
-        None => read_into(path, &mut loader, |_| {})?,
+        None => read_into(path, &mut loader, |_| true)?,
     }
     Ok(loader.finish())
 }
@@ -167,7 +167,9 @@ pub fn is_stdin(path: &Path) -> bool {
 }
 
 /// Streams the file (`-`: standard input) into `loader`; `after_chunk` sees the loader after
-/// every chunk (to take what has settled). The loader does the rest: this only moves bytes.
+/// every chunk (to take what has settled) and says whether the next chunks' AWTL lines are
+/// still worth parsing ahead on other threads (no: the caller keeps the other cores busy
+/// itself). The loader does the rest: this only moves bytes.
 ///
 /// Standard input cannot be read twice, so an archive of traces is told there from its first
 /// bytes (a tar, a `.tar.gz`) or, for a zip, once it is read whole (held, up to the archive
@@ -176,7 +178,7 @@ pub fn is_stdin(path: &Path) -> bool {
 pub fn read_into(
     path: &Path,
     loader: &mut Loader,
-    mut after_chunk: impl FnMut(&mut Loader),
+    mut after_chunk: impl FnMut(&mut Loader) -> bool,
 ) -> anyhow::Result<()> {
     // `ARCHIVE!MEMBER`: the member's bytes, read out of the archive whole (under its caps).
     if let Some(member) = named_member(path)? {
@@ -264,8 +266,8 @@ pub fn read_into(
                         loader.feed(&h);
                     }
                     loader.feed_prepared(&mut chunk);
-                    awtl.store(loader.reads_awtl_lines(), Ordering::Relaxed);
-                    after_chunk(loader);
+                    let ahead = after_chunk(loader) && loader.reads_awtl_lines();
+                    awtl.store(ahead, Ordering::Relaxed);
                 }
             }
             // After the first chunk, fed or held (a held zip is no AWTL).

@@ -392,10 +392,14 @@ fn load(
                 .collect::<Vec<_>>();
             (settled, rendered)
         });
+        // Once runs settle, the analysis thread takes the second core: parsing lines ahead on
+        // more threads then only adds work (measured on 2 cores, docs/performance.md).
+        let mut any_settled = false;
         let read = read_into(path, &mut loader, |loader| {
             let settled = loader.take_settled();
+            any_settled |= !settled.is_empty();
             if settled.is_empty() {
-                return;
+                return !any_settled;
             }
             match tx.try_send(settled) {
                 Ok(()) => {}
@@ -405,6 +409,7 @@ fn load(
                 // The worker only stops when this sender is dropped.
                 Err(mpsc::TrySendError::Disconnected(_)) => panic!("the analysis worker is alive"),
             }
+            false
         });
         drop(tx);
         let early = worker.join().expect("analysis never panics (property-tested)");

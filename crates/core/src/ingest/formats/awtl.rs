@@ -114,6 +114,12 @@ pub struct Parsed {
 /// A line's step, or why the line cannot be read: the pure half of [`Awtl::push_line`] (the
 /// other half, [`Awtl::apply`], files the step under its run).
 pub fn parse(line: &str) -> Result<Parsed, String> {
+    parse_at(line, SourceLoc::default(), 0)
+}
+
+/// [`parse`], the step placed at `loc` and `ingest_seq` (a line parsed in its turn).
+#[inline(always)]
+fn parse_at(line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<Parsed, String> {
     let value;
     let f = match crate::json::from_str::<Fields>(line) {
         // Skipped values are not depth-checked by the parser: the one verdict on nesting
@@ -133,15 +139,14 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         StepKind::RunStart | StepKind::RunEnd => run_fields(&f),
         _ => (None, None),
     };
-    let step = step_of_kind(f, kind, SourceLoc::default(), 0, source_len);
+    let step = step_of_kind(f, kind, loc, ingest_seq, source_len);
     Ok(Parsed { step, task, answer })
 }
 
-impl Awtl {
-    /// Files a parsed line's step under its run, at `loc` and `ingest_seq`.
-    fn apply(&mut self, parsed: Parsed, loc: SourceLoc, ingest_seq: u64) {
-        let Parsed { mut step, task, answer } = parsed;
-        // What the parse could not know: where the line is and when it came.
+impl Parsed {
+    /// What a parse made ahead could not know: where the line is and when it came.
+    fn place(&mut self, loc: SourceLoc, ingest_seq: u64) {
+        let step = &mut self.step;
         for e in
             [step.text_elided.as_deref_mut(), step.args_elided.as_deref_mut()].into_iter().flatten()
         {
@@ -149,6 +154,14 @@ impl Awtl {
         }
         step.loc = loc;
         step.ingest_seq = ingest_seq;
+    }
+}
+
+impl Awtl {
+    /// Files a parsed line's step under its run.
+    #[inline(always)]
+    fn apply(&mut self, parsed: Parsed) {
+        let Parsed { step, task, answer } = parsed;
         let task_or_answer = (task, answer);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         // Most lines belong to the run of the line before: checked first, without hashing.
@@ -196,7 +209,7 @@ impl Awtl {
 
 impl JsonlAdapter for Awtl {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        self.apply(parse(line)?, loc, ingest_seq);
+        self.apply(parse_at(line, loc, ingest_seq)?);
         Ok(())
     }
 
@@ -208,7 +221,9 @@ impl JsonlAdapter for Awtl {
         ingest_seq: u64,
     ) -> Result<(), String> {
         let _ = line;
-        self.apply(parsed?, loc, ingest_seq);
+        let mut parsed = parsed?;
+        parsed.place(loc, ingest_seq);
+        self.apply(parsed);
         Ok(())
     }
 
