@@ -979,6 +979,23 @@ impl Router {
                 self.stats.lines_total += 1;
                 self.stats.lines_parsed += 1;
                 self.ingest_seq += 1;
+                let opened = match &self.mode {
+                    Mode::Jsonl { adapter, .. } => adapter.trajectory_count() as u64,
+                    Mode::Records { trajectories, handed, .. } => {
+                        (trajectories.len() + handed) as u64
+                    }
+                    _ => 0,
+                };
+                let max = self.opts.limits.max_trajectories;
+                if opened > max {
+                    // The line that opened one too many is read; the ones after it are not.
+                    let why = format!(
+                        "the file holds more than the limit of {max} trajectories one input may \
+                         open (docs/limits.md)"
+                    );
+                    let next = offset + line.len + end.bytes().len() as u64;
+                    self.halt(why, no + 1, next);
+                }
             }
             Err(reason) => self.quarantine_with_reason(no, offset, bytes, reason, end),
         }

@@ -167,6 +167,50 @@ fn a_file_of_garbage_lines_stops_at_the_quarantine_limit() {
     assert!(error.contains("the quarantine holds more than the limit"), "{error}");
 }
 
+/// A file of more runs than one input may open (each costs the app ~2 KB beside its steps:
+/// 4,000,000 one-line runs ended the page) stops after the line that opens one too many, with
+/// the lines before it accounted and the limit named.
+#[test]
+fn a_file_of_more_runs_than_the_limit_stops_after_the_one_too_many() {
+    let limits = Limits { max_trajectories: 100, ..Limits::default() };
+    let opts = IngestOptions { limits, ..IngestOptions::default() };
+    // Runs of two lines, the second line of each run after the next run's first.
+    let mut input = String::new();
+    for r in 0..150 {
+        input
+            .push_str(&format!("{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"ls\"}}\n"));
+        input.push_str(&format!(
+            "{{\"type\":\"observation\",\"run_id\":\"r{r}\",\"output\":\"ok\"}}\n"
+        ));
+    }
+    let t = ingest(input.as_bytes(), opts.clone());
+    assert_eq!(t.trajectories.len(), 101, "the run that made one too many is kept");
+    let s = &t.stats;
+    assert_eq!((s.lines_total, s.lines_parsed, s.lines_quarantined), (201, 201, 0));
+    let error = t.error.clone().expect("a message");
+    assert!(error.contains("more than the limit of 100 trajectories"), "{error}");
+    let offset: usize = input.lines().take(201).map(|l| l.len() + 1).sum();
+    assert!(error.contains(&format!("reading stopped at line 202 (byte {offset} ")), "{error}");
+    // In any chunking, and parsed ahead.
+    let mut chunked = Ingestor::new(opts.clone());
+    input.as_bytes().chunks(333).for_each(|c| chunked.feed(c));
+    assert_eq!(chunked.finish(), t);
+    // At the limit, nothing stops.
+    let at = ingest(
+        input.as_bytes(),
+        IngestOptions { limits: Limits { max_trajectories: 150, ..limits }, ..opts },
+    );
+    assert!(at.error.is_none(), "{:?}", at.error);
+    assert_eq!(at.trajectories.len(), 150);
+    // Records one per line count as well (Who&When items, one a line).
+    let item = r#"{"history":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}],"mistake_agent":"x","mistake_step":"1","question":"q"}"#;
+    let records = format!("{item}\n").repeat(5);
+    let limits = Limits { max_trajectories: 2, ..Limits::default() };
+    let t = ingest(records.as_bytes(), IngestOptions { limits, ..IngestOptions::default() });
+    assert_eq!(t.trajectories.len(), 3, "{:?}", t.error);
+    assert!(t.error.expect("a message").contains("more than the limit of 2 trajectories"));
+}
+
 // ---- 5. An overlapping-entry zip is inflated against one budget ----------------------------
 
 /// A zip whose `entries` directory entries all point at one deflated stream of `inflated`

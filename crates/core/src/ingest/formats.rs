@@ -47,6 +47,12 @@ pub trait JsonlAdapter {
 
     fn finish(self: Box<Self>) -> Vec<Trajectory>;
 
+    /// Trajectories opened so far, for [`crate::ingest::Limits::max_trajectories`] (a format
+    /// that does not count them is not limited).
+    fn trajectory_count(&self) -> usize {
+        0
+    }
+
     /// Trajectories the format marks complete since the last call, in their final form and
     /// with their final position, handed over early (see [`crate::Ingestor::take_settled`]).
     /// Formats with no end marker settle nothing.

@@ -25,6 +25,11 @@ pub struct Limits {
     /// Bytes held for quarantined lines (their exact bytes and a fixed cost per entry of
     /// [`QUARANTINE_ENTRY_COST`]): a file of nothing but garbage lines stops here.
     pub max_quarantine_bytes: u64,
+    /// Trajectories one input may open (AWTL runs, records of a record-per-line file): past it,
+    /// reading stops. Each costs ~2 KB beside its steps once analysed and listed, and the app's
+    /// worker and page each hold a wasm32 memory of at most 4 GiB: a 200 MB file of 4,000,000
+    /// one-line runs ended the page (docs/limits.md).
+    pub max_trajectories: u64,
 }
 
 /// Bytes of a line longer than [`Limits::max_line`] kept in its quarantine entry.
@@ -46,6 +51,7 @@ impl Default for Limits {
             max_document: 128 * MIB,
             max_compressed_records: 1_000_000,
             max_quarantine_bytes: 256 * MIB,
+            max_trajectories: 1_000_000,
         }
     }
 }
@@ -61,6 +67,7 @@ impl Limits {
             max_document: u64::MAX,
             max_compressed_records: u64::MAX,
             max_quarantine_bytes: u64::MAX,
+            max_trajectories: u64::MAX,
         }
     }
 }

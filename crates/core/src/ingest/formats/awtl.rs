@@ -231,6 +231,10 @@ impl JsonlAdapter for Awtl {
         self.finish_with(Vec::new()).0
     }
 
+    fn trajectory_count(&self) -> usize {
+        self.runs.len()
+    }
+
     /// A run is settled when its `run_end` is read. A later line of the same run (rare: a
     /// writer that logs after the end) reopens it: it is merged back when finishing and
     /// reported as changed.
