@@ -8,7 +8,7 @@
 #   bench/native.sh [SIZE_MB=200] [RUNS=5]     (BENCH_SHAPES="short one-step" picks shapes;
 #   TRAJSCOPE=path/to/trajscope measures another build; BEFORE=path/to/trajscope adds a build
 #   started first in each round (before, analyze, orjson), e.g. a copy of the build before a
-#   change, with its own CPU ratio, peak RSS and page-fault columns)
+#   change, with its own wall and CPU ratios, peak RSS and page-fault columns)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -48,7 +48,7 @@ def timed(cmd):
 
 print(f"{binary}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
-extra = f" | before {before}: {'cpu s':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}" if before else ""
+extra = f" | before {before}: {'wall s':>7} {'ratio':>6} {'cpu s':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}" if before else ""
 print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}{extra}")
 for arg in sys.argv[4:]:
     name, path = arg.split("=", 1)
@@ -60,16 +60,17 @@ for arg in sys.argv[4:]:
     b = [sys.executable, "bench/orjson_loop.py", path]
     pairs = []
     for _ in range(runs):
-        cz, rz, fz = timed([before] + a[1:])[1:] if before else (0.0, 0, 0)
+        wz, cz, rz, fz = timed([before] + a[1:]) if before else (0.0, 0.0, 0, 0)
         wa, ca, rss, fa = timed(a)
         wb, cb, _, _ = timed(b)
-        pairs.append((wa, wb, ca, cb, rss, cz, rz, fa, fz))
+        pairs.append((wa, wb, ca, cb, rss, cz, rz, fa, fz, wz))
     med = lambda f: statistics.median(f(p) for p in pairs)
     wa, wb, ca, cb = med(lambda p: p[0]), med(lambda p: p[1]), med(lambda p: p[2]), med(lambda p: p[3])
     ratio, cratio = med(lambda p: p[1] / p[0]), med(lambda p: p[3] / p[2])
     rss, faults = max(p[4] for p in pairs), med(lambda p: p[7]) / 1000
     if before:
         cz, zratio = med(lambda p: p[5]), med(lambda p: p[3] / p[5])
-        extra = f" | {'':>{len(before) + 8}}{cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f} {med(lambda p: p[8]) / 1000:8.1f}"
+        wz, wratio = med(lambda p: p[9]), med(lambda p: p[1] / p[9])
+        extra = f" | {'':>{len(before) + 8}}{wz:7.3f} {wratio:5.2f}x {cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f} {med(lambda p: p[8]) / 1000:8.1f}"
     print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f} {faults:8.1f}{extra}", flush=True)
 PY
