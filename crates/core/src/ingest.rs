@@ -362,6 +362,8 @@ impl Ingestor {
         let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
         let records = matches!(mode, Mode::Records { .. } | Mode::List { .. });
         let returned_len = returned.len();
+        // Ids the adapter keeps distinct itself need no check (100,000 hashed on one thread).
+        let distinct = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.ids_distinct());
         let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
                 let (trajectories, changed) = adapter.finish_with(returned);
@@ -399,7 +401,9 @@ impl Ingestor {
         } else {
             Vec::new()
         };
-        unique_ids(&mut trajectories);
+        if !distinct {
+            unique_ids(&mut trajectories);
+        }
         changed.extend(
             before
                 .iter()

@@ -453,3 +453,18 @@ fn two_trajectories_sharing_an_id_stay_addressable() {
     let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["q1", "q1#2", "q1#3"]);
 }
+
+/// AWTL keeps one run per id, so its ids are not checked again at the end; a run without an
+/// id is named `run-N` after its place, which another run may already be called: still told
+/// apart.
+#[test]
+fn an_awtl_run_without_an_id_named_like_another_run_is_told_apart() {
+    let input = b"{\"type\":\"action\",\"command\":\"a\"}\n{\"type\":\"action\",\"run_id\":\"run-1\",\"command\":\"b\"}\n";
+    let t = ingest(input, IngestOptions::default());
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["run-1", "run-1#2"]);
+    let input = b"{\"type\":\"action\",\"run_id\":\"a\"}\n{\"type\":\"action\",\"run_id\":\"b\"}\n";
+    let t = ingest(input, IngestOptions::default());
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b"]);
+}

@@ -53,6 +53,12 @@ pub trait JsonlAdapter {
         0
     }
 
+    /// Whether the trajectories [`JsonlAdapter::finish_with`] gives have distinct ids by
+    /// construction (one per id read), so the ingest need not check them.
+    fn ids_distinct(&self) -> bool {
+        false
+    }
+
     /// Trajectories the format marks complete since the last call, in their final form and
     /// with their final position, handed over early (see [`crate::Ingestor::take_settled`]).
     /// Formats with no end marker settle nothing.

@@ -235,6 +235,12 @@ impl JsonlAdapter for Awtl {
         self.runs.len()
     }
 
+    /// One run per `run_id` read ([`RunIndex`]), each keeping its id, unless a run had none:
+    /// that one is named `run-N` after its place ([`finished`]), which another run may be.
+    fn ids_distinct(&self) -> bool {
+        self.by_id.get("", &self.runs).is_err()
+    }
+
     /// A run is settled when its `run_end` is read. A later line of the same run (rare: a
     /// writer that logs after the end) reopens it: it is merged back when finishing and
     /// reported as changed.
