@@ -199,8 +199,8 @@ pub fn read_into(
     // beside the parse instead of between parses), dealt in turn to parser threads that parse
     // each chunk's AWTL lines ahead (`PreparedChunk`: the core's pure half of a line's reading)
     // while this thread files the chunks before, taken back in the same turn (input order).
-    // Buffers go back to the reader to be reused, so memory stays at CHUNK * BUFFERS (and the
-    // parses of the chunks in flight) whatever the file size.
+    // Buffers go back to the reader to be reused, so memory stays at CHUNK * (BUFFERS + two a
+    // parser) (and the parses of the chunks in flight) whatever the file size.
     let parsers = parser_threads();
     let (mut full_txs, mut ready_rxs, mut parser_ends) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..parsers {
