@@ -234,8 +234,8 @@ const ASSUMPTION: usize = 3;
 enum Shape {
     /// Group chats: the group chats' objective, and the agent vote is fitted.
     Chat,
-    /// Orchestrated runs: `introduces_code` starts at 0 and `assumption` is held at 0 (see
-    /// [`fit_steps`]).
+    /// Orchestrated runs: `introduces_code` starts at 0, `assumption` is held at 0, and the
+    /// answer traces (`shows_answer`, `concludes_answer`) start at 0.5 (see [`fit_steps`]).
     Orchestrated,
     /// One weight set for both shapes (`--one-model`, the earlier procedure).
     Both,
@@ -309,10 +309,21 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
         w.set(k, if g.contains(&0.5) { 0.5 } else { g[g.len() / 2] });
     }
     w.agent_support = 0.0;
-    // The answer-shown features and the claimed check start off, so a tie keeps them off:
-    // each is kept only when it strictly helps on the fitted items.
-    w.shows_answer = 0.0;
-    w.concludes_answer = 0.0;
+    let orchestrated = shape == Shape::Orchestrated;
+    // The claimed check starts off, so a tie keeps it off: it is kept only when it strictly
+    // helps on the fitted items. So do the answer traces (`shows_answer`,
+    // `concludes_answer`) outside orchestrated runs, where no worker replies and they never
+    // fire. In an orchestrated run they start at the grid's middle, as the other step
+    // weights do: each is the run's own words showing where its wrong final answer's value
+    // came in, and each fires in a few runs only, so a fit whose half holds none of those
+    // runs cannot tell whether it helps. Started at 0 such a fit turned it off for want of
+    // evidence (the parity fold fitted on 3 Hand-Crafted items did); started on, a fit turns
+    // it down only when its items say it hurts (docs/detector.md, the fourth round of
+    // 2026-12-04).
+    if !orchestrated {
+        w.shows_answer = 0.0;
+        w.concludes_answer = 0.0;
+    }
     w.claimed_check = 0.0;
     // An orchestrated run's steps seldom speak their own words where these two features
     // read them: a worker's reply is mostly the page it passes on (OCR, metadata: "Simulated
@@ -326,7 +337,6 @@ fn fit_steps(items: &[&Scored], dropped: &[usize], vote: f64, shape: Shape) -> W
     // worker passes on ("Simulated Universe", "Hypothetical Growth", a search bar's
     // "Placeholder"), never on the run's own assumption, so a fit that keeps it on a few
     // items has learnt those pages (the second round of 2026-12-04).
-    let orchestrated = shape == Shape::Orchestrated;
     if orchestrated {
         w.introduces_code = 0.0;
         w.assumption = 0.0;
@@ -822,8 +832,8 @@ mod tests {
     }
 
     #[test]
-    fn the_answer_shown_weight_is_fitted_on_only_when_it_strictly_helps() {
-        // The reply that shows the answer is the gold step: the fit turns the feature on.
+    fn the_answer_shown_weight_is_fitted_on_where_it_helps() {
+        // The reply that shows the answer is the gold step: the fit keeps the feature on.
         let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 8, 8)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
         let m = fit_model(&refs, false, &[], false);
@@ -834,15 +844,15 @@ mod tests {
         let off = fit_model(&refs, false, &[k], false);
         assert_eq!(off.orchestrated.shows_answer, 0.0);
         assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(4)));
-        // A tie goes to off: where the feature changes nothing on the fitted items (it marks
-        // the reply that is first anyway), it stays 0.
-        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 4, 4)).collect();
+        // Where the reply it marks is not the gold step, the fit does not let it lead.
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 12, 4)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
-        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.shows_answer, 0.0);
+        let m = fit_model(&refs, false, &[], false);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(4)));
     }
 
     #[test]
-    fn the_accepted_reply_weight_is_fitted_on_only_when_it_strictly_helps() {
+    fn the_accepted_reply_weight_is_fitted_on_where_it_helps() {
         // The reply the run accepted its answer from (step 12) is the gold step.
         let accepted = |k, gold| marked_on_12(k, gold, |f, on| f.concludes_answer = on);
         let items: Vec<Scored> = (0..3).map(|k| accepted(k, 12)).collect();
@@ -855,10 +865,35 @@ mod tests {
         let off = fit_model(&refs, false, &[k], false);
         assert_eq!(off.orchestrated.concludes_answer, 0.0);
         assert!(refs.iter().all(|s| s.item_by_shape(&off).predicted_step == Some(4)));
-        // Where the gold step is another reply, it stays off.
+        // Where the gold step is another reply, the fit does not let it lead.
         let items: Vec<Scored> = (0..3).map(|k| accepted(k, 4)).collect();
         let refs: Vec<&Scored> = items.iter().collect();
-        assert_eq!(fit_model(&refs, false, &[], false).orchestrated.concludes_answer, 0.0);
+        let m = fit_model(&refs, false, &[], false);
+        assert!(refs.iter().all(|s| s.item_by_shape(&m).predicted_step == Some(4)));
+    }
+
+    #[test]
+    fn the_answer_traces_stay_on_where_the_fitted_items_cannot_tell() {
+        // A half whose items hold no reply the traces mark (or mark the reply that is first
+        // anyway) says nothing of them: the orchestrated fit leaves both at their start, the
+        // grid's middle, instead of turning them off for want of evidence.
+        for shown in [0, 4] {
+            let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, shown, 4)).collect();
+            let refs: Vec<&Scored> = items.iter().collect();
+            let m = fit_model(&refs, false, &[], false);
+            assert_eq!(m.orchestrated.shows_answer, 0.5, "{:?}", m.orchestrated);
+            assert_eq!(m.orchestrated.concludes_answer, 0.5, "{:?}", m.orchestrated);
+            // `--drop` still holds each at 0.
+            let k = Weights::NAMES.iter().position(|n| *n == "shows_answer").unwrap();
+            assert_eq!(fit_model(&refs, false, &[k], false).orchestrated.shows_answer, 0.0);
+        }
+        // Group chats have no worker replies: there the traces start, and stay, off; so does
+        // the single model's fit (`--one-model`).
+        let items: Vec<Scored> = (0..3).map(|k| answer_shown_item(k, 0, 4)).collect();
+        let refs: Vec<&Scored> = items.iter().collect();
+        let both = fit_model(&refs, false, &[], true);
+        assert_eq!(both.orchestrated.shows_answer, 0.0);
+        assert_eq!(both.orchestrated.concludes_answer, 0.0);
     }
 
     #[test]

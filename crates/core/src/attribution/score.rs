@@ -254,13 +254,13 @@ pub fn agent_support(first: &[usize], agents: &[String], depth: usize) -> Vec<f6
 
 impl Weights {
     /// The weights for an orchestrated run: fitted on the orchestrated runs of the Who&When
-    /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off and
-    /// `introduces_code` and `assumption` started at 0 (docs/detector.md). An observed error counts a little
-    /// (`instance`); an early step, a worker's reply, the step that first states the wrong
-    /// final answer and the reply the run accepted that answer from count alike, and the
-    /// first worker reply that shows the answer's value (or an item of a list answer) a
-    /// little more. (When no reply states it, the orchestrator's declaration of success is
-    /// structural, not weighted: [`LINKED`].)
+    /// development half (its 32 Hand-Crafted Magentic-One items), the agent stage off,
+    /// `introduces_code` started at 0, `assumption` held at 0 and the answer traces started
+    /// at 0.5 (docs/detector.md). An observed error counts a little (`instance`); an early
+    /// step, a worker's reply, the step that first states the wrong final answer, the first
+    /// worker reply that shows the answer's value (or an item of a list answer) and the
+    /// reply the run accepted that answer from count alike. (When no reply states it, the
+    /// orchestrator's declaration of success is structural, not weighted: [`LINKED`].)
     pub fn orchestrated() -> Self {
         Weights {
             instance: 0.25,
@@ -277,7 +277,7 @@ impl Weights {
             // Off for orchestrated runs: the orchestrator speaks most of their steps, so the
             // score mass follows the number of its steps (docs/detector.md).
             agent_vote: 0.0,
-            shows_answer: 0.25,
+            shows_answer: 0.5,
             concludes_answer: 0.5,
             // Never kept by the fit: a worker browses for itself, and the page it reports is
             // in its own reply.
