@@ -36,21 +36,23 @@ impl Loader {
 
     /// Feeds the next bytes of the input (any chunking gives the same session).
     pub fn feed(&mut self, chunk: &[u8]) {
-        if let Some(h) = self.hasher.as_mut() {
-            h.update(chunk);
-        }
+        self.count(chunk);
         self.ingestor.feed(chunk);
-        self.bytes += chunk.len() as u64;
     }
 
     /// [`Loader::feed`] for a chunk whose AWTL lines were parsed ahead, on another thread
     /// ([`crate::ingest::PreparedChunk`]): the same session, less work here.
     pub fn feed_prepared(&mut self, chunk: &mut crate::ingest::PreparedChunk) {
-        if let Some(h) = self.hasher.as_mut() {
-            h.update(chunk.bytes());
-        }
-        self.bytes += chunk.bytes().len() as u64;
+        self.count(chunk.bytes());
         self.ingestor.feed_prepared(chunk);
+    }
+
+    /// The bytes fed, into the identity and the progress count.
+    fn count(&mut self, chunk: &[u8]) {
+        if let Some(h) = self.hasher.as_mut() {
+            h.update(chunk);
+        }
+        self.bytes += chunk.len() as u64;
     }
 
     /// Whether the next chunks are worth parsing ahead: the input is plain AWTL lines (see

@@ -162,7 +162,6 @@ impl Awtl {
     #[inline(always)]
     fn apply(&mut self, parsed: Parsed) {
         let Parsed { step, task, answer } = parsed;
-        let task_or_answer = (task, answer);
         let run_id = step.ids.run_id.as_deref().unwrap_or_default();
         // Most lines belong to the run of the line before: checked first, without hashing.
         let position = match self.runs.last() {
@@ -178,10 +177,10 @@ impl Awtl {
         };
         let run = &mut self.runs[position];
         match step.kind {
-            StepKind::RunStart => run.task = task_or_answer.0.or(run.task.take()),
+            StepKind::RunStart => run.task = task.or(run.task.take()),
             StepKind::RunEnd => {
                 run.outcome = outcome_word(step.status.as_deref()).unwrap_or(run.outcome);
-                run.final_answer = task_or_answer.1.or(run.final_answer.take());
+                run.final_answer = answer.or(run.final_answer.take());
                 if !run.ended && !run.handed_over {
                     run.ended = true;
                     self.ended.push(position);
@@ -215,12 +214,11 @@ impl JsonlAdapter for Awtl {
 
     fn push_parsed(
         &mut self,
-        line: &str,
+        _line: &str,
         parsed: Result<Parsed, String>,
         loc: SourceLoc,
         ingest_seq: u64,
     ) -> Result<(), String> {
-        let _ = line;
         let mut parsed = parsed?;
         parsed.place(loc, ingest_seq);
         self.apply(parsed);
