@@ -356,16 +356,28 @@ fn the_agent_vote_puts_first_the_best_step_of_the_agent_most_candidates_point_at
     assert_eq!(AnalysisOptions::default().orchestrated_weights.agent_vote, 0.0);
 }
 
+/// A Who&When item's trajectory: `question`, its `history` turns and any `extra` fields.
+fn who_and_when(
+    question: &str,
+    history: Vec<serde_json::Value>,
+    extra: serde_json::Value,
+) -> Trajectory {
+    let mut doc = serde_json::json!({"question": question, "ground_truth": "x",
+        "history": history, "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    if let (Some(doc), Some(extra)) = (doc.as_object_mut(), extra.as_object()) {
+        doc.extend(extra.clone());
+    }
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    trace.trajectories.into_iter().next().unwrap()
+}
+
 /// A Who&When Hand-Crafted (Magentic-One) run: `(role, content)` turns.
 fn orchestrated(turns: &[(&str, &str)]) -> Trajectory {
-    let history: Vec<serde_json::Value> = turns
+    let history = turns
         .iter()
         .map(|(role, content)| serde_json::json!({"role": role, "content": content}))
         .collect();
-    let doc = serde_json::json!({"question": "Which park is closest?", "ground_truth": "x",
-        "history": history, "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
-    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
-    trace.trajectories.into_iter().next().unwrap()
+    who_and_when("Which park is closest?", history, serde_json::json!({}))
 }
 
 #[test]
@@ -404,15 +416,12 @@ fn the_answer_after_final_answer_is_traced_not_the_harness_lines_after_it() {
 
 /// A group chat (CaptainAgent's shape: the agent in `name`) from its turns.
 fn group_chat(turns: &[(&str, &str)]) -> Trajectory {
-    let history: Vec<serde_json::Value> = turns
+    let history = turns
         .iter()
         .map(|(name, content)| serde_json::json!({"role": "assistant", "name": name, "content": content}))
         .collect();
-    let doc = serde_json::json!({"question": "Which of the two homes sold for more?",
-        "ground_truth": "x", "history": history, "mistake_agent": "", "mistake_step": "0",
-        "mistake_reason": "", "system_prompt": {}, "level": 1, "is_correct": false});
-    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
-    trace.trajectories.into_iter().next().unwrap()
+    let extra = serde_json::json!({"system_prompt": {}, "level": 1, "is_correct": false});
+    who_and_when("Which of the two homes sold for more?", history, extra)
 }
 
 #[test]
