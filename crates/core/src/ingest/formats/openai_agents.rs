@@ -26,6 +26,7 @@
 //! (the run's agent span: `MaxTurnsExceeded`, a guardrail tripwire) fails the trajectory. The
 //! final answer is the last reply without tool calls.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -385,7 +386,7 @@ fn span_steps(
     match kind.as_str() {
         "generation" => {
             let outputs = messages(data.get("output"));
-            step.text = outputs.iter().map(message_text).collect::<Vec<_>>().join("\n");
+            step.text = outputs.iter().map(|m| message_text(m)).collect::<Vec<_>>().join("\n");
             let calls: Vec<&Map<String, Value>> = outputs
                 .iter()
                 .filter_map(|m| m.get("tool_calls").and_then(Value::as_array))
@@ -412,7 +413,7 @@ fn span_steps(
                 .iter()
                 .rev()
                 .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-                .map(message_text)
+                .map(|m| message_text(m))
                 .filter(|t| !t.is_empty());
             step.usage = usage(data.get("usage"), f);
         }
@@ -529,15 +530,19 @@ fn span_steps(
 }
 
 /// A generation's `input` / `output`: a list of chat messages (or one message, or text).
-fn messages(v: Option<&Value>) -> Vec<Map<String, Value>> {
+/// Borrowed where written as messages (a generation's `input` repeats the whole conversation:
+/// copying it cost a tenth of the time on such files).
+fn messages(v: Option<&Value>) -> Vec<Cow<'_, Map<String, Value>>> {
     match v {
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_object).cloned().collect(),
-        Some(Value::Object(m)) => vec![m.clone()],
+        Some(Value::Array(items)) => {
+            items.iter().filter_map(Value::as_object).map(Cow::Borrowed).collect()
+        }
+        Some(Value::Object(m)) => vec![Cow::Borrowed(m)],
         Some(Value::String(s)) => {
             let mut m = Map::new();
             m.insert("role".to_string(), Value::String("user".to_string()));
             m.insert("content".to_string(), Value::String(s.clone()));
-            vec![m]
+            vec![Cow::Owned(m)]
         }
         _ => Vec::new(),
     }
