@@ -59,10 +59,16 @@ pub(crate) fn says_it_failed(text: &str) -> bool {
         Some(word) if word.eq_ignore_ascii_case("error") => {
             t[5..].trim_start_matches(' ').starts_with([':', '-'])
         }
-        // A Python crash, also after what the program printed before it.
-        _ => t.lines().any(|l| l.starts_with("Traceback (most recent call last)")),
+        // A Python crash, also after what the program printed before it: a line that starts
+        // with the header (searched once over the whole text, not line by line).
+        _ => TRACEBACK
+            .find_iter(t.as_bytes())
+            .any(|at| at == 0 || t.as_bytes()[at - 1] == b'\n'),
     }
 }
+
+static TRACEBACK: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("Traceback (most recent call last)"));
 
 /// A conventional role word (`role`, `type` or `source`), or `None` for any other word.
 fn role_of(word: &str) -> Option<Role> {
@@ -281,7 +287,8 @@ pub(crate) fn apply_calls(step: &mut Step, names: &[String], args: &[String], id
     let mut raw_refs = Vec::new();
     let mut commands = Vec::new();
     for (name, a) in names.iter().zip(args) {
-        let parsed = extract::parse_args(&Value::String(a.clone()));
+        // What `extract::parse_args` reads a string as, without a copy of the string.
+        let parsed: Value = crate::json::from_str(a).unwrap_or(Value::Null);
         raw_refs.extend(extract::tool_call(name, &parsed));
         let command = match parsed.get("cmd").or_else(|| parsed.get("command")) {
             Some(Value::String(c)) => Some(c.clone()),
@@ -408,6 +415,29 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The header found once over the whole text is the header at the start of a line.
+        #[test]
+        fn a_traceback_is_a_line_that_starts_with_its_header(
+            parts in prop::collection::vec(prop_oneof![
+                Just("Traceback (most recent call last)"), Just("Traceback (most recent"),
+                Just("\n"), Just("\r\n"), Just("\r"), Just(" "), Just("x"), Just("error"),
+                Just(": boom"), Just("é"),
+            ], 0..12),
+        ) {
+            let text: String = parts.concat();
+            let t = text.trim_start();
+            let by_line = match t.get(..5) {
+                Some(w) if w.eq_ignore_ascii_case("error") => {
+                    t[5..].trim_start_matches(' ').starts_with([':', '-'])
+                }
+                _ => t.lines().any(|l| l.starts_with("Traceback (most recent call last)")),
+            };
+            prop_assert_eq!(says_it_failed(&text), by_line, "{:?}", text);
+        }
+    }
 
     fn reply(text: &str) -> Step {
         let o = serde_json::json!({"role": "tool", "tool_call_id": "c1", "content": text});
