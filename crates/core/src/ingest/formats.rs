@@ -137,6 +137,18 @@ pub(crate) fn as_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, 
     v.as_object().ok_or_else(|| format!("{what} is {}, not an object", json_kind(v)))
 }
 
+/// [`as_object`] naming `what` only when it is not one: for the elements of a list, whose
+/// names are built per element (a `format!` per message cost a twentieth of a chat file's read).
+pub(crate) fn object_or<'a>(
+    v: &'a Value,
+    what: impl FnOnce() -> String,
+) -> Result<&'a Map<String, Value>, String> {
+    match v {
+        Value::Object(o) => Ok(o),
+        other => as_object(other, &what()),
+    }
+}
+
 /// An array member of an object, or the reason it is missing.
 pub(crate) fn array_field<'a>(
     o: &'a Map<String, Value>,

@@ -17,7 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_object, get, get_text, json_kind, value_text};
+use super::{as_object, get, get_text, json_kind, object_or, value_text};
 use crate::model::{Outcome, Role, SourceLoc, StepKind, Trajectory};
 
 /// Whether a JSON object is a chat record (used by format detection).
@@ -45,7 +45,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
 
 /// Element `i` of a list of records: named `chat-N` after its position when it has no id.
 pub fn list_element(value: Value, i: usize) -> Result<Trajectory, String> {
-    let o = as_object(&value, &format!("record [{i}]"))?;
+    let o = object_or(&value, || format!("record [{i}]"))?;
     record(o, &format!("$[{i}]"), || format!("chat-{}", i + 1))
 }
 
@@ -64,7 +64,7 @@ fn record(
     };
     let mut steps = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
-        let m = as_object(m, &format!("{key}[{i}]"))?;
+        let m = object_or(m, || format!("{key}[{i}]"))?;
         let loc = SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() };
         let step = match key {
             "conversations" => {

@@ -61,9 +61,7 @@ pub(crate) fn says_it_failed(text: &str) -> bool {
         }
         // A Python crash, also after what the program printed before it: a line that starts
         // with the header (searched once over the whole text, not line by line).
-        _ => TRACEBACK
-            .find_iter(t.as_bytes())
-            .any(|at| at == 0 || t.as_bytes()[at - 1] == b'\n'),
+        _ => TRACEBACK.find_iter(t.as_bytes()).any(|at| at == 0 || t.as_bytes()[at - 1] == b'\n'),
     }
 }
 
@@ -120,20 +118,27 @@ fn marks_error(o: &Map<String, Value>) -> bool {
     top || nested_mark(o, 0)
 }
 
-fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
-    let word_in = |keys: &[&str], words: &[&str]| {
-        keys.iter().any(|k| {
-            o.get(*k).and_then(Value::as_str).is_some_and(|v| {
-                let v = v.trim();
-                words.iter().any(|w| v.eq_ignore_ascii_case(w))
-            })
+/// Whether one field marks an error: an `is_error` / `isError` that is `true`, a log level
+/// (`LEVEL_KEYS`) `error`, `fatal` or `critical`, a status (`STATUS_KEYS`) `error`, `failed`,
+/// `failure` or `status_code_error`, in any case. Read over an object's fields in one pass (11
+/// lookups per nested object were a tenth of a chat file's read).
+fn flags_error(key: &str, v: &Value) -> bool {
+    let word = |words: &[&str]| {
+        v.as_str().is_some_and(|v| {
+            let v = v.trim();
+            words.iter().any(|w| v.eq_ignore_ascii_case(w))
         })
     };
-    let flagged =
-        ["is_error", "isError"].iter().any(|k| super::value_bool(o.get(*k)) == Some(true))
-            || word_in(&LEVEL_KEYS, &["error", "fatal", "critical"])
-            || word_in(&STATUS_KEYS, &["error", "failed", "failure", "status_code_error"]);
-    if flagged {
+    match key {
+        "is_error" | "isError" => super::value_bool(Some(v)) == Some(true),
+        k if LEVEL_KEYS.contains(&k) => word(&["error", "fatal", "critical"]),
+        k if STATUS_KEYS.contains(&k) => word(&["error", "failed", "failure", "status_code_error"]),
+        _ => false,
+    }
+}
+
+fn nested_mark(o: &Map<String, Value>, depth: usize) -> bool {
+    if o.iter().any(|(k, v)| flags_error(k, v)) {
         return true;
     }
     if depth >= MARK_DEPTH {
@@ -416,6 +421,22 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn every_level_and_status_key_flags_its_error_words() {
+        for key in LEVEL_KEYS {
+            assert!(flags_error(key, &Value::String(" FATAL ".into())), "{key}");
+            assert!(!flags_error(key, &Value::String("failed".into())), "{key}");
+        }
+        for key in STATUS_KEYS {
+            assert!(flags_error(key, &Value::String("Failed".into())), "{key}");
+            assert!(!flags_error(key, &Value::String("fatal".into())), "{key}");
+        }
+        for key in ["is_error", "isError"] {
+            assert!(flags_error(key, &Value::Bool(true)) && !flags_error(key, &Value::Bool(false)));
+        }
+        assert!(!flags_error("error", &Value::Bool(true)), "a top-level `error` is read apart");
+    }
 
     proptest! {
         /// The header found once over the whole text is the header at the start of a line.

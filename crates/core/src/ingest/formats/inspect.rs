@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_object, content_text, get, get_text, value_text, SourceLoc};
+use super::{as_object, content_text, get, get_text, object_or, value_text, SourceLoc};
 use crate::artifact::extract;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory, Usage};
 use crate::usage::{count, seconds_ms};
@@ -59,7 +59,7 @@ pub(crate) fn sample(s: &Map<String, Value>, base: &str) -> Result<Trajectory, S
     };
     let mut steps = Vec::with_capacity(messages.len() + 2);
     for (i, m) in messages.iter().enumerate() {
-        let m = as_object(m, &format!("{base}.messages[{i}]"))?;
+        let m = object_or(m, || format!("{base}.messages[{i}]"))?;
         let role = super::role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
             loc: SourceLoc { path: format!("{base}.messages[{i}]").into(), ..SourceLoc::default() },

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_object, content_text, get, get_text, value_i64, value_text, SourceLoc};
+use super::{content_text, get, get_text, object_or, value_i64, value_text, SourceLoc};
 use crate::artifact::extract;
 use crate::model::{Role, Step, StepKind, Trajectory};
 
@@ -35,7 +35,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     // The repository root: the first absolute directory a command changes into (`cd /testbed`).
     let mut root: Option<String> = None;
     for (i, m) in messages.iter().enumerate() {
-        let m = as_object(m, &format!("messages[{i}]"))?;
+        let m = object_or(m, || format!("messages[{i}]"))?;
         let mut step = message_step(m, format!("{base}[{i}]"), i);
         if let (StepKind::Action, Some(cmd)) = (step.kind, step.args.as_deref()) {
             root = root.or_else(|| first_cd(cmd));

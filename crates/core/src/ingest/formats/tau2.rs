@@ -14,7 +14,9 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{array_field, as_object, content_text, get, get_text, reward_outcome, role_word};
+use super::{
+    array_field, as_object, content_text, get, get_text, object_or, reward_outcome, role_word,
+};
 use crate::artifact::extract;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count, seconds_ms};
@@ -64,7 +66,7 @@ fn simulation(
     }
     let mut call_names: HashMap<String, String> = HashMap::new();
     for (mi, m) in messages.iter().enumerate() {
-        let m = as_object(m, &format!("simulations[{si}].messages[{mi}]"))?;
+        let m = object_or(m, || format!("simulations[{si}].messages[{mi}]"))?;
         let role = role_word(&get_text(m, &["role"]).unwrap_or_default());
         let mut step = Step {
             loc: SourceLoc {

@@ -8,7 +8,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{array_field, as_object, content_text, get, get_text, reward_outcome, value_index};
+use super::{
+    array_field, as_object, content_text, get, get_text, object_or, reward_outcome, value_index,
+};
 use crate::artifact::extract;
 use crate::dataset::restore;
 use crate::model::{GoldLabel, Outcome, Role, SourceLoc, Step, StepKind, Trajectory};
@@ -20,7 +22,7 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
     let meta = get(o, &["metadata"]).and_then(Value::as_object).unwrap_or(&empty);
     let mut steps = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
-        let m = as_object(m, &format!("messages[{i}]"))?;
+        let m = object_or(m, || format!("messages[{i}]"))?;
         let mut s = step(m, i);
         // An item exported by trajscope keeps each step's canonical fields beside it.
         restore::restore_step(&mut s, m);
