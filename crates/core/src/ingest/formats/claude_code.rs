@@ -343,13 +343,78 @@ fn block_hash(reply_id: &str, block: &Value) -> u64 {
     // SipHash with fixed keys: deterministic across runs and platforms.
     let mut h = std::collections::hash_map::DefaultHasher::new();
     reply_id.hash(&mut h);
-    crate::json::to_text(block).hash(&mut h);
+    hash_json(block, &mut h);
     h.finish()
+}
+
+/// Feeds `v` to `h` so that two values feed the same only when their JSON texts are the same
+/// (`json::to_text`, whose hash this was: writing every block out cost a tenth of a
+/// transcript's read). Keys come in the map's (sorted) order, as they are written; a float
+/// feeds its bits (`-0.0` is not `0.0`, as written) apart from an integer (`1.0` is not `1`).
+fn hash_json(v: &Value, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    match v {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => h.write_u8(1 + u8::from(*b)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => (3u8, u).hash(h),
+            (None, Some(i)) => (4u8, i).hash(h),
+            _ => (5u8, n.as_f64().unwrap_or_default().to_bits()).hash(h),
+        },
+        Value::String(s) => (6u8, s).hash(h),
+        Value::Array(items) => {
+            (7u8, items.len()).hash(h);
+            items.iter().for_each(|i| hash_json(i, h));
+        }
+        Value::Object(o) => {
+            (8u8, o.len()).hash(h);
+            for (k, v) in o {
+                k.hash(h);
+                hash_json(v, h);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blocks_hash_alike_only_when_written_alike() {
+        let texts = [
+            r#"{"type":"text","text":"a"}"#,
+            r#"{"text":"a","type":"text"}"#,
+            r#"{"type":"text","text":"b"}"#,
+            r#"{"type":"text","text":"a","x":null}"#,
+            r#"{"n":1}"#,
+            r#"{"n":1.0}"#,
+            r#"{"n":-1}"#,
+            r#"{"n":0.0}"#,
+            r#"{"n":-0.0}"#,
+            r#"{"n":-0}"#,
+            r#"{"n":0}"#,
+            r#"{"n":"1"}"#,
+            r#"{"n":[1]}"#,
+            r#"{"n":[[1]]}"#,
+            r#"{"n":[1,[]]}"#,
+            r#"{"n":[[],1]}"#,
+            r#"{"n":{"":1}}"#,
+            r#"{"n":true}"#,
+            r#"{"n":false}"#,
+            r#"{"n":null}"#,
+            r#"{"n":18446744073709551615}"#,
+            r#"{"n":1e300}"#,
+        ];
+        let values: Vec<Value> = texts.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+        for a in &values {
+            for b in &values {
+                let same_text = crate::json::to_text(a) == crate::json::to_text(b);
+                assert_eq!(block_hash("r", a) == block_hash("r", b), same_text, "{a} / {b}");
+            }
+        }
+        assert_ne!(block_hash("r", &values[0]), block_hash("s", &values[0]));
+    }
 
     fn run(lines: &[&str]) -> (Vec<Trajectory>, Vec<Result<(), String>>) {
         let mut a: Box<ClaudeCode> = Box::default();
