@@ -309,20 +309,23 @@ impl Usage {
         *self == Usage::default()
     }
 
-    /// Adds `other` field by field; a field stays `None` only when both are.
+    /// Adds `other` field by field; a field stays `None` only when both are. A count that
+    /// would pass `u64::MAX` stays there (a trace may write any number: the sum of two huge
+    /// ones is no crash and no wrapped small number).
     pub fn add(&mut self, other: &Usage) {
-        fn sum<T: Copy + std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
+        fn sum<T: Copy>(a: Option<T>, b: Option<T>, add: impl Fn(T, T) -> T) -> Option<T> {
             match (a, b) {
-                (Some(a), Some(b)) => Some(a + b),
+                (Some(a), Some(b)) => Some(add(a, b)),
                 (a, b) => a.or(b),
             }
         }
-        self.input_tokens = sum(self.input_tokens, other.input_tokens);
-        self.output_tokens = sum(self.output_tokens, other.output_tokens);
-        self.cache_read_tokens = sum(self.cache_read_tokens, other.cache_read_tokens);
-        self.cache_write_tokens = sum(self.cache_write_tokens, other.cache_write_tokens);
-        self.cost_usd = sum(self.cost_usd, other.cost_usd);
-        self.duration_ms = sum(self.duration_ms, other.duration_ms);
+        let n = u64::saturating_add;
+        self.input_tokens = sum(self.input_tokens, other.input_tokens, n);
+        self.output_tokens = sum(self.output_tokens, other.output_tokens, n);
+        self.cache_read_tokens = sum(self.cache_read_tokens, other.cache_read_tokens, n);
+        self.cache_write_tokens = sum(self.cache_write_tokens, other.cache_write_tokens, n);
+        self.cost_usd = sum(self.cost_usd, other.cost_usd, |a, b| a + b);
+        self.duration_ms = sum(self.duration_ms, other.duration_ms, n);
     }
 
     /// `Some` when at least one field is recorded.

@@ -468,3 +468,30 @@ fn an_awtl_run_without_an_id_named_like_another_run_is_told_apart() {
     let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["a", "b"]);
 }
+
+/// Found by the `session` fuzz target: two replies whose token counts sum past `u64::MAX`
+/// panicked in the usage summary and in the step list's token column (debug builds; release
+/// builds wrapped to a small number). The sums now stop at `u64::MAX`.
+#[test]
+fn token_counts_that_sum_past_u64_max_stay_at_the_maximum() {
+    let max = u64::MAX;
+    let reply = |i: u32| {
+        format!(
+            "{{\"type\":\"assistant\",\"sessionId\":\"s\",\"uuid\":\"a{i}\",\"message\":{{\
+             \"id\":\"m{i}\",\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\
+             \"text\":\"ok\"}}],\"usage\":{{\"input_tokens\":{max},\"output_tokens\":1,\
+             \"cache_read_input_tokens\":{max}}}}}}}\n"
+        )
+    };
+    let input = format!("{}{}", reply(1), reply(2));
+    let mut session = trajscope_core::Session::new(read(input.as_bytes()), None);
+    let report = session.report();
+    let usage = &report.trajectories[0].usage;
+    assert_eq!(usage.input_tokens, Some(max));
+    assert_eq!(usage.cache_read_tokens, Some(max));
+    assert_eq!(usage.output_tokens, Some(2));
+    assert_eq!(usage.steps_with_usage, 2);
+    // The step list's token column sums a step's fields the same way.
+    let columns = session.columns(0).expect("the session's trajectory");
+    assert_eq!(columns.tokens, [max, max]);
+}

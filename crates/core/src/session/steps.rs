@@ -104,10 +104,11 @@ pub fn columns(t: &Trajectory) -> StepColumns {
             .iter()
             .map(|s| {
                 s.usage.as_ref().map_or(0, |u| {
+                    // Saturating, as `Usage::add`: a trace may write any count.
                     [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens]
                         .iter()
                         .flatten()
-                        .sum()
+                        .fold(0u64, |a, &b| a.saturating_add(b))
                 })
             })
             .collect();
