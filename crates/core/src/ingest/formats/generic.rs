@@ -60,13 +60,13 @@ pub(crate) fn says_it_failed(text: &str) -> bool {
             t[5..].trim_start_matches(' ').starts_with([':', '-'])
         }
         // A Python crash, also after what the program printed before it: a line that starts
-        // with the header (searched once over the whole text, not line by line).
-        _ => TRACEBACK.find_iter(t.as_bytes()).any(|at| at == 0 || t.as_bytes()[at - 1] == b'\n'),
+        // with the header (searched once over the whole text, not line by line; std's search,
+        // already in the web bundle, rather than a memchr finder kept for it).
+        _ => t
+            .match_indices("Traceback (most recent call last)")
+            .any(|(at, _)| at == 0 || t.as_bytes()[at - 1] == b'\n'),
     }
 }
-
-static TRACEBACK: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("Traceback (most recent call last)"));
 
 /// A conventional role word (`role`, `type` or `source`), or `None` for any other word.
 fn role_of(word: &str) -> Option<Role> {
