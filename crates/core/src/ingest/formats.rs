@@ -139,10 +139,10 @@ pub(crate) fn as_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, 
 
 /// [`as_object`] naming `what` only when it is not one: for the elements of a list, whose
 /// names are built per element (a `format!` per message cost a twentieth of a chat file's read).
-pub(crate) fn object_or<'a>(
-    v: &'a Value,
+pub(crate) fn object_or(
+    v: &Value,
     what: impl FnOnce() -> String,
-) -> Result<&'a Map<String, Value>, String> {
+) -> Result<&Map<String, Value>, String> {
     match v {
         Value::Object(o) => Ok(o),
         other => as_object(other, &what()),
