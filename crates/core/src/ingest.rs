@@ -452,17 +452,23 @@ fn unique_ids(trajectories: &mut [Trajectory]) {
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     let originals: std::collections::HashSet<String> =
         trajectories.iter().map(|t| t.id.clone()).collect();
+    // Per id, the suffix to try first: every smaller one was an original or taken when tried,
+    // and both sets only grow, so starting there gives the smallest free suffix, as starting
+    // at 2 would, without trying 2..k again for the k-th copy (a file of 3,000 records of one
+    // id spent a sixth of its time here; 100,000 would not have finished).
+    // (`usize`: a map of this type is already in the web bundle, one of `u64` would not be.)
+    let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for t in trajectories.iter_mut() {
         if taken.insert(t.id.clone()) {
             continue;
         }
-        let mut n = 2u64;
+        let n = next.entry(t.id.clone()).or_insert(2);
         let id = loop {
             let candidate = format!("{}#{n}", t.id);
+            *n += 1;
             if !originals.contains(&candidate) && !taken.contains(&candidate) {
                 break candidate;
             }
-            n += 1;
         };
         taken.insert(id.clone());
         t.id = id;

@@ -495,3 +495,60 @@ fn token_counts_that_sum_past_u64_max_stay_at_the_maximum() {
     let columns = session.columns(0).expect("the session's trajectory");
     assert_eq!(columns.tokens, [max, max]);
 }
+
+fn records_with_ids(ids: &[&str]) -> Vec<String> {
+    let text: String = ids
+        .iter()
+        .map(|id| format!("{{\"history\":[{{\"role\":\"user\",\"content\":\"a\"}}],\"question_ID\":\"{id}\"}}\n"))
+        .collect();
+    let t = ingest(text.as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories.len(), ids.len());
+    t.trajectories.into_iter().map(|t| t.id).collect()
+}
+
+/// The renaming tried every suffix from `#2` again for each copy of an id: quadratic in the
+/// copies (a file of 3,000 records of one id spent a sixth of its time there). 20,000 copies,
+/// an original `q#3` among them, each still its own id, numbered in order.
+#[test]
+fn twenty_thousand_records_of_one_id_are_renamed_in_one_pass() {
+    let mut ids = vec!["q"; 20_000];
+    ids[10] = "q#3";
+    let got = records_with_ids(&ids);
+    assert_eq!(&got[..4], ["q", "q#2", "q#4", "q#5"]);
+    assert_eq!(got[10], "q#3");
+    // 19,998 copies renamed: suffixes 2 and 4 to 20,000 (3 is an original).
+    assert_eq!(got[19_999], "q#20000");
+    let distinct: std::collections::HashSet<&String> = got.iter().collect();
+    assert_eq!(distinct.len(), got.len());
+}
+
+proptest::proptest! {
+    /// The renaming gives what trying every suffix from `#2` gave: the smallest suffix that is
+    /// neither an original id nor one given before.
+    #[test]
+    fn duplicate_ids_get_the_smallest_free_suffix(
+        picks in proptest::collection::vec(0usize..6, 1..30),
+    ) {
+        let pool = ["a", "b", "a#2", "a#3", "b#2", "a#2#2"];
+        let ids: Vec<&str> = picks.iter().map(|&i| pool[i]).collect();
+        let originals: std::collections::HashSet<&str> = ids.iter().copied().collect();
+        let mut taken = std::collections::HashSet::new();
+        let mut want = Vec::new();
+        for id in &ids {
+            let mut got = id.to_string();
+            if !taken.insert(got.clone()) {
+                let mut n = 2;
+                got = loop {
+                    let c = format!("{id}#{n}");
+                    if !originals.contains(c.as_str()) && !taken.contains(&c) {
+                        break c;
+                    }
+                    n += 1;
+                };
+                taken.insert(got.clone());
+            }
+            want.push(got);
+        }
+        proptest::prop_assert_eq!(records_with_ids(&ids), want);
+    }
+}
