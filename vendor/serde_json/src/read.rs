@@ -553,6 +553,20 @@ impl<'a> SliceRead<'a> {
                 b'\\' => {
                     scratch.extend_from_slice(&self.slice[start..self.index]);
                     self.index += 1;
+                    // trajscope (native builds): a `\uXXXX` escape outside the surrogates
+                    // decoded here, as `parse_unicode_escape` decodes it, without its calls
+                    // (text written with every non-ASCII character escaped is mostly these).
+                    #[cfg(not(target_arch = "wasm32"))]
+                    if let [b'u', a, b, c, d, ..] = self.slice[self.index..] {
+                        if let Some(n @ (0..=0xD7FF | 0xE000..=0xFFFF)) =
+                            decode_four_hex_digits(a, b, c, d)
+                        {
+                            push_wtf8_codepoint(u32::from(n), scratch);
+                            self.index += 5;
+                            start = self.index;
+                            continue;
+                        }
+                    }
                     tri!(parse_escape(self, validate, scratch));
                     start = self.index;
                 }
