@@ -456,6 +456,9 @@ impl<'a> SliceRead<'a> {
         }
     }
 
+    // trajscope (native builds): inlined, so a string's next escape right after the last one
+    // (text with every non-ASCII character escaped) costs a compare, not a call.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn skip_to_escape(&mut self, forbid_control_characters: bool) {
         // Immediately bail-out on empty strings and consecutive escapes (e.g. \u041b\u0435)
         if self.index == self.slice.len()
