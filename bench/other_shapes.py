@@ -18,6 +18,8 @@ the figures do not depend on one writer's habits:
   trajerrbench OUT [COPIES=3000] the TRAJERRBENCH records of tests/fixtures/trajerrbench/
                                 COPIES times, task ids made distinct: another adapter, one whole
                                 run of long multilingual messages a line (~9,000 runs, ~52 MB).
+  trajerrbench-ascii OUT [COPIES=3000] the same written as Python's `json.dumps` writes by
+                                default: every non-ASCII character a `\\uXXXX` escape (~79 MB).
 
   chat OUT [RECORDS=4000]       RECORDS chat records, one a line: OpenAI `messages` with 3–15
                                 `tool_calls` and their `tool` replies, some ShareGPT
@@ -114,16 +116,16 @@ def fixtures(out, copies):
                     f.write(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def suffixed(paths, copies, out, fix):
+def suffixed(paths, copies, out, fix, ascii=False):
     """Each file of `paths` parsed, then written `copies` times with `fix(event, copy)` applied
-    (compact JSON, one event a line)."""
+    (compact JSON, one event a line; `ascii`: every non-ASCII character escaped)."""
     parsed = [[json.loads(l) for l in open(p) if l.strip()] for p in paths]
     with open(out, "w") as f:
         for c in range(copies):
             for lines in parsed:
                 for ev in lines:
                     f.write(json.dumps(fix(json.loads(json.dumps(ev)), c),
-                                       ensure_ascii=False, separators=(",", ":")) + "\n")
+                                       ensure_ascii=ascii, separators=(",", ":")) + "\n")
 
 
 def claude_code(out, copies):
@@ -146,15 +148,17 @@ def codex(out, copies):
     suffixed(paths, copies, out, fix)
 
 
-def trajerrbench(out, copies):
+def trajerrbench(out, copies, ascii=False):
     """The repo's TRAJERRBENCH records (one whole trajectory a line, long multilingual
-    messages, another adapter than AWTL), task ids made distinct."""
+    messages, another adapter than AWTL), task ids made distinct; `ascii`: written with every
+    non-ASCII character a `\\u` escape, as `json.dumps` writes by default."""
     def fix(ev, c):
         m = ev.get("metadata")
         if isinstance(m, dict) and isinstance(m.get("task_id"), str):
             m["task_id"] = f"{m['task_id']}-c{c}"
         return ev
-    suffixed([os.path.join(ROOT, "tests/fixtures/trajerrbench/records.jsonl")], copies, out, fix)
+    suffixed([os.path.join(ROOT, "tests/fixtures/trajerrbench/records.jsonl")], copies, out, fix,
+             ascii)
 
 
 WORDS = ("alpha beta gamma delta deploy verify patch schema timeout retry flaky refund order "
@@ -302,6 +306,7 @@ if __name__ == "__main__":
      "claude-code": lambda: claude_code(out, n or 500),
      "codex": lambda: codex(out, n or 500),
      "trajerrbench": lambda: trajerrbench(out, n or 3000),
+     "trajerrbench-ascii": lambda: trajerrbench(out, n or 3000, ascii=True),
      "chat": lambda: chat(out, n or 4000),
      "openai-agents": lambda: openai_agents(out, n or 1500),
      "swe-doc": lambda: swe_doc(out, n or 480),

@@ -12,6 +12,7 @@
 #   claude-code     the repo's real Claude Code transcripts, 500 copies, sessions made distinct
 #   codex           the repo's real Codex rollouts, 500 copies: one long session (~21,000 steps)
 #   trajerrbench    the repo's real TRAJERRBENCH records, 3,000 copies: one whole run a line
+#   trajerrbench-ascii  the same written as json.dumps does by default (non-ASCII as \u escapes)
 #   chat            4,000 chat records (OpenAI messages with tool calls, some ShareGPT), by bench/other_shapes.py
 #   openai-agents   1,500 OpenAI Agents SDK traces of span exports in end order, by bench/other_shapes.py
 #   swe-doc         one SWE-agent .traj document of 5,760 turns on one line (~49 MB); swe-doc-pretty
@@ -44,7 +45,7 @@ make_shape() {
     fixtures) python3 bench/other_shapes.py fixtures "$f" ;;
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
-    trajerrbench) python3 bench/other_shapes.py trajerrbench "$f" ;;
+    trajerrbench|trajerrbench-ascii) python3 bench/other_shapes.py "$1" "$f" ;;
     chat|openai-agents|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
