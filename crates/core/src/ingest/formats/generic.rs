@@ -60,13 +60,32 @@ pub(crate) fn says_it_failed(text: &str) -> bool {
             t[5..].trim_start_matches(' ').starts_with([':', '-'])
         }
         // A Python crash, also after what the program printed before it: a line that starts
-        // with the header (searched once over the whole text, not line by line; std's search,
-        // already in the web bundle, rather than a memchr finder kept for it).
-        _ => t
-            .match_indices("Traceback (most recent call last)")
-            .any(|(at, _)| at == 0 || t.as_bytes()[at - 1] == b'\n'),
+        // with the header (searched once over the whole text, not line by line).
+        _ => traceback_headers(t).any(|at| at == 0 || t.as_bytes()[at - 1] == b'\n'),
     }
 }
+
+/// The header Python prints above a traceback.
+const TRACEBACK: &str = "Traceback (most recent call last)";
+
+/// Where [`TRACEBACK`] starts in a text: natively by a `memchr` finder built once (its SIMD
+/// search saves 4 % of the instructions on the chat bench shape, docs/performance.md); in the
+/// web build by std's search, already in the bundle (the finder in a static costs about 100
+/// bytes of it). The same positions either way (tested).
+#[cfg(not(target_arch = "wasm32"))]
+fn traceback_headers(t: &str) -> impl Iterator<Item = usize> + '_ {
+    static HEADER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TRACEBACK));
+    HEADER.find_iter(t.as_bytes())
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+fn traceback_headers_std(t: &str) -> impl Iterator<Item = usize> + '_ {
+    t.match_indices(TRACEBACK).map(|(at, _)| at)
+}
+
+#[cfg(target_arch = "wasm32")]
+use traceback_headers_std as traceback_headers;
 
 /// A conventional role word (`role`, `type` or `source`), or `None` for any other word.
 fn role_of(word: &str) -> Option<Role> {
@@ -420,6 +439,33 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The native finder and std's search (the web build's) find the header at the same places.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn both_header_searches_agree() {
+        let h = TRACEBACK;
+        let texts = [
+            String::new(),
+            h.to_string(),
+            format!("out\n{h}:\n  File \"x\"\n{h}"),
+            format!("{h}{h}{h}"),
+            format!("é{}ü{h}", &h[..10]),
+            "Traceback (most recent call".to_string(),
+            format!("{}{h}", "x".repeat(5000)),
+        ];
+        for t in &texts {
+            let native: Vec<usize> = traceback_headers(t).collect();
+            assert_eq!(native, traceback_headers_std(t).collect::<Vec<_>>(), "{t}");
+        }
+        assert_eq!(traceback_headers(&texts[3]).collect::<Vec<_>>(), [0, h.len(), 2 * h.len()]);
+        proptest::proptest!(|(parts in proptest::collection::vec(
+            proptest::sample::select(vec![h, "\n", "Trace", "back", " (most", "é", "x"]), 0..20))| {
+            let t = parts.concat();
+            let native: Vec<usize> = traceback_headers(&t).collect();
+            proptest::prop_assert_eq!(native, traceback_headers_std(&t).collect::<Vec<_>>());
+        });
+    }
     use proptest::prelude::*;
 
     #[test]
