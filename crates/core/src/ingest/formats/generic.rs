@@ -439,6 +439,7 @@ fn read_step(o: &Map<String, Value>, index: u32, loc: SourceLoc, ingest_seq: u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// The native finder and std's search (the web build's) find the header at the same places.
     #[cfg(not(target_arch = "wasm32"))]
@@ -459,14 +460,13 @@ mod tests {
             assert_eq!(native, traceback_headers_std(t).collect::<Vec<_>>(), "{t}");
         }
         assert_eq!(traceback_headers(&texts[3]).collect::<Vec<_>>(), [0, h.len(), 2 * h.len()]);
-        proptest::proptest!(|(parts in proptest::collection::vec(
-            proptest::sample::select(vec![h, "\n", "Trace", "back", " (most", "é", "x"]), 0..20))| {
+        proptest!(|(parts in prop::collection::vec(
+            prop::sample::select(vec![h, "\n", "Trace", "back", " (most", "é", "x"]), 0..20))| {
             let t = parts.concat();
             let native: Vec<usize> = traceback_headers(&t).collect();
-            proptest::prop_assert_eq!(native, traceback_headers_std(&t).collect::<Vec<_>>());
+            prop_assert_eq!(native, traceback_headers_std(&t).collect::<Vec<_>>());
         });
     }
-    use proptest::prelude::*;
 
     #[test]
     fn every_level_and_status_key_flags_its_error_words() {
