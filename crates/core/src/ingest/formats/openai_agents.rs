@@ -557,10 +557,12 @@ fn message_text(m: &Map<String, Value>) -> String {
 fn usage(u: Option<&Value>, f: &Map<String, Value>) -> Option<Box<Usage>> {
     let u = u.and_then(Value::as_object);
     let tok = |keys: &[&str]| u.and_then(|u| keys.iter().find_map(|k| count(u.get(*k))));
-    let duration_ms = match (
-        get_text(f, &["started_at"]).and_then(|t| millis(&t)),
-        get_text(f, &["ended_at"]).and_then(|t| millis(&t)),
-    ) {
+    // A time read where it is written (text), any other value as its JSON text.
+    let at = |key: &str| match get(f, &[key])? {
+        Value::String(t) => millis(t),
+        other => millis(&value_text(other)),
+    };
+    let duration_ms = match (at("started_at"), at("ended_at")) {
         (Some(s), Some(e)) if e >= s => Some(e - s),
         _ => None,
     };
@@ -583,14 +585,13 @@ fn millis(t: &str) -> Option<u64> {
     }
     let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<u64>().ok();
     let (h, m, s) = (num(0..2)?, num(3..5)?, num(6..8)?);
-    let frac: String = time[8..]
-        .strip_prefix('.')
-        .unwrap_or("")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    let ms = format!("{frac:0<3}")[..3].parse::<u64>().ok()?;
-    Some(((h * 60 + m) * 60 + s) * 1000 + ms)
+    // The fraction's first three digits, as milliseconds (`.6` is 600): no string built.
+    let frac = time[8..].strip_prefix('.').unwrap_or("").bytes();
+    let (ms, digits) = frac
+        .take_while(u8::is_ascii_digit)
+        .take(3)
+        .fold((0, 0), |(ms, n), d| (ms * 10 + u64::from(d - b'0'), n + 1));
+    Some(((h * 60 + m) * 60 + s) * 1000 + ms * 10u64.pow(3 - digits))
 }
 
 /// A whole document: a batch (`{"data": [...]}`), one export, or a list of exports.
@@ -610,4 +611,54 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         }
     }
     Ok(assemble(adapter.spans, &adapter.workflows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::millis;
+    use proptest::prelude::*;
+
+    /// `millis` as it was written before it stopped building strings: the reference.
+    fn millis_by_strings(t: &str) -> Option<u64> {
+        let time = t.split_once('T')?.1;
+        let b = time.as_bytes();
+        if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<u64>().ok();
+        let (h, m, s) = (num(0..2)?, num(3..5)?, num(6..8)?);
+        let frac: String = time[8..]
+            .strip_prefix('.')
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let ms = format!("{frac:0<3}")[..3].parse::<u64>().ok()?;
+        Some(((h * 60 + m) * 60 + s) * 1000 + ms)
+    }
+
+    #[test]
+    fn a_time_of_day_in_milliseconds() {
+        assert_eq!(millis("2025-05-29T18:29:04.655824+00:00"), Some(66_544_655));
+        assert_eq!(millis("2025-05-29T00:00:01.6Z"), Some(1_600));
+        assert_eq!(millis("2025-05-29T00:00:01Z"), Some(1_000));
+        assert_eq!(millis("2025-05-29T00:00:01.é"), Some(1_000));
+        assert_eq!(millis("2025-05-29 00:00:01"), None);
+        assert_eq!(millis("T1:00:00"), None);
+    }
+
+    proptest! {
+        /// The same milliseconds as the string-building version, or none, on times made of
+        /// the pieces an ISO 8601 time has and some it should not.
+        #[test]
+        fn the_same_as_by_strings(
+            parts in prop::collection::vec(prop::sample::select(vec![
+                "2025-05-29", "T", "18", ":", "29", "04", ".", "6", "655824", "+00:00", "Z",
+                "+1", "é", " ", "99", "-",
+            ]), 0..12),
+        ) {
+            let t = parts.concat();
+            prop_assert_eq!(millis(&t), millis_by_strings(&t), "{}", t);
+        }
+    }
 }
