@@ -578,6 +578,19 @@ fn usage(u: Option<&Value>, f: &Map<String, Value>) -> Option<Box<Usage>> {
 /// Milliseconds within the day of an ISO 8601 time (`2025-05-29T18:29:04.655824+00:00`), enough
 /// for a span's duration (both ends written by the same clock; a span across midnight gets none).
 fn millis(t: &str) -> Option<u64> {
+    let (seconds, rest) = clock(t)?;
+    // The fraction's first three digits, as milliseconds (`.6` is 600): no string built.
+    let frac = rest.strip_prefix('.').unwrap_or("").bytes();
+    let (ms, digits) = frac
+        .take_while(u8::is_ascii_digit)
+        .take(3)
+        .fold((0, 0), |(ms, n), d| (ms * 10 + u64::from(d - b'0'), n + 1));
+    Some(seconds * 1000 + ms * 10u64.pow(3 - digits))
+}
+
+/// The seconds within the day of an ISO 8601 time's `HH:MM:SS` (after its `T`), and the text
+/// after them.
+fn clock(t: &str) -> Option<(u64, &str)> {
     let time = t.split_once('T')?.1;
     let b = time.as_bytes();
     if b.len() < 8 || b[2] != b':' || b[5] != b':' {
@@ -585,13 +598,7 @@ fn millis(t: &str) -> Option<u64> {
     }
     let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<u64>().ok();
     let (h, m, s) = (num(0..2)?, num(3..5)?, num(6..8)?);
-    // The fraction's first three digits, as milliseconds (`.6` is 600): no string built.
-    let frac = time[8..].strip_prefix('.').unwrap_or("").bytes();
-    let (ms, digits) = frac
-        .take_while(u8::is_ascii_digit)
-        .take(3)
-        .fold((0, 0), |(ms, n), d| (ms * 10 + u64::from(d - b'0'), n + 1));
-    Some(((h * 60 + m) * 60 + s) * 1000 + ms * 10u64.pow(3 - digits))
+    Some(((h * 60 + m) * 60 + s, &time[8..]))
 }
 
 /// A whole document: a batch (`{"data": [...]}`), one export, or a list of exports.
@@ -615,26 +622,17 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::millis;
+    use super::{clock, millis};
     use proptest::prelude::*;
 
-    /// `millis` as it was written before it stopped building strings: the reference.
+    /// `millis` as it was written before it stopped building strings (the fraction collected
+    /// and padded as text): the reference.
     fn millis_by_strings(t: &str) -> Option<u64> {
-        let time = t.split_once('T')?.1;
-        let b = time.as_bytes();
-        if b.len() < 8 || b[2] != b':' || b[5] != b':' {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<u64>().ok();
-        let (h, m, s) = (num(0..2)?, num(3..5)?, num(6..8)?);
-        let frac: String = time[8..]
-            .strip_prefix('.')
-            .unwrap_or("")
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
+        let (seconds, rest) = clock(t)?;
+        let frac: String =
+            rest.strip_prefix('.').unwrap_or("").chars().take_while(char::is_ascii_digit).collect();
         let ms = format!("{frac:0<3}")[..3].parse::<u64>().ok()?;
-        Some(((h * 60 + m) * 60 + s) * 1000 + ms)
+        Some(seconds * 1000 + ms)
     }
 
     #[test]
