@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let size = [1, 3, 17, 64, 4096][usize::from((knob >> 1) % 5)];
     let mut loader = Loader::new(opts(), false);
     for c in file.chunks(size) {
-        let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), loader.reads_awtl_lines());
+        let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), loader.parses_ahead());
         loader.feed_prepared(&mut chunk);
     }
     let mut session = loader.finish();

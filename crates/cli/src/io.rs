@@ -3,12 +3,13 @@
 
 use std::io::Read as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc;
 
 use anyhow::Context as _;
 use trajscope_core::ingest::{
-    archive_files, archive_kind, ingest_archive, ArchiveFiles, ArchiveKind, PreparedChunk,
+    archive_files, archive_kind, ingest_archive, ArchiveFiles, ArchiveKind, LineParse,
+    PreparedChunk,
 };
 use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Loader, Session, Trace};
@@ -214,14 +215,14 @@ pub fn read_into(
     for _ in 0..BUFFERS + 2 * parsers {
         empty_tx.send(vec![0u8; CHUNK]).expect("the receiver is alive");
     }
-    // Whether the input is plain AWTL lines, whose parses the loader takes: known once the
-    // first chunk is fed (the parsers wait for that verdict before any other), updated after
-    // each chunk. Any other input passes through unparsed.
-    let awtl = AtomicBool::new(false);
+    // The format of the input's lines when the loader takes their parses (plain AWTL or Claude
+    // Code lines): known once the first chunk is fed (the parsers wait for that verdict before
+    // any other), updated after each chunk. Any other input passes through unparsed.
+    let ahead = AtomicU8::new(ahead_code(None));
     let verdict = Verdict::default();
     std::thread::scope(|scope| {
         scope.spawn(move || read_chunks(source, &empty_rx, &full_txs));
-        let (awtl, verdict) = (&awtl, &verdict);
+        let (ahead, verdict) = (&ahead, &verdict);
         for (p, (full_rx, ready_tx)) in parser_ends.into_iter().enumerate() {
             scope.spawn(move || {
                 for (i, chunk) in full_rx.into_iter().enumerate() {
@@ -229,8 +230,8 @@ pub fn read_into(
                     if i > 0 || p > 0 {
                         verdict.wait();
                     }
-                    let prepared = chunk
-                        .map(|(buf, n)| PreparedChunk::new(buf, n, awtl.load(Ordering::Relaxed)));
+                    let prepared =
+                        chunk.map(|(buf, n)| PreparedChunk::new(buf, n, ahead_format(ahead)));
                     if ready_tx.send(prepared).is_err() {
                         return;
                     }
@@ -266,8 +267,9 @@ pub fn read_into(
                         loader.feed(&h);
                     }
                     loader.feed_prepared(&mut chunk);
-                    let ahead = after_chunk(loader) && loader.reads_awtl_lines();
-                    awtl.store(ahead, Ordering::Relaxed);
+                    let worth = after_chunk(loader);
+                    let format = loader.parses_ahead().filter(|_| worth);
+                    ahead.store(ahead_code(format), Ordering::Relaxed);
                 }
             }
             // After the first chunk, fed or held (a held zip is no AWTL).
@@ -294,6 +296,17 @@ impl Drop for GiveOnDrop<'_> {
     fn drop(&mut self) {
         self.0.give();
     }
+}
+
+/// The format whose lines the parser threads parse ahead, as one atomic byte: 0 for none, else
+/// 1 + its place in [`LineParse::FORMATS`].
+fn ahead_code(format: Option<Format>) -> u8 {
+    format.and_then(|f| LineParse::FORMATS.iter().position(|&g| g == f)).map_or(0, |i| i as u8 + 1)
+}
+
+fn ahead_format(code: &AtomicU8) -> Option<Format> {
+    let code = code.load(Ordering::Relaxed);
+    code.checked_sub(1).and_then(|i| LineParse::FORMATS.get(usize::from(i)).copied())
 }
 
 /// Parser threads for [`read_into`]: the cores there are, at most three (the filing of the

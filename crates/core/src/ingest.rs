@@ -15,6 +15,9 @@
 //! 4. **Adapters** ([`formats`]) build the canonical steps; their texts are compacted
 //!    ([`compact`]).
 
+// Parsing ahead needs threads: only native shells have them (the web app's worker reads on
+// one thread), so the web build leaves it out.
+#[cfg(not(target_arch = "wasm32"))]
 mod ahead;
 pub mod archive;
 mod compact;
@@ -27,7 +30,8 @@ mod sniff;
 mod source;
 
 use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
-pub use ahead::PreparedChunk;
+#[cfg(not(target_arch = "wasm32"))]
+pub use ahead::{LineParse, PreparedChunk};
 pub use archive::{
     archive_files, archive_kind, ingest_archive, is_os_metadata, Archive, ArchiveFiles,
     ArchiveKind, Member,
@@ -150,7 +154,8 @@ struct Router {
     /// While the input may be a document (undecided, or held as one), a copy of its first
     /// steps as read so far (`ingest/peek.rs`); dropped once it has nothing to give.
     peek: Option<Box<peek::DocPeek>>,
-    /// The AWTL parses of the chunk being fed ([`Ingestor::feed_prepared`]), else empty.
+    /// The parses of the chunk being fed ([`Ingestor::feed_prepared`]), else empty.
+    #[cfg(not(target_arch = "wasm32"))]
     ahead: ahead::Ahead,
 }
 
@@ -193,6 +198,7 @@ impl Ingestor {
                 first_seen: false,
                 probe,
                 peek,
+                #[cfg(not(target_arch = "wasm32"))]
                 ahead: ahead::Ahead::default(),
             },
         }
@@ -208,7 +214,8 @@ impl Ingestor {
         self.source.push(chunk, &mut self.router);
     }
 
-    /// [`Ingestor::feed`] for a chunk whose AWTL lines were parsed ahead: each line routed that
+    #[cfg(not(target_arch = "wasm32"))]
+    /// [`Ingestor::feed`] for a chunk whose lines were parsed ahead: each line routed that
     /// is one of them takes its parse instead of being parsed (the same trace).
     pub fn feed_prepared(&mut self, chunk: &mut PreparedChunk) {
         let (bytes, ahead) = chunk.split();
@@ -217,12 +224,18 @@ impl Ingestor {
         self.router.ahead = ahead::Ahead::default();
     }
 
-    /// Whether lines parsed ahead as AWTL would be taken now: the input is plain AWTL lines,
-    /// still read (else [`PreparedChunk`]s are fed like any chunk, their parses unread).
-    pub fn reads_awtl_lines(&self) -> bool {
-        self.router.stopped.is_none()
-            && self.source.container() == Container::Plain
-            && matches!(self.router.mode, Mode::Jsonl { format: Format::Awtl, .. })
+    #[cfg(not(target_arch = "wasm32"))]
+    /// The format whose lines parsed ahead ([`PreparedChunk`]) would be taken now: the input
+    /// is plain lines of one of [`LineParse::FORMATS`], still read (otherwise chunks are fed
+    /// as any chunk, their parses unread).
+    pub fn parses_ahead(&self) -> Option<Format> {
+        if self.router.stopped.is_some() || self.source.container() != Container::Plain {
+            return None;
+        }
+        match self.router.mode {
+            Mode::Jsonl { format, .. } if LineParse::FORMATS.contains(&format) => Some(format),
+            _ => None,
+        }
     }
 
     /// Progress so far.
@@ -958,10 +971,13 @@ impl Router {
         let result = match line_text(bytes) {
             Err(reason) => Err(reason),
             Ok(text) => match &mut self.mode {
+                #[cfg(not(target_arch = "wasm32"))]
                 Mode::Jsonl { adapter, .. } => match self.ahead.take(bytes) {
                     Some(parsed) => adapter.push_parsed(text, parsed, loc, seq),
                     None => adapter.push_line(text, loc, seq),
                 },
+                #[cfg(target_arch = "wasm32")]
+                Mode::Jsonl { adapter, .. } => adapter.push_line(text, loc, seq),
                 Mode::Records { format, trajectories, .. } => {
                     let notes = &mut self.notes;
                     formats::parse_value(text).and_then(|v| {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use trajscope_core::ingest::PreparedChunk;
+use trajscope_core::model::Format;
 use trajscope_core::{IngestOptions, Ingestor, Loader, Trace};
 
 fn plain(bytes: &[u8], size: usize) -> Trace {
@@ -16,8 +17,9 @@ fn plain(bytes: &[u8], size: usize) -> Trace {
     ingestor.finish()
 }
 
-/// Fed as the CLI feeds it: every chunk parsed ahead when `ahead` says so for it.
-fn prepared(bytes: &[u8], size: usize, ahead: impl Fn(usize) -> bool) -> Trace {
+/// Fed as the CLI feeds it: every chunk parsed ahead as lines of the format `ahead` names for
+/// it (if any).
+fn prepared(bytes: &[u8], size: usize, ahead: impl Fn(usize) -> Option<Format>) -> Trace {
     let mut ingestor = Ingestor::new(IngestOptions::default());
     for (i, c) in bytes.chunks(size).enumerate() {
         let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), ahead(i));
@@ -27,11 +29,18 @@ fn prepared(bytes: &[u8], size: usize, ahead: impl Fn(usize) -> bool) -> Trace {
     ingestor.finish()
 }
 
-fn check(name: &str, bytes: &[u8]) {
+/// The same trace parsed ahead as `format`'s lines, every chunk or every other one, and
+/// (the format a file is not) as the other format's lines.
+fn check(name: &str, bytes: &[u8], format: Format) {
     let whole = plain(bytes, bytes.len().max(1));
+    let other = if format == Format::Awtl { Format::ClaudeCode } else { Format::Awtl };
     for size in [1, 7, 64, 4096, 1 << 20] {
-        assert_eq!(prepared(bytes, size, |_| true), whole, "{name}: chunks of {size}, all ahead");
-        assert_eq!(prepared(bytes, size, |i| i % 2 == 1), whole, "{name}: chunks of {size}");
+        let all = prepared(bytes, size, |_| Some(format));
+        assert_eq!(all, whole, "{name}: chunks of {size}, all ahead");
+        let half = prepared(bytes, size, |i| (i % 2 == 1).then_some(format));
+        assert_eq!(half, whole, "{name}: chunks of {size}");
+        let wrong = prepared(bytes, size, |i| Some(if i % 3 == 0 { other } else { format }));
+        assert_eq!(wrong, whole, "{name}: chunks of {size}, some parsed as {other:?}");
     }
 }
 
@@ -53,8 +62,76 @@ fn every_awtl_and_corrupt_fixture_reads_the_same_parsed_ahead() {
     for path in files("awtl").into_iter().chain(files("corrupt")) {
         #[allow(clippy::disallowed_methods)] // reading the fixture, as above
         let bytes = std::fs::read(&path).expect("a readable fixture");
-        check(&path.display().to_string(), &bytes);
+        check(&path.display().to_string(), &bytes, Format::Awtl);
     }
+}
+
+#[test]
+fn every_claude_code_fixture_reads_the_same_parsed_ahead() {
+    for path in files("claude_code") {
+        #[allow(clippy::disallowed_methods)] // reading the fixture, as above
+        let bytes = std::fs::read(&path).expect("a readable fixture");
+        let trace = plain(&bytes, bytes.len());
+        assert_eq!(trace.format, Format::ClaudeCode, "{}", path.display());
+        assert!(trace.trajectories.iter().map(|t| t.steps.len()).sum::<usize>() > 0);
+        check(&path.display().to_string(), &bytes, Format::ClaudeCode);
+    }
+}
+
+/// Claude Code lines whose reading depends on the lines before (a session named by an earlier
+/// line, blocks written again under the same reply, a tool result named by a call some chunks
+/// back, the working directory the refs resolve against, sidechain agents, bookkeeping), read
+/// the same parsed ahead in any chunking.
+#[test]
+fn claude_code_lines_parsed_ahead_keep_what_the_lines_before_said() {
+    let mut text = String::new();
+    for c in 0..60 {
+        let (s, m, cwd) = (format!("s{}", c % 3), format!("m{c}"), format!("/repo{}", c % 2));
+        let g = c % 4;
+        let earlier = if c >= 4 { c - 4 } else { c };
+        let tool_use = format!(
+            r#"{{"type":"tool_use","id":"t{c}","name":"Edit","input":{{"file_path":"src/a{c}.py"}}}}"#
+        );
+        for line in [
+            format!(
+                r#"{{"type":"user","sessionId":"{s}","uuid":"u{c}","cwd":"{cwd}","message":{{"role":"user","content":"task {c}"}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","sessionId":"{s}","uuid":"a{c}","message":{{"id":"{m}","role":"assistant","content":[{{"type":"text","text":"Look."}}],"usage":{{"output_tokens":1}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","sessionId":"{s}","uuid":"b{c}","message":{{"id":"{m}","role":"assistant","content":[{{"type":"text","text":"Look."}},{tool_use}],"usage":{{"output_tokens":9}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","sessionId":"{s}","uuid":"r{c}","message":{{"id":"{m}","role":"assistant","content":[{{"type":"text","text":"Look."}},{tool_use}]}}}}"#
+            ),
+            format!(
+                r#"{{"type":"user","sessionId":"{s}","uuid":"v{c}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{earlier}","content":"Exit code 1\nboom"}}]}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","isSidechain":true,"agentId":"g{g}","sessionId":"{s}","message":{{"id":"n{c}","role":"assistant","content":[{{"type":"text","text":"dup"}},{{"type":"text","text":"dup"}},{{"type":"tool_use","id":"x{c}","name":"Bash","input":{{"command":"echo > o{c}.txt"}}}}]}}}}"#
+            ),
+            r#"{"type":"summary","summary":"sum"}"#.to_string(),
+            r#"{"type":"queue-operation"}"#.to_string(),
+            r#"{"type":"user","message":{"role":"user","content":"no session"},"isMeta":true}"#
+                .to_string(),
+            format!(r#"{{"type":"mystery","sessionId":"{s}","x":[1,{{"y":null}}]}}"#),
+            r#"{"type":"assistant","sessionId":"#.to_string(),
+        ] {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    let whole = plain(text.as_bytes(), text.len());
+    assert_eq!(whole.format, Format::ClaudeCode);
+    let steps: Vec<_> = whole.trajectories.iter().flat_map(|t| &t.steps).collect();
+    assert!(steps.iter().any(|s| s.status.as_deref() == Some("repeated")), "a repeated reply");
+    assert!(steps
+        .iter()
+        .any(|s| s.tool.as_deref() == Some("Edit") && s.ids.source_action_id.is_some()));
+    assert!(steps.iter().any(|s| !s.artifact_refs.is_empty()), "refs from the calls' inputs");
+    assert_eq!(whole.stats.lines_quarantined, 60, "the cut line of each round");
+    check("generated Claude Code lines", text.as_bytes(), Format::ClaudeCode);
 }
 
 #[test]
@@ -65,10 +142,10 @@ fn a_loader_fed_prepared_chunks_gives_the_same_session_and_identity() {
     let mut b = Loader::new(IngestOptions::default(), true);
     for c in bytes.chunks(10_000) {
         a.feed(c);
-        let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), b.reads_awtl_lines());
+        let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), b.parses_ahead());
         b.feed_prepared(&mut chunk);
     }
-    assert!(b.reads_awtl_lines(), "plain AWTL lines are read from the first line on");
+    assert_eq!(b.parses_ahead(), Some(Format::Awtl), "plain AWTL lines, from the first line on");
     assert_eq!(a.progress(), b.progress());
     let (a, b) = (a.finish(), b.finish());
     assert_eq!(a.identity(), b.identity());
@@ -76,15 +153,20 @@ fn a_loader_fed_prepared_chunks_gives_the_same_session_and_identity() {
 }
 
 #[test]
-fn only_plain_awtl_lines_are_worth_parsing_ahead() {
-    let mut other = Loader::new(IngestOptions::default(), false);
-    other.feed(b"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
-    assert!(!other.reads_awtl_lines(), "a Claude Code transcript");
+fn only_plain_awtl_and_claude_code_lines_are_worth_parsing_ahead() {
+    let mut cc = Loader::new(IngestOptions::default(), false);
+    cc.feed(b"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
+    assert_eq!(cc.parses_ahead(), Some(Format::ClaudeCode), "a Claude Code transcript");
+    let mut chat = Loader::new(IngestOptions::default(), false);
+    chat.feed(b"{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}\n");
+    assert_eq!(chat.parses_ahead(), None, "a chat record: {:?}", chat.progress());
     let mut gz = Loader::new(IngestOptions::default(), false);
     gz.feed(&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3]);
-    assert!(!gz.reads_awtl_lines(), "a gzip stream: its lines are not the chunk's bytes");
-    let chunk = PreparedChunk::new(b"a\n{\"type\":\"action\"}\nb".to_vec(), 22, true);
+    assert_eq!(gz.parses_ahead(), None, "a gzip stream: its lines are not the chunk's bytes");
+    let chunk = PreparedChunk::new(b"a\n{\"type\":\"action\"}\nb".to_vec(), 22, Some(Format::Awtl));
     assert_eq!(chunk.parsed_lines(), 1, "only the line between two line feeds");
+    let chunk = PreparedChunk::new(b"a\n{}\nb".to_vec(), 6, Some(Format::Chat));
+    assert_eq!(chunk.parsed_lines(), 0, "a chat record is read in its turn");
 }
 
 /// Pieces of AWTL files, good and bad.
@@ -138,7 +220,7 @@ proptest! {
             bytes.pop();
         }
         let whole = plain(&bytes, bytes.len().max(1));
-        let got = prepared(&bytes, size, |i| ahead[i % ahead.len()]);
+        let got = prepared(&bytes, size, |i| ahead[i % ahead.len()].then_some(Format::Awtl));
         prop_assert_eq!(got, whole);
     }
 }

@@ -1,4 +1,5 @@
-//! AWTL lines parsed ahead of their turn: a shell with threads parses the next chunk's lines
+//! Lines parsed ahead of their turn (AWTL and Claude Code lines, whose parse depends on the
+//! line alone): a shell with threads parses the next chunk's lines
 //! ([`PreparedChunk::new`], pure) while the ingestor files the previous chunk's, then feeds the
 //! chunk with its parses ([`crate::Ingestor::feed_prepared`]). The ingestor still splits,
 //! counts and routes every line itself; where a line it routes is one the chunk parsed (the
@@ -6,8 +7,24 @@
 //! parsing again. A parse depends on the line's text alone, so the trace is the same byte for
 //! byte with or without them, whatever the chunking (tested).
 
-use super::formats::awtl::{self, Parsed};
+use super::formats::{awtl, claude_code};
 use super::lines::strip_cr;
+use crate::model::Format;
+
+/// A line's parse made ahead, by the reader of its format: an adapter takes the parse of its
+/// own format and reads the line itself otherwise. An AWTL line's parse (a whole step) is held
+/// inline, not boxed: an allocation a line, freed on another thread, would cost more than the
+/// room a Claude Code line's parse leaves unused.
+#[allow(clippy::large_enum_variant)]
+pub enum LineParse {
+    Awtl(Result<awtl::Parsed, String>),
+    ClaudeCode(Result<claude_code::Parsed, String>),
+}
+
+impl LineParse {
+    /// The formats whose lines are parsed ahead.
+    pub const FORMATS: [Format; 2] = [Format::Awtl, Format::ClaudeCode];
+}
 
 /// A chunk of input and the parses of its complete lines (those between two line feeds of the
 /// chunk; the first and last pieces may continue lines of other chunks and are left to the
@@ -22,17 +39,23 @@ struct AheadLine {
     /// The line's address in the chunk and its length without the line end.
     at: usize,
     len: usize,
-    parsed: Option<Result<Parsed, String>>,
+    parsed: Option<LineParse>,
 }
 
 impl PreparedChunk {
-    /// `buf[..len]`, its complete lines parsed as AWTL lines when `awtl` (the caller knows the
-    /// input is AWTL: [`crate::Loader::reads_awtl_lines`]); without, no line is parsed and the
-    /// chunk feeds as [`crate::Ingestor::feed`] would.
-    pub fn new(buf: Vec<u8>, len: usize, awtl: bool) -> PreparedChunk {
+    /// `buf[..len]`, its complete lines parsed as lines of `format` when it is one of
+    /// [`LineParse::FORMATS`] (the caller knows the input's format:
+    /// [`crate::Loader::parses_ahead`]); otherwise no line is parsed and the chunk feeds as
+    /// [`crate::Ingestor::feed`] would.
+    pub fn new(buf: Vec<u8>, len: usize, format: Option<Format>) -> PreparedChunk {
         let len = len.min(buf.len());
         let mut lines = Vec::new();
-        if awtl {
+        let parse: Option<fn(&str) -> LineParse> = match format {
+            Some(Format::Awtl) => Some(|l| LineParse::Awtl(awtl::parse(l))),
+            Some(Format::ClaudeCode) => Some(|l| LineParse::ClaudeCode(claude_code::parse(l))),
+            _ => None,
+        };
+        if let Some(parse) = parse {
             let bytes = &buf[..len];
             // Sized once: a parse is a whole step, and growing the list would copy them all.
             lines.reserve_exact(memchr::memchr_iter(b'\n', bytes).count());
@@ -49,7 +72,7 @@ impl PreparedChunk {
                     lines.push(AheadLine {
                         at: line.as_ptr() as usize,
                         len: line.len(),
-                        parsed: Some(awtl::parse(text)),
+                        parsed: Some(parse(text)),
                     });
                 }
             }
@@ -95,7 +118,7 @@ pub(super) struct Ahead {
 impl Ahead {
     /// The parse of `line` if it is a line of the chunk parsed ahead: the same address and
     /// length. Lines come in the chunk's order, so the ones passed are skipped for good.
-    pub(super) fn take(&mut self, line: &[u8]) -> Option<Result<Parsed, String>> {
+    pub(super) fn take(&mut self, line: &[u8]) -> Option<LineParse> {
         let at = line.as_ptr() as usize;
         if at < self.start || at >= self.end {
             return None;

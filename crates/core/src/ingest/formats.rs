@@ -23,6 +23,8 @@ pub mod who_and_when;
 
 use serde_json::{Map, Value};
 
+#[cfg(not(target_arch = "wasm32"))]
+use crate::ingest::LineParse;
 use crate::ingest::Settled;
 use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 
@@ -31,13 +33,14 @@ use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 pub trait JsonlAdapter {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String>;
 
-    /// [`JsonlAdapter::push_line`] for a line whose AWTL parse was made ahead
-    /// ([`crate::ingest::PreparedChunk`]); the same result. Only AWTL reads the parse: any other
-    /// format reads the line.
+    #[cfg(not(target_arch = "wasm32"))]
+    /// [`JsonlAdapter::push_line`] for a line whose parse was made ahead
+    /// ([`crate::ingest::PreparedChunk`]); the same result. An adapter reads a parse of its own
+    /// format: any other, it reads the line.
     fn push_parsed(
         &mut self,
         line: &str,
-        parsed: Result<awtl::Parsed, String>,
+        parsed: LineParse,
         loc: SourceLoc,
         ingest_seq: u64,
     ) -> Result<(), String> {

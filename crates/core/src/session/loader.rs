@@ -40,8 +40,9 @@ impl Loader {
         self.ingestor.feed(chunk);
     }
 
-    /// [`Loader::feed`] for a chunk whose AWTL lines were parsed ahead, on another thread
+    /// [`Loader::feed`] for a chunk whose lines were parsed ahead, on another thread
     /// ([`crate::ingest::PreparedChunk`]): the same session, less work here.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn feed_prepared(&mut self, chunk: &mut crate::ingest::PreparedChunk) {
         self.count(chunk.bytes());
         self.ingestor.feed_prepared(chunk);
@@ -55,10 +56,11 @@ impl Loader {
         self.bytes += chunk.len() as u64;
     }
 
-    /// Whether the next chunks are worth parsing ahead: the input is plain AWTL lines (see
-    /// [`crate::Ingestor::reads_awtl_lines`]).
-    pub fn reads_awtl_lines(&self) -> bool {
-        self.ingestor.reads_awtl_lines()
+    #[cfg(not(target_arch = "wasm32"))]
+    /// The format the next chunks' lines are worth parsing ahead as, if any (see
+    /// [`crate::Ingestor::parses_ahead`]).
+    pub fn parses_ahead(&self) -> Option<crate::model::Format> {
+        self.ingestor.parses_ahead()
     }
 
     pub fn progress(&self) -> LoadProgress {

@@ -19,6 +19,8 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_json::Value;
 
 use super::{artifact_ref, parse_object, JsonlAdapter};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::ingest::LineParse;
 use crate::ingest::{compact_text, Settled};
 use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory};
 
@@ -145,6 +147,7 @@ fn parse_at(line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<Parsed, Strin
 
 impl Parsed {
     /// What a parse made ahead could not know: where the line is and when it came.
+    #[cfg(not(target_arch = "wasm32"))]
     fn place(&mut self, loc: SourceLoc, ingest_seq: u64) {
         let step = &mut self.step;
         for e in
@@ -212,13 +215,15 @@ impl JsonlAdapter for Awtl {
         Ok(())
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn push_parsed(
         &mut self,
-        _line: &str,
-        parsed: Result<Parsed, String>,
+        line: &str,
+        parsed: LineParse,
         loc: SourceLoc,
         ingest_seq: u64,
     ) -> Result<(), String> {
+        let LineParse::Awtl(parsed) = parsed else { return self.push_line(line, loc, ingest_seq) };
         let mut parsed = parsed?;
         parsed.place(loc, ingest_seq);
         self.apply(parsed);

@@ -27,6 +27,8 @@ use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
 use crate::artifact::extract;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::ingest::LineParse;
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count};
 
@@ -77,85 +79,22 @@ impl ClaudeCode {
 
 impl JsonlAdapter for ClaudeCode {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        let o = parse_object(line)?;
-        let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
-        let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
-        let agent = get_text(&o, &["agentId"]).filter(|_| sidechain);
-        let key = match (&agent, get_text(&o, &["sessionId"])) {
-            (Some(a), _) => format!("agent-{a}"),
-            (None, Some(s)) => s,
-            (None, None) => self.last_key.clone().unwrap_or_default(),
-        };
-        if get(&o, &["sessionId"]).is_some() {
-            self.last_key = Some(key.clone());
+        self.apply(parse(line)?, loc, ingest_seq);
+        Ok(())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn push_parsed(
+        &mut self,
+        line: &str,
+        parsed: LineParse,
+        loc: SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<(), String> {
+        match parsed {
+            LineParse::ClaudeCode(parsed) => self.apply(parsed?, loc, ingest_seq),
+            _ => return self.push_line(line, loc, ingest_seq),
         }
-        if let Some(cwd) = get_text(&o, &["cwd"]) {
-            self.cwd = Some(cwd);
-        }
-        let actor = agent.as_ref().map(|a| format!("agent-{a}")).unwrap_or_default();
-        let base = Step {
-            loc,
-            actor: actor.clone(),
-            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
-            ingest_seq,
-            ids: StepIds {
-                run_id: get_text(&o, &["sessionId"]).map(Box::from),
-                event_id: get_text(&o, &["uuid"]).map(Box::from),
-                parent_id: get_text(&o, &["parentUuid", "leafUuid"]).map(Box::from),
-                ..StepIds::default()
-            },
-            ..Step::default()
-        };
-        let steps = match ty {
-            "user" | "assistant" => self.message_steps(&o, ty, &base),
-            "system" => {
-                let level = get_text(&o, &["level"]).unwrap_or_default();
-                vec![Step {
-                    role: Role::System,
-                    text: get(&o, &["content", "message"]).map(content_text).unwrap_or_default(),
-                    is_error: level == "error",
-                    status: get_text(&o, &["subtype"]).map(Box::from),
-                    ..base
-                }]
-            }
-            "summary" => vec![Step {
-                role: Role::System,
-                text: get_text(&o, &["summary"]).unwrap_or_default(),
-                status: Some("summary".into()),
-                ..base
-            }],
-            "queue-operation" | "file-history-snapshot" => Vec::new(),
-            _ if o.contains_key("message") => self.message_steps(&o, ty, &base),
-            // A record type this reader does not know (newer versions add some): kept visible.
-            other => vec![Step {
-                role: Role::Other,
-                text: get(&o, &["content", "text"])
-                    .map(content_text)
-                    .unwrap_or_else(|| crate::json::to_text(&Value::Object(o.clone()))),
-                status: Some(other.into()),
-                ..base
-            }],
-        };
-        if steps.is_empty() {
-            return Ok(());
-        }
-        let mut steps = steps;
-        if let Some(u) = line_usage(&o) {
-            match steps[0].ids.turn_id.as_deref().map(str::to_owned) {
-                Some(reply) => {
-                    self.usage.insert(reply, u);
-                }
-                None => steps[0].usage = Some(u),
-            }
-        }
-        let run = self.run(&key, &actor);
-        if run.task.is_none() {
-            run.task = steps
-                .iter()
-                .find(|s| s.role == Role::User && s.kind == StepKind::Message)
-                .map(|s| s.text.clone());
-        }
-        run.steps.extend(steps);
         Ok(())
     }
 
@@ -210,115 +149,289 @@ impl JsonlAdapter for ClaudeCode {
     }
 }
 
-impl ClaudeCode {
-    fn message_steps(&mut self, o: &Map<String, Value>, ty: &str, base: &Step) -> Vec<Step> {
-        let msg = get(o, &["message"]);
-        let role_word =
-            msg.and_then(|m| m.get("role")).and_then(Value::as_str).unwrap_or(ty).to_string();
-        let role = if role_word == "assistant" { Role::Assistant } else { Role::User };
-        let reply_id = msg.and_then(|m| m.get("id")).and_then(Value::as_str).map(str::to_string);
-        let content = msg.and_then(|m| m.get("content")).unwrap_or(&Value::Null);
-        let is_meta = matches!(o.get("isMeta"), Some(Value::Bool(true)));
-        let mut base = base.clone();
-        base.ids.turn_id = reply_id.clone().map(Box::from);
-        let blocks: Vec<&Value> = match content {
-            Value::Array(items) => items.iter().collect(),
-            _ => Vec::new(),
-        };
-        if blocks.is_empty() {
-            let role = if is_meta { Role::System } else { role };
-            return vec![Step { role, text: content_text(content), ..base }];
-        }
-        let mut steps = Vec::new();
-        for block in blocks {
-            if let Some(id) = &reply_id {
-                if !self.seen_blocks.insert(block_hash(id, block)) {
-                    continue; // the same block of the same reply, written again
-                }
-            }
-            steps.push(self.block_step(block, role, &base));
-        }
-        if steps.is_empty() {
-            // Every block repeated an earlier line: keep the line visible as an empty step of
-            // the same reply rather than lose it.
-            steps.push(Step { role, status: Some("repeated".into()), ..base });
-        }
-        steps
-    }
+/// A line read ahead of its turn, on another thread ([`crate::ingest::PreparedChunk`]): what
+/// the line alone says (its steps, their blocks' fingerprints, the session and working
+/// directory it names, its usage). [`ClaudeCode::apply`] files it with what the lines before
+/// said (the session of a line that names none, repeated blocks, the names of tool calls, the
+/// working directory). The parsed tree is freed where it was parsed.
+pub struct Parsed {
+    /// `agent-<agentId>` of a sidechain line (its trajectory and actor), `sessionId` as text,
+    /// whether the line has a `sessionId`.
+    agent: Option<String>,
+    session: Option<String>,
+    has_session: bool,
+    cwd: Option<String>,
+    /// The role of a message line's blocks (its "repeated" step's role).
+    role: Role,
+    /// The line's steps, and for each what the reader's state adds to it (`steps[i]`,
+    /// `pending[i]`).
+    steps: Vec<Step>,
+    pending: Vec<Pending>,
+    usage: Option<Box<Usage>>,
+}
 
-    fn block_step(&mut self, block: &Value, role: Role, base: &Step) -> Step {
-        let Some(b) = block.as_object() else {
-            return Step { role, text: content_text(block), ..base.clone() };
-        };
-        let bty = get(b, &["type"]).and_then(Value::as_str).unwrap_or("");
-        match bty {
-            "tool_use" | "server_tool_use" => {
-                let name = get_text(b, &["name"]).unwrap_or_default();
-                let input = get(b, &["input"]);
-                let args = input.map(|i| match i.get("command") {
-                    Some(Value::String(c)) => c.clone(),
-                    _ => value_text(i),
-                });
-                let id = get_text(b, &["id"]);
-                if let Some(id) = &id {
-                    self.calls.insert(id.clone(), name.clone());
-                }
-                let mut ids = base.ids.clone();
-                ids.action_id = id.map(Box::from);
-                let description = input
-                    .and_then(|i| i.get("description"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                let text = match (&description, &args) {
-                    (Some(d), Some(a)) => format!("{d}\n{a}"),
-                    (None, Some(a)) => a.clone(),
-                    (Some(d), None) => d.clone(),
-                    (None, None) => String::new(),
-                };
-                let raw_refs = input.map(|i| extract::claude_code(&name, i)).unwrap_or_default();
-                Step {
-                    role: Role::Assistant,
-                    kind: StepKind::Action,
-                    artifact_refs: extract::refs(raw_refs, self.cwd.as_deref()),
-                    tool: Some(name.into()),
-                    args,
-                    text,
-                    ids,
-                    ..base.clone()
-                }
-            }
-            "tool_result" | "web_search_tool_result" => {
-                let text = b.get("content").map(content_text).unwrap_or_default();
-                let call_id = get_text(b, &["tool_use_id"]);
-                let tool = call_id.as_ref().and_then(|id| self.calls.get(id)).cloned();
-                let exit_code = text
-                    .strip_prefix("Exit code ")
-                    .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
-                    .and_then(|d| d.parse().ok());
-                let is_error = matches!(b.get("is_error"), Some(Value::Bool(true)))
-                    || exit_code.is_some_and(|c: i64| c != 0);
-                let mut ids = base.ids.clone();
-                ids.source_action_id = call_id.map(Box::from);
-                Step {
-                    role: Role::Tool,
-                    kind: StepKind::Observation,
-                    tool: tool.map(Box::from),
-                    exit_code,
-                    is_error,
-                    text,
-                    ids,
-                    ..base.clone()
-                }
-            }
-            "thinking" | "redacted_thinking" => Step {
-                role,
-                text: get_text(b, &["thinking", "data"]).unwrap_or_default(),
-                status: Some("thinking".into()),
-                ..base.clone()
-            },
-            "image" | "document" => Step { role, text: format!("[{bty}]"), ..base.clone() },
-            _ => Step { role, text: content_text(block), ..base.clone() },
+/// What a step of a line still needs from the reader's state (besides a tool call's id and
+/// name, remembered to name its result, and a tool result's call id, whose name it takes: the
+/// step holds those).
+#[derive(Default)]
+struct Pending {
+    /// The block's fingerprint under its reply (blocks of a reply with an id): a block seen
+    /// before gives no step.
+    hash: Option<u64>,
+    /// A tool call's raw artifact refs, resolved against the session's working directory
+    /// when filed.
+    raw_refs: Option<Vec<String>>,
+}
+
+/// A line's steps, or why the line cannot be read: the pure half of
+/// [`ClaudeCode::push_line`] (the other, [`ClaudeCode::apply`], files them).
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let o = parse_object(line)?;
+    let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
+    let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
+    let agent = get_text(&o, &["agentId"]).filter(|_| sidechain).map(|a| format!("agent-{a}"));
+    let session = get_text(&o, &["sessionId"]);
+    let actor = agent.clone().unwrap_or_default();
+    let base = Step {
+        actor,
+        timestamp: get_text(&o, &["timestamp"]).map(Box::from),
+        ids: StepIds {
+            run_id: session.as_deref().map(Box::from),
+            event_id: get_text(&o, &["uuid"]).map(Box::from),
+            parent_id: get_text(&o, &["parentUuid", "leafUuid"]).map(Box::from),
+            ..StepIds::default()
+        },
+        ..Step::default()
+    };
+    let mut role = Role::User;
+    let (steps, pending) = match ty {
+        "user" | "assistant" => message_steps(&o, ty, base, &mut role),
+        "system" => {
+            let level = get_text(&o, &["level"]).unwrap_or_default();
+            one(Step {
+                role: Role::System,
+                text: get(&o, &["content", "message"]).map(content_text).unwrap_or_default(),
+                is_error: level == "error",
+                status: get_text(&o, &["subtype"]).map(Box::from),
+                ..base
+            })
         }
+        "summary" => one(Step {
+            role: Role::System,
+            text: get_text(&o, &["summary"]).unwrap_or_default(),
+            status: Some("summary".into()),
+            ..base
+        }),
+        "queue-operation" | "file-history-snapshot" => (Vec::new(), Vec::new()),
+        _ if o.contains_key("message") => message_steps(&o, ty, base, &mut role),
+        // A record type this reader does not know (newer versions add some): kept visible.
+        other => one(Step {
+            role: Role::Other,
+            text: get(&o, &["content", "text"])
+                .map(content_text)
+                .unwrap_or_else(|| crate::json::to_text(&Value::Object(o.clone()))),
+            status: Some(other.into()),
+            ..base
+        }),
+    };
+    Ok(Parsed {
+        agent,
+        has_session: get(&o, &["sessionId"]).is_some(),
+        session,
+        cwd: get_text(&o, &["cwd"]),
+        role,
+        usage: if steps.is_empty() { None } else { line_usage(&o) },
+        steps,
+        pending,
+    })
+}
+
+/// A line's one step, which needs nothing from the reader's state.
+fn one(step: Step) -> (Vec<Step>, Vec<Pending>) {
+    (vec![step], vec![Pending::default()])
+}
+
+impl ClaudeCode {
+    /// Files a parsed line's steps under their trajectory.
+    fn apply(&mut self, p: Parsed, loc: SourceLoc, ingest_seq: u64) {
+        let key = match (p.agent, p.session) {
+            (Some(a), _) => a,
+            (None, Some(s)) => s,
+            (None, None) => self.last_key.clone().unwrap_or_default(),
+        };
+        if p.has_session && self.last_key.as_deref() != Some(key.as_str()) {
+            self.last_key = Some(key.clone());
+        }
+        if let Some(cwd) = p.cwd {
+            self.cwd = Some(cwd);
+        }
+        if p.steps.is_empty() {
+            return;
+        }
+        let mut steps = Vec::with_capacity(p.steps.len());
+        let mut repeated = None;
+        for (mut step, pending) in p.steps.into_iter().zip(p.pending) {
+            if pending.hash.is_some_and(|h| !self.seen_blocks.insert(h)) {
+                // The same block of the same reply, written again.
+                repeated.get_or_insert(step);
+                continue;
+            }
+            match step.kind {
+                StepKind::Action => {
+                    if let (Some(id), Some(name)) = (&step.ids.action_id, &step.tool) {
+                        self.calls.insert(id.to_string(), name.to_string());
+                    }
+                }
+                StepKind::Observation => {
+                    let call = step.ids.source_action_id.as_deref();
+                    step.tool = call.and_then(|c| self.calls.get(c)).map(|t| Box::from(t.as_str()));
+                }
+                _ => {}
+            }
+            if let Some(raw) = pending.raw_refs {
+                step.artifact_refs = extract::refs(raw, self.cwd.as_deref());
+            }
+            steps.push(step);
+        }
+        if let (true, Some(s)) = (steps.is_empty(), repeated) {
+            // Every block repeated an earlier line: keep the line visible as an empty step of
+            // the same reply rather than lose it (the line's own fields, which its steps share).
+            let ids = StepIds {
+                run_id: s.ids.run_id,
+                event_id: s.ids.event_id,
+                parent_id: s.ids.parent_id,
+                turn_id: s.ids.turn_id,
+                ..StepIds::default()
+            };
+            let status = Some("repeated".into());
+            let (actor, timestamp) = (s.actor, s.timestamp);
+            steps.push(Step { role: p.role, actor, timestamp, ids, status, ..Step::default() });
+        }
+        for s in &mut steps {
+            s.loc = loc.clone();
+            s.ingest_seq = ingest_seq;
+        }
+        if let Some(u) = p.usage {
+            match steps[0].ids.turn_id.as_deref().map(str::to_owned) {
+                Some(reply) => {
+                    self.usage.insert(reply, u);
+                }
+                None => steps[0].usage = Some(u),
+            }
+        }
+        let actor = steps[0].actor.clone();
+        let run = self.run(&key, &actor);
+        if run.task.is_none() {
+            run.task = steps
+                .iter()
+                .find(|s| s.role == Role::User && s.kind == StepKind::Message)
+                .map(|s| s.text.clone());
+        }
+        run.steps.append(&mut steps);
+    }
+}
+
+/// A message line's steps: one per content block (a text or a string content: one step).
+fn message_steps(
+    o: &Map<String, Value>,
+    ty: &str,
+    base: Step,
+    role_out: &mut Role,
+) -> (Vec<Step>, Vec<Pending>) {
+    let msg = get(o, &["message"]);
+    let role_word = msg.and_then(|m| m.get("role")).and_then(Value::as_str).unwrap_or(ty);
+    let role = if role_word == "assistant" { Role::Assistant } else { Role::User };
+    *role_out = role;
+    let reply_id = msg.and_then(|m| m.get("id")).and_then(Value::as_str);
+    let content = msg.and_then(|m| m.get("content")).unwrap_or(&Value::Null);
+    let is_meta = matches!(o.get("isMeta"), Some(Value::Bool(true)));
+    let mut base = base;
+    base.ids.turn_id = reply_id.map(Box::from);
+    let blocks: &[Value] = match content {
+        Value::Array(items) => items,
+        _ => &[],
+    };
+    if blocks.is_empty() {
+        let role = if is_meta { Role::System } else { role };
+        return one(Step { role, text: content_text(content), ..base });
+    }
+    let mut steps = Vec::with_capacity(blocks.len());
+    let mut pending = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let (step, mut p) = block_step(block, role, &base);
+        p.hash = reply_id.map(|id| block_hash(id, block));
+        steps.push(step);
+        pending.push(p);
+    }
+    (steps, pending)
+}
+
+fn block_step(block: &Value, role: Role, base: &Step) -> (Step, Pending) {
+    let Some(b) = block.as_object() else {
+        return (Step { role, text: content_text(block), ..base.clone() }, Pending::default());
+    };
+    let bty = get(b, &["type"]).and_then(Value::as_str).unwrap_or("");
+    match bty {
+        "tool_use" | "server_tool_use" => {
+            let name = get_text(b, &["name"]).unwrap_or_default();
+            let input = get(b, &["input"]);
+            let args = input.map(|i| match i.get("command") {
+                Some(Value::String(c)) => c.clone(),
+                _ => value_text(i),
+            });
+            let id = get_text(b, &["id"]);
+            let mut ids = base.ids.clone();
+            ids.action_id = id.map(Box::from);
+            let description = input.and_then(|i| i.get("description")).and_then(Value::as_str);
+            let text = match (description, &args) {
+                (Some(d), Some(a)) => format!("{d}\n{a}"),
+                (None, Some(a)) => a.clone(),
+                (Some(d), None) => d.to_string(),
+                (None, None) => String::new(),
+            };
+            let raw_refs = input.map(|i| extract::claude_code(&name, i)).unwrap_or_default();
+            let step = Step {
+                role: Role::Assistant,
+                kind: StepKind::Action,
+                tool: Some(name.into()),
+                args,
+                text,
+                ids,
+                ..base.clone()
+            };
+            (step, Pending { raw_refs: Some(raw_refs), ..Pending::default() })
+        }
+        "tool_result" | "web_search_tool_result" => {
+            let text = b.get("content").map(content_text).unwrap_or_default();
+            let call_id = get_text(b, &["tool_use_id"]);
+            let exit_code = text
+                .strip_prefix("Exit code ")
+                .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+                .and_then(|d| d.parse().ok());
+            let is_error = matches!(b.get("is_error"), Some(Value::Bool(true)))
+                || exit_code.is_some_and(|c: i64| c != 0);
+            let mut ids = base.ids.clone();
+            ids.source_action_id = call_id.map(Box::from);
+            let step = Step {
+                role: Role::Tool,
+                kind: StepKind::Observation,
+                exit_code,
+                is_error,
+                text,
+                ids,
+                ..base.clone()
+            };
+            (step, Pending::default())
+        }
+        "thinking" | "redacted_thinking" => {
+            let text = get_text(b, &["thinking", "data"]).unwrap_or_default();
+            let status = Some("thinking".into());
+            (Step { role, text, status, ..base.clone() }, Pending::default())
+        }
+        "image" | "document" => {
+            (Step { role, text: format!("[{bty}]"), ..base.clone() }, Pending::default())
+        }
+        _ => (Step { role, text: content_text(block), ..base.clone() }, Pending::default()),
     }
 }
 
@@ -451,6 +564,34 @@ mod tests {
             (result.tool.as_deref(), result.exit_code, result.is_error),
             (Some("Bash"), Some(2), true)
         );
+    }
+
+    #[test]
+    fn a_line_whose_blocks_all_repeat_earlier_ones_stays_as_one_repeated_step() {
+        let (ts, results) = run(&[
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Look."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"a1","timestamp":"T2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Look."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":3,"output_tokens":7}}}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#,
+        ]);
+        assert!(results.iter().all(Result::is_ok));
+        let steps = &ts[0].steps;
+        assert_eq!(steps.len(), 4, "two blocks, the repeated line, the result");
+        let r = &steps[2];
+        assert_eq!(
+            (r.role, r.kind, r.status.as_deref()),
+            (Role::Assistant, StepKind::Message, Some("repeated"))
+        );
+        assert_eq!((r.text.as_str(), r.tool.as_deref(), r.args.as_deref()), ("", None, None));
+        assert_eq!(
+            (r.ids.event_id.as_deref(), r.ids.parent_id.as_deref(), r.ids.turn_id.as_deref()),
+            (Some("a2"), Some("a1"), Some("m1"))
+        );
+        assert_eq!((r.ids.action_id.as_deref(), r.timestamp.as_deref()), (None, Some("T2")));
+        // The reply's usage (its latest line's) goes on its first step, not on the repeat.
+        assert_eq!(steps[0].usage.as_ref().map(|u| u.output_tokens), Some(Some(7)));
+        assert!(r.usage.is_none());
+        // The call of the first line names the result.
+        assert_eq!(steps[3].tool.as_deref(), Some("Bash"));
     }
 
     #[test]
