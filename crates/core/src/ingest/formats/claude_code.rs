@@ -79,7 +79,8 @@ impl ClaudeCode {
 
 impl JsonlAdapter for ClaudeCode {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        self.apply(parse(line)?, loc, ingest_seq);
+        let parsed = parse_seen(line, Some(&mut self.seen_blocks))?;
+        self.apply(parsed, loc, ingest_seq);
         Ok(())
     }
 
@@ -155,16 +156,14 @@ impl JsonlAdapter for ClaudeCode {
 /// said (the session of a line that names none, repeated blocks, the names of tool calls, the
 /// working directory). The parsed tree is freed where it was parsed.
 pub struct Parsed {
-    /// `agent-<agentId>` of a sidechain line (its trajectory and actor), `sessionId` as text,
-    /// whether the line has a `sessionId`.
+    /// `agent-<agentId>` of a sidechain line (its trajectory and actor), `sessionId` as text.
     agent: Option<String>,
     session: Option<String>,
-    has_session: bool,
     cwd: Option<String>,
     /// The role of a message line's blocks (its "repeated" step's role).
     role: Role,
-    /// The line's steps, and for each what the reader's state adds to it (`steps[i]`,
-    /// `pending[i]`).
+    /// The line's steps, and what the reader's state adds to each (`pending[i]` for
+    /// `steps[i]`).
     steps: Vec<Step>,
     pending: Vec<Pending>,
     usage: Option<Box<Usage>>,
@@ -176,8 +175,9 @@ pub struct Parsed {
 #[derive(Default)]
 struct Pending {
     /// The block's fingerprint under its reply (blocks of a reply with an id): a block seen
-    /// before gives no step.
+    /// before gives no step. A line parsed in its turn has it taken already: `repeat` says.
     hash: Option<u64>,
+    repeat: bool,
     /// A tool call's raw artifact refs, resolved against the session's working directory
     /// when filed.
     raw_refs: Option<Vec<String>>,
@@ -186,6 +186,14 @@ struct Pending {
 /// A line's steps, or why the line cannot be read: the pure half of
 /// [`ClaudeCode::push_line`] (the other, [`ClaudeCode::apply`], files them).
 pub fn parse(line: &str) -> Result<Parsed, String> {
+    parse_seen(line, None)
+}
+
+/// [`parse`] taking the line's blocks into `seen` (the reader's fingerprints of the blocks
+/// taken) when it is given, as [`ClaudeCode::apply`] would: a block taken before gives no step,
+/// so only the line's shared fields are kept for it (what a line whose every block repeats
+/// earlier ones keeps). A line parsed in its turn saves building those steps.
+fn parse_seen(line: &str, seen: Option<&mut HashSet<u64>>) -> Result<Parsed, String> {
     let o = parse_object(line)?;
     let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
     let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
@@ -205,7 +213,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     };
     let mut role = Role::User;
     let (steps, pending) = match ty {
-        "user" | "assistant" => message_steps(&o, ty, base, &mut role),
+        "user" | "assistant" => message_steps(&o, ty, base, &mut role, seen),
         "system" => {
             let level = get_text(&o, &["level"]).unwrap_or_default();
             one(Step {
@@ -223,7 +231,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
             ..base
         }),
         "queue-operation" | "file-history-snapshot" => (Vec::new(), Vec::new()),
-        _ if o.contains_key("message") => message_steps(&o, ty, base, &mut role),
+        _ if o.contains_key("message") => message_steps(&o, ty, base, &mut role, seen),
         // A record type this reader does not know (newer versions add some): kept visible.
         other => one(Step {
             role: Role::Other,
@@ -236,7 +244,6 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     };
     Ok(Parsed {
         agent,
-        has_session: get(&o, &["sessionId"]).is_some(),
         session,
         cwd: get_text(&o, &["cwd"]),
         role,
@@ -246,7 +253,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     })
 }
 
-/// A line's one step, which needs nothing from the reader's state.
+/// A line's one step, which needs nothing more from the reader's state.
 fn one(step: Step) -> (Vec<Step>, Vec<Pending>) {
     (vec![step], vec![Pending::default()])
 }
@@ -254,12 +261,13 @@ fn one(step: Step) -> (Vec<Step>, Vec<Pending>) {
 impl ClaudeCode {
     /// Files a parsed line's steps under their trajectory.
     fn apply(&mut self, p: Parsed, loc: SourceLoc, ingest_seq: u64) {
+        let has_session = p.session.is_some();
         let key = match (p.agent, p.session) {
             (Some(a), _) => a,
             (None, Some(s)) => s,
             (None, None) => self.last_key.clone().unwrap_or_default(),
         };
-        if p.has_session && self.last_key.as_deref() != Some(key.as_str()) {
+        if has_session {
             self.last_key = Some(key.clone());
         }
         if let Some(cwd) = p.cwd {
@@ -271,7 +279,7 @@ impl ClaudeCode {
         let mut steps = Vec::with_capacity(p.steps.len());
         let mut repeated = None;
         for (mut step, pending) in p.steps.into_iter().zip(p.pending) {
-            if pending.hash.is_some_and(|h| !self.seen_blocks.insert(h)) {
+            if pending.repeat || pending.hash.is_some_and(|h| !self.seen_blocks.insert(h)) {
                 // The same block of the same reply, written again.
                 repeated.get_or_insert(step);
                 continue;
@@ -296,13 +304,7 @@ impl ClaudeCode {
         if let (true, Some(s)) = (steps.is_empty(), repeated) {
             // Every block repeated an earlier line: keep the line visible as an empty step of
             // the same reply rather than lose it (the line's own fields, which its steps share).
-            let ids = StepIds {
-                run_id: s.ids.run_id,
-                event_id: s.ids.event_id,
-                parent_id: s.ids.parent_id,
-                turn_id: s.ids.turn_id,
-                ..StepIds::default()
-            };
+            let ids = StepIds { action_id: None, source_action_id: None, ..s.ids };
             let status = Some("repeated".into());
             let (actor, timestamp) = (s.actor, s.timestamp);
             steps.push(Step { role: p.role, actor, timestamp, ids, status, ..Step::default() });
@@ -337,6 +339,7 @@ fn message_steps(
     ty: &str,
     base: Step,
     role_out: &mut Role,
+    mut seen: Option<&mut HashSet<u64>>,
 ) -> (Vec<Step>, Vec<Pending>) {
     let msg = get(o, &["message"]);
     let role_word = msg.and_then(|m| m.get("role")).and_then(Value::as_str).unwrap_or(ty);
@@ -358,17 +361,25 @@ fn message_steps(
     let mut steps = Vec::with_capacity(blocks.len());
     let mut pending = Vec::with_capacity(blocks.len());
     for block in blocks {
-        let (step, mut p) = block_step(block, role, &base);
-        p.hash = reply_id.map(|id| block_hash(id, block));
+        let mut hash = reply_id.map(|id| block_hash(id, block));
+        let mut repeat = false;
+        if let Some(seen) = seen.as_deref_mut() {
+            repeat = hash.take().is_some_and(|h| !seen.insert(h));
+        }
+        let (step, raw_refs) = match repeat {
+            true => (base.clone(), None),
+            false => block_step(block, role, &base),
+        };
+        pending.push(Pending { hash, repeat, raw_refs });
         steps.push(step);
-        pending.push(p);
     }
     (steps, pending)
 }
 
-fn block_step(block: &Value, role: Role, base: &Step) -> (Step, Pending) {
+/// A content block's step, and a tool call's raw artifact refs (see [`Pending`]).
+fn block_step(block: &Value, role: Role, base: &Step) -> (Step, Option<Vec<String>>) {
     let Some(b) = block.as_object() else {
-        return (Step { role, text: content_text(block), ..base.clone() }, Pending::default());
+        return (Step { role, text: content_text(block), ..base.clone() }, None);
     };
     let bty = get(b, &["type"]).and_then(Value::as_str).unwrap_or("");
     match bty {
@@ -399,7 +410,7 @@ fn block_step(block: &Value, role: Role, base: &Step) -> (Step, Pending) {
                 ids,
                 ..base.clone()
             };
-            (step, Pending { raw_refs: Some(raw_refs), ..Pending::default() })
+            (step, Some(raw_refs))
         }
         "tool_result" | "web_search_tool_result" => {
             let text = b.get("content").map(content_text).unwrap_or_default();
@@ -421,17 +432,15 @@ fn block_step(block: &Value, role: Role, base: &Step) -> (Step, Pending) {
                 ids,
                 ..base.clone()
             };
-            (step, Pending::default())
+            (step, None)
         }
         "thinking" | "redacted_thinking" => {
             let text = get_text(b, &["thinking", "data"]).unwrap_or_default();
             let status = Some("thinking".into());
-            (Step { role, text, status, ..base.clone() }, Pending::default())
+            (Step { role, text, status, ..base.clone() }, None)
         }
-        "image" | "document" => {
-            (Step { role, text: format!("[{bty}]"), ..base.clone() }, Pending::default())
-        }
-        _ => (Step { role, text: content_text(block), ..base.clone() }, Pending::default()),
+        "image" | "document" => (Step { role, text: format!("[{bty}]"), ..base.clone() }, None),
+        _ => (Step { role, text: content_text(block), ..base.clone() }, None),
     }
 }
 
