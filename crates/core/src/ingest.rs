@@ -214,9 +214,9 @@ impl Ingestor {
         self.source.push(chunk, &mut self.router);
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     /// [`Ingestor::feed`] for a chunk whose lines were parsed ahead: each line routed that
     /// is one of them takes its parse instead of being parsed (the same trace).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn feed_prepared(&mut self, chunk: &mut PreparedChunk) {
         let (bytes, ahead) = chunk.split();
         self.router.ahead = ahead;
@@ -224,10 +224,10 @@ impl Ingestor {
         self.router.ahead = ahead::Ahead::default();
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     /// The format whose lines parsed ahead ([`PreparedChunk`]) would be taken now: the input
     /// is plain lines of one of [`LineParse::FORMATS`], still read (otherwise chunks are fed
     /// as any chunk, their parses unread).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn parses_ahead(&self) -> Option<Format> {
         if self.router.stopped.is_some() || self.source.container() != Container::Plain {
             return None;
@@ -973,7 +973,9 @@ impl Router {
             Ok(text) => match &mut self.mode {
                 #[cfg(not(target_arch = "wasm32"))]
                 Mode::Jsonl { adapter, .. } => match self.ahead.take(bytes) {
-                    Some(parsed) => adapter.push_parsed(text, parsed, loc, seq),
+                    Some(parsed) => adapter
+                        .push_parsed(parsed, loc, seq)
+                        .unwrap_or_else(|loc| adapter.push_line(text, loc, seq)),
                     None => adapter.push_line(text, loc, seq),
                 },
                 #[cfg(target_arch = "wasm32")]

@@ -12,7 +12,8 @@ use super::lines::strip_cr;
 use crate::model::Format;
 
 /// A line's parse made ahead, by the reader of its format: an adapter takes the parse of its
-/// own format and reads the line itself otherwise. An AWTL line's parse (a whole step) is held
+/// own format, and the ingestor pushes the line itself otherwise
+/// ([`super::formats::JsonlAdapter::push_parsed`]). An AWTL line's parse (a whole step) is held
 /// inline, not boxed: an allocation a line, freed on another thread, would cost more than the
 /// room a Claude Code line's parse leaves unused.
 #[allow(clippy::large_enum_variant)]

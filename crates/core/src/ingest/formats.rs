@@ -33,19 +33,18 @@ use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
 pub trait JsonlAdapter {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String>;
 
-    #[cfg(not(target_arch = "wasm32"))]
     /// [`JsonlAdapter::push_line`] for a line whose parse was made ahead
-    /// ([`crate::ingest::PreparedChunk`]); the same result. An adapter reads a parse of its own
-    /// format: any other, it reads the line.
+    /// ([`crate::ingest::PreparedChunk`]): `Ok` with the same result, or the line's place back
+    /// (`Err`) for a parse the adapter does not read (another format's, or any for an adapter
+    /// that reads none), whose line the ingestor then pushes.
+    #[cfg(not(target_arch = "wasm32"))]
     fn push_parsed(
         &mut self,
-        line: &str,
-        parsed: LineParse,
+        _parsed: LineParse,
         loc: SourceLoc,
-        ingest_seq: u64,
-    ) -> Result<(), String> {
-        drop(parsed);
-        self.push_line(line, loc, ingest_seq)
+        _ingest_seq: u64,
+    ) -> Result<Result<(), String>, SourceLoc> {
+        Err(loc)
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory>;

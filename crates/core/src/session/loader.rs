@@ -56,9 +56,9 @@ impl Loader {
         self.bytes += chunk.len() as u64;
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     /// The format the next chunks' lines are worth parsing ahead as, if any (see
     /// [`crate::Ingestor::parses_ahead`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn parses_ahead(&self) -> Option<crate::model::Format> {
         self.ingestor.parses_ahead()
     }

@@ -218,16 +218,18 @@ impl JsonlAdapter for Awtl {
     #[cfg(not(target_arch = "wasm32"))]
     fn push_parsed(
         &mut self,
-        line: &str,
         parsed: LineParse,
         loc: SourceLoc,
         ingest_seq: u64,
-    ) -> Result<(), String> {
-        let LineParse::Awtl(parsed) = parsed else { return self.push_line(line, loc, ingest_seq) };
-        let mut parsed = parsed?;
+    ) -> Result<Result<(), String>, SourceLoc> {
+        let LineParse::Awtl(parsed) = parsed else { return Err(loc) };
+        let mut parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(reason) => return Ok(Err(reason)),
+        };
         parsed.place(loc, ingest_seq);
         self.apply(parsed);
-        Ok(())
+        Ok(Ok(()))
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {

@@ -80,23 +80,19 @@ impl ClaudeCode {
 impl JsonlAdapter for ClaudeCode {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let parsed = parse_seen(line, Some(&mut self.seen_blocks))?;
-        self.apply(parsed, loc, ingest_seq);
+        self.apply(parsed, &loc, ingest_seq);
         Ok(())
     }
 
     #[cfg(not(target_arch = "wasm32"))]
     fn push_parsed(
         &mut self,
-        line: &str,
         parsed: LineParse,
         loc: SourceLoc,
         ingest_seq: u64,
-    ) -> Result<(), String> {
-        match parsed {
-            LineParse::ClaudeCode(parsed) => self.apply(parsed?, loc, ingest_seq),
-            _ => return self.push_line(line, loc, ingest_seq),
-        }
-        Ok(())
+    ) -> Result<Result<(), String>, SourceLoc> {
+        let LineParse::ClaudeCode(parsed) = parsed else { return Err(loc) };
+        Ok(parsed.map(|parsed| self.apply(parsed, &loc, ingest_seq)))
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
@@ -260,7 +256,7 @@ fn one(step: Step) -> (Vec<Step>, Vec<Pending>) {
 
 impl ClaudeCode {
     /// Files a parsed line's steps under their trajectory.
-    fn apply(&mut self, p: Parsed, loc: SourceLoc, ingest_seq: u64) {
+    fn apply(&mut self, p: Parsed, loc: &SourceLoc, ingest_seq: u64) {
         let has_session = p.session.is_some();
         let key = match (p.agent, p.session) {
             (Some(a), _) => a,
