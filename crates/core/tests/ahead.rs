@@ -1,6 +1,6 @@
-//! AWTL lines parsed ahead (`PreparedChunk`, what the CLI's parser threads make) give the same
-//! trace as the lines parsed in turn: for every file of the AWTL and corrupt fixture folders
-//! and for generated inputs (CRLF, blank and invalid lines, a byte-order mark, long texts cut
+//! Lines parsed ahead (`PreparedChunk`, what the CLI's parser threads make) give the same trace
+//! as the lines parsed in turn: for every file of the AWTL, corrupt, Claude Code and Agents SDK
+//! fixture folders and for generated inputs (CRLF, blank and invalid lines, a byte-order mark, long texts cut
 //! at their source offset, escapes, lines cut by the chunking), in any chunking.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use trajscope_core::ingest::PreparedChunk;
-use trajscope_core::model::Format;
+use trajscope_core::model::{Format, Outcome};
 use trajscope_core::{IngestOptions, Ingestor, Loader, Trace};
 
 fn plain(bytes: &[u8], size: usize) -> Trace {
@@ -135,6 +135,99 @@ fn claude_code_lines_parsed_ahead_keep_what_the_lines_before_said() {
 }
 
 #[test]
+fn every_openai_agents_fixture_reads_the_same_parsed_ahead() {
+    for path in files("openai_agents") {
+        #[allow(clippy::disallowed_methods)] // reading the fixture, as above
+        let bytes = std::fs::read(&path).expect("a readable fixture");
+        let trace = plain(&bytes, bytes.len());
+        assert_eq!(trace.format, Format::OpenaiAgents, "{}", path.display());
+        assert!(trace.trajectories.iter().map(|t| t.steps.len()).sum::<usize>() > 0);
+        check(&path.display().to_string(), &bytes, Format::OpenaiAgents);
+    }
+}
+
+/// Agents SDK lines whose reading depends on the lines before (a span started on one line and
+/// ended some chunks later, an ended span exported again, a batch holding one span twice or a
+/// span seen before, a workflow named twice, an event wrapping an export), read the same
+/// parsed ahead in any chunking.
+#[test]
+fn openai_agents_lines_parsed_ahead_keep_what_the_lines_before_said() {
+    let span = |id: &str, trace: usize, parent: Option<&str>, end: Option<u32>, data: &str| {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        let end = end.map_or("null".to_string(), |e| format!("\"2025-06-02T10:{e:02}:00Z\""));
+        format!(
+            r#"{{"object":"trace.span","id":"{id}","trace_id":"T{trace}","parent_id":{parent},"started_at":"2025-06-02T10:00:00Z","ended_at":{end},"span_data":{data},"error":null}}"#
+        )
+    };
+    let mut text = String::new();
+    for c in 0..40usize {
+        let t = c % 5;
+        let (a, g, f, d) = (format!("a{c}"), format!("g{c}"), format!("f{c}"), format!("d{c}"));
+        let generation = |reply: &str| {
+            format!(
+                r#"{{"type":"generation","input":[{{"role":"system","content":"sys"}},{{"role":"user","content":"task {c}"}}],"output":[{{"role":"assistant","content":"{reply}","tool_calls":[{{"id":"call{c}","function":{{"name":"lookup","arguments":"{{}}"}}}}]}}],"usage":{{"input_tokens":5,"output_tokens":2}}}}"#
+            )
+        };
+        let function = r#"{"type":"function","name":"lookup","input":"{}","output":null}"#;
+        let ended_function =
+            format!(r#"{{"type":"function","name":"lookup","input":"{{}}","output":"found {c}"}}"#);
+        let mut lines = vec![
+            format!(r#"{{"object":"trace","id":"T{t}","workflow_name":"W{c}"}}"#),
+            span(&a, t, None, None, r#"{"type":"agent","name":"Agent"}"#),
+            span(&g, t, Some(&a), Some(1), &generation("first")),
+            span(&f, t, Some(&a), None, function),
+            format!(
+                r#"{{"data":[{},{{"object":"trace","id":"T{t}","workflow_name":"X"}},5,{{"nope":1}}]}}"#,
+                span(&format!("h{c}"), t, Some(&a), Some(2), r#"{"type":"custom","name":"c"}"#)
+            ),
+            format!(
+                r#"{{"type":"span_end","span":{}}}"#,
+                span(&f, t, Some(&a), Some(3), &ended_function)
+            ),
+            span(&g, t, Some(&a), Some(4), &generation("again")),
+            format!(
+                r#"{{"data":[{},{}]}}"#,
+                span(&d, t, Some(&a), None, r#"{"type":"handoff","from_agent":"A"}"#),
+                span(&d, t, Some(&a), Some(5), r#"{"type":"handoff","to_agent":"B"}"#)
+            ),
+            format!(
+                r#"{{"data":[{},{}]}}"#,
+                span(&format!("n{c}"), t, Some(&a), Some(6), r#"{"type":"custom","name":"new"}"#),
+                span(&f, t, Some(&a), Some(7), &ended_function)
+            ),
+            r#"{"data":[1,2]}"#.to_string(),
+            r#"{"object":"trace.span","id":"cut""#.to_string(),
+            r#"{"hello":1}"#.to_string(),
+        ];
+        if c >= 3 {
+            let earlier = format!("a{}", c - 3);
+            let ended = span(&earlier, (c - 3) % 5, None, Some(8), r#"{"type":"agent"}"#);
+            lines.push(ended.replace(
+                r#""error":null"#,
+                r#""error":{"message":"Max turns exceeded","data":null}"#,
+            ));
+        }
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    let whole = plain(text.as_bytes(), text.len());
+    assert_eq!(whole.format, Format::OpenaiAgents);
+    assert_eq!(whole.stats.lines_quarantined, 120, "three bad lines a round");
+    let steps: Vec<_> = whole.trajectories.iter().flat_map(|t| &t.steps).collect();
+    assert!(steps.iter().any(|s| s.text.contains("found 7")), "a started tool's ending merged");
+    assert!(steps.iter().any(|s| s.text.contains("again")), "a re-exported generation");
+    assert!(!steps.iter().any(|s| s.text.contains("first")), "the first export replaced");
+    let handoffs = steps.iter().filter(|s| s.text.starts_with("handoff")).collect::<Vec<_>>();
+    assert_eq!(handoffs.len(), 40, "a span twice in a batch is one span");
+    assert_eq!(handoffs[0].text, "handoff from  to B", "its later export's data");
+    assert!(whole.trajectories.iter().any(|t| t.outcome == Outcome::Failed));
+    assert_eq!(whole.trajectories[0].task.as_deref(), Some("task 0"));
+    check("generated Agents SDK lines", text.as_bytes(), Format::OpenaiAgents);
+}
+
+#[test]
 fn a_loader_fed_prepared_chunks_gives_the_same_session_and_identity() {
     let line = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n";
     let bytes = line.repeat(5000).into_bytes();
@@ -153,7 +246,10 @@ fn a_loader_fed_prepared_chunks_gives_the_same_session_and_identity() {
 }
 
 #[test]
-fn only_plain_awtl_and_claude_code_lines_are_worth_parsing_ahead() {
+fn only_plain_awtl_claude_code_and_agents_sdk_lines_are_worth_parsing_ahead() {
+    let mut oa = Loader::new(IngestOptions::default(), false);
+    oa.feed(b"{\"object\":\"trace\",\"id\":\"t\",\"workflow_name\":\"w\"}\n");
+    assert_eq!(oa.parses_ahead(), Some(Format::OpenaiAgents), "an Agents SDK export");
     let mut cc = Loader::new(IngestOptions::default(), false);
     cc.feed(b"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
     assert_eq!(cc.parses_ahead(), Some(Format::ClaudeCode), "a Claude Code transcript");

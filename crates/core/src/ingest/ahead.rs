@@ -1,5 +1,5 @@
-//! Lines parsed ahead of their turn (AWTL and Claude Code lines, whose parse depends on the
-//! line alone): a shell with threads parses the next chunk's lines
+//! Lines parsed ahead of their turn (AWTL, Claude Code and Agents SDK lines, whose parse
+//! depends on the line alone): a shell with threads parses the next chunk's lines
 //! ([`PreparedChunk::new`], pure) while the ingestor files the previous chunk's, then feeds the
 //! chunk with its parses ([`crate::Ingestor::feed_prepared`]). The ingestor still splits,
 //! counts and routes every line itself; where a line it routes is one the chunk parsed (the
@@ -7,12 +7,13 @@
 //! parsing again. A parse depends on the line's text alone, so the trace is the same byte for
 //! byte with or without them, whatever the chunking (tested).
 
-use super::formats::{awtl, claude_code};
+use super::formats::{awtl, claude_code, openai_agents};
 use super::lines::strip_cr;
 use crate::model::Format;
 
 /// A line's parse made ahead, by the reader of its format: an adapter takes the parse of its
-/// own format, and the ingestor pushes the line itself otherwise
+/// own format, and the ingestor pushes the line itself otherwise (or when the adapter needs the
+/// line's text: an Agents SDK span exported before)
 /// ([`super::formats::JsonlAdapter::push_parsed`]). An AWTL line's parse (a whole step) is held
 /// inline, not boxed: an allocation a line, freed on another thread, would cost more than the
 /// room a Claude Code line's parse leaves unused.
@@ -20,11 +21,12 @@ use crate::model::Format;
 pub enum LineParse {
     Awtl(Result<awtl::Parsed, String>),
     ClaudeCode(Result<claude_code::Parsed, String>),
+    OpenaiAgents(Result<openai_agents::Parsed, String>),
 }
 
 impl LineParse {
     /// The formats whose lines are parsed ahead.
-    pub const FORMATS: [Format; 2] = [Format::Awtl, Format::ClaudeCode];
+    pub const FORMATS: [Format; 3] = [Format::Awtl, Format::ClaudeCode, Format::OpenaiAgents];
 }
 
 /// A chunk of input and the parses of its complete lines (those between two line feeds of the
@@ -54,6 +56,9 @@ impl PreparedChunk {
         let parse: Option<fn(&str) -> LineParse> = match format {
             Some(Format::Awtl) => Some(|l| LineParse::Awtl(awtl::parse(l))),
             Some(Format::ClaudeCode) => Some(|l| LineParse::ClaudeCode(claude_code::parse(l))),
+            Some(Format::OpenaiAgents) => {
+                Some(|l| LineParse::OpenaiAgents(openai_agents::parse(l)))
+            }
             _ => None,
         };
         if let Some(parse) = parse {

@@ -32,6 +32,8 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::ingest::LineParse;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
 use crate::usage::count;
 
@@ -111,12 +113,76 @@ impl Span {
             self.body = Body::Read(Box::new(read));
         }
     }
+
+    /// Puts a span parsed ahead (placed nowhere) at its line: its place in the file and in
+    /// the ingest.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn place(&mut self, loc: &SourceLoc, ingest_seq: u64) {
+        match &mut self.body {
+            Body::Open(_, l, seq) => {
+                l.clone_from(loc);
+                *seq = ingest_seq;
+            }
+            Body::Read(read) => {
+                for step in read.steps.iter_mut().chain(read.ending.as_mut()) {
+                    step.loc.clone_from(loc);
+                    step.ingest_seq = ingest_seq;
+                }
+            }
+        }
+    }
 }
 
 impl JsonlAdapter for OpenaiAgents {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let o = parse_object(line)?;
         self.push_value(o, &loc, ingest_seq)
+    }
+
+    /// A line parsed ahead is filed as read, unless one of its spans was exported before (or
+    /// twice in the line): the fields of its exports are merged, which needs the line's JSON
+    /// (the parse kept only the span's steps), so the ingestor reads the line in its turn.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn push_parsed(
+        &mut self,
+        parsed: LineParse,
+        loc: SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<Result<(), String>, SourceLoc> {
+        let LineParse::OpenaiAgents(parsed) = parsed else { return Err(loc) };
+        let exports = match parsed {
+            Ok(Parsed(exports)) => exports,
+            Err(e) => return Ok(Err(e)),
+        };
+        let ids = exports.iter().filter_map(|e| match e {
+            Export::Span(span) => span.id.as_deref(),
+            Export::Workflow(..) => None,
+        });
+        let repeats = match exports.len() {
+            1 => ids.into_iter().any(|id| self.by_id.contains_key(id)),
+            _ => {
+                let mut seen = std::collections::HashSet::new();
+                ids.into_iter().any(|id| self.by_id.contains_key(id) || !seen.insert(id))
+            }
+        };
+        if repeats {
+            return Err(loc);
+        }
+        for export in exports {
+            match export {
+                Export::Workflow(id, name) => {
+                    self.workflows.entry(id).or_insert(name);
+                }
+                Export::Span(mut span) => {
+                    span.place(&loc, ingest_seq);
+                    if let Some(id) = &span.id {
+                        self.by_id.insert(id.clone(), self.spans.len());
+                    }
+                    self.spans.push(span);
+                }
+            }
+        }
+        Ok(Ok(()))
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
@@ -137,6 +203,109 @@ impl JsonlAdapter for OpenaiAgents {
     }
 }
 
+/// A line read ahead of its turn, on another thread ([`crate::ingest::PreparedChunk`]): its
+/// exports, each span read into its steps when it ended (placed in the file when filed).
+/// [`JsonlAdapter::push_parsed`] files them, or has the line read in its turn when a span
+/// repeats one exported before.
+pub struct Parsed(Vec<Export>);
+
+/// What one export of a line says.
+enum Export {
+    /// A trace's id and workflow name.
+    Workflow(String, String),
+    Span(Span),
+}
+
+/// A line's exports, or why the line cannot be read: the pure half of
+/// [`OpenaiAgents::push_line`].
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let mut raw = Vec::new();
+    exports(parse_object(line)?, &mut raw)?;
+    let exports = raw
+        .into_iter()
+        .map(|e| match e {
+            RawExport::Workflow(id, name) => Export::Workflow(id, name),
+            RawExport::Span(fields) => Export::Span(Span::new(fields, SourceLoc::default(), 0)),
+        })
+        .collect();
+    Ok(Parsed(exports))
+}
+
+/// An export as written: a trace's id and workflow name, or a span's fields.
+enum RawExport {
+    Workflow(String, String),
+    Span(Map<String, Value>),
+}
+
+/// The exports of a line's object (one export, a batch of them, or an event wrapping one),
+/// appended to `out` in order, or why it holds none. A generation's `input` repeats the whole
+/// conversation so far at every call: only its last user message is read (the task), so only
+/// that is kept. Other spans' `input` (a function's arguments, as an object or text) is kept
+/// as written.
+fn exports(o: Map<String, Value>, out: &mut Vec<RawExport>) -> Result<(), String> {
+    match o.get("object").and_then(Value::as_str) {
+        Some("trace") => {
+            if let (Some(id), Some(name)) =
+                (get_text(&o, &["id"]), get_text(&o, &["workflow_name"]))
+            {
+                out.push(RawExport::Workflow(id, name));
+            }
+            return Ok(());
+        }
+        Some("trace.span") => {
+            out.push(RawExport::Span(keep_task_only(o)));
+            return Ok(());
+        }
+        _ => {}
+    }
+    let mut o = o;
+    if let Some(Value::Array(items)) = o.remove("data") {
+        let n = items.len();
+        let mut read = 0;
+        for item in items {
+            if let Value::Object(item) = item {
+                if exports(item, out).is_ok() {
+                    read += 1;
+                }
+            }
+        }
+        return match read {
+            0 if n > 0 => Err("a batch (`data`) with no trace or span export".to_string()),
+            _ => Ok(()),
+        };
+    }
+    for key in ["span", "trace", "item"] {
+        match o.remove(key) {
+            Some(Value::Object(inner)) if inner.contains_key("object") => {
+                return exports(inner, out);
+            }
+            Some(other) => {
+                o.insert(key.to_string(), other);
+            }
+            None => {}
+        }
+    }
+    Err("not an Agents SDK trace or span export (no `object`: `trace` / `trace.span`)".to_string())
+}
+
+/// A span's fields with a generation's `input` cut to its last user message.
+fn keep_task_only(mut o: Map<String, Value>) -> Map<String, Value> {
+    if let Some(Value::Object(data)) = o.get_mut("span_data") {
+        let generation = data.get("type").and_then(Value::as_str) == Some("generation");
+        if let Some(input) = data.get_mut("input").filter(|_| generation) {
+            if input.is_array() || input.is_object() {
+                *input = messages(Some(input))
+                    .iter()
+                    .rev()
+                    .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+                    .map(|m| Value::String(message_text(m)))
+                    .unwrap_or(Value::Null);
+            }
+        }
+    }
+    o
+}
+
 impl OpenaiAgents {
     fn push_value(
         &mut self,
@@ -144,69 +313,20 @@ impl OpenaiAgents {
         loc: &SourceLoc,
         ingest_seq: u64,
     ) -> Result<(), String> {
-        match o.get("object").and_then(Value::as_str) {
-            Some("trace") => {
-                if let (Some(id), Some(name)) =
-                    (get_text(&o, &["id"]), get_text(&o, &["workflow_name"]))
-                {
+        let mut raw = Vec::new();
+        let read = exports(o, &mut raw);
+        for export in raw {
+            match export {
+                RawExport::Workflow(id, name) => {
                     self.workflows.entry(id).or_insert(name);
                 }
-                return Ok(());
-            }
-            Some("trace.span") => {
-                self.push_span(o, loc, ingest_seq);
-                return Ok(());
-            }
-            _ => {}
-        }
-        let mut o = o;
-        if let Some(Value::Array(items)) = o.remove("data") {
-            let n = items.len();
-            let mut read = 0;
-            for item in items {
-                if let Value::Object(item) = item {
-                    if self.push_value(item, loc, ingest_seq).is_ok() {
-                        read += 1;
-                    }
-                }
-            }
-            return match read {
-                0 if n > 0 => Err("a batch (`data`) with no trace or span export".to_string()),
-                _ => Ok(()),
-            };
-        }
-        for key in ["span", "trace", "item"] {
-            match o.remove(key) {
-                Some(Value::Object(inner)) if inner.contains_key("object") => {
-                    return self.push_value(inner, loc, ingest_seq);
-                }
-                Some(other) => {
-                    o.insert(key.to_string(), other);
-                }
-                None => {}
+                RawExport::Span(fields) => self.push_span(fields, loc, ingest_seq),
             }
         }
-        Err("not an Agents SDK trace or span export (no `object`: `trace` / `trace.span`)"
-            .to_string())
+        read
     }
 
-    fn push_span(&mut self, mut o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
-        // A generation's input repeats the whole conversation so far at every call: only its
-        // last user message is read (the task), so only that is kept. Other spans' `input` (a
-        // function's arguments, as an object or text) is kept as written.
-        if let Some(Value::Object(data)) = o.get_mut("span_data") {
-            let generation = data.get("type").and_then(Value::as_str) == Some("generation");
-            if let Some(input) = data.get_mut("input").filter(|_| generation) {
-                if input.is_array() || input.is_object() {
-                    *input = messages(Some(input))
-                        .iter()
-                        .rev()
-                        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-                        .map(|m| Value::String(message_text(m)))
-                        .unwrap_or(Value::Null);
-                }
-            }
-        }
+    fn push_span(&mut self, o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
         let id = get_text(&o, &["id"]);
         if let Some(&at) = id.as_ref().and_then(|id| self.by_id.get(id)) {
             let span = &mut self.spans[at];
