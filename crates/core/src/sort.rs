@@ -48,6 +48,15 @@ pub fn by_indices<T>(v: &mut [T], cmp: &mut dyn FnMut(&T, &T) -> Ordering) {
     }
 }
 
+/// The indices `0..n` in the order a stable sort by `cmp` of what they index gives, the
+/// elements themselves left where they are (for large ones, whose moves cost more than the
+/// sort's comparisons).
+pub fn order_by(n: usize, mut cmp: impl FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    sort_indices(&mut order, &mut cmp);
+    order
+}
+
 fn sort_indices(order: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
     order.sort_by(|&a, &b| cmp(a, b));
 }
@@ -99,5 +108,8 @@ mod tests {
         let mut e: Vec<u8> = Vec::new();
         sort(&mut e);
         assert!(e.is_empty());
+        let names = ["b", "a", "c", "a"];
+        assert_eq!(order_by(names.len(), |i, j| names[i].cmp(names[j])), [1, 3, 0, 2]);
+        assert!(order_by(0, |_, _| Ordering::Equal).is_empty());
     }
 }

@@ -169,26 +169,29 @@ pub(crate) fn calls_text(names: &[String], args: &[String]) -> String {
     names.iter().zip(args).map(|(n, a)| format!("{n}({a})")).collect::<Vec<_>>().join("\n")
 }
 
-/// Span id → (its agent's name, if the span is an agent's; its parent span's id).
-pub(crate) type SpanAgents = std::collections::HashMap<String, (Option<String>, Option<String>)>;
+/// A span's id, its agent's name (if the span is an agent's) and its parent span's id.
+pub(crate) type SpanLink<'a> = (Option<&'a str>, Option<&'a str>, Option<&'a str>);
 
-/// The agent a span runs under: its own, else the nearest ancestor's (at most 64 levels up, so
-/// a cycle of parent ids ends).
-pub(crate) fn nearest_agent(
-    own: Option<String>,
-    parent: Option<&String>,
-    agents: &SpanAgents,
-) -> Option<String> {
-    let mut actor = own;
-    let mut cursor = parent;
-    let mut hops = 0;
-    while actor.is_none() && hops < 64 {
-        let Some((agent, up)) = cursor.and_then(|p| agents.get(p)) else { break };
-        actor = agent.clone();
-        cursor = up.as_ref();
-        hops += 1;
-    }
-    actor
+/// The agent each span runs under: its own, else the nearest ancestor's (at most 64 levels up,
+/// so a cycle of parent ids ends); empty for a span under no agent.
+pub(crate) fn span_actors(links: &[SpanLink]) -> Vec<String> {
+    // Span id → its link.
+    let by_id: crate::attribution::text::FastMap<&str, usize> =
+        links.iter().enumerate().filter_map(|(i, &(id, ..))| Some((id?, i))).collect();
+    let actor = |&(_, own, parent): &SpanLink| {
+        let (mut actor, mut cursor, mut hops) = (own, parent, 0);
+        while actor.is_none() && hops < 64 {
+            let Some(&(_, agent, up)) = cursor.and_then(|p| by_id.get(p)).map(|&i| &links[i])
+            else {
+                break;
+            };
+            actor = agent;
+            cursor = up;
+            hops += 1;
+        }
+        actor.unwrap_or_default().to_string()
+    };
+    links.iter().map(actor).collect()
 }
 
 /// A JSON value's kind in words, for error messages.
@@ -558,6 +561,22 @@ pub fn artifact_ref(raw: &str) -> ArtifactRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_runs_under_its_own_agent_or_the_nearest_ancestors() {
+        let links: [SpanLink; 7] = [
+            (Some("run"), Some("Triage"), None),
+            (Some("tool"), None, Some("run")),
+            (Some("deep"), None, Some("tool")),
+            (Some("sub"), Some("Refunds"), Some("run")),
+            (Some("a"), None, Some("b")),
+            (Some("b"), None, Some("a")),
+            (None, None, Some("gone")),
+        ];
+        let actors = span_actors(&links);
+        assert_eq!(actors[..4], ["Triage", "Triage", "Triage", "Refunds"]);
+        assert_eq!(actors[4..], ["", "", ""], "a cycle of parents ends; an unknown parent is none");
+    }
 
     #[test]
     fn json_text_writes_numbers_as_the_json_writer_does() {

@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::attribution::text::FastMap;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::ingest::LineParse;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepKind, Trajectory, Usage};
@@ -207,9 +208,11 @@ impl JsonlAdapter for OpenaiAgents {
 /// exports, each span read into its steps when it ended (placed in the file when filed).
 /// [`JsonlAdapter::push_parsed`] files them, or has the line read in its turn when a span
 /// repeats one exported before.
+#[cfg(not(target_arch = "wasm32"))]
 pub struct Parsed(Vec<Export>);
 
 /// What one export of a line says.
+#[cfg(not(target_arch = "wasm32"))]
 enum Export {
     /// A trace's id and workflow name.
     Workflow(String, String),
@@ -218,17 +221,16 @@ enum Export {
 
 /// A line's exports, or why the line cannot be read: the pure half of
 /// [`OpenaiAgents::push_line`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse(line: &str) -> Result<Parsed, String> {
-    let mut raw = Vec::new();
-    exports(parse_object(line)?, &mut raw)?;
-    let exports = raw
-        .into_iter()
-        .map(|e| match e {
+    let mut exported = Vec::new();
+    exports(parse_object(line)?, &mut |e| {
+        exported.push(match e {
             RawExport::Workflow(id, name) => Export::Workflow(id, name),
             RawExport::Span(fields) => Export::Span(Span::new(fields, SourceLoc::default(), 0)),
         })
-        .collect();
-    Ok(Parsed(exports))
+    })?;
+    Ok(Parsed(exported))
 }
 
 /// An export as written: a trace's id and workflow name, or a span's fields.
@@ -238,22 +240,22 @@ enum RawExport {
 }
 
 /// The exports of a line's object (one export, a batch of them, or an event wrapping one),
-/// appended to `out` in order, or why it holds none. A generation's `input` repeats the whole
+/// given to `out` in order, or why it holds none (then none was given). A generation's `input` repeats the whole
 /// conversation so far at every call: only its last user message is read (the task), so only
 /// that is kept. Other spans' `input` (a function's arguments, as an object or text) is kept
 /// as written.
-fn exports(o: Map<String, Value>, out: &mut Vec<RawExport>) -> Result<(), String> {
+fn exports(o: Map<String, Value>, out: &mut dyn FnMut(RawExport)) -> Result<(), String> {
     match o.get("object").and_then(Value::as_str) {
         Some("trace") => {
             if let (Some(id), Some(name)) =
                 (get_text(&o, &["id"]), get_text(&o, &["workflow_name"]))
             {
-                out.push(RawExport::Workflow(id, name));
+                out(RawExport::Workflow(id, name));
             }
             return Ok(());
         }
         Some("trace.span") => {
-            out.push(RawExport::Span(keep_task_only(o)));
+            out(RawExport::Span(keep_task_only(o)));
             return Ok(());
         }
         _ => {}
@@ -313,17 +315,12 @@ impl OpenaiAgents {
         loc: &SourceLoc,
         ingest_seq: u64,
     ) -> Result<(), String> {
-        let mut raw = Vec::new();
-        let read = exports(o, &mut raw);
-        for export in raw {
-            match export {
-                RawExport::Workflow(id, name) => {
-                    self.workflows.entry(id).or_insert(name);
-                }
-                RawExport::Span(fields) => self.push_span(fields, loc, ingest_seq),
+        exports(o, &mut |export| match export {
+            RawExport::Workflow(id, name) => {
+                self.workflows.entry(id).or_insert(name);
             }
-        }
-        read
+            RawExport::Span(fields) => self.push_span(fields, loc, ingest_seq),
+        })
     }
 
     fn push_span(&mut self, o: Map<String, Value>, loc: &SourceLoc, ingest_seq: u64) {
@@ -362,37 +359,58 @@ fn assemble(mut spans: Vec<Span>, workflows: &HashMap<String, String>) -> Vec<Tr
     for s in &mut spans {
         s.read();
     }
-    // Stable: spans with equal start times keep their arrival order; a span without one
-    // goes after those with one.
-    crate::sort::sort_by(&mut spans, |a, b| {
-        (a.start.is_none(), &a.start).cmp(&(b.start.is_none(), &b.start))
+    // The spans' order of start time, as indices (a span is nearly two hundred bytes: sorting the
+    // spans themselves moved each of them a dozen times, a third of this function's time).
+    // Stable: spans with equal start times keep their arrival order; a span without one goes
+    // after those with one.
+    let order = crate::sort::order_by(spans.len(), |a, b| {
+        let (a, b) = (&spans[a].start, &spans[b].start);
+        (a.is_none(), a).cmp(&(b.is_none(), b))
     });
-    let agent_names: super::SpanAgents = spans
-        .iter()
-        .filter_map(|s| Some((s.id.clone()?, (s.agent.clone(), s.parent.clone()))))
-        .collect();
+    // The agent each span runs under (its own, or the nearest agent ancestor's) and its
+    // trajectory (traces in order of their first span's start), read while the spans are whole.
+    let links: Vec<_> =
+        spans.iter().map(|s| (s.id.as_deref(), s.agent.as_deref(), s.parent.as_deref())).collect();
+    let mut actors = super::span_actors(&links);
+    drop(links);
     let mut out: Vec<Trajectory> = Vec::new();
-    let mut by_trace: HashMap<String, usize> = HashMap::new();
+    let mut trace_of = vec![0; spans.len()];
+    // Each trajectory's steps (and its task), counted to be sized once: a step is large, and
+    // growing the list copied them all (and left a fifth more memory taken).
+    let mut sizes: Vec<usize> = Vec::new();
+    {
+        let mut by_trace: FastMap<&str, usize> = FastMap::default();
+        for &i in &order {
+            let s = &spans[i];
+            let pos = *by_trace.entry(&s.trace_id).or_insert_with(|| {
+                out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
+                sizes.push(1);
+                out.len() - 1
+            });
+            trace_of[i] = pos;
+            if let Body::Read(read) = &s.body {
+                sizes[pos] += read.steps.len() + usize::from(read.ending.is_some());
+            }
+        }
+    }
+    for (tr, n) in out.iter_mut().zip(sizes) {
+        tr.steps.reserve_exact(n);
+    }
     let mut endings: Vec<(usize, Step)> = Vec::new();
-    for s in spans {
-        let Body::Read(read) = s.body else { continue };
+    for i in order {
+        let s = &mut spans[i];
+        let (pos, actor) = (trace_of[i], std::mem::take(&mut actors[i]));
+        let empty = Body::Open(Map::new(), SourceLoc::default(), 0);
+        let Body::Read(read) = std::mem::replace(&mut s.body, empty) else { continue };
         let mut read = *read;
-        let trace_id = s.trace_id;
-        let pos = *by_trace.entry(trace_id.clone()).or_insert_with(|| {
-            out.push(Trajectory { id: trace_id.clone(), ..Trajectory::default() });
-            out.len() - 1
-        });
         let tr = &mut out[pos];
-        // The agent this span runs under: its own, or the nearest agent ancestor's (a
-        // tool's result is the tool's).
-        let actor = super::nearest_agent(s.agent, s.parent.as_ref(), &agent_names);
-        let actor = actor.unwrap_or_default();
+        // A tool's result is the tool's; the other steps are the agent's.
         for st in read.steps.iter_mut().chain(read.ending.as_mut()) {
             if st.role != Role::Tool {
                 st.actor.clone_from(&actor);
             }
         }
-        let parent = s.parent;
+        let parent = s.parent.take();
         if tr.task.is_none() {
             if let Some(input) = read.input {
                 tr.task = Some(input.clone());

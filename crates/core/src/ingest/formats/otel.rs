@@ -84,22 +84,23 @@ impl JsonlAdapter for Otel {
 fn assemble(mut spans: Vec<Span>) -> Vec<Trajectory> {
     // Stable: spans with equal start times keep their arrival order.
     crate::sort::sort_by_key(&mut spans, |s| s.start);
-    let agents: super::SpanAgents = spans
+    let links: Vec<_> = spans
         .iter()
-        .filter_map(|s| Some((s.span_id.clone()?, (s.agent.clone(), s.parent.clone()))))
+        .map(|s| (s.span_id.as_deref(), s.agent.as_deref(), s.parent.as_deref()))
         .collect();
+    let actors = super::span_actors(&links);
+    drop(links);
     let mut out: Vec<Trajectory> = Vec::new();
     // Trace id → position in `out` (constant-time lookup however many traces).
     let mut by_id: HashMap<String, usize> = HashMap::new();
-    for s in spans {
+    for (s, actor) in spans.into_iter().zip(actors) {
         let pos = *by_id.entry(s.trace_id.clone()).or_insert_with(|| {
             out.push(Trajectory { id: s.trace_id.clone(), ..Trajectory::default() });
             out.len() - 1
         });
         let tr = &mut out[pos];
         let mut step = s.step;
-        step.actor =
-            super::nearest_agent(s.agent.clone(), s.parent.as_ref(), &agents).unwrap_or_default();
+        step.actor = actor;
         if tr.task.is_none() {
             if let Some(input) = &s.input {
                 tr.task = Some(input.clone());
