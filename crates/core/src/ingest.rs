@@ -225,15 +225,20 @@ impl Ingestor {
     }
 
     /// The format whose lines parsed ahead ([`PreparedChunk`]) would be taken now: the input
-    /// is plain lines of one of [`LineParse::FORMATS`], still read (otherwise chunks are fed
-    /// as any chunk, their parses unread).
+    /// is plain lines of one of [`LineParse::FORMATS`], still read, and its reader has not
+    /// had to read too many of them again in their turn (otherwise chunks are fed as any
+    /// chunk, their parses unread).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn parses_ahead(&self) -> Option<Format> {
         if self.router.stopped.is_some() || self.source.container() != Container::Plain {
             return None;
         }
         match self.router.mode {
-            Mode::Jsonl { format, .. } if LineParse::FORMATS.contains(&format) => Some(format),
+            Mode::Jsonl { format, ref adapter }
+                if LineParse::FORMATS.contains(&format) && adapter.parses_ahead_well() =>
+            {
+                Some(format)
+            }
             _ => None,
         }
     }

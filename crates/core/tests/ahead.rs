@@ -227,6 +227,35 @@ fn openai_agents_lines_parsed_ahead_keep_what_the_lines_before_said() {
     check("generated Agents SDK lines", text.as_bytes(), Format::OpenaiAgents);
 }
 
+/// Agents SDK spans exported when they start and again when they end have every other line
+/// parsed twice: parsing ahead stops; spans exported once keep it. The trace is the same.
+#[test]
+fn parsing_ahead_stops_where_most_spans_are_exported_twice() {
+    let span = |id: usize, end: &str, output: &str| {
+        format!(
+            r#"{{"object":"trace.span","id":"s{id}","trace_id":"T{}","parent_id":null,"started_at":"2025-06-02T10:00:00Z","ended_at":{end},"span_data":{{"type":"function","name":"f","input":"{{}}","output":{output}}},"error":null}}"#,
+            id % 7
+        ) + "\n"
+    };
+    let once: String = (0..400).map(|i| span(i, r#""2025-06-02T10:00:01Z""#, r#""ok""#)).collect();
+    let twice: String = (0..400)
+        .map(|i| span(i, "null", "null") + &span(i, r#""2025-06-02T10:00:01Z""#, r#""ok""#))
+        .collect();
+    for (text, kept) in [(once, true), (twice, false)] {
+        let mut loader = Loader::new(IngestOptions::default(), false);
+        let mut ahead = Vec::new();
+        for c in text.as_bytes().chunks(4096) {
+            let mut chunk = PreparedChunk::new(c.to_vec(), c.len(), loader.parses_ahead());
+            loader.feed_prepared(&mut chunk);
+            ahead.push(loader.parses_ahead());
+        }
+        let last = ahead.last().copied().flatten();
+        assert_eq!(last, kept.then_some(Format::OpenaiAgents), "{ahead:?}");
+        assert_eq!(ahead[0], Some(Format::OpenaiAgents), "parsed ahead from the start");
+        assert_eq!(loader.finish().trace(), &plain(text.as_bytes(), text.len()));
+    }
+}
+
 #[test]
 fn a_loader_fed_prepared_chunks_gives_the_same_session_and_identity() {
     let line = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n";

@@ -47,6 +47,14 @@ pub trait JsonlAdapter {
         Err(loc)
     }
 
+    /// Whether this input's lines are still worth parsing ahead: `false` once too many of
+    /// the parses given had to be refused ([`JsonlAdapter::push_parsed`]'s `Err`), each of
+    /// those lines parsed twice.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn parses_ahead_well(&self) -> bool {
+        true
+    }
+
     fn finish(self: Box<Self>) -> Vec<Trajectory>;
 
     /// Trajectories opened so far, for [`crate::ingest::Limits::max_trajectories`] (a format
