@@ -198,7 +198,7 @@ pub fn read_into(
     let limits = trajscope_core::ingest::Limits::default();
     // A reader thread keeps the next chunks coming (the kernel's copy into our buffers runs
     // beside the parse instead of between parses), dealt in turn to parser threads that parse
-    // each chunk's AWTL lines ahead (`PreparedChunk`: the core's pure half of a line's reading)
+    // each chunk's lines ahead (`PreparedChunk`: the core's pure half of a line's reading)
     // while this thread files the chunks before, taken back in the same turn (input order).
     // Buffers go back to the reader to be reused, so memory stays at CHUNK * (BUFFERS + two a
     // parser) (and the parses of the chunks in flight) whatever the file size.
@@ -215,9 +215,10 @@ pub fn read_into(
     for _ in 0..BUFFERS + 2 * parsers {
         empty_tx.send(vec![0u8; CHUNK]).expect("the receiver is alive");
     }
-    // The format of the input's lines when the loader takes their parses (plain AWTL or Claude
-    // Code lines): known once the first chunk is fed (the parsers wait for that verdict before
-    // any other), updated after each chunk. Any other input passes through unparsed.
+    // The format of the input's lines when the loader takes their parses (plain lines of one
+    // of `LineParse::FORMATS`, while its reader says they are worth it): known once the first
+    // chunk is fed (the parsers wait for that verdict before any other), updated after each
+    // chunk. Any other input passes through unparsed.
     let ahead = AtomicU8::new(ahead_code(None));
     let verdict = Verdict::default();
     std::thread::scope(|scope| {
