@@ -1,7 +1,7 @@
 //! Lines parsed ahead (`PreparedChunk`, what the CLI's parser threads make) give the same trace
 //! as the lines parsed in turn: for every file of the AWTL, corrupt, Claude Code and Agents SDK
-//! fixture folders and for generated inputs (CRLF, blank and invalid lines, a byte-order mark, long texts cut
-//! at their source offset, escapes, lines cut by the chunking), in any chunking.
+//! fixture folders and for generated inputs (CRLF, blank and invalid lines, a byte-order mark,
+//! long texts cut at their source offset, escapes, lines cut by the chunking), in any chunking.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};

@@ -255,10 +255,10 @@ enum RawExport {
 }
 
 /// The exports of a line's object (one export, a batch of them, or an event wrapping one),
-/// given to `out` in order, or why it holds none (then none was given). A generation's `input` repeats the whole
-/// conversation so far at every call: only its last user message is read (the task), so only
-/// that is kept. Other spans' `input` (a function's arguments, as an object or text) is kept
-/// as written.
+/// given to `out` in order, or why it holds none (then none was given). A generation's `input`
+/// repeats the whole conversation so far at every call: only its last user message is read
+/// (the task), so only that is kept. Other spans' `input` (a function's arguments, as an
+/// object or text) is kept as written.
 fn exports(o: Map<String, Value>, out: &mut dyn FnMut(RawExport)) -> Result<(), String> {
     match o.get("object").and_then(Value::as_str) {
         Some("trace") => {
