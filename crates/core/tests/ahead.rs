@@ -66,16 +66,22 @@ fn every_awtl_and_corrupt_fixture_reads_the_same_parsed_ahead() {
     }
 }
 
-#[test]
-fn every_claude_code_fixture_reads_the_same_parsed_ahead() {
-    for path in files("claude_code") {
+/// Every file of a fixture folder of `format`'s: read as that format, with steps, and the same
+/// parsed ahead ([`check`]).
+fn check_folder(folder: &str, format: Format) {
+    for path in files(folder) {
         #[allow(clippy::disallowed_methods)] // reading the fixture, as above
         let bytes = std::fs::read(&path).expect("a readable fixture");
         let trace = plain(&bytes, bytes.len());
-        assert_eq!(trace.format, Format::ClaudeCode, "{}", path.display());
+        assert_eq!(trace.format, format, "{}", path.display());
         assert!(trace.trajectories.iter().map(|t| t.steps.len()).sum::<usize>() > 0);
-        check(&path.display().to_string(), &bytes, Format::ClaudeCode);
+        check(&path.display().to_string(), &bytes, format);
     }
+}
+
+#[test]
+fn every_claude_code_fixture_reads_the_same_parsed_ahead() {
+    check_folder("claude_code", Format::ClaudeCode);
 }
 
 /// Claude Code lines whose reading depends on the lines before (a session named by an earlier
@@ -136,14 +142,7 @@ fn claude_code_lines_parsed_ahead_keep_what_the_lines_before_said() {
 
 #[test]
 fn every_openai_agents_fixture_reads_the_same_parsed_ahead() {
-    for path in files("openai_agents") {
-        #[allow(clippy::disallowed_methods)] // reading the fixture, as above
-        let bytes = std::fs::read(&path).expect("a readable fixture");
-        let trace = plain(&bytes, bytes.len());
-        assert_eq!(trace.format, Format::OpenaiAgents, "{}", path.display());
-        assert!(trace.trajectories.iter().map(|t| t.steps.len()).sum::<usize>() > 0);
-        check(&path.display().to_string(), &bytes, Format::OpenaiAgents);
-    }
+    check_folder("openai_agents", Format::OpenaiAgents);
 }
 
 /// Agents SDK lines whose reading depends on the lines before (a span started on one line and

@@ -223,13 +223,10 @@ impl JsonlAdapter for Awtl {
         ingest_seq: u64,
     ) -> Result<Result<(), String>, SourceLoc> {
         let LineParse::Awtl(parsed) = parsed else { return Err(loc) };
-        let mut parsed = match parsed {
-            Ok(parsed) => parsed,
-            Err(reason) => return Ok(Err(reason)),
-        };
-        parsed.place(loc, ingest_seq);
-        self.apply(parsed);
-        Ok(Ok(()))
+        Ok(parsed.map(|mut parsed| {
+            parsed.place(loc, ingest_seq);
+            self.apply(parsed);
+        }))
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
