@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 mod common;
 use common::{stored_zip, tar};
@@ -292,6 +292,46 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
         };
         let t = &report["trajectories"][at];
         assert_eq!((t["steps"].as_u64(), t["id"].as_str()), (Some(steps), Some(id)), "{name}");
+    }
+}
+
+/// A run longer than the CLI renders during the read otherwise (65,536 steps) is analysed and
+/// its overview's head worked out on two threads, the overview written as it settles: the report
+/// is still the whole report serialised, and still when a later line reopens that run.
+#[test]
+fn the_json_report_of_a_run_of_70000_steps_is_the_whole_report_serialised() {
+    let act = |r: &str, i: usize| {
+        let agent = format!("a{}", i % 3);
+        let (id, command) = (format!("x{i}"), format!("make t{}", i % 50));
+        let line = json!({"type": "action", "run_id": r, "agent": agent, "action_id": id,
+            "command": command});
+        format!("{line}\n")
+    };
+    let obs = |r: &str, i: usize| {
+        let line = json!({"type": "observation", "run_id": r, "parent_id": format!("x{i}"),
+            "exit_code": u8::from(i % 997 == 0), "output": format!("error: t{i} failed")});
+        format!("{line}\n")
+    };
+    let long: String = (0..35_000).map(|i| act("long", i) + &obs("long", i)).collect();
+    let end = "{\"type\":\"run_end\",\"run_id\":\"long\",\"status\":\"failed\"}\n";
+    let after: String = (0..20_000).map(|i| act(&format!("f{i}"), i)).collect();
+    let settled = [long.as_str(), end, after.as_str()].concat();
+    let reopened = [settled.as_str(), &act("long", 1)].concat();
+    for (name, text) in [("long-run.jsonl", settled), ("long-run-reopened.jsonl", reopened)] {
+        let input = tmp(name);
+        std::fs::write(&input, &text).unwrap();
+        let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let trace =
+            trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+        assert!(trace.trajectories[0].steps.len() > 70_000, "{name}");
+        let mut expected =
+            serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
+        expected.push(b'\n');
+        assert!(
+            out.stdout == expected,
+            "{name}: the report differs from the whole report serialised"
+        );
     }
 }
 

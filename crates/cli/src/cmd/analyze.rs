@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 use trajscope_core::attribution::{analyze_trajectory, TrajectoryAnalysis};
 use trajscope_core::model::Format;
-use trajscope_core::report::{Overview, Report};
+use trajscope_core::report::{json, Overview, Report};
 use trajscope_core::{IngestOptions, Loader, Session, Settled};
 
 use crate::io::{parse_format, read_into};
@@ -218,7 +218,7 @@ fn render(
     pre: &[Option<Box<[u8]>>],
     opts: &trajscope_core::attribution::AnalysisOptions,
     comma: bool,
-) -> Result<Vec<u8>, trajscope_core::report::json::Error> {
+) -> Result<Vec<u8>, json::Error> {
     // An overview is about 1.3 KB of JSON for a one-step run, more for a longer one.
     let size = pre.iter().map(|p| p.as_ref().map_or(2048, |j| j.len() + 1)).sum();
     let mut out = Vec::with_capacity(size);
@@ -231,7 +231,7 @@ fn render(
             continue;
         }
         let a = a.take().map_or_else(|| analyze_trajectory(t, opts), |a| *a);
-        trajscope_core::report::json::write_analysed(&mut out, t, &a)?;
+        json::write_analysed(&mut out, t, &a)?;
     }
     Ok(out)
 }
@@ -329,10 +329,11 @@ fn load_analysed(
     load(path, format, hash, reviewer, rest, false).map(|(session, _)| session)
 }
 
-/// A settled trajectory of more steps is not rendered during the read, only analysed: freeing
-/// its steps one by one costs more than reusing their memory saves (it is mostly the file's
-/// last run), and its overview is large (50 MB for `huge-run`'s 1,000,000 steps), better
-/// written once into the report's buffer than copied there.
+/// A settled trajectory of more steps keeps its steps (freeing them one by one costs more than
+/// reusing their memory saves: it is mostly the file's last run), and its overview's head is
+/// worked out on a second thread while it is analysed: on `huge-run`'s 1,000,000 steps the head
+/// (a sort of every action) took 0.2 s, which the report then waited for after the analysis
+/// (docs/performance.md, sixteenth pass).
 const RENDER_EARLY_UP_TO: usize = 1 << 16;
 
 /// A settled trajectory's overview rendered during the read (`--json`): its position, the id
@@ -363,13 +364,31 @@ fn load(
         if let Some(r) = reviewer {
             r.apply(&mut s.trajectory);
         }
+        if render_early && s.trajectory.steps.len() > RENDER_EARLY_UP_TO {
+            // A long run: its overview's head on a second thread while it is analysed, then its
+            // JSON written at once; its steps stay.
+            let t = &s.trajectory;
+            let (a, head) = std::thread::scope(|scope| {
+                let head = scope.spawn(|| json::OverviewHead::of(t));
+                let a = analyze_trajectory(t, &Default::default());
+                (a, head.join().expect("an overview's head never panics"))
+            });
+            let mut out = Vec::new();
+            if json::write_analysed_with(&mut out, t, &a, &head).is_ok() {
+                let id = t.id.clone();
+                rendered.push(Rendered { position: s.position, id, json: out.into() });
+                return (s, None);
+            }
+            // On an error the trajectory is rendered (and fails) later.
+            return (s, Some(a));
+        }
         let a = analyze_trajectory(&s.trajectory, &Default::default());
-        if !render_early || s.trajectory.steps.len() > RENDER_EARLY_UP_TO {
+        if !render_early {
             return (s, Some(a));
         }
         scratch.clear();
         // On an error the trajectory stays whole and is rendered (and fails) later.
-        if trajscope_core::report::json::write_analysed(scratch, &s.trajectory, &a).is_ok() {
+        if json::write_analysed(scratch, &s.trajectory, &a).is_ok() {
             let id = s.trajectory.id.clone();
             rendered.push(Rendered { position: s.position, id, json: scratch.as_slice().into() });
             s.trajectory.steps = Vec::new();

@@ -10,7 +10,7 @@
 
 mod overview;
 
-pub use overview::{write_analysed, write_overview};
+pub use overview::{write_analysed, write_analysed_with, write_overview, OverviewHead};
 
 use serde::ser::{self, Serialize};
 use serde_json::ser::Formatter as _;

@@ -55,12 +55,35 @@ pub fn write_analysed(
     t: &Trajectory,
     a: &TrajectoryAnalysis,
 ) -> Result<(), Error> {
+    write_analysed_with(out, t, a, &OverviewHead::of(t))
+}
+
+/// What an overview says of its trajectory alone (steps, agents, roles, the most repeated
+/// action, usage), apart from the analysis: worked out by [`OverviewHead::of`], on another
+/// thread if the caller likes, while the trajectory is analysed (on a run of 1,000,000 steps it
+/// is a fifth of the analysis's time: its actions are sorted), then written with the analysis by
+/// [`write_analysed_with`].
+pub struct OverviewHead<'t>(Head<'t>);
+
+impl<'t> OverviewHead<'t> {
+    pub fn of(t: &'t Trajectory) -> OverviewHead<'t> {
+        OverviewHead(Head::of(t))
+    }
+}
+
+/// [`write_analysed`], with the head of `t`'s overview worked out already.
+pub fn write_analysed_with(
+    out: &mut Vec<u8>,
+    t: &Trajectory,
+    a: &TrajectoryAnalysis,
+    head: &OverviewHead<'_>,
+) -> Result<(), Error> {
     // The overview drops the failed artifact refs that escape the trace root (it flags them):
     // rare, so then the overview itself is built.
     if a.record.failed_artifact_refs.iter().any(|x| crate::artifact::escapes(x)) {
         return write_overview(out, &Overview::owning(t, Some(a.clone())));
     }
-    let h = Head::of(t);
+    let h = &head.0;
     view(
         out,
         &View {
