@@ -345,12 +345,12 @@ struct Rendered {
 }
 
 /// [`load_analysed`]; with `render_early`, the worker also renders each settled trajectory's
-/// overview JSON and then drops its steps and analysis, so the memory a run took is reused for
-/// the next runs instead of the whole trace being held to the end (the page faults of fresh
-/// memory were up to half of the CPU time on files of many runs, docs/performance.md). The
-/// session's trajectories at the positions returned have no steps. If a later line reopened a
-/// settled run or a trajectory was renamed, the early overviews are wrong: the file is read
-/// again without them.
+/// overview JSON and then drops its steps and analysis, so the memory a run took is reused for the
+/// next runs instead of the whole trace being held to the end (the page faults of fresh memory were
+/// up to half of the CPU time on files of many runs, docs/performance.md). The session's
+/// trajectories at the positions returned have no steps, but for those of more than
+/// [`RENDER_EARLY_UP_TO`] steps, which keep them. If a later line reopened a settled run or a
+/// trajectory was renamed, the early overviews are wrong: the file is read again without them.
 fn load(
     path: &Path,
     format: Option<Format>,
