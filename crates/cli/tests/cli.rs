@@ -295,11 +295,12 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
     }
 }
 
-/// A run longer than the CLI renders during the read otherwise (65,536 steps) is analysed and
-/// its overview's head worked out on two threads, the overview written as it settles: the report
-/// is still the whole report serialised, and still when a later line reopens that run.
+/// Runs of 4,096 steps or more are analysed while their overview's head is worked out on a
+/// second thread; one of more than 65,536 steps keeps its steps when its overview is written as
+/// it settles. The report is still the whole report serialised: for such runs settled mid-file,
+/// left open to the end (analysed at the end), and reopened by a later line.
 #[test]
-fn the_json_report_of_a_run_of_70000_steps_is_the_whole_report_serialised() {
+fn the_json_report_of_runs_of_5000_and_70000_steps_is_the_whole_report_serialised() {
     let act = |r: &str, i: usize| {
         let agent = format!("a{}", i % 3);
         let (id, command) = (format!("x{i}"), format!("make t{}", i % 50));
@@ -312,19 +313,29 @@ fn the_json_report_of_a_run_of_70000_steps_is_the_whole_report_serialised() {
             "exit_code": u8::from(i % 997 == 0), "output": format!("error: t{i} failed")});
         format!("{line}\n")
     };
-    let long: String = (0..35_000).map(|i| act("long", i) + &obs("long", i)).collect();
-    let end = "{\"type\":\"run_end\",\"run_id\":\"long\",\"status\":\"failed\"}\n";
+    let run =
+        |r: &str, pairs: usize| -> String { (0..pairs).map(|i| act(r, i) + &obs(r, i)).collect() };
+    let end =
+        |r: &str| format!("{{\"type\":\"run_end\",\"run_id\":\"{r}\",\"status\":\"failed\"}}\n");
     let after: String = (0..20_000).map(|i| act(&format!("f{i}"), i)).collect();
-    let settled = [long.as_str(), end, after.as_str()].concat();
+    let settled = [run("long", 35_000), end("long"), after.clone()].concat();
     let reopened = [settled.as_str(), &act("long", 1)].concat();
-    for (name, text) in [("long-run.jsonl", settled), ("long-run-reopened.jsonl", reopened)] {
+    let mid = [run("mid", 2_500), end("mid"), after.clone(), run("open", 2_500)].concat();
+    // Each case: its text and the fewest steps of its first and last trajectory.
+    let cases = [
+        ("long-run.jsonl", settled, 70_000, 1),
+        ("long-run-reopened.jsonl", reopened, 70_000, 1),
+        ("mid-runs.jsonl", mid, 5_000, 5_000),
+    ];
+    for (name, text, first, last) in cases {
         let input = tmp(name);
         std::fs::write(&input, &text).unwrap();
         let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let trace =
             trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
-        assert!(trace.trajectories[0].steps.len() > 70_000, "{name}");
+        assert!(trace.trajectories[0].steps.len() >= first, "{name}");
+        assert!(trace.trajectories.last().unwrap().steps.len() >= last, "{name}");
         let mut expected =
             serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
         expected.push(b'\n');

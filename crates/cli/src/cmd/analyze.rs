@@ -230,10 +230,38 @@ fn render(
             out.extend_from_slice(json);
             continue;
         }
-        let a = a.take().map_or_else(|| analyze_trajectory(t, opts), |a| *a);
-        json::write_analysed(&mut out, t, &a)?;
+        write_analysed(&mut out, t, a.take().map(|a| *a), opts)?;
     }
     Ok(out)
+}
+
+/// From this many steps a trajectory's overview head is worked out on a second thread while the
+/// trajectory is analysed ([`write_analysed`]): the head sorts every action, about a fifth of
+/// the analysis's time on a long run, which a lone trajectory (the last of a file, one
+/// session) would otherwise wait for with the second core idle (docs/performance.md, sixteenth
+/// pass).
+const HEAD_APART_FROM: usize = 1 << 12;
+
+/// `t`'s overview JSON onto `out`, `t` analysed first unless `analysis` is given.
+fn write_analysed(
+    out: &mut Vec<u8>,
+    t: &trajscope_core::model::Trajectory,
+    analysis: Option<TrajectoryAnalysis>,
+    opts: &trajscope_core::attribution::AnalysisOptions,
+) -> Result<(), json::Error> {
+    let (a, head) = match analysis {
+        Some(a) => (a, None),
+        None if t.steps.len() >= HEAD_APART_FROM => std::thread::scope(|scope| {
+            let head = scope.spawn(|| json::OverviewHead::of(t));
+            let a = analyze_trajectory(t, opts);
+            (a, Some(head.join().expect("an overview's head never panics")))
+        }),
+        None => (analyze_trajectory(t, opts), None),
+    };
+    match head {
+        Some(head) => json::write_analysed_with(out, t, &a, &head),
+        None => json::write_analysed(out, t, &a),
+    }
 }
 
 /// One `--jsonl` record: a trajectory's overview with the file and format it came from. A file
@@ -329,11 +357,9 @@ fn load_analysed(
     load(path, format, hash, reviewer, rest, false).map(|(session, _)| session)
 }
 
-/// A settled trajectory of more steps keeps its steps (freeing them one by one costs more than
-/// reusing their memory saves: it is mostly the file's last run), and its overview's head is
-/// worked out on a second thread while it is analysed: on `huge-run`'s 1,000,000 steps the head
-/// (a sort of every action) took 0.2 s, which the report then waited for after the analysis
-/// (docs/performance.md, sixteenth pass).
+/// A settled trajectory of more steps keeps its steps when its overview is written during the
+/// read: freeing them one by one costs more than reusing their memory saves (it is mostly the
+/// file's last run).
 const RENDER_EARLY_UP_TO: usize = 1 << 16;
 
 /// A settled trajectory's overview rendered during the read (`--json`): its position, the id
@@ -364,34 +390,24 @@ fn load(
         if let Some(r) = reviewer {
             r.apply(&mut s.trajectory);
         }
-        if render_early && s.trajectory.steps.len() > RENDER_EARLY_UP_TO {
-            // A long run: its overview's head on a second thread while it is analysed, then its
-            // JSON written at once; its steps stay.
-            let t = &s.trajectory;
-            let (a, head) = std::thread::scope(|scope| {
-                let head = scope.spawn(|| json::OverviewHead::of(t));
-                let a = analyze_trajectory(t, &Default::default());
-                (a, head.join().expect("an overview's head never panics"))
-            });
-            let mut out = Vec::new();
-            if json::write_analysed_with(&mut out, t, &a, &head).is_ok() {
-                let id = t.id.clone();
-                rendered.push(Rendered { position: s.position, id, json: out.into() });
-                return (s, None);
-            }
-            // On an error the trajectory is rendered (and fails) later.
-            return (s, Some(a));
-        }
-        let a = analyze_trajectory(&s.trajectory, &Default::default());
         if !render_early {
+            let a = analyze_trajectory(&s.trajectory, &Default::default());
             return (s, Some(a));
         }
-        scratch.clear();
-        // On an error the trajectory stays whole and is rendered (and fails) later.
-        if json::write_analysed(scratch, &s.trajectory, &a).is_ok() {
+        // A long run's overview is written into a buffer of its own, kept as it is (tens of MB
+        // for `huge-run`), and its steps stay.
+        let keep = s.trajectory.steps.len() > RENDER_EARLY_UP_TO;
+        let mut own = Vec::new();
+        let out = if keep { &mut own } else { scratch };
+        out.clear();
+        // On an error the trajectory stays whole and is analysed, rendered (and fails) later.
+        if write_analysed(out, &s.trajectory, None, &Default::default()).is_ok() {
+            let json = if keep { own.into() } else { out.as_slice().into() };
             let id = s.trajectory.id.clone();
-            rendered.push(Rendered { position: s.position, id, json: scratch.as_slice().into() });
-            s.trajectory.steps = Vec::new();
+            rendered.push(Rendered { position: s.position, id, json });
+            if !keep {
+                s.trajectory.steps = Vec::new();
+            }
         }
         (s, None)
     };
