@@ -22,6 +22,20 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// `analyze --json` of `text` (written to a file `name`) is byte for byte the whole report of
+/// its trace serialised at once; gives the report's bytes and the trace.
+fn json_report_is_whole(name: &str, text: &str) -> (Vec<u8>, trajscope_core::model::Trace) {
+    let input = tmp(name);
+    std::fs::write(&input, text).unwrap();
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace = trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+    let mut expected = serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
+    expected.push(b'\n');
+    assert!(out.stdout == expected, "{name}: the report differs from the whole report serialised");
+    (out.stdout, trace)
+}
+
 #[test]
 fn analyze_json_reports_format_stats_quarantine_and_trajectories() {
     let out = trajscope()
@@ -226,16 +240,9 @@ fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
             text.push_str("{\"trajectories\":[] broken\n");
         }
     }
-    let input = tmp("many-runs.jsonl");
-    std::fs::write(&input, &text).unwrap();
-    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let trace = trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+    let (_, trace) = json_report_is_whole("many-runs.jsonl", &text);
     assert_eq!(trace.trajectories.len(), 3000);
     assert_eq!(trace.stats.lines_quarantined, 3);
-    let mut expected = serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
-    expected.push(b'\n');
-    assert!(out.stdout == expected, "the report differs from the whole report serialised");
 }
 
 /// `analyze --json` renders the overviews of runs that settle during the read as they settle
@@ -269,20 +276,8 @@ fn the_json_report_stays_whole_when_a_settled_run_is_reopened_or_renamed() {
     let cases =
         [("reopened.jsonl", reopened), ("renamed.jsonl", renamed), ("records.jsonl", records)];
     for (name, text) in cases {
-        let input = tmp(name);
-        std::fs::write(&input, &text).unwrap();
-        let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let trace =
-            trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
-        let mut expected =
-            serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
-        expected.push(b'\n');
-        assert!(
-            out.stdout == expected,
-            "{name}: the report differs from the whole report serialised"
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (out, _) = json_report_is_whole(name, &text);
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         // Not the early overview: the reopened run with its three steps, the renamed one with its
         // new id.
         let (at, steps, id) = match name {
@@ -328,21 +323,9 @@ fn the_json_report_of_runs_of_5000_and_70000_steps_is_the_whole_report_serialise
         ("mid-runs.jsonl", mid, 5_000, 5_000),
     ];
     for (name, text, first, last) in cases {
-        let input = tmp(name);
-        std::fs::write(&input, &text).unwrap();
-        let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let trace =
-            trajscope_core::ingest(text.as_bytes(), trajscope_core::IngestOptions::default());
+        let (_, trace) = json_report_is_whole(name, &text);
         assert!(trace.trajectories[0].steps.len() >= first, "{name}");
         assert!(trace.trajectories.last().unwrap().steps.len() >= last, "{name}");
-        let mut expected =
-            serde_json::to_vec(&trajscope_core::report::Report::new(&trace)).unwrap();
-        expected.push(b'\n');
-        assert!(
-            out.stdout == expected,
-            "{name}: the report differs from the whole report serialised"
-        );
     }
 }
 

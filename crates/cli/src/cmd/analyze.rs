@@ -230,20 +230,19 @@ fn render(
             out.extend_from_slice(json);
             continue;
         }
-        write_analysed(&mut out, t, a.take().map(|a| *a), opts)?;
+        write_analysed_overview(&mut out, t, a.take().map(|a| *a), opts)?;
     }
     Ok(out)
 }
 
 /// From this many steps a trajectory's overview head is worked out on a second thread while the
-/// trajectory is analysed ([`write_analysed`]): the head sorts every action, about a fifth of
-/// the analysis's time on a long run, which a lone trajectory (the last of a file, one
-/// session) would otherwise wait for with the second core idle (docs/performance.md, sixteenth
-/// pass).
+/// trajectory is analysed ([`write_analysed_overview`]): the head sorts every action, about a fifth
+/// of the analysis's time on a long run, which a lone trajectory (the last of a file, one session)
+/// would otherwise wait for with the second core idle (docs/performance.md, sixteenth pass).
 const HEAD_APART_FROM: usize = 1 << 12;
 
 /// `t`'s overview JSON onto `out`, `t` analysed first unless `analysis` is given.
-fn write_analysed(
+fn write_analysed_overview(
     out: &mut Vec<u8>,
     t: &trajscope_core::model::Trajectory,
     analysis: Option<TrajectoryAnalysis>,
@@ -401,7 +400,7 @@ fn load(
         let out = if keep { &mut own } else { scratch };
         out.clear();
         // On an error the trajectory stays whole and is analysed, rendered (and fails) later.
-        if write_analysed(out, &s.trajectory, None, &Default::default()).is_ok() {
+        if write_analysed_overview(out, &s.trajectory, None, &Default::default()).is_ok() {
             let json = if keep { own.into() } else { out.as_slice().into() };
             let id = s.trajectory.id.clone();
             rendered.push(Rendered { position: s.position, id, json });
