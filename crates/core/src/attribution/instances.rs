@@ -9,9 +9,8 @@
 //! final answer, or it is the run's last error), and budget debt (the instance spans more than
 //! `budget_debt` of the trajectory).
 
-use std::collections::HashMap;
-
 use super::rules::Rule;
+use super::text::FastMap;
 use super::triggers::Found;
 use super::{AnalysisOptions, ErrorInstance, Footprint, InstanceState};
 use crate::model::Trajectory;
@@ -25,7 +24,7 @@ pub fn build(
 ) -> Vec<ErrorInstance> {
     let n = traj.steps.len().max(1);
     let mut out: Vec<ErrorInstance> = Vec::new();
-    let mut open: HashMap<&str, usize> = HashMap::new();
+    let mut open: FastMap<&str, usize> = FastMap::default();
     for (ti, t) in found.triggers.iter().enumerate() {
         let reach = t.step.max(t.reference_step.unwrap_or(t.step));
         if let Some(&ii) = open.get(t.object.as_str()) {

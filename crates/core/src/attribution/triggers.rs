@@ -110,14 +110,88 @@ struct OpenError {
     hash: u64,
 }
 
+/// Which of a step's ids an [`IdMap`] holds.
+#[derive(Clone, Copy)]
+enum IdKind {
+    Action,
+    Span,
+    Artifact,
+}
+
+impl IdKind {
+    /// The id of this kind at `slot` of `s` (an artifact's place among the step's references).
+    fn of(self, s: &Step, slot: u32) -> &str {
+        match self {
+            IdKind::Action => s.ids.action_id.as_deref().unwrap_or_default(),
+            IdKind::Span => s.ids.span_id.as_deref().unwrap_or_default(),
+            IdKind::Artifact => s.artifact_refs[slot as usize].normalized.as_str(),
+        }
+    }
+}
+
+/// Ids of one kind (actions, spans, artifacts) → the last step that carried each, keyed by the
+/// id's 64-bit hash; an entry names where its id is (step and slot), so two ids of one hash are
+/// told apart (such a rare collision goes to an exact map). A table keyed by the ids themselves
+/// read every id again each time it grew, and its entries were twice the size: a run of
+/// 1,000,000 steps has as many ids, scattered in memory.
+struct IdMap<'t> {
+    kind: IdKind,
+    by_hash: HashMap<u64, (u32, u32)>,
+    collided: HashMap<&'t str, u32>,
+}
+
+impl<'t> IdMap<'t> {
+    fn new(kind: IdKind) -> Self {
+        IdMap { kind, by_hash: HashMap::default(), collided: HashMap::default() }
+    }
+
+    /// The id at `slot` of `steps[step]`, carried by that step.
+    fn insert(&mut self, steps: &'t [Step], step: usize, slot: usize) {
+        let id = self.kind.of(&steps[step], slot as u32);
+        self.insert_hashed(text::hash(&[id]), steps, step, slot);
+    }
+
+    fn get(&self, steps: &[Step], id: &str) -> Option<usize> {
+        self.get_hashed(text::hash(&[id]), steps, id)
+    }
+
+    /// [`IdMap::insert`], the id's hash given (a test collides ids on purpose).
+    fn insert_hashed(&mut self, hash: u64, steps: &'t [Step], step: usize, slot: usize) {
+        use std::collections::hash_map::Entry;
+        let id = self.kind.of(&steps[step], slot as u32);
+        let at = (step as u32, slot as u32);
+        match self.by_hash.entry(hash) {
+            Entry::Vacant(e) => {
+                e.insert(at);
+            }
+            Entry::Occupied(mut e) => {
+                let (s, k) = *e.get();
+                if self.kind.of(&steps[s as usize], k) == id {
+                    e.insert(at);
+                } else {
+                    self.collided.insert(id, step as u32);
+                }
+            }
+        }
+    }
+
+    fn get_hashed(&self, hash: u64, steps: &[Step], id: &str) -> Option<usize> {
+        match self.by_hash.get(&hash) {
+            Some(&(s, k)) if self.kind.of(&steps[s as usize], k) == id => Some(s as usize),
+            Some(_) => self.collided.get(id).map(|&s| s as usize),
+            None => None,
+        }
+    }
+}
+
 /// The state of the pass: what the rules look up (identities, open failures, the last agent,
 /// edit and memory read) and what they found so far.
 struct Scan<'t> {
     steps: &'t [Step],
     f: Found,
-    by_action_id: HashMap<&'t str, usize>,
-    by_span: HashMap<&'t str, usize>,
-    by_artifact: HashMap<&'t str, usize>,
+    by_action_id: IdMap<'t>,
+    by_span: IdMap<'t>,
+    by_artifact: IdMap<'t>,
     action_count: HashMap<u64, u32>,
     first_action: Option<(u64, u32)>,
     /// Hash of a command → its last failure (observation step), while not fixed.
@@ -171,9 +245,9 @@ pub fn detect(traj: &Trajectory) -> Found {
     let mut scan = Scan {
         steps,
         f: Found { action_hash: vec![0; steps.len()], ..Found::default() },
-        by_action_id: HashMap::default(),
-        by_span: HashMap::default(),
-        by_artifact: HashMap::default(),
+        by_action_id: IdMap::new(IdKind::Action),
+        by_span: IdMap::new(IdKind::Span),
+        by_artifact: IdMap::new(IdKind::Artifact),
         action_count: HashMap::default(),
         first_action: None,
         last_failure: HashMap::default(),
@@ -274,14 +348,14 @@ impl<'t> Scan<'t> {
             }
         };
         self.f.max_identical_actions = self.f.max_identical_actions.max(n);
-        if let Some(a) = s.ids.action_id.as_deref() {
-            self.by_action_id.insert(a, i);
+        if s.ids.action_id.is_some() {
+            self.by_action_id.insert(steps, i, 0);
         }
-        if let Some(sp) = s.ids.span_id.as_deref() {
-            self.by_span.insert(sp, i);
+        if s.ids.span_id.is_some() {
+            self.by_span.insert(steps, i, 0);
         }
-        for r in &s.artifact_refs {
-            self.by_artifact.insert(r.normalized.as_str(), i);
+        for slot in 0..s.artifact_refs.len() {
+            self.by_artifact.insert(steps, i, slot);
         }
         if s.kind == StepKind::Action && text::is_edit(s) {
             self.last_edit = Some(i);
@@ -474,10 +548,10 @@ impl<'t> Scan<'t> {
                 if Some(sp) == last_span {
                     self.last_agent
                 } else {
-                    self.by_span.get(sp).copied()
+                    self.by_span.get(steps, sp)
                 }
             })
-            .or_else(|| s.ids.parent_id.as_deref().and_then(|p| self.by_action_id.get(p).copied()))
+            .or_else(|| s.ids.parent_id.as_deref().and_then(|p| self.by_action_id.get(steps, p)))
             .or(self.last_agent)
     }
 
@@ -646,8 +720,8 @@ impl<'t> Scan<'t> {
 
 /// Identity maps the verifier rule looks actions up in.
 struct Lookup<'a, 'b> {
-    by_action_id: &'a HashMap<&'b str, usize>,
-    by_artifact: &'a HashMap<&'b str, usize>,
+    by_action_id: &'a IdMap<'b>,
+    by_artifact: &'a IdMap<'b>,
     env_by_action: &'a HashMap<usize, Blocked<'b>>,
     edit_by_test: &'a HashMap<usize, usize>,
 }
@@ -682,12 +756,12 @@ fn verifier_triggers(
         .ids
         .source_action_id
         .as_deref()
-        .and_then(|a| by_action_id.get(a).copied())
+        .and_then(|a| by_action_id.get(steps, a))
         .or_else(|| {
             judge
                 .artifact_refs
                 .iter()
-                .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
+                .filter_map(|r| by_artifact.get(steps, r.normalized.as_str()))
                 .max()
         })
         .or_else(|| {
@@ -1534,6 +1608,58 @@ mod tests {
             task in "([a-zA-Z0-9 ]|ABC|42){0,8}",
         ) {
             prop_assert_eq!(answer_tokens(&line, &task), reference_answer_tokens(&line, &task));
+        }
+    }
+
+    proptest! {
+        /// An id map answers as a map of the ids themselves (the last step that carried each),
+        /// whatever their hashes: here as few as four for every id, so most ids collide.
+        #[test]
+        fn an_id_map_answers_as_a_map_of_the_ids_themselves(
+            steps in proptest::collection::vec(
+                (proptest::option::of("[ab]{1,2}"), proptest::collection::vec("[ab]{1,2}", 0..3)),
+                1..40,
+            ),
+            buckets in 1u64..5,
+        ) {
+            let steps: Vec<Step> = steps
+                .into_iter()
+                .map(|(action, refs)| {
+                    let mut s = Step::default();
+                    s.ids.action_id = action.map(Box::from);
+                    s.artifact_refs = refs
+                        .into_iter()
+                        .map(|r| crate::artifact::classify(&r))
+                        .collect();
+                    s
+                })
+                .collect();
+            let hash = |id: &str| text::hash(&[id]) % buckets;
+            let (mut actions, mut artifacts) =
+                (IdMap::new(IdKind::Action), IdMap::new(IdKind::Artifact));
+            let (mut by_action, mut by_artifact) =
+                (std::collections::HashMap::new(), std::collections::HashMap::new());
+            let probes = ["a", "b", "aa", "ab", "ba", "bb", "c"];
+            for (i, s) in steps.iter().enumerate() {
+                if let Some(a) = s.ids.action_id.as_deref() {
+                    actions.insert_hashed(hash(a), &steps, i, 0);
+                    by_action.insert(a, i);
+                }
+                for (slot, r) in s.artifact_refs.iter().enumerate() {
+                    artifacts.insert_hashed(hash(&r.normalized), &steps, i, slot);
+                    by_artifact.insert(r.normalized.as_str(), i);
+                }
+                for id in probes {
+                    prop_assert_eq!(
+                        actions.get_hashed(hash(id), &steps, id),
+                        by_action.get(id).copied(),
+                    );
+                    prop_assert_eq!(
+                        artifacts.get_hashed(hash(id), &steps, id),
+                        by_artifact.get(id).copied(),
+                    );
+                }
+            }
         }
     }
 
