@@ -115,29 +115,26 @@ struct OpenError {
 enum IdKind {
     Action,
     Span,
-    Artifact,
 }
 
 impl IdKind {
-    /// The id of this kind at `slot` of `s` (an artifact's place among the step's references).
-    fn of(self, s: &Step, slot: u32) -> &str {
+    fn of(self, s: &Step) -> Option<&str> {
         match self {
-            IdKind::Action => s.ids.action_id.as_deref().unwrap_or_default(),
-            IdKind::Span => s.ids.span_id.as_deref().unwrap_or_default(),
-            IdKind::Artifact => s.artifact_refs[slot as usize].normalized.as_str(),
+            IdKind::Action => s.ids.action_id.as_deref(),
+            IdKind::Span => s.ids.span_id.as_deref(),
         }
     }
 }
 
-/// Ids of one kind (actions, spans, artifacts) → the last step that carried each, keyed by the
-/// id's 64-bit hash; an entry names where its id is (step and slot), so two ids of one hash are
-/// told apart (such a rare collision goes to an exact map). A table keyed by the ids themselves
-/// read every id again each time it grew, and its entries were twice the size: a run of
-/// 1,000,000 steps has as many ids, scattered in memory.
+/// Action or span ids → the last step that carried each, keyed by the id's 64-bit hash; the
+/// step an entry names holds its id, so two ids of one hash are told apart (such a rare
+/// collision goes to an exact map). A table keyed by the ids themselves read every id again each
+/// time it grew: a run of 1,000,000 steps has as many ids, scattered in memory. (Artifacts,
+/// several a step and mostly repeated, are keyed by themselves.)
 struct IdMap<'t> {
     kind: IdKind,
-    by_hash: HashMap<u64, (u32, u32)>,
-    collided: HashMap<&'t str, u32>,
+    by_hash: HashMap<u64, usize>,
+    collided: HashMap<&'t str, usize>,
 }
 
 impl<'t> IdMap<'t> {
@@ -145,10 +142,11 @@ impl<'t> IdMap<'t> {
         IdMap { kind, by_hash: HashMap::default(), collided: HashMap::default() }
     }
 
-    /// The id at `slot` of `steps[step]`, carried by that step.
-    fn insert(&mut self, steps: &'t [Step], step: usize, slot: usize) {
-        let id = self.kind.of(&steps[step], slot as u32);
-        self.insert_hashed(text::hash(&[id]), steps, step, slot);
+    /// `steps[step]`'s id of this kind, if it has one.
+    fn insert(&mut self, steps: &'t [Step], step: usize) {
+        if let Some(id) = self.kind.of(&steps[step]) {
+            self.insert_hashed(text::hash(&[id]), steps, step);
+        }
     }
 
     fn get(&self, steps: &[Step], id: &str) -> Option<usize> {
@@ -156,30 +154,27 @@ impl<'t> IdMap<'t> {
     }
 
     /// [`IdMap::insert`], the id's hash given (a test collides ids on purpose).
-    fn insert_hashed(&mut self, hash: u64, steps: &'t [Step], step: usize, slot: usize) {
+    fn insert_hashed(&mut self, hash: u64, steps: &'t [Step], step: usize) {
         use std::collections::hash_map::Entry;
-        let id = self.kind.of(&steps[step], slot as u32);
-        let at = (step as u32, slot as u32);
+        let Some(id) = self.kind.of(&steps[step]) else { return };
         match self.by_hash.entry(hash) {
-            Entry::Vacant(e) => {
-                e.insert(at);
+            Entry::Occupied(e) if self.kind.of(&steps[*e.get()]) != Some(id) => {
+                self.collided.insert(id, step);
             }
             Entry::Occupied(mut e) => {
-                let (s, k) = *e.get();
-                if self.kind.of(&steps[s as usize], k) == id {
-                    e.insert(at);
-                } else {
-                    self.collided.insert(id, step as u32);
-                }
+                e.insert(step);
+            }
+            Entry::Vacant(e) => {
+                e.insert(step);
             }
         }
     }
 
     fn get_hashed(&self, hash: u64, steps: &[Step], id: &str) -> Option<usize> {
-        match self.by_hash.get(&hash) {
-            Some(&(s, k)) if self.kind.of(&steps[s as usize], k) == id => Some(s as usize),
-            Some(_) => self.collided.get(id).map(|&s| s as usize),
-            None => None,
+        let &step = self.by_hash.get(&hash)?;
+        match self.kind.of(&steps[step]) == Some(id) {
+            true => Some(step),
+            false => self.collided.get(id).copied(),
         }
     }
 }
@@ -191,7 +186,7 @@ struct Scan<'t> {
     f: Found,
     by_action_id: IdMap<'t>,
     by_span: IdMap<'t>,
-    by_artifact: IdMap<'t>,
+    by_artifact: HashMap<&'t str, usize>,
     action_count: HashMap<u64, u32>,
     first_action: Option<(u64, u32)>,
     /// Hash of a command → its last failure (observation step), while not fixed.
@@ -247,7 +242,7 @@ pub fn detect(traj: &Trajectory) -> Found {
         f: Found { action_hash: vec![0; steps.len()], ..Found::default() },
         by_action_id: IdMap::new(IdKind::Action),
         by_span: IdMap::new(IdKind::Span),
-        by_artifact: IdMap::new(IdKind::Artifact),
+        by_artifact: HashMap::default(),
         action_count: HashMap::default(),
         first_action: None,
         last_failure: HashMap::default(),
@@ -348,14 +343,10 @@ impl<'t> Scan<'t> {
             }
         };
         self.f.max_identical_actions = self.f.max_identical_actions.max(n);
-        if s.ids.action_id.is_some() {
-            self.by_action_id.insert(steps, i, 0);
-        }
-        if s.ids.span_id.is_some() {
-            self.by_span.insert(steps, i, 0);
-        }
-        for slot in 0..s.artifact_refs.len() {
-            self.by_artifact.insert(steps, i, slot);
+        self.by_action_id.insert(steps, i);
+        self.by_span.insert(steps, i);
+        for r in &s.artifact_refs {
+            self.by_artifact.insert(r.normalized.as_str(), i);
         }
         if s.kind == StepKind::Action && text::is_edit(s) {
             self.last_edit = Some(i);
@@ -721,7 +712,7 @@ impl<'t> Scan<'t> {
 /// Identity maps the verifier rule looks actions up in.
 struct Lookup<'a, 'b> {
     by_action_id: &'a IdMap<'b>,
-    by_artifact: &'a IdMap<'b>,
+    by_artifact: &'a HashMap<&'b str, usize>,
     env_by_action: &'a HashMap<usize, Blocked<'b>>,
     edit_by_test: &'a HashMap<usize, usize>,
 }
@@ -761,7 +752,7 @@ fn verifier_triggers(
             judge
                 .artifact_refs
                 .iter()
-                .filter_map(|r| by_artifact.get(steps, r.normalized.as_str()))
+                .filter_map(|r| by_artifact.get(r.normalized.as_str()).copied())
                 .max()
         })
         .or_else(|| {
@@ -1616,48 +1607,36 @@ mod tests {
         /// whatever their hashes: here as few as four for every id, so most ids collide.
         #[test]
         fn an_id_map_answers_as_a_map_of_the_ids_themselves(
-            steps in proptest::collection::vec(
-                (proptest::option::of("[ab]{1,2}"), proptest::collection::vec("[ab]{1,2}", 0..3)),
+            ids in proptest::collection::vec(
+                (proptest::option::of("[ab]{1,2}"), proptest::option::of("[ab]{1,2}")),
                 1..40,
             ),
             buckets in 1u64..5,
         ) {
-            let steps: Vec<Step> = steps
+            let steps: Vec<Step> = ids
                 .into_iter()
-                .map(|(action, refs)| {
+                .map(|(action, span)| {
                     let mut s = Step::default();
                     s.ids.action_id = action.map(Box::from);
-                    s.artifact_refs = refs
-                        .into_iter()
-                        .map(|r| crate::artifact::classify(&r))
-                        .collect();
+                    s.ids.span_id = span.map(Box::from);
                     s
                 })
                 .collect();
             let hash = |id: &str| text::hash(&[id]) % buckets;
-            let (mut actions, mut artifacts) =
-                (IdMap::new(IdKind::Action), IdMap::new(IdKind::Artifact));
-            let (mut by_action, mut by_artifact) =
-                (std::collections::HashMap::new(), std::collections::HashMap::new());
-            let probes = ["a", "b", "aa", "ab", "ba", "bb", "c"];
+            let mut maps = [IdMap::new(IdKind::Action), IdMap::new(IdKind::Span)];
+            let mut model = [std::collections::HashMap::new(), std::collections::HashMap::new()];
             for (i, s) in steps.iter().enumerate() {
-                if let Some(a) = s.ids.action_id.as_deref() {
-                    actions.insert_hashed(hash(a), &steps, i, 0);
-                    by_action.insert(a, i);
-                }
-                for (slot, r) in s.artifact_refs.iter().enumerate() {
-                    artifacts.insert_hashed(hash(&r.normalized), &steps, i, slot);
-                    by_artifact.insert(r.normalized.as_str(), i);
-                }
-                for id in probes {
-                    prop_assert_eq!(
-                        actions.get_hashed(hash(id), &steps, id),
-                        by_action.get(id).copied(),
-                    );
-                    prop_assert_eq!(
-                        artifacts.get_hashed(hash(id), &steps, id),
-                        by_artifact.get(id).copied(),
-                    );
+                for (map, model) in maps.iter_mut().zip(&mut model) {
+                    if let Some(id) = map.kind.of(s) {
+                        map.insert_hashed(hash(id), &steps, i);
+                        model.insert(id, i);
+                    }
+                    for id in ["a", "b", "aa", "ab", "ba", "bb", "c"] {
+                        prop_assert_eq!(
+                            map.get_hashed(hash(id), &steps, id),
+                            model.get(id).copied(),
+                        );
+                    }
                 }
             }
         }
