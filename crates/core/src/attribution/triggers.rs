@@ -142,7 +142,7 @@ impl<'t> IdMap<'t> {
         IdMap { kind, by_hash: HashMap::default(), collided: HashMap::default() }
     }
 
-    /// `steps[step]`'s id of this kind, if it has one.
+    /// Files `steps[step]` under its id of this kind, if it has one.
     fn insert(&mut self, steps: &'t [Step], step: usize) {
         if let Some(id) = self.kind.of(&steps[step]) {
             self.insert_hashed(text::hash(&[id]), steps, step);
