@@ -145,7 +145,7 @@ impl<'t> IdMap<'t> {
     /// Files `steps[step]` under its id of this kind, if it has one.
     fn insert(&mut self, steps: &'t [Step], step: usize) {
         if let Some(id) = self.kind.of(&steps[step]) {
-            self.insert_hashed(text::hash(&[id]), steps, step);
+            self.insert_hashed(text::hash(&[id]), id, steps, step);
         }
     }
 
@@ -153,10 +153,9 @@ impl<'t> IdMap<'t> {
         self.get_hashed(text::hash(&[id]), steps, id)
     }
 
-    /// [`IdMap::insert`], the id's hash given (a test collides ids on purpose).
-    fn insert_hashed(&mut self, hash: u64, steps: &'t [Step], step: usize) {
+    /// [`IdMap::insert`] of `id`, `steps[step]`'s, its hash given (a test collides ids on purpose).
+    fn insert_hashed(&mut self, hash: u64, id: &'t str, steps: &[Step], step: usize) {
         use std::collections::hash_map::Entry;
-        let Some(id) = self.kind.of(&steps[step]) else { return };
         match self.by_hash.entry(hash) {
             Entry::Occupied(e) if self.kind.of(&steps[*e.get()]) != Some(id) => {
                 self.collided.insert(id, step);
@@ -1628,7 +1627,7 @@ mod tests {
             for (i, s) in steps.iter().enumerate() {
                 for (map, model) in maps.iter_mut().zip(&mut model) {
                     if let Some(id) = map.kind.of(s) {
-                        map.insert_hashed(hash(id), &steps, i);
+                        map.insert_hashed(hash(id), id, &steps, i);
                         model.insert(id, i);
                     }
                     for id in ["a", "b", "aa", "ab", "ba", "bb", "c"] {
