@@ -66,10 +66,26 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output stopped reading (`trajscope analyze ... | head`): what it
+        // wanted was written, so no error, as `grep` or `rg` do.
+        Err(e) if stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // Error messages can quote trace content (a zip entry name): escaped.
             eprintln!("trajscope: {}", term::escape(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `e` is a write to a pipe whose reading end was closed (Rust ignores SIGPIPE, so the
+/// write fails with `EPIPE` instead of ending the process). serde_json's error names the kind of
+/// the I/O error it wraps without giving the error itself as its source.
+fn stdout_closed(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        let kind = match c.downcast_ref::<std::io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => c.downcast_ref::<serde_json::Error>().and_then(|j| j.io_error_kind()),
+        };
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -889,3 +889,59 @@ fn a_file_of_many_chunks_reads_as_the_same_bytes_fed_whole() {
         );
     }
 }
+
+/// AWTL lines of `runs` one-step runs (`r0`, `r1`, ...).
+fn one_step_runs(runs: usize) -> String {
+    (0..runs)
+        .map(|i| format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"ls\"}}\n"))
+        .collect()
+}
+
+/// A reader that stops reading (`trajscope analyze ... | head -c 1`) ends the run quietly and
+/// successfully, whatever the output: as `grep` does, not "Broken pipe (os error 32)".
+#[test]
+fn output_cut_short_by_its_reader_is_no_error() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let input = tmp("cut-short.jsonl");
+    // Several megabytes of output, far more than a pipe holds: the writes after the reader
+    // stopped fail.
+    std::fs::write(&input, one_step_runs(5_000)).unwrap();
+    for args in [&["analyze", "--json"][..], &["analyze", "--jsonl"], &["analyze"], &["cases"]] {
+        let mut child = trajscope()
+            .args(args)
+            .arg(&input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The reading end is closed here (the handle dropped).
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// A message that asks for one trajectory of many names a few and counts the rest.
+#[test]
+fn a_file_of_many_runs_gets_a_short_message_naming_a_few() {
+    let input = tmp("many-runs.jsonl");
+    std::fs::write(&input, one_step_runs(20_000)).unwrap();
+    let out = trajscope().args(["view", "--step", "0"]).arg(&input).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("holds 20000 trajectories; pick one with --trajectory (r0, r1,"), "{err}");
+    assert!(err.contains("r9, and 19990 more)"), "{err}");
+    assert!(err.len() < 300, "{} bytes: {err}", err.len());
+    let out = trajscope()
+        .args(["analyze", "--json", "--outcome", "failed", "--trajectory", "nope"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no trajectory `nope`") && err.contains("and 19990 more"), "{err}");
+    assert!(err.len() < 300, "{} bytes: {err}", err.len());
+}

@@ -432,6 +432,25 @@ pub struct Trace {
     pub error: Option<String>,
 }
 
+impl Trace {
+    /// The trajectory ids for a message that asks for one of them: all of a few, else the
+    /// first [`Trace::IDS_NAMED`] and how many more (a file of 100,000 runs would otherwise
+    /// make a message of megabytes).
+    pub fn ids_named(&self) -> String {
+        let ts = &self.trajectories;
+        let mut named: Vec<&str> = ts.iter().take(Self::IDS_NAMED).map(|t| t.id.as_str()).collect();
+        let more = ts.len() - named.len();
+        let more = format!("and {more} more");
+        if ts.len() > Self::IDS_NAMED {
+            named.push(&more);
+        }
+        named.join(", ")
+    }
+
+    /// How many ids [`Trace::ids_named`] names.
+    pub const IDS_NAMED: usize = 10;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,6 +464,24 @@ mod tests {
         let (ids, step) = (std::mem::size_of::<StepIds>(), std::mem::size_of::<Step>());
         assert!(ids <= 128, "StepIds is {ids} bytes");
         assert!(step <= 400, "Step is {step} bytes");
+    }
+
+    #[test]
+    fn a_message_names_a_few_ids_and_counts_the_rest() {
+        let trace = |n: usize| Trace {
+            format: Format::Awtl,
+            stats: IngestStats::default(),
+            quarantine: Vec::new(),
+            trajectories: (0..n)
+                .map(|i| Trajectory { id: format!("r{i}"), ..Trajectory::default() })
+                .collect(),
+            error: None,
+        };
+        assert_eq!(trace(0).ids_named(), "");
+        assert_eq!(trace(2).ids_named(), "r0, r1");
+        let ten = (0..10).map(|i| format!("r{i}")).collect::<Vec<_>>().join(", ");
+        assert_eq!(trace(10).ids_named(), ten);
+        assert_eq!(trace(100_000).ids_named(), format!("{ten}, and 99990 more"));
     }
 
     #[test]

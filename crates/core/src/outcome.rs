@@ -48,8 +48,7 @@ impl ReviewerOutcome {
         }
         match &self.trajectory {
             Some(id) if about == 0 => {
-                let ids: Vec<&str> = trace.trajectories.iter().map(|t| t.id.as_str()).collect();
-                Err(format!("no trajectory `{id}` in the trace (it holds: {})", ids.join(", ")))
+                Err(format!("no trajectory `{id}` in the trace (it holds: {})", trace.ids_named()))
             }
             _ => Ok(about),
         }

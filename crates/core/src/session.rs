@@ -93,9 +93,8 @@ impl Session {
         }
         match &reviewer.trajectory {
             Some(id) if about == 0 => {
-                let ids: Vec<&str> =
-                    self.trace.trajectories.iter().map(|t| t.id.as_str()).collect();
-                Err(format!("no trajectory `{id}` in the trace (it holds: {})", ids.join(", ")))
+                let ids = self.trace.ids_named();
+                Err(format!("no trajectory `{id}` in the trace (it holds: {ids})"))
             }
             _ => Ok(changed),
         }

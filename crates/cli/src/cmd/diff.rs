@@ -102,8 +102,8 @@ fn pick(
     let trajs = &s.trace().trajectories;
     match id {
         Some(id) => trajs.iter().position(|t| t.id == id).with_context(|| {
-            let ids: Vec<&str> = trajs.iter().map(|t| t.id.as_str()).collect();
-            format!("no trajectory `{id}` in {} (it holds: {})", file.display(), ids.join(", "))
+            let ids = s.trace().ids_named();
+            format!("no trajectory `{id}` in {} (it holds: {ids})", file.display())
         }),
         None if trajs.len() > default => Ok(default),
         None => bail!("{} holds no trajectory", file.display()),

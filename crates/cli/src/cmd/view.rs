@@ -46,15 +46,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => match trace.trajectories.as_slice() {
             [t] => t,
             [] => bail!("{} holds no trajectory", args.file.display()),
-            many => {
-                let ids: Vec<&str> = many.iter().map(|t| t.id.as_str()).collect();
-                bail!(
-                    "{} holds {} trajectories; pick one with --trajectory ({})",
-                    args.file.display(),
-                    many.len(),
-                    ids.join(", ")
-                )
-            }
+            many => bail!(
+                "{} holds {} trajectories; pick one with --trajectory ({})",
+                args.file.display(),
+                many.len(),
+                trace.ids_named()
+            ),
         },
     };
     let Some(step) = traj.steps.get(args.step) else {
