@@ -437,14 +437,18 @@ impl Trace {
     /// first [`Trace::IDS_NAMED`] and how many more (a file of 100,000 runs would otherwise
     /// make a message of megabytes).
     pub fn ids_named(&self) -> String {
-        let ts = &self.trajectories;
-        let mut named: Vec<&str> = ts.iter().take(Self::IDS_NAMED).map(|t| t.id.as_str()).collect();
-        let more = ts.len() - named.len();
-        let more = format!("and {more} more");
-        if ts.len() > Self::IDS_NAMED {
-            named.push(&more);
+        let mut named = String::new();
+        for t in self.trajectories.iter().take(Self::IDS_NAMED) {
+            if !named.is_empty() {
+                named.push_str(", ");
+            }
+            named.push_str(&t.id);
         }
-        named.join(", ")
+        let more = self.trajectories.len().saturating_sub(Self::IDS_NAMED);
+        if more > 0 {
+            named += &format!(", and {more} more");
+        }
+        named
     }
 
     /// How many ids [`Trace::ids_named`] names.
