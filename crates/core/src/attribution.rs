@@ -231,8 +231,28 @@ pub fn run_failed(traj: &Trajectory, opts: &AnalysisOptions) -> bool {
 /// Candidates are ranked whatever the outcome (for an unknown outcome they are candidates, "if
 /// this run failed"); the critical step, its class and the record only once the run failed.
 pub fn analyze_trajectory(traj: &Trajectory, opts: &AnalysisOptions) -> TrajectoryAnalysis {
+    analyze_found(traj, opts, triggers::detect(traj))
+}
+
+/// [`analyze_trajectory`], with the per-step facts of chunks of the run worked out ahead (on
+/// other threads, for a long run): see [`triggers::detect_with`]. The same analysis whatever
+/// `ahead` gives.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn analyze_trajectory_with<'t>(
+    traj: &'t Trajectory,
+    opts: &AnalysisOptions,
+    ahead: &mut dyn FnMut(usize) -> Option<triggers::FactsChunk<'t>>,
+) -> TrajectoryAnalysis {
+    analyze_found(traj, opts, triggers::detect_with(traj, ahead))
+}
+
+/// The analysis of `traj` from what the pass over it found.
+fn analyze_found(
+    traj: &Trajectory,
+    opts: &AnalysisOptions,
+    found: triggers::Found,
+) -> TrajectoryAnalysis {
     let failed = run_failed(traj, opts);
-    let found = triggers::detect(traj);
     let instances = instances::build(traj, &found, opts, failed);
     let candidates = ranking::rank(traj, &found, &instances, opts, failed);
     let signals = classify::signals(&found, opts);

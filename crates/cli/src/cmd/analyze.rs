@@ -4,6 +4,7 @@
 //! one JSON record per trajectory (`--jsonl`, for pipelines). A folder stands for every file
 //! under it (links to folders inside not followed).
 
+mod ahead;
 mod human;
 
 use std::io::Write as _;
@@ -12,7 +13,9 @@ use std::sync::mpsc;
 
 use anyhow::Context as _;
 use serde::Serialize;
-use trajscope_core::attribution::{analyze_trajectory, TrajectoryAnalysis};
+use trajscope_core::attribution::{
+    analyze_trajectory, analyze_trajectory_with, TrajectoryAnalysis,
+};
 use trajscope_core::model::Format;
 use trajscope_core::report::{json, Overview, Report};
 use trajscope_core::{IngestOptions, Loader, Session, Settled};
@@ -250,11 +253,18 @@ fn write_analysed_overview(
 ) -> Result<(), json::Error> {
     let (a, head) = match analysis {
         Some(a) => (a, None),
-        None if t.steps.len() >= HEAD_APART_FROM => std::thread::scope(|scope| {
-            let head = scope.spawn(|| json::OverviewHead::of(t));
-            let a = analyze_trajectory(t, opts);
-            (a, Some(head.join().expect("an overview's head never panics")))
-        }),
+        None if t.steps.len() >= HEAD_APART_FROM => {
+            // The text scans of the run's steps worked out on a helper too (docs/performance.md,
+            // eighteenth pass).
+            let ahead = ahead::Ahead::new(&t.steps);
+            std::thread::scope(|scope| {
+                let head = scope.spawn(|| json::OverviewHead::of(t));
+                let helper = scope.spawn(|| ahead.work());
+                let a = analyze_trajectory_with(t, opts, &mut |c| ahead.take(c));
+                helper.join().expect("a step's facts never panic");
+                (a, Some(head.join().expect("an overview's head never panics")))
+            })
+        }
         None => (analyze_trajectory(t, opts), None),
     };
     match head {

@@ -206,6 +206,9 @@ struct Scan<'t> {
     /// agent step's): the final claim without a second scan of the last one.
     last_claim: bool,
     lower: Lowered,
+    /// The facts of the current chunk of steps, when worked out ahead (see [`detect_with`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    ahead: Option<FactsChunk<'t>>,
     /// What the task forbids changing, each with whether an edit already broke it, and the
     /// step that states the task.
     bans: Vec<(text::Ban, bool)>,
@@ -230,11 +233,155 @@ impl Lowered {
     }
 }
 
+/// What the pass reads of a step that depends on that step alone: its kind and the scans of
+/// its text (the claim line, the error quote, the blocker signature, the budget report) and its
+/// command's identity, worked out before the pass, a chunk of [`FACTS_CHUNK`] steps at a time,
+/// on another thread ([`FactsChunk::of`], [`detect_with`]). The pass works out what it is not
+/// given as it reaches the step, the same way (each use of a fact below reads it through
+/// [`Scan::ahead`]; a test holds the two ways equal); in wasm32, with no threads, it is given
+/// nothing.
+#[derive(Clone, Copy, Default)]
+pub struct Facts<'t> {
+    flags: u8,
+    /// An agent step: its [`action_key`].
+    hash: u64,
+    /// An agent step: its success-claim line; a failed verdict or observation: its error quote.
+    line: Option<&'t str>,
+    /// A failed verdict or observation: its blocker signature; an observation's also with the
+    /// first line holding one.
+    blocker: Option<Blocker>,
+    blocker_line: Option<&'t str>,
+}
+
+impl Facts<'_> {
+    const AGENT: u8 = 1;
+    const EDIT: u8 = 2;
+    const IRREVERSIBLE: u8 = 4;
+    const BUDGET: u8 = 8;
+    const ENV: u8 = 16;
+    const FAILED: u8 = 32;
+    const PASSED: u8 = 64;
+
+    fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// Steps per [`FactsChunk`].
+pub const FACTS_CHUNK: usize = 4096;
+
+/// The [`Facts`] of one chunk of a run's steps (chunk `c`: steps `c * FACTS_CHUNK` up to the
+/// next chunk's), worked out ahead of the pass.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct FactsChunk<'t> {
+    chunk: usize,
+    facts: Vec<Facts<'t>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<'t> FactsChunk<'t> {
+    /// The facts of chunk `chunk` of `steps` (empty past the end). Pure: a shell with threads
+    /// works chunks out while the pass runs ([`detect_with`]).
+    pub fn of(steps: &'t [Step], chunk: usize) -> FactsChunk<'t> {
+        let start = (chunk * FACTS_CHUNK).min(steps.len());
+        let end = (start + FACTS_CHUNK).min(steps.len());
+        let (mut lower, mut scratch) = (String::new(), String::new());
+        let facts =
+            steps[start..end].iter().map(|s| facts_of(s, &mut lower, &mut scratch)).collect();
+        FactsChunk { chunk, facts }
+    }
+}
+
+/// The facts of `s` (`lower` and `scratch`: reused buffers): what the pass works out for a step
+/// of its kind (see `detect_with`'s loop and the rules it calls): an agent step's identity,
+/// edit, irreversibility and claim; another step's budget report, and a verdict's or an
+/// observation's outcome, with the error quote and blocker of a failure.
+#[cfg(not(target_arch = "wasm32"))]
+fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<'t> {
+    let mut f = Facts::default();
+    if text::is_agent_step(s) {
+        f.flags = Facts::AGENT;
+        f.hash = action_key(s);
+        if s.kind == StepKind::Action && text::is_edit(s) {
+            f.flags |= Facts::EDIT;
+        }
+        if s.kind == StepKind::Action && text::is_irreversible_in(s, scratch) {
+            f.flags |= Facts::IRREVERSIBLE;
+        }
+        f.line = text::claim_line_in(&s.text, scratch);
+        return f;
+    }
+    // As the pass hands the step on (`detect`): a limit reported, then a verdict, or an
+    // observation.
+    let budget = (s.is_error
+        || s.exit_code.is_some_and(|c| c != 0)
+        || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
+        || matches!(s.role, Role::Environment | Role::Other))
+        && !matches!(s.role, Role::User | Role::System);
+    let (judge, env) = match s.kind {
+        StepKind::MemoryRead | StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {
+            (false, false)
+        }
+        _ if is_verdict(s) => (true, false),
+        _ => (false, text::is_env_step(s)),
+    };
+    let failed = (judge && judge_failed(s)) || (env && observation_failed(s));
+    if !budget && !failed {
+        if env {
+            f.flags = Facts::ENV;
+        } else if judge && s.kind == StepKind::JudgeResult && judge_passed(s) {
+            f.flags = Facts::PASSED;
+        }
+        return f;
+    }
+    // The text lower-cased once for every scan of it.
+    let lower = text::lower_into(lower, &s.text);
+    if budget && text::is_budget_exhausted_lower(lower) {
+        f.flags |= Facts::BUDGET;
+    }
+    if env {
+        f.flags |= Facts::ENV;
+    }
+    if failed {
+        f.flags |= Facts::FAILED;
+        f.blocker = text::blocker_lower(lower);
+        if judge {
+            f.line = Some(judge_quote_lower(s, lower));
+        } else {
+            f.line = Some(error_quote_lower(s, lower));
+            if f.blocker.is_some() {
+                f.blocker_line = text::blocker_line_lower(&s.text, lower);
+            }
+        }
+    } else if judge && s.kind == StepKind::JudgeResult && judge_passed(s) {
+        f.flags |= Facts::PASSED;
+    }
+    f
+}
+
+/// A judge's or verifier's result (what [`Scan::verdict`] reads).
+fn is_verdict(s: &Step) -> bool {
+    s.kind == StepKind::JudgeResult || s.role == Role::Judge
+}
+
 /// Runs every rule over the trajectory: one pass, each step handed to the rules that read its
 /// kind (agent steps: `repeated_action`, `claim_contradicted`; environment steps:
 /// `budget_exhausted`, then `verifier_rejected` / `memory_misapplied` for a verdict, or
 /// `environment_blocker` / `failed_command` / `edit_broke_test` for an observation).
 pub fn detect(traj: &Trajectory) -> Found {
+    detect_with(traj, &mut |_| None)
+}
+
+/// [`detect`], with the [`Facts`] of chunks of the run worked out ahead: `ahead(c)` is asked
+/// once for chunk `c` as the pass reaches it, and gives [`FactsChunk::of`] the run's steps and
+/// `c` if it has it (a chunk of another index is not used); the pass works out the facts of a
+/// chunk it does not get. The result is [`detect`]'s whatever `ahead` gives. In wasm32 `ahead`
+/// is not asked.
+pub fn detect_with<'t>(
+    traj: &'t Trajectory,
+    #[cfg(not(target_arch = "wasm32"))] ahead: &mut dyn FnMut(usize) -> Option<FactsChunk<'t>>,
+    #[cfg(target_arch = "wasm32")] _: &mut dyn FnMut(usize) -> Option<()>,
+) -> Found {
     let steps = &traj.steps;
     let mut scan = Scan {
         steps,
@@ -257,6 +404,8 @@ pub fn detect(traj: &Trajectory) -> Found {
         scratch: String::new(),
         last_claim: false,
         lower: Lowered::default(),
+        #[cfg(not(target_arch = "wasm32"))]
+        ahead: None,
         bans: Vec::new(),
         task_step: 0,
     };
@@ -266,7 +415,13 @@ pub fn detect(traj: &Trajectory) -> Found {
         scan.task_step = t;
     }
     for (i, s) in steps.iter().enumerate() {
-        if text::is_agent_step(s) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if i % FACTS_CHUNK == 0 {
+            let c = i / FACTS_CHUNK;
+            scan.ahead = ahead(c).filter(|f| f.chunk == c);
+        }
+        let agent = scan.ahead(i).map_or_else(|| text::is_agent_step(s), |f| f.has(Facts::AGENT));
+        if agent {
             if !scan.bans.is_empty() {
                 scan.task_constraint_broken(i);
             }
@@ -280,8 +435,10 @@ pub fn detect(traj: &Trajectory) -> Found {
         match s.kind {
             StepKind::MemoryRead => scan.last_memory = Some(i),
             StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {}
-            _ if s.kind == StepKind::JudgeResult || s.role == Role::Judge => scan.verdict(i),
-            _ if text::is_env_step(s) => scan.observation(i),
+            _ if is_verdict(s) => scan.verdict(i),
+            _ if scan.ahead(i).map_or_else(|| text::is_env_step(s), |f| f.has(Facts::ENV)) => {
+                scan.observation(i)
+            }
             _ => {}
         }
     }
@@ -307,6 +464,21 @@ pub fn detect(traj: &Trajectory) -> Found {
 }
 
 impl<'t> Scan<'t> {
+    /// Step `i`'s facts, if worked out ahead: each use below of what they hold falls back to
+    /// working it out the way [`facts_of`] does.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn ahead(&self, i: usize) -> Option<Facts<'t>> {
+        self.ahead.as_ref().and_then(|c| c.facts.get(i % FACTS_CHUNK)).copied()
+    }
+
+    /// In wasm32 nothing is worked out ahead.
+    #[cfg(target_arch = "wasm32")]
+    #[inline(always)]
+    fn ahead(&self, _: usize) -> Option<Facts<'t>> {
+        None
+    }
+
     /// Bookkeeping for an agent step (identities, counts, edits, irreversible actions, the
     /// worker replying to an instruction); returns the action's hash.
     fn agent_step(&mut self, i: usize) -> u64 {
@@ -322,7 +494,8 @@ impl<'t> Scan<'t> {
             }
             _ => {}
         }
-        let h = action_key(s);
+        let ahead = self.ahead(i);
+        let h = ahead.map_or_else(|| action_key(s), |f| f.hash);
         self.f.action_hash[i] = h;
         // The first action's count apart: a run of one action (or of one repeated) fills no
         // hash table.
@@ -347,10 +520,15 @@ impl<'t> Scan<'t> {
         for r in &s.artifact_refs {
             self.by_artifact.insert(r.normalized.as_str(), i);
         }
-        if s.kind == StepKind::Action && text::is_edit(s) {
+        if ahead
+            .map_or_else(|| s.kind == StepKind::Action && text::is_edit(s), |f| f.has(Facts::EDIT))
+        {
             self.last_edit = Some(i);
         }
-        if s.kind == StepKind::Action && text::is_irreversible_in(s, &mut self.scratch) {
+        if ahead.map_or_else(
+            || s.kind == StepKind::Action && text::is_irreversible_in(s, &mut self.scratch),
+            |f| f.has(Facts::IRREVERSIBLE),
+        ) {
             self.f.irreversible_steps.push(i as u32);
         }
         h
@@ -437,7 +615,10 @@ impl<'t> Scan<'t> {
     fn claim_contradicted(&mut self, i: usize) {
         let steps = self.steps;
         let s = &steps[i];
-        let claim = text::claim_line_in(&s.text, &mut self.scratch);
+        let claim = match self.ahead(i) {
+            Some(f) => f.line,
+            None => text::claim_line_in(&s.text, &mut self.scratch),
+        };
         self.last_claim = claim.is_some();
         let Some(claim) = claim else { return };
         if let Some(e) = &self.open_error {
@@ -478,10 +659,15 @@ impl<'t> Scan<'t> {
             || s.exit_code.is_some_and(|c| c != 0)
             || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
             || matches!(s.role, Role::Environment | Role::Other);
-        if !may_report_limit
-            || matches!(s.role, Role::User | Role::System)
-            || !text::is_budget_exhausted_lower(self.lower.of(i, &s.text))
-        {
+        let reported = match self.ahead(i) {
+            Some(f) => f.has(Facts::BUDGET),
+            None => {
+                may_report_limit
+                    && !matches!(s.role, Role::User | Role::System)
+                    && text::is_budget_exhausted_lower(self.lower.of(i, &s.text))
+            }
+        };
+        if !reported {
             return;
         }
         self.f.budget_exhausted = true;
@@ -504,7 +690,8 @@ impl<'t> Scan<'t> {
     fn verdict(&mut self, i: usize) {
         let steps = self.steps;
         let s = &steps[i];
-        if judge_failed(s) {
+        let ahead = self.ahead(i);
+        if ahead.map_or_else(|| judge_failed(s), |f| f.has(Facts::FAILED)) {
             self.f.failed_judges.push(i);
             self.f.first_error.get_or_insert(i as u32);
             let maps = Lookup {
@@ -513,14 +700,19 @@ impl<'t> Scan<'t> {
                 env_by_action: &self.env_by_action,
                 edit_by_test: &self.edit_by_test,
             };
-            let lower = self.lower.of(i, &s.text);
-            let judge = Judge {
-                at: i,
-                reason: judge_quote_lower(s, lower),
-                blocker: text::blocker_lower(lower),
+            let judge = match ahead {
+                Some(f) => Judge { at: i, reason: f.line.unwrap_or_default(), blocker: f.blocker },
+                None => {
+                    let lower = self.lower.of(i, &s.text);
+                    let reason = judge_quote_lower(s, lower);
+                    Judge { at: i, reason, blocker: text::blocker_lower(lower) }
+                }
             };
             verifier_triggers(&mut self.f, steps, &judge, &maps, self.last_agent, self.last_memory);
-        } else if s.kind == StepKind::JudgeResult && judge_passed(s) {
+        } else if ahead.map_or_else(
+            || s.kind == StepKind::JudgeResult && judge_passed(s),
+            |f| f.has(Facts::PASSED),
+        ) {
             self.f.green_steps.push(i as u32);
         }
     }
@@ -550,7 +742,8 @@ impl<'t> Scan<'t> {
     fn observation(&mut self, i: usize) {
         let steps = self.steps;
         let cause = self.cause_of(i);
-        if !observation_failed(&steps[i]) {
+        let ahead = self.ahead(i);
+        if !ahead.map_or_else(|| observation_failed(&steps[i]), |f| f.has(Facts::FAILED)) {
             if let Some(a) = cause {
                 self.succeeded(i, a);
             }
@@ -558,10 +751,16 @@ impl<'t> Scan<'t> {
         }
         let s = &steps[i];
         self.f.first_error.get_or_insert(i as u32);
-        let lower = self.lower.of(i, &s.text);
-        let quote = error_quote_lower(s, lower);
-        let blocker =
-            text::blocker_lower(lower).map(|b| (b, text::blocker_line_lower(&s.text, lower)));
+        let (quote, blocker) = match ahead {
+            Some(f) => (f.line.unwrap_or_default(), f.blocker.map(|b| (b, f.blocker_line))),
+            None => {
+                let lower = self.lower.of(i, &s.text);
+                let quote = error_quote_lower(s, lower);
+                let blocker = text::blocker_lower(lower)
+                    .map(|b| (b, text::blocker_line_lower(&s.text, lower)));
+                (quote, blocker)
+            }
+        };
         let n = self.failure_sigs.entry(text::signature(quote)).or_insert(0);
         *n += 1;
         self.f.max_identical_failures = self.f.max_identical_failures.max(*n);
