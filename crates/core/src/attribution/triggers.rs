@@ -377,6 +377,8 @@ pub fn detect(traj: &Trajectory) -> Found {
 /// `c` if it has it (a chunk of another index is not used); the pass works out the facts of a
 /// chunk it does not get. The result is [`detect`]'s whatever `ahead` gives. In wasm32 `ahead`
 /// is not asked.
+// (In wasm32 `ahead` holds no chunk, so `'t` names only the trajectory.)
+#[cfg_attr(target_arch = "wasm32", allow(clippy::needless_lifetimes))]
 pub fn detect_with<'t>(
     traj: &'t Trajectory,
     #[cfg(not(target_arch = "wasm32"))] ahead: &mut dyn FnMut(usize) -> Option<FactsChunk<'t>>,
