@@ -2,53 +2,18 @@
 //! quotes are always verbatim, and an error fixed at once is never the critical step.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/events.rs"]
+mod events;
+
 use proptest::prelude::*;
 use trajscope_core::attribution::{analyze_trajectory, AnalysisOptions, InstanceState};
 use trajscope_core::{ingest, IngestOptions};
-
-fn event() -> impl Strategy<Value = String> {
-    let kind = prop_oneof![
-        Just("action"),
-        Just("observation"),
-        Just("judge_result"),
-        Just("memory_read"),
-        Just("message"),
-        Just("run_end"),
-    ];
-    let text = prop_oneof![
-        Just("npm test".to_string()),
-        Just("All tests pass, done.".to_string()),
-        Just("Error: boom\nTraceback (most recent call last):".to_string()),
-        Just("bash: chromium: command not found".to_string()),
-        Just("reached the maximum number of steps".to_string()),
-        Just("exitcode: 1 (execution failed)".to_string()),
-        "\\PC{0,80}",
-    ];
-    (kind, text, 0u8..4, prop::option::of(-2i64..3), prop::bool::ANY).prop_map(
-        |(kind, text, id, exit, failed)| {
-            serde_json::json!({
-                "type": kind,
-                "span_id": format!("s-{id}"),
-                "action_id": format!("a-{id}"),
-                "source_action_id": format!("a-{}", (id + 1) % 4),
-                "agent": "coder",
-                "tool": "shell",
-                "command": text,
-                "output": text,
-                "exit_code": exit,
-                "status": if failed { "failed" } else { "passed" },
-                "node_ids": ["memory:x"],
-            })
-            .to_string()
-        },
-    )
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn analysis_never_panics_and_quotes_are_verbatim(events in prop::collection::vec(event(), 0..40), assume in any::<bool>()) {
+    fn analysis_never_panics_and_quotes_are_verbatim(events in prop::collection::vec(events::event(), 0..40), assume in any::<bool>()) {
         let input = events.join("\n");
         let trace = ingest(input.as_bytes(), IngestOptions::default());
         let opts = AnalysisOptions { assume_failed: assume, ..AnalysisOptions::default() };

@@ -5,6 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "common/events.rs"]
+mod events;
 
 use proptest::prelude::*;
 use trajscope_core::attribution::triggers::{detect, detect_with, FactsChunk, FACTS_CHUNK};
@@ -100,71 +102,13 @@ fn a_long_run_analyses_the_same_whichever_chunks_come_from_ahead() {
     assert_same(t, &AnalysisOptions::default(), "the long run");
 }
 
-fn event() -> impl Strategy<Value = String> {
-    let kind = prop_oneof![
-        Just("action"),
-        Just("observation"),
-        Just("judge_result"),
-        Just("memory_read"),
-        Just("message"),
-        Just("artifact"),
-        Just("run_end"),
-    ];
-    let role = prop_oneof![
-        Just(None),
-        Just(Some("user")),
-        Just(Some("assistant")),
-        Just(Some("system")),
-        Just(Some("tool")),
-        Just(Some("judge")),
-        Just(Some("other")),
-    ];
-    let agent = prop_oneof![Just("coder"), Just("terminal"), Just("human"), Just("")];
-    let text = prop_oneof![
-        Just("npm test".to_string()),
-        Just("sed -i 's/a/b/' src/app.py".to_string()),
-        Just("git push --force origin main".to_string()),
-        Just("All tests pass, done.".to_string()),
-        Just("Error: boom\nTraceback (most recent call last):\nValueError: x".to_string()),
-        Just("bash: chromium: command not found".to_string()),
-        Just("curl: (6) Could not resolve host: <URL>".to_string()),
-        Just("ReadTimeout: the request timed out".to_string()),
-        Just("reached the maximum number of steps".to_string()),
-        Just("exitcode: 1 (execution failed)\nCode output: x".to_string()),
-        Just("```python\nprint(1)\n```".to_string()),
-        "\\PC{0,60}",
-    ];
-    (kind, role, agent, text, 0u8..4, prop::option::of(-2i64..3), 0u8..3).prop_map(
-        |(kind, role, agent, text, id, exit, status)| {
-            let status = ["failed", "passed", ""][status as usize];
-            let mut e = serde_json::json!({
-                "type": kind,
-                "span_id": format!("s-{id}"),
-                "action_id": format!("a-{id}"),
-                "source_action_id": format!("a-{}", (id + 1) % 4),
-                "agent": agent,
-                "tool": "shell",
-                "command": text,
-                "output": text,
-                "exit_code": exit,
-                "status": status,
-                "artifact_refs": ["src/app.py"],
-            });
-            if let Some(r) = role {
-                e["role"] = r.into();
-            }
-            e.to_string()
-        },
-    )
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Short runs are one chunk: worked out ahead or in the pass, the same analysis.
     #[test]
     fn facts_from_ahead_change_no_analysis(
-        events in prop::collection::vec(event(), 0..40),
+        events in prop::collection::vec(events::event(), 0..40),
         assume in any::<bool>(),
     ) {
         let input = events.join("\n");
