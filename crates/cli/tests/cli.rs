@@ -945,3 +945,16 @@ fn a_file_of_many_runs_gets_a_short_message_naming_a_few() {
     assert!(err.contains("no trajectory `nope`") && err.contains("and 19990 more"), "{err}");
     assert!(err.len() < 300, "{} bytes: {err}", err.len());
 }
+
+/// A count of one is singular in the human output: "1 step", not "1 steps".
+#[test]
+fn one_step_is_one_step() {
+    let input = tmp("one-step.jsonl");
+    std::fs::write(&input, one_step_runs(1)).unwrap();
+    let out = trajscope().arg("analyze").arg(&input).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("trajectory r0: 1 step, outcome Unknown"), "{text}");
+    let out = trajscope().args(["view", "--step", "3"]).arg(&input).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("(the trajectory has 1 step)"), "{err}");
+}

@@ -134,7 +134,8 @@ fn clip(s: &str, n: usize) -> String {
 fn side_line(t: &Trajectory, c: &trajscope_core::diff::Side) -> String {
     let critical =
         c.critical_step.map_or("no critical step".into(), |s| format!("critical step {s}"));
-    format!("{} ({} steps, outcome {}, {critical})", escape_line(&t.id), c.steps, outcome(c))
+    let s = if c.steps == 1 { "" } else { "s" };
+    format!("{} ({} step{s}, outcome {}, {critical})", escape_line(&t.id), c.steps, outcome(c))
 }
 
 fn outcome(c: &trajscope_core::diff::Side) -> &'static str {

@@ -55,7 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     };
     let Some(step) = traj.steps.get(args.step) else {
-        bail!("step {} is out of range (the trajectory has {} steps)", args.step, traj.steps.len());
+        let (n, s) = (traj.steps.len(), if traj.steps.len() == 1 { "" } else { "s" });
+        bail!("step {} is out of range (the trajectory has {n} step{s})", args.step);
     };
     let opts = AnalysisOptions::default();
     let analysis = analyze_trajectory(traj, &opts);

@@ -66,9 +66,10 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
         let t = &s.trace().trajectories[i];
         writeln!(
             out,
-            "trajectory {}: {} steps, outcome {:?}",
+            "trajectory {}: {} step{}, outcome {:?}",
             escape_line(&o.id),
             o.steps,
+            if o.steps == 1 { "" } else { "s" },
             o.outcome
         )?;
         if o.critical.is_some() {
