@@ -313,11 +313,7 @@ fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<
     }
     // As the pass hands the step on (`detect`): a limit reported, then a verdict, or an
     // observation.
-    let budget = (s.is_error
-        || s.exit_code.is_some_and(|c| c != 0)
-        || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
-        || matches!(s.role, Role::Environment | Role::Other))
-        && !matches!(s.role, Role::User | Role::System);
+    let budget = may_report_limit(s);
     let (judge, env) = match s.kind {
         StepKind::MemoryRead | StepKind::RunStart | StepKind::RunEnd | StepKind::Artifact => {
             (false, false)
@@ -326,21 +322,19 @@ fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<
         _ => (false, text::is_env_step(s)),
     };
     let failed = (judge && judge_failed(s)) || (env && observation_failed(s));
+    if env {
+        f.flags |= Facts::ENV;
+    }
+    if judge && !failed && verdict_passed(s) {
+        f.flags |= Facts::PASSED;
+    }
     if !budget && !failed {
-        if env {
-            f.flags = Facts::ENV;
-        } else if judge && s.kind == StepKind::JudgeResult && judge_passed(s) {
-            f.flags = Facts::PASSED;
-        }
         return f;
     }
     // The text lower-cased once for every scan of it.
     let lower = text::lower_into(lower, &s.text);
     if budget && text::is_budget_exhausted_lower(lower) {
         f.flags |= Facts::BUDGET;
-    }
-    if env {
-        f.flags |= Facts::ENV;
     }
     if failed {
         f.flags |= Facts::FAILED;
@@ -353,10 +347,23 @@ fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<
                 f.blocker_line = text::blocker_line_lower(&s.text, lower);
             }
         }
-    } else if judge && s.kind == StepKind::JudgeResult && judge_passed(s) {
-        f.flags |= Facts::PASSED;
     }
     f
+}
+
+/// A step that may report a limit reached (an error, a run end, a message, the environment's
+/// or another side's), not the user's or the system's: what `budget_exhausted` scans.
+fn may_report_limit(s: &Step) -> bool {
+    (s.is_error
+        || s.exit_code.is_some_and(|c| c != 0)
+        || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
+        || matches!(s.role, Role::Environment | Role::Other))
+        && !matches!(s.role, Role::User | Role::System)
+}
+
+/// A verdict that passed (a green state; what [`Scan::verdict`] reads when it did not fail).
+fn verdict_passed(s: &Step) -> bool {
+    s.kind == StepKind::JudgeResult && judge_passed(s)
 }
 
 /// A judge's or verifier's result (what [`Scan::verdict`] reads).
@@ -657,16 +664,10 @@ impl<'t> Scan<'t> {
     fn budget_exhausted(&mut self, i: usize) {
         let steps = self.steps;
         let s = &steps[i];
-        let may_report_limit = s.is_error
-            || s.exit_code.is_some_and(|c| c != 0)
-            || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
-            || matches!(s.role, Role::Environment | Role::Other);
         let reported = match self.ahead(i) {
             Some(f) => f.has(Facts::BUDGET),
             None => {
-                may_report_limit
-                    && !matches!(s.role, Role::User | Role::System)
-                    && text::is_budget_exhausted_lower(self.lower.of(i, &s.text))
+                may_report_limit(s) && text::is_budget_exhausted_lower(self.lower.of(i, &s.text))
             }
         };
         if !reported {
@@ -711,10 +712,7 @@ impl<'t> Scan<'t> {
                 }
             };
             verifier_triggers(&mut self.f, steps, &judge, &maps, self.last_agent, self.last_memory);
-        } else if ahead.map_or_else(
-            || s.kind == StepKind::JudgeResult && judge_passed(s),
-            |f| f.has(Facts::PASSED),
-        ) {
+        } else if ahead.map_or_else(|| verdict_passed(s), |f| f.has(Facts::PASSED)) {
             self.f.green_steps.push(i as u32);
         }
     }
