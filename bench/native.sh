@@ -35,6 +35,13 @@ runs = int(sys.argv[1])
 binary = sys.argv[2]
 before = sys.argv[3]
 
+def spread(xs):
+    """The pairs' ratios' first and third quartiles (the lowest and highest of fewer than four)."""
+    if len(xs) < 4:
+        return min(xs), max(xs)
+    q = statistics.quantiles(xs, n=4)
+    return q[0], q[2]
+
 def timed(cmd):
     """Wall seconds, CPU seconds (user + sys of every thread), peak RSS (KiB) and minor page
     faults (each a first touch of a fresh page: a large share of the system time) of one run."""
@@ -47,9 +54,9 @@ def timed(cmd):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, usage.ru_minflt
 
 print(f"{binary}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu)")
+print(f"paired runs: {runs} per shape; medians; ratio = orjson / analyze, pair by pair (wall; cpu); p25-p75: the wall ratios' quartiles")
 extra = f" | before {before}: {'wall s':>7} {'ratio':>6} {'cpu s':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}" if before else ""
-print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}{extra}")
+print(f"{'shape':16} {'MB':>7} {'analyze s':>10} {'orjson s':>9} {'ratio':>6} {'p25-p75':>9} {'cpu: analyze':>12} {'orjson':>7} {'ratio':>6} {'peak MiB':>9} {'faults K':>8}{extra}")
 for arg in sys.argv[4:]:
     name, path = arg.split("=", 1)
     mb = os.path.getsize(path) / 1e6
@@ -67,10 +74,13 @@ for arg in sys.argv[4:]:
     med = lambda f: statistics.median(f(p) for p in pairs)
     wa, wb, ca, cb = med(lambda p: p[0]), med(lambda p: p[1]), med(lambda p: p[2]), med(lambda p: p[3])
     ratio, cratio = med(lambda p: p[1] / p[0]), med(lambda p: p[3] / p[2])
+    # How far the pairs spread: this machine's speed drifts by a third between runs of the
+    # same build (docs/performance.md, nineteenth pass); a change inside the spread is noise.
+    lo, hi = spread([p[1] / p[0] for p in pairs])
     rss, faults = max(p[4] for p in pairs), med(lambda p: p[7]) / 1000
     if before:
         cz, zratio = med(lambda p: p[5]), med(lambda p: p[3] / p[5])
         wz, wratio = med(lambda p: p[9]), med(lambda p: p[1] / p[9])
         extra = f" | {'':>{len(before) + 8}}{wz:7.3f} {wratio:5.2f}x {cz:7.3f} {zratio:5.2f}x {max(p[6] for p in pairs) / 1024:9.0f} {med(lambda p: p[8]) / 1000:8.1f}"
-    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f} {faults:8.1f}{extra}", flush=True)
+    print(f"{name:16} {mb:7.1f} {wa:10.3f} {wb:9.3f} {ratio:5.2f}x {lo:4.2f}-{hi:4.2f} {ca:12.3f} {cb:7.3f} {cratio:5.2f}x {rss / 1024:9.0f} {faults:8.1f}{extra}", flush=True)
 PY
