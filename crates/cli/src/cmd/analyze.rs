@@ -16,7 +16,7 @@ use serde::Serialize;
 use trajscope_core::attribution::{
     analyze_trajectory, analyze_trajectory_with, TrajectoryAnalysis,
 };
-use trajscope_core::model::Format;
+use trajscope_core::model::{Format, Step};
 use trajscope_core::report::{json, Overview, Report};
 use trajscope_core::{IngestOptions, Loader, Session, Settled};
 
@@ -395,7 +395,11 @@ fn load(
     render_early: bool,
 ) -> anyhow::Result<(Session, Vec<Rendered>)> {
     let mut loader = Loader::new(IngestOptions { format, ..IngestOptions::default() }, hash);
-    let settle = |mut s: Settled, scratch: &mut Vec<u8>, rendered: &mut Vec<Rendered>| {
+    // A rendered trajectory's steps go to `spent`, to be freed by the thread that read them.
+    let settle = |mut s: Settled,
+                  scratch: &mut Vec<u8>,
+                  rendered: &mut Vec<Rendered>,
+                  spent: &mut Vec<Vec<Step>>| {
         if let Some(r) = reviewer {
             r.apply(&mut s.trajectory);
         }
@@ -415,7 +419,7 @@ fn load(
             let id = s.trajectory.id.clone();
             rendered.push(Rendered { position: s.position, id, json });
             if !keep {
-                s.trajectory.steps = Vec::new();
+                spent.push(std::mem::take(&mut s.trajectory.steps));
             }
         }
         (s, None)
@@ -427,19 +431,30 @@ fn load(
         // analyse), the reading thread settles the next runs itself instead of queueing them, so
         // the runs waiting (and their steps) stay few.
         let (tx, rx) = mpsc::sync_channel::<Vec<Settled>>(2);
+        // The steps the worker is done with go back to the reading thread, which frees them
+        // between chunks: their strings were allocated there (or on a parser thread), and a
+        // block freed on another thread than its allocator's goes on a list that thread must
+        // collect later (mimalloc), which was 14 % of `short`'s samples (docs/performance.md,
+        // nineteenth pass).
+        let (spent_tx, spent_rx) = mpsc::channel::<Vec<Vec<Step>>>();
         let worker = scope.spawn(move || {
-            let (mut rendered, mut scratch) = (Vec::new(), Vec::new());
-            let settled = rx
-                .into_iter()
-                .flatten()
-                .map(|s| settle(s, &mut scratch, &mut rendered))
-                .collect::<Vec<_>>();
+            let (mut rendered, mut scratch, mut settled) = (Vec::new(), Vec::new(), Vec::new());
+            for batch in rx {
+                let mut spent = Vec::new();
+                settled.extend(
+                    batch.into_iter().map(|s| settle(s, &mut scratch, &mut rendered, &mut spent)),
+                );
+                // The reading thread is gone only once this thread ends (scoped).
+                let _ = spent_tx.send(spent);
+            }
             (settled, rendered)
         });
+        let mut own_spent = Vec::new();
         // Once runs settle, the analysis thread takes the second core: parsing lines ahead on
         // more threads then only adds work (measured on 2 cores, docs/performance.md).
         let mut any_settled = false;
         let read = read_into(path, &mut loader, |loader| {
+            spent_rx.try_iter().for_each(drop);
             let settled = loader.take_settled();
             any_settled |= !settled.is_empty();
             if settled.is_empty() {
@@ -447,9 +462,14 @@ fn load(
             }
             match tx.try_send(settled) {
                 Ok(()) => {}
-                Err(mpsc::TrySendError::Full(settled)) => own.extend(
-                    settled.into_iter().map(|s| settle(s, &mut own_scratch, &mut own_rendered)),
-                ),
+                Err(mpsc::TrySendError::Full(settled)) => {
+                    own.extend(
+                        settled.into_iter().map(|s| {
+                            settle(s, &mut own_scratch, &mut own_rendered, &mut own_spent)
+                        }),
+                    );
+                    own_spent.clear();
+                }
                 // The worker only stops when this sender is dropped.
                 Err(mpsc::TrySendError::Disconnected(_)) => panic!("the analysis worker is alive"),
             }
