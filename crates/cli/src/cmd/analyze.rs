@@ -444,7 +444,8 @@ fn load(
                 settled.extend(
                     batch.into_iter().map(|s| settle(s, &mut scratch, &mut rendered, &mut spent)),
                 );
-                // The reading thread is gone only once this thread ends (scoped).
+                // The receiver lives until this thread is joined: the send fails only if the
+                // reading thread unwound, and then the steps are freed here.
                 let _ = spent_tx.send(spent);
             }
             (settled, rendered)
