@@ -149,6 +149,16 @@ impl<'t> IdMap<'t> {
         }
     }
 
+    /// [`IdMap::insert`], the id's hash taken from the step's facts when they were worked out
+    /// ahead.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn insert_ahead(&mut self, steps: &'t [Step], step: usize, ahead: Option<Facts<'_>>) {
+        match (ahead, self.kind.of(&steps[step])) {
+            (Some(f), Some(id)) => self.insert_hashed(f.ids[self.kind as usize], id, steps, step),
+            _ => self.insert(steps, step),
+        }
+    }
+
     fn get(&self, steps: &[Step], id: &str) -> Option<usize> {
         self.get_hashed(text::hash(&[id]), steps, id)
     }
@@ -251,6 +261,10 @@ pub struct Facts<'t> {
     /// first line holding one.
     blocker: Option<Blocker>,
     blocker_line: Option<&'t str>,
+    /// The hashes of its action id and span id, where it has them ([`IdMap`]'s keys: each id
+    /// is a string of its own, a cache miss to read on a long run).
+    #[cfg(not(target_arch = "wasm32"))]
+    ids: [u64; 2],
 }
 
 impl Facts<'_> {
@@ -299,6 +313,11 @@ impl<'t> FactsChunk<'t> {
 #[cfg(not(target_arch = "wasm32"))]
 fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<'t> {
     let mut f = Facts::default();
+    for kind in [IdKind::Action, IdKind::Span] {
+        if let Some(id) = kind.of(s) {
+            f.ids[kind as usize] = text::hash(&[id]);
+        }
+    }
     if text::is_agent_step(s) {
         f.flags = Facts::AGENT;
         f.hash = action_key(s);
@@ -524,8 +543,16 @@ impl<'t> Scan<'t> {
             }
         };
         self.f.max_identical_actions = self.f.max_identical_actions.max(n);
-        self.by_action_id.insert(steps, i);
-        self.by_span.insert(steps, i);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.by_action_id.insert_ahead(steps, i, ahead);
+            self.by_span.insert_ahead(steps, i, ahead);
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.by_action_id.insert(steps, i);
+            self.by_span.insert(steps, i);
+        }
         for r in &s.artifact_refs {
             self.by_artifact.insert(r.normalized.as_str(), i);
         }
@@ -730,6 +757,10 @@ impl<'t> Scan<'t> {
                 if Some(sp) == last_span {
                     self.last_agent
                 } else {
+                    #[cfg(not(target_arch = "wasm32"))]
+                    if let Some(f) = self.ahead(i) {
+                        return self.by_span.get_hashed(f.ids[IdKind::Span as usize], steps, sp);
+                    }
                     self.by_span.get(steps, sp)
                 }
             })
