@@ -149,18 +149,41 @@ impl<'t> IdMap<'t> {
         }
     }
 
-    /// [`IdMap::insert`], the id's hash taken from the step's facts when they were worked out
-    /// ahead.
+    fn get(&self, steps: &[Step], id: &str) -> Option<usize> {
+        self.get_hashed(text::hash(&[id]), steps, id)
+    }
+
+    /// [`IdMap::insert`], given the step's facts if they were worked out ahead: the id's hash
+    /// is read from them.
     #[cfg(not(target_arch = "wasm32"))]
-    fn insert_ahead(&mut self, steps: &'t [Step], step: usize, ahead: Option<Facts<'_>>) {
-        match (ahead, self.kind.of(&steps[step])) {
+    fn insert_with(&mut self, steps: &'t [Step], step: usize, facts: Option<Facts<'_>>) {
+        match (facts, self.kind.of(&steps[step])) {
             (Some(f), Some(id)) => self.insert_hashed(f.ids[self.kind as usize], id, steps, step),
             _ => self.insert(steps, step),
         }
     }
 
-    fn get(&self, steps: &[Step], id: &str) -> Option<usize> {
-        self.get_hashed(text::hash(&[id]), steps, id)
+    /// [`IdMap::get`] of the id of this kind of the step whose `facts` are given, if they were
+    /// worked out ahead: the id's hash is read from them.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn get_with(&self, steps: &[Step], id: &str, facts: Option<Facts<'_>>) -> Option<usize> {
+        match facts {
+            Some(f) => self.get_hashed(f.ids[self.kind as usize], steps, id),
+            None => self.get(steps, id),
+        }
+    }
+
+    /// In wasm32 nothing is worked out ahead ([`Scan::ahead`]).
+    #[cfg(target_arch = "wasm32")]
+    #[inline(always)]
+    fn insert_with(&mut self, steps: &'t [Step], step: usize, _: Option<Facts<'_>>) {
+        self.insert(steps, step)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[inline(always)]
+    fn get_with(&self, steps: &[Step], id: &str, _: Option<Facts<'_>>) -> Option<usize> {
+        self.get(steps, id)
     }
 
     /// [`IdMap::insert`] of `id`, `steps[step]`'s, its hash given (a test collides ids on purpose).
@@ -313,12 +336,10 @@ impl<'t> FactsChunk<'t> {
 #[cfg(not(target_arch = "wasm32"))]
 fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<'t> {
     let mut f = Facts::default();
-    for kind in [IdKind::Action, IdKind::Span] {
-        if let Some(id) = kind.of(s) {
-            f.ids[kind as usize] = text::hash(&[id]);
-        }
-    }
+    // The ids the pass looks up: an agent step's both (filed), an observation's span (its cause).
+    let id_hash = |kind: IdKind| kind.of(s).map_or(0, |id| text::hash(&[id]));
     if text::is_agent_step(s) {
+        f.ids = [id_hash(IdKind::Action), id_hash(IdKind::Span)];
         f.flags = Facts::AGENT;
         f.hash = action_key(s);
         if s.kind == StepKind::Action && text::is_edit(s) {
@@ -343,6 +364,7 @@ fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<
     let failed = (judge && judge_failed(s)) || (env && observation_failed(s));
     if env {
         f.flags |= Facts::ENV;
+        f.ids[IdKind::Span as usize] = id_hash(IdKind::Span);
     }
     if judge && !failed && verdict_passed(s) {
         f.flags |= Facts::PASSED;
@@ -543,16 +565,8 @@ impl<'t> Scan<'t> {
             }
         };
         self.f.max_identical_actions = self.f.max_identical_actions.max(n);
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.by_action_id.insert_ahead(steps, i, ahead);
-            self.by_span.insert_ahead(steps, i, ahead);
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.by_action_id.insert(steps, i);
-            self.by_span.insert(steps, i);
-        }
+        self.by_action_id.insert_with(steps, i, ahead);
+        self.by_span.insert_with(steps, i, ahead);
         for r in &s.artifact_refs {
             self.by_artifact.insert(r.normalized.as_str(), i);
         }
@@ -757,11 +771,7 @@ impl<'t> Scan<'t> {
                 if Some(sp) == last_span {
                     self.last_agent
                 } else {
-                    #[cfg(not(target_arch = "wasm32"))]
-                    if let Some(f) = self.ahead(i) {
-                        return self.by_span.get_hashed(f.ids[IdKind::Span as usize], steps, sp);
-                    }
-                    self.by_span.get(steps, sp)
+                    self.by_span.get_with(steps, sp, self.ahead(i))
                 }
             })
             .or_else(|| s.ids.parent_id.as_deref().and_then(|p| self.by_action_id.get(steps, p)))
