@@ -241,7 +241,8 @@ fn render(
 /// From this many steps a trajectory's overview head is worked out on a second thread while the
 /// trajectory is analysed ([`write_analysed_overview`]): the head sorts every action, about a fifth
 /// of the analysis's time on a long run, which a lone trajectory (the last of a file, one session)
-/// would otherwise wait for with the second core idle (docs/performance.md, sixteenth pass).
+/// would otherwise wait for with the second core idle (docs/performance.md, sixteenth pass). The
+/// same thread works out the step facts first (eighteenth and twentieth passes).
 const HEAD_APART_FROM: usize = 1 << 12;
 
 /// `t`'s overview JSON onto `out`, `t` analysed first unless `analysis` is given.
@@ -254,15 +255,18 @@ fn write_analysed_overview(
     let (a, head) = match analysis {
         Some(a) => (a, None),
         None if t.steps.len() >= HEAD_APART_FROM => {
-            // The text scans of the run's steps worked out on a helper too (docs/performance.md,
-            // eighteenth pass).
+            // A helper works out the text scans of the run's steps from the last chunk back
+            // (docs/performance.md, eighteenth pass), then the head: once its facts meet the
+            // pass the second core would be idle, and a third thread beside the two while they
+            // race slowed the pass (twentieth pass).
             let ahead = ahead::Ahead::new(&t.steps);
             std::thread::scope(|scope| {
-                let head = scope.spawn(|| json::OverviewHead::of(t));
-                let helper = scope.spawn(|| ahead.work());
+                let helper = scope.spawn(|| {
+                    ahead.work();
+                    json::OverviewHead::of(t)
+                });
                 let a = analyze_trajectory_with(t, opts, &mut |c| ahead.take(c));
-                helper.join().expect("a step's facts never panic");
-                (a, Some(head.join().expect("an overview's head never panics")))
+                (a, Some(helper.join().expect("a step's facts and an overview's head never panic")))
             })
         }
         None => (analyze_trajectory(t, opts), None),
