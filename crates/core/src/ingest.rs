@@ -382,6 +382,9 @@ impl Ingestor {
         let returned_len = returned.len();
         // Ids the adapter keeps distinct itself need no check (100,000 hashed on one thread).
         let distinct = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.ids_distinct());
+        // The AWTL reader compacts each step as it reads it (`compact`): no second pass over
+        // the steps (a long run's are hundreds of MB).
+        let compacted = matches!(&mode, Mode::Jsonl { format: Format::Awtl, .. });
         let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
                 let (trajectories, changed) = adapter.finish_with(returned);
@@ -409,7 +412,9 @@ impl Ingestor {
                 (format, trajectories, Vec::new())
             }
         };
-        compact::compact_all(&mut trajectories);
+        if !compacted {
+            compact::compact_all(&mut trajectories);
+        }
         // A settled record renamed for a duplicate id (one a later record has as `x#2`) is
         // changed: its early form carried the old id.
         let mut changed = changed;

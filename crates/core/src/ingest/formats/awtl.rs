@@ -325,13 +325,22 @@ fn finished(position: usize, run: &mut Run, id: String, mut steps: Vec<Step>) ->
     // Steps arrive in ingest_seq order. Mixed or absent writer_seq: arrival order is the only
     // total order; else writer_seq (skipping the sort, and its buffer of half the steps, when
     // the writer's order is the arrival order).
-    let all_seq = steps.iter().all(|s| s.writer_seq.is_some());
+    // One pass numbers the steps and sees whether a sort is needed (a long run's steps are
+    // hundreds of MB: each pass over them is a read of all that memory); a sort numbers them
+    // again.
     let key = |s: &Step| (s.writer_seq.unwrap_or(u64::MAX), s.ingest_seq);
-    if all_seq && !steps.is_sorted_by_key(key) {
-        crate::sort::sort_by_key(&mut steps, key);
-    }
+    let (mut all_seq, mut sorted, mut last) = (true, true, (0, 0));
     for (idx, s) in steps.iter_mut().enumerate() {
         s.index = idx as u32;
+        all_seq &= s.writer_seq.is_some();
+        sorted &= last <= key(s);
+        last = key(s);
+    }
+    if all_seq && !sorted {
+        crate::sort::sort_by_key(&mut steps, key);
+        for (idx, s) in steps.iter_mut().enumerate() {
+            s.index = idx as u32;
+        }
     }
     let outcome = match run.outcome {
         Outcome::Unknown => inferred_outcome(&steps),
