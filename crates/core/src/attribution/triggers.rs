@@ -222,7 +222,7 @@ struct Scan<'t> {
     action_count: HashMap<u64, u32>,
     first_action: Option<(u64, u32)>,
     /// Hash of a command → its last failure (observation step), while not fixed.
-    last_failure: HashMap<u64, usize>,
+    last_failure: HashMap<u64, Failure<'t>>,
     failed_attempts: HashMap<u64, u32>,
     failure_sigs: HashMap<String, u32>,
     last_agent: Option<usize>,
@@ -247,6 +247,15 @@ struct Scan<'t> {
     bans: Vec<(text::Ban, bool)>,
     task_step: usize,
 }
+
+/// A command's last failure in [`Scan::last_failure`]: the observation step, and natively its
+/// error quote, so a repetition quotes it without scanning the observation's text again (a
+/// fifth of what is left of a long run's pass after its facts are worked out ahead:
+/// docs/performance.md, twentieth pass). In wasm32 the quote is worked out again.
+#[cfg(not(target_arch = "wasm32"))]
+type Failure<'t> = (usize, &'t str);
+#[cfg(target_arch = "wasm32")]
+type Failure<'t> = usize;
 
 /// One step's text lower-cased (ASCII), made once however many scans of that step read it
 /// (the budget, error and blocker scans search lower-cased text: `text::lower_into`).
@@ -645,19 +654,42 @@ impl<'t> Scan<'t> {
     /// `repeated_action`: repeating an action that already failed, with nothing fixed between.
     fn repeated_action(&mut self, i: usize, h: u64) {
         let steps = self.steps;
-        let Some(&obs) = self.last_failure.get(&h) else { return };
+        let Some((obs, quote)) = self.last_failure(h) else { return };
         let s = &steps[i];
         self.f.triggers.push(Trigger {
             step: i as u32,
             category: Category::HistoryConflict,
             phase: Phase::Action,
             wrong_quote: action_quote(s).to_string(),
-            reference_quote: error_quote(&steps[obs]).to_string(),
+            reference_quote: quote.to_string(),
             reference_step: Some(obs as u32),
             rule: Rule::RepeatedAction,
             object: format!("cmd:{h:016x}"),
             blocker: None,
         });
+    }
+
+    /// Command `h`'s last failure, if not fixed since: the observation and its error quote.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn last_failure(&self, h: u64) -> Option<(usize, &'t str)> {
+        self.last_failure.get(&h).copied()
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn last_failure(&self, h: u64) -> Option<(usize, &'t str)> {
+        let steps = self.steps;
+        self.last_failure.get(&h).map(|&obs| (obs, error_quote(&steps[obs])))
+    }
+
+    /// Observation `i` is command `h`'s last failure; `quote` its error quote.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn failed(&mut self, h: u64, i: usize, quote: &'t str) {
+        self.last_failure.insert(h, (i, quote));
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn failed(&mut self, h: u64, i: usize, _: &'t str) {
+        self.last_failure.insert(h, i);
     }
 
     /// `claim_contradicted`: a success claim against an unresolved failure, or beside an error
@@ -811,7 +843,7 @@ impl<'t> Scan<'t> {
         let attempts = self.failed_attempts.entry(h).or_insert(0);
         *attempts += 1;
         self.f.max_failed_attempts = self.f.max_failed_attempts.max(*attempts);
-        self.last_failure.insert(h, i);
+        self.failed(h, i, quote);
         if !blocked {
             // The failure names a placeholder the command still holds (the lookup of `<URL>`
             // its own text asked for): the environment's own output reports the command as the
@@ -1815,6 +1847,42 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    proptest! {
+        /// A repeated failed command quotes its last failure as that observation's error quote
+        /// (natively kept from when the failure was read, in wasm32 worked out again: the same).
+        #[test]
+        fn a_repetition_quotes_the_error_quote_of_the_last_failure(
+            events in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(vec!["make", "curl \"<URL>\"", "ls"])
+                        .prop_map(|c| format!(r#"{{"type":"action","run_id":"r","command":{c:?}}}"#)),
+                    (
+                        prop::sample::select(vec![
+                            "error: build failed\nnote: see log\nerror: second line",
+                            "Could not resolve host: <URL>",
+                            "bash: make: command not found",
+                            "line one\nTraceback (most recent call last):\nValueError: bad",
+                            "all good",
+                        ]),
+                        prop::sample::select(vec![0, 1, 2]),
+                    )
+                        .prop_map(|(o, code)| format!(
+                            r#"{{"type":"observation","run_id":"r","exit_code":{code},"output":{o:?}}}"#
+                        )),
+                ],
+                1..24,
+            ),
+        ) {
+            let trace = crate::ingest(events.join("\n").as_bytes(), Default::default());
+            for t in &trace.trajectories {
+                for tr in detect(t).triggers.iter().filter(|tr| tr.rule == Rule::RepeatedAction) {
+                    let obs = &t.steps[tr.reference_step.unwrap() as usize];
+                    prop_assert_eq!(&tr.reference_quote, error_quote(obs));
+                }
+            }
+        }
+    }
 
     /// The tokens as first written: words split on chars, every line read (the marked phrase is
     /// not a token: `final_answer` reads a marked line with `marked_answer`).
