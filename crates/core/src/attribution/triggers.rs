@@ -250,7 +250,7 @@ struct Scan<'t> {
 
 /// A command's last failure in [`Scan::last_failure`]: the observation step, and natively its
 /// error quote, so a repetition quotes it without scanning the observation's text again (a
-/// fifth of what is left of a long run's pass after its facts are worked out ahead:
+/// tenth of what is left of a long run's pass after its facts are worked out ahead:
 /// docs/performance.md, twentieth pass). In wasm32 the quote is worked out again.
 #[cfg(not(target_arch = "wasm32"))]
 type Failure<'t> = (usize, &'t str);
