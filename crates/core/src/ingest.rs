@@ -382,9 +382,8 @@ impl Ingestor {
         let returned_len = returned.len();
         // Ids the adapter keeps distinct itself need no check (100,000 hashed on one thread).
         let distinct = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.ids_distinct());
-        // The AWTL reader compacts each step as it reads it (`compact`): no second pass over
-        // the steps (a long run's are hundreds of MB).
-        let compacted = matches!(&mode, Mode::Jsonl { format: Format::Awtl, .. });
+        // Steps compacted as read need no second pass (a long run's are hundreds of MB).
+        let compacted = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.compacts_steps());
         let (format, mut trajectories, changed) = match mode {
             Mode::Jsonl { format, adapter } => {
                 let (trajectories, changed) = adapter.finish_with(returned);

@@ -1,8 +1,8 @@
 //! Text compaction: a step's very long `text` or `args` kept as its head and tail around a
 //! visible marker line, so memory grows with what the views need rather than with every
-//! payload. The AWTL adapter compacts each step as it reads it (its files are the largest);
-//! the ingest compacts every other adapter's steps when their trajectories are finished, so
-//! every step that leaves the ingest is compacted the same way.
+//! payload. The AWTL adapter compacts each step as it reads it (its files are the largest;
+//! `JsonlAdapter::compacts_steps`); the ingest compacts every other adapter's steps when their
+//! trajectories are finished, so every step that leaves the ingest is compacted the same way.
 
 use crate::model::{Step, TextElision};
 

@@ -69,6 +69,12 @@ pub trait JsonlAdapter {
         false
     }
 
+    /// Whether the adapter compacts each step as it reads it (`crate::ingest::compact_text`), so
+    /// the ingest need not pass over the steps again when the trace is finished.
+    fn compacts_steps(&self) -> bool {
+        false
+    }
+
     /// Trajectories the format marks complete since the last call, in their final form and
     /// with their final position, handed over early (see [`crate::Ingestor::take_settled`]).
     /// Formats with no end marker settle nothing.

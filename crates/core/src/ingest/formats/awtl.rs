@@ -243,6 +243,11 @@ impl JsonlAdapter for Awtl {
         self.by_id.get("", &self.runs).is_err()
     }
 
+    /// Every step is compacted as its line is read ([`step_of_kind`]).
+    fn compacts_steps(&self) -> bool {
+        true
+    }
+
     /// A run is settled when its `run_end` is read. A later line of the same run (rare: a
     /// writer that logs after the end) reopens it: it is merged back when finishing and
     /// reported as changed.
@@ -333,8 +338,9 @@ fn finished(position: usize, run: &mut Run, id: String, mut steps: Vec<Step>) ->
     for (idx, s) in steps.iter_mut().enumerate() {
         s.index = idx as u32;
         all_seq &= s.writer_seq.is_some();
-        sorted &= last <= key(s);
-        last = key(s);
+        let k = key(s);
+        sorted &= last <= k;
+        last = k;
     }
     if all_seq && !sorted {
         crate::sort::sort_by_key(&mut steps, key);
