@@ -90,6 +90,26 @@ fn quarantine_command_writes_records_whose_raw_bytes_round_trip() {
 }
 
 #[test]
+fn quarantine_command_says_where_it_cannot_write() {
+    let input = tmp("broken-for-nowhere.jsonl");
+    std::fs::write(&input, b"{\"type\":\"action\",\"command\":\"ls\"}\nnot json\n").unwrap();
+    let out = trajscope()
+        .args(["quarantine", "-o", "/nonexistent/q.jsonl"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot write /nonexistent/q.jsonl"), "{err}");
+    // Written to a full device: the write's failure is reported, not a count of lines written.
+    let out = trajscope().args(["quarantine", "-o", "/dev/full"]).arg(&input).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot write /dev/full"), "{err}");
+    assert!(!err.contains("written to"), "{err}");
+}
+
+#[test]
 fn an_unreadable_file_fails_with_one_line() {
     let out = trajscope().args(["analyze", "/nonexistent/trace.jsonl", "--json"]).output().unwrap();
     assert!(!out.status.success());

@@ -360,6 +360,20 @@ impl Report {
     /// [`Report::JSON_TAIL`]. The bytes are those of serialising the whole [`Report`] with
     /// serde_json (tested).
     pub fn write_json_head(trace: &Trace, out: &mut Vec<u8>) -> Result<(), json::Error> {
+        Report::write_json_head_in_pieces(trace, out, usize::MAX, |_| Ok::<_, json::Error>(()))
+    }
+
+    /// [`Report::write_json_head`] for a caller that writes it out as it goes: whenever `out`
+    /// holds `piece` bytes or more after a quarantined line's record, `spill` is handed it to
+    /// write its bytes out and empty it (what it leaves in `out` is written after). A file of
+    /// mostly damaged lines has a head several times its size (each line's bytes in base64 and
+    /// as text): written in pieces, it is never held whole.
+    pub fn write_json_head_in_pieces<E: From<json::Error>>(
+        trace: &Trace,
+        out: &mut Vec<u8>,
+        piece: usize,
+        mut spill: impl FnMut(&mut Vec<u8>) -> Result<(), E>,
+    ) -> Result<(), E> {
         out.extend_from_slice(b"{\"format\":");
         json::write(out, &trace.format)?;
         out.extend_from_slice(b",\"stats\":");
@@ -374,6 +388,9 @@ impl Report {
                 out.push(b',');
             }
             json::write(out, &QuarantineRecord::from_entry(q))?;
+            if out.len() >= piece {
+                spill(out)?;
+            }
         }
         out.extend_from_slice(b"],\"trajectories\":[");
         Ok(())

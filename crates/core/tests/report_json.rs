@@ -29,11 +29,24 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The streamed report: head, overviews with commas, tail. Every other overview is written
 /// straight from its trajectory and analysis (`json::write_analysed`, as `analyze --json` does),
 /// the others from an `Overview` built from them.
-fn streamed(session: Session) -> Vec<u8> {
+fn streamed(session: Session, spills: &mut usize) -> Vec<u8> {
     let opts = session.options().clone();
     let (trace, analyses) = session.into_parts();
+    // The head whole, and in small pieces spilled as they fill (as `analyze --json` writes
+    // it out): the same bytes.
     let mut out = Vec::new();
-    Report::write_json_head(&trace, &mut out).unwrap();
+    let mut piece = Vec::new();
+    Report::write_json_head_in_pieces(&trace, &mut piece, 64, |p| {
+        assert!(p.len() >= 64, "a piece is spilled once it holds the size asked");
+        *spills += 1;
+        out.append(p);
+        Ok::<_, json::Error>(())
+    })
+    .unwrap();
+    out.append(&mut piece);
+    let mut whole = Vec::new();
+    Report::write_json_head(&trace, &mut whole).unwrap();
+    assert_eq!(out, whole, "the head written in pieces is the head written whole");
     for (i, (t, a)) in trace.trajectories.iter().zip(analyses).enumerate() {
         if i > 0 {
             out.push(b',');
@@ -55,7 +68,7 @@ fn every_fixture_report_is_written_as_serde_json_writes_it() {
     let mut files = Vec::new();
     files_under(&root, &mut files);
     assert!(files.len() > 50, "fixtures found: {}", files.len());
-    let mut trajectories = 0;
+    let (mut trajectories, mut spills) = (0, 0);
     for f in &files {
         let trace = ingest(&std::fs::read(f).unwrap(), IngestOptions::default());
         let mut session = Session::new(trace.clone(), None);
@@ -72,7 +85,11 @@ fn every_fixture_report_is_written_as_serde_json_writes_it() {
         for i in (0..half.len()).step_by(2) {
             half.analyse(i);
         }
-        assert!(streamed(half) == expected, "{}: streamed report differs", f.display());
+        assert!(
+            streamed(half, &mut spills) == expected,
+            "{}: streamed report differs",
+            f.display()
+        );
         for o in &report.trajectories {
             let mut out = Vec::new();
             json::write_overview(&mut out, o).unwrap();
@@ -85,6 +102,8 @@ fn every_fixture_report_is_written_as_serde_json_writes_it() {
         }
     }
     assert!(trajectories > 100, "trajectories: {trajectories}");
+    // The fixtures' quarantined lines: heads written in more than one piece.
+    assert!(spills > 10, "pieces spilled: {spills}");
 }
 
 /// An overview with every field set (every option some, every list non-empty, texts that need

@@ -159,8 +159,14 @@ fn json(
         pre.resize_with(trace.trajectories.len().min(BLOCK), || None);
     }
     let mut out = crate::io::raw_stdout();
+    // Written out in pieces: the head of a file of damaged lines holds each line's bytes twice
+    // (base64 and text), several times the file.
     let mut head = Vec::new();
-    Report::write_json_head(&trace, &mut head)?;
+    Report::write_json_head_in_pieces(&trace, &mut head, HEAD_PIECE, |piece| {
+        out.write_all(piece)?;
+        piece.clear();
+        anyhow::Ok(())
+    })?;
     out.write_all(&head)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (b, (ts, as_)) in
@@ -207,6 +213,9 @@ fn json(
     std::mem::forget(trace);
     Ok(())
 }
+
+/// The size of the pieces the report's head (its quarantine) is written out in.
+const HEAD_PIECE: usize = 1 << 20;
 
 /// Trajectories per block of the streamed report: enough to share among threads, few enough
 /// that a block's JSON stays small.

@@ -27,31 +27,34 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    use std::io::Write as _;
     let trace = load(&args.file, args.format)?;
-    let mut buf = Vec::new();
-    for q in &trace.quarantine {
-        let record = match args.redact {
-            true => trajscope_core::redact::quarantine_record(q),
-            false => QuarantineRecord::from_entry(q),
-        };
-        serde_json::to_writer(&mut buf, &record)?;
-        buf.push(b'\n');
-    }
-    let to = match crate::io::is_stdin(&args.output) {
-        true => {
-            use std::io::Write as _;
-            let mut out = std::io::stdout().lock();
-            out.write_all(&buf)
-                .and_then(|()| out.flush())
-                .context("cannot write standard output")?;
-            "standard output".to_string()
-        }
-        false => {
-            std::fs::write(&args.output, buf)
-                .with_context(|| format!("cannot write {}", args.output.display()))?;
-            args.output.display().to_string()
-        }
+    // Written as they are made: a file of damaged lines gives records several times its size
+    // (each line's bytes in base64 and as text), never held whole.
+    let stdout = crate::io::is_stdin(&args.output);
+    let (sink, to): (Box<dyn std::io::Write>, String) = match stdout {
+        true => (Box::new(std::io::stdout().lock()), "standard output".to_string()),
+        false => (
+            Box::new(
+                std::fs::File::create(&args.output)
+                    .with_context(|| format!("cannot write {}", args.output.display()))?,
+            ),
+            args.output.display().to_string(),
+        ),
     };
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, sink);
+    let written = (|| -> std::io::Result<()> {
+        for q in &trace.quarantine {
+            let record = match args.redact {
+                true => trajscope_core::redact::quarantine_record(q),
+                false => QuarantineRecord::from_entry(q),
+            };
+            serde_json::to_writer(&mut out, &record)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()
+    })();
+    written.with_context(|| format!("cannot write {to}"))?;
     eprintln!(
         "{} quarantined line(s) written to {to} ({})",
         trace.quarantine.len(),
