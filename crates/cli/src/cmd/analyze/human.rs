@@ -61,9 +61,15 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
             trace.quarantine.len() - QUARANTINE_LISTED
         )?;
     }
-    let cases = s.cases().unwrap_or(Cases { built: Vec::new() });
-    for (i, o) in s.overviews().iter().enumerate() {
-        let t = &s.trace().trajectories[i];
+    // One trajectory at a time: its overview, and its case (by position, as
+    // `Session::cases` builds them: ids are not unique in every source) only when shown. A list
+    // of every case searched by id for each trajectory was quadratic in the trajectories
+    // (100,000 two-line runs took 22 s), and every overview held at once was ~7 KB each.
+    s.analyse_all();
+    let s = &*s;
+    for i in 0..s.len() {
+        let (Some(t), Some(o)) = (s.trajectory(i), s.overview(i)) else { continue };
+        let o = &o;
         writeln!(
             out,
             "trajectory {}: {} step{}, outcome {:?}",
@@ -73,8 +79,7 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
             o.outcome
         )?;
         if o.critical.is_some() {
-            let case = cases.built.iter().find(|c| c.trajectory_id == t.id);
-            diagnosis(out, &file, t, o, case, p)?;
+            diagnosis(out, &file, t, o, case_of(s, i).as_ref(), p)?;
         } else if o.outcome == Outcome::Unknown {
             // As the app: no verdict, the likely critical steps if it failed.
             writeln!(out, "  {} {UNKNOWN}", p.note("="))?;
@@ -90,6 +95,21 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
         }
     }
     Ok(())
+}
+
+/// The case `Session::cases` builds for the trajectory at `i` (none without the file's identity
+/// or for a trajectory that is not failing), with its validation.
+fn case_of(s: &Session, i: usize) -> Option<TraceCase> {
+    let (t, a) = (s.trajectory(i)?, s.analysis(i)?);
+    let case = trajscope_core::cases::from_analysis(a, t, s.identity()?)?;
+    let check = trajscope_core::cases::check_case(&case);
+    Some(TraceCase {
+        trajectory_id: t.id.clone(),
+        case_id: case.case_id.clone(),
+        valid: check.valid,
+        errors: check.errors,
+        case,
+    })
 }
 
 fn name_of<T: serde::Serialize>(v: &T) -> String {
