@@ -181,10 +181,9 @@ pub async fn expand(item: Item, limits: &Limits) -> Vec<Item> {
             None => out.push(Item::Failed { name: member, error: "cannot hold it".into() }),
         }
     }
+    // An archive of no file has an error too (`archive_files`).
     if let Some(error) = archive.error {
         out.push(Item::Failed { name, error });
-    } else if out.is_empty() {
-        out.push(Item::Failed { name, error: "the archive holds no files".into() });
     }
     out
 }

@@ -674,8 +674,12 @@ impl Router {
     /// A hint for a file none of whose lines parsed: an encoding or line ending trajscope
     /// does not read.
     fn hint(&self) -> Option<String> {
-        // Nothing to read at all: said, rather than an empty trace of some format.
-        if self.quarantine.is_empty() && self.stats.lines_total == self.stats.lines_blank {
+        // Nothing to read at all: said, rather than an empty trace of some format (unless the
+        // reading stopped at once, which says why).
+        if self.quarantine.is_empty()
+            && self.stats.lines_total == self.stats.lines_blank
+            && self.stopped.is_none()
+        {
             return Some(match self.stats.lines_total {
                 0 => "the file is empty: there is no trace in it".to_string(),
                 n => format!("the file holds only blank lines ({n}): there is no trace in it"),
@@ -865,6 +869,13 @@ impl Router {
             self.utf16 = utf16_guess(line.bytes);
             self.lone_cr = line.end == LineEnd::Eof
                 && memchr::memchr(b'\r', line.bytes).is_some_and(|i| i + 1 < line.bytes.len());
+            // A tar stream read as text would glue its first header to its first member's
+            // first line: not read at all, said instead (an archive is read as one only when
+            // given whole, not inside another or through a pipe).
+            if let Some(why) = archive::tar_stream(line.bytes) {
+                self.halt(why.to_string(), line.no, line.offset);
+                return;
+            }
         }
         self.route(line);
     }

@@ -187,3 +187,46 @@ fn a_single_trace_is_not_an_archive_of_traces() {
         "an .eval is one trace"
     );
 }
+
+#[test]
+fn an_archive_inside_an_archive_is_a_member_that_says_so_and_reads_nothing() {
+    let inner = tar(&three_formats());
+    let plain = ("plain.awtl.jsonl", fixture("awtl/fixed_at_once.awtl.jsonl"));
+    for wrapped in [inner.clone(), gzip(&inner)] {
+        let outer = gzip(&tar(&[("inner.tar.gz", wrapped), plain.clone()]));
+        let a = ingest_archive(&outer, &IngestOptions::default()).expect("an archive");
+        let [nested, read] = &a.members[..] else { panic!("two members: {:?}", a.members) };
+        // Not its header glued to its first member's first line, nor that member's lines as
+        // the member's own: nothing read, and the error says what it is.
+        let e = nested.trace.error.as_deref().unwrap_or_default();
+        assert!(e.contains("tar archive") && e.contains("stopped at line 1"), "{e}");
+        assert_eq!(nested.trace.stats.lines_total, 0);
+        assert!(nested.trace.trajectories.is_empty() && nested.trace.quarantine.is_empty());
+        assert_eq!(read.trace.error, None);
+        assert_eq!(read.trace.trajectories.len(), 1);
+    }
+    // The same of a tar read as one trace (from a pipe, or named with --format).
+    let t = trajscope_core::ingest(&inner, IngestOptions::default());
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("tar archive")), "{:?}", t.error);
+    assert_eq!((t.stats.lines_total, t.trajectories.len()), (0, 0));
+}
+
+#[test]
+fn an_empty_archive_is_an_archive_of_no_file() {
+    let limits = Limits::default();
+    let empty_tar = vec![0u8; 10240];
+    for (bytes, kind) in [
+        (empty_tar.clone(), ArchiveKind::Tar),
+        (gzip(&empty_tar), ArchiveKind::TarGz),
+        (zip(&[]), ArchiveKind::Zip),
+    ] {
+        assert_eq!(archive_kind(&bytes, &limits), Some(kind));
+        let a = ingest_archive(&bytes, &IngestOptions::default()).expect("an archive");
+        assert!(a.members.is_empty());
+        assert_eq!(a.error.as_deref(), Some("the archive holds no files"), "{kind:?}");
+    }
+    // Read as a trace, the zeros are not a line of JSON: the error says what they are.
+    let t = trajscope_core::ingest(&empty_tar, IngestOptions::default());
+    assert!(t.error.as_deref().is_some_and(|e| e.contains("tar archive")), "{:?}", t.error);
+    assert!(t.quarantine.is_empty());
+}

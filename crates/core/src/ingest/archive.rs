@@ -44,23 +44,45 @@ fn is_tar(block: &[u8]) -> bool {
     block.len() >= BLOCK && &block[257..262] == b"ustar"
 }
 
+/// An empty tar: nothing but its end marker, two blocks of zeros (and the zeros that pad it).
+fn is_empty_tar(bytes: &[u8]) -> bool {
+    bytes.len() >= 2 * BLOCK && bytes.len() % BLOCK == 0 && bytes.iter().all(|&b| b == 0)
+}
+
+/// An empty zip: its end-of-directory record alone, no comment.
+fn is_empty_zip(bytes: &[u8]) -> bool {
+    bytes.len() == 22 && bytes.starts_with(b"PK\x05\x06")
+}
+
 /// What kind of archive of traces `bytes` is, if any (read from the content, never a name).
 /// An Inspect `.eval` zip is a trace, not an archive of traces: `None`; so is a zip whose
-/// directory cannot be read.
+/// directory cannot be read. An empty archive is one (of no member).
 pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
-    if is_tar(bytes) {
+    if is_tar(bytes) || is_empty_tar(bytes) {
         return Some(ArchiveKind::Tar);
+    }
+    if is_empty_zip(bytes) {
+        return Some(ArchiveKind::Zip);
     }
     if bytes.starts_with(b"PK\x03\x04") {
         // A damaged zip is left to the ingest, which says what is wrong with it.
         return (eval_zip::is_eval(bytes, limits) == Some(false)).then_some(ArchiveKind::Zip);
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
-        let mut head = Vec::with_capacity(BLOCK);
-        let _ = flate2::read::MultiGzDecoder::new(bytes).take(BLOCK as u64).read_to_end(&mut head);
-        return is_tar(&head).then_some(ArchiveKind::TarGz);
+        let mut head = Vec::with_capacity(2 * BLOCK);
+        let _ =
+            flate2::read::MultiGzDecoder::new(bytes).take(2 * BLOCK as u64).read_to_end(&mut head);
+        return (is_tar(&head) || is_empty_tar(&head)).then_some(ArchiveKind::TarGz);
     }
     None
+}
+
+/// Why a decoded input whose first line is `line` cannot be read as lines: it is a tar stream
+/// (a header block, or an empty archive's zeros), which the ingest does not open. `None` for
+/// anything else.
+pub(crate) fn tar_stream(line: &[u8]) -> Option<&'static str> {
+    (is_tar(line) || is_empty_tar(&line[..line.len() / BLOCK * BLOCK]))
+        .then_some("the input is a tar archive, which is opened only when given as a file")
 }
 
 /// The file members of an archive of traces, not yet ingested: what the app queues one by one.
@@ -100,11 +122,15 @@ pub fn archive_files(bytes: &[u8], limits: &Limits) -> Option<ArchiveFiles> {
         }
         ArchiveKind::Zip => eval_zip::members(bytes, &limits),
     };
-    let files = files
+    let files: Vec<_> = files
         .into_iter()
         .filter(|(path, _)| !is_os_metadata(path))
         .map(|(path, data)| (path.trim_start_matches("./").to_string(), data))
         .collect();
+    let error = match error {
+        None if files.is_empty() => Some("the archive holds no files".to_string()),
+        error => error,
+    };
     Some(ArchiveFiles { kind, files, error })
 }
 
