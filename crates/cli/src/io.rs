@@ -63,8 +63,9 @@ pub fn named_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     match files.files.iter().position(|(p, _)| p == wanted) {
         Some(at) => Ok(Some(files.files.swap_remove(at).1)),
         None => anyhow::bail!(
-            "{} has no member `{member}`{}",
-            archive.display(),
+            "{} has no member `{}`{}",
+            crate::term::shown(&archive),
+            crate::term::escape_line(&member),
             members_text(&archive, &files)
         ),
     }
@@ -96,7 +97,7 @@ pub fn archive_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     let holding = match files.files.len() {
         0 => anyhow::bail!(
             "{} is {} holding no file{}",
-            path.display(),
+            crate::term::shown(path),
             archive_words(files.kind),
             members_text(path, &files)
         ),
@@ -106,9 +107,9 @@ pub fn archive_member(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     anyhow::bail!(
         "{} is {} holding {holding}: name the one to read as ARCHIVE!MEMBER (`trajscope analyze \
          {}` reads them all){}",
-        path.display(),
+        crate::term::shown(path),
         archive_words(files.kind),
-        path.display(),
+        crate::term::shown(path),
         members_text(path, &files)
     )
 }
@@ -126,18 +127,18 @@ fn read_archive(archive: &Path) -> anyhow::Result<ArchiveFiles> {
     if size > limits.max_archive_bytes {
         anyhow::bail!(
             "{} is {} bytes, over the limit of {} an archive may hold: its members are not read",
-            archive.display(),
+            crate::term::shown(archive),
             size,
             trajscope_core::ingest::limits::size_text(limits.max_archive_bytes)
         );
     }
-    let bytes =
-        std::fs::read(archive).with_context(|| format!("cannot read {}", archive.display()))?;
+    let bytes = std::fs::read(archive)
+        .with_context(|| format!("cannot read {}", crate::term::shown(archive)))?;
     archive_files(&bytes, &limits).with_context(|| {
         format!(
             "{} is not an archive of traces (a .tar, .tar.gz or .zip): ARCHIVE!MEMBER names a \
              member of one",
-            archive.display()
+            crate::term::shown(archive)
         )
     })
 }
@@ -192,7 +193,8 @@ pub fn read_into(
         Box::new(std::io::stdin())
     } else {
         Box::new(
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+            std::fs::File::open(path)
+                .with_context(|| format!("cannot read {}", crate::term::shown(path)))?,
         )
     };
     let limits = trajscope_core::ingest::Limits::default();
@@ -249,7 +251,8 @@ pub fn read_into(
         let ready_rxs = ready_rxs;
         // A parser that has hung up has passed on every chunk it was dealt: the input ended.
         for chunk in (0..parsers).cycle().map_while(|p| ready_rxs[p].recv().ok()) {
-            let mut chunk = chunk.with_context(|| format!("cannot read {}", path.display()))?;
+            let mut chunk =
+                chunk.with_context(|| format!("cannot read {}", crate::term::shown(path)))?;
             let bytes = chunk.bytes();
             if std::mem::take(&mut first) {
                 if let Some(kind) = archive_kind(bytes, &limits) {
@@ -416,7 +419,7 @@ fn read_chunks(
 pub fn is_link_to_folder(path: &Path) -> bool {
     let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if link && path.is_dir() {
-        let msg = format!("{}: a link to a folder, not followed", path.display());
+        let msg = format!("{}: a link to a folder, not followed", crate::term::shown(path));
         eprintln!("trajscope: {}", crate::term::escape(&msg));
         return true;
     }
@@ -452,14 +455,15 @@ fn archive_probe(
     let mut head = Vec::with_capacity(64 * 1024);
     std::fs::File::open(path)
         .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .with_context(|| format!("cannot read {}", crate::term::shown(path)))?;
     if !head.starts_with(b"PK\x03\x04") {
         return Ok(Some(Probe { bytes: head, whole: false }));
     }
     if meta.len() > limits.max_archive_bytes {
         return Ok(None);
     }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {}", crate::term::shown(path)))?;
     Ok(Some(Probe { bytes, whole: true }))
 }
 
@@ -485,7 +489,8 @@ pub fn load_archive(
             if size > opts.limits.max_archive_bytes {
                 return Ok(None); // read as one trace, where the same limit names itself
             }
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+            std::fs::read(path)
+                .with_context(|| format!("cannot read {}", crate::term::shown(path)))?
         }
     };
     let Some(archive) = ingest_archive(&bytes, &opts) else { return Ok(None) };

@@ -25,6 +25,12 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// A path as a message names it: on one line, its control and bidirectional characters
+/// escaped (a file name may hold a line feed, which would start a line of its own).
+pub fn shown(path: impl AsRef<std::path::Path>) -> String {
+    escape_line(&path.as_ref().display().to_string()).into_owned()
+}
+
 /// `s` with every unsafe character escaped (borrowed when there is none).
 pub fn escape(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_unsafe) {

@@ -110,6 +110,18 @@ fn quarantine_command_says_where_it_cannot_write() {
 }
 
 #[test]
+fn a_file_name_with_a_line_feed_cannot_start_a_line_of_its_own() {
+    let forged = "/nonexistent/a\ntrajscope: all fine.jsonl";
+    for args in [&["analyze"][..], &["analyze", "--json"], &["cases"], &["view", "--step", "0"]] {
+        let out = trajscope().args(args).arg(forged).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("a\\ntrajscope: all fine.jsonl"), "{args:?}: {err}");
+        assert!(!err.lines().any(|l| l.starts_with("trajscope: all fine")), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn an_unreadable_file_fails_with_one_line() {
     let out = trajscope().args(["analyze", "/nonexistent/trace.jsonl", "--json"]).output().unwrap();
     assert!(!out.status.success());

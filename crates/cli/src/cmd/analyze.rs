@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Ok(Some((members, error))) => {
                 if let Some(e) = error {
                     out.flush()?;
-                    let msg = format!("{}: {e}", file.display());
+                    let msg = format!("{}: {e}", crate::term::shown(file));
                     eprintln!("trajscope: {}", crate::term::escape(&msg));
                 }
                 for (name, mut session) in members {
@@ -137,7 +137,7 @@ fn json(
             "{} is an archive of {} trace file(s); --json reports one file: name a member as \
              ARCHIVE!MEMBER, or use --jsonl (one record per trajectory, each named \
              ARCHIVE!MEMBER)",
-            file.display(),
+            crate::term::shown(file),
             members.len()
         );
     }
@@ -347,7 +347,7 @@ fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     // The entry's own type: a link is a link, not what it points to.
     let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read folder {}", dir.display()))?
+        .with_context(|| format!("cannot read folder {}", crate::term::shown(dir)))?
         .filter_map(Result::ok)
         .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
         .map(|e| (e.path(), e.file_type().ok()))

@@ -50,8 +50,9 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
         let valid: Vec<cases::FailedTurnCase> =
             built.iter().filter(|c| c.valid).map(|c| c.case.clone()).collect();
         let (jsonl, _) = cases::export_jsonl(&valid);
-        std::fs::write(out, jsonl).with_context(|| format!("cannot write {}", out.display()))?;
-        eprintln!("{} valid case(s) written to {}", valid.len(), out.display());
+        std::fs::write(out, jsonl)
+            .with_context(|| format!("cannot write {}", crate::term::shown(out)))?;
+        eprintln!("{} valid case(s) written to {}", valid.len(), crate::term::shown(out));
     }
     let mut out = crate::term::human_or_json(args.json);
     if args.json {
@@ -59,7 +60,7 @@ fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
         writeln!(out, "{}", trajscope_core::redact::redact_json_text(&text))?;
     } else {
         if built.is_empty() {
-            writeln!(out, "{}: no failed trajectory, no case", file.display())?;
+            writeln!(out, "{}: no failed trajectory, no case", crate::term::shown(file))?;
         }
         for c in &built {
             let word = if c.valid { "valid" } else { "INVALID" };
@@ -131,20 +132,22 @@ fn validate(path: &Path, json: bool) -> anyhow::Result<()> {
     }
     out.flush()?;
     if invalid > 0 {
-        anyhow::bail!("{invalid} invalid case(s) in {}", path.display());
+        anyhow::bail!("{invalid} invalid case(s) in {}", crate::term::shown(path));
     }
     Ok(())
 }
 
 /// Reads a cases JSONL; unreadable lines become invalid entries, never a failure.
 pub fn read_cases(path: &Path) -> anyhow::Result<LoadedCases> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {}", crate::term::shown(path)))?;
     Ok(cases::load_jsonl(&bytes))
 }
 
 /// Reads a scorecard JSONL; bad lines are reported in the result.
 pub fn read_scorecard(path: &Path) -> anyhow::Result<LoadedScorecard> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {}", crate::term::shown(path)))?;
     Ok(scorecard::load_jsonl(&bytes))
 }
 

@@ -54,8 +54,8 @@ pub fn read_labels(paths: &[PathBuf]) -> anyhow::Result<LabelIndex> {
         let mut files = Vec::new();
         super::eval::collect(p, &mut files)?;
         for f in files {
-            let bytes =
-                std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+            let bytes = std::fs::read(&f)
+                .with_context(|| format!("cannot read {}", crate::term::shown(&f)))?;
             let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let opts =
                 ImportOptions { default_annotator: name, file_hash: labels::content_hash(&bytes) };
@@ -66,7 +66,7 @@ pub fn read_labels(paths: &[PathBuf]) -> anyhow::Result<LabelIndex> {
                     "trajscope: {}",
                     escape(&format!(
                         "{}: {} line(s) not read as labels (line {}: {})",
-                        f.display(),
+                        crate::term::shown(&f),
                         read.problems.len(),
                         first.line,
                         first.reason
@@ -169,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Box::new(
             std::fs::File::create(&args.output)
-                .with_context(|| format!("cannot write {}", args.output.display()))?,
+                .with_context(|| format!("cannot write {}", crate::term::shown(&args.output)))?,
         )
     };
     let mut out = BufWriter::new(sink);
@@ -192,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         for item in dataset::items(&index, &trace, &source, opts) {
             out.write_all(&item.line)
-                .with_context(|| format!("cannot write {}", args.output.display()))?;
+                .with_context(|| format!("cannot write {}", crate::term::shown(&args.output)))?;
             written += 1;
             matched += 1;
             no_step += usize::from(item.step.is_none() && !item.tie);
@@ -209,12 +209,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("dataset: {} of {} files read, {written} items written", i + 1, files.len());
         }
     }
-    out.flush().with_context(|| format!("cannot write {}", args.output.display()))?;
+    out.flush().with_context(|| format!("cannot write {}", crate::term::shown(&args.output)))?;
     let unmatched = index.len().saturating_sub(matched);
     eprintln!(
         "dataset: {written} {} item(s) written to {} ({no_step} with no critical step, {ties} tied), secrets {}",
         args.style.name(),
-        if to_stdout { "standard output".to_string() } else { args.output.display().to_string() },
+        if to_stdout { "standard output".to_string() } else { crate::term::shown(&args.output) },
         if opts.redact { "masked" } else { "kept (--no-redact)" },
     );
     if unmatched > 0 {

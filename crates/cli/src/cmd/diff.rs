@@ -65,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 None => (0..left_s.len()).find(|&i| i != li).with_context(|| {
                     format!(
                         "{} holds one trajectory; give a second file, or --left and --right",
-                        args.a.display()
+                        crate::term::shown(&args.a)
                     )
                 })?,
             };
@@ -103,10 +103,10 @@ fn pick(
     match id {
         Some(id) => trajs.iter().position(|t| t.id == id).with_context(|| {
             let ids = s.trace().ids_named();
-            format!("no trajectory `{id}` in {} (it holds: {ids})", file.display())
+            format!("no trajectory `{id}` in {} (it holds: {ids})", crate::term::shown(file))
         }),
         None if trajs.len() > default => Ok(default),
-        None => bail!("{} holds no trajectory", file.display()),
+        None => bail!("{} holds no trajectory", crate::term::shown(file)),
     }
 }
 

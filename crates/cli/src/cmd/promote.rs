@@ -62,7 +62,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             serde_json::to_writer(&mut buf, c)?;
             buf.push(b'\n');
         }
-        std::fs::write(out, buf).with_context(|| format!("cannot write {}", out.display()))?;
+        std::fs::write(out, buf)
+            .with_context(|| format!("cannot write {}", crate::term::shown(out)))?;
     }
 
     let mut stdout = crate::term::human_or_json(args.json);
@@ -96,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(out) => eprintln!(
             "{} memory candidate(s) written to {}",
             promotion.to_write.len(),
-            out.display()
+            crate::term::shown(out)
         ),
         None => eprintln!("dry run: nothing written (pass --write OUT to write the candidates)"),
     }

@@ -32,16 +32,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Written as they are made: a file of damaged lines gives records several times its size
     // (each line's bytes in base64 and as text), never held whole.
     let stdout = crate::io::is_stdin(&args.output);
-    let (sink, to): (Box<dyn std::io::Write>, String) = match stdout {
-        true => (Box::new(std::io::stdout().lock()), "standard output".to_string()),
-        false => (
-            Box::new(
-                std::fs::File::create(&args.output)
-                    .with_context(|| format!("cannot write {}", args.output.display()))?,
+    let (sink, to): (Box<dyn std::io::Write>, String) =
+        match stdout {
+            true => (Box::new(std::io::stdout().lock()), "standard output".to_string()),
+            false => (
+                Box::new(std::fs::File::create(&args.output).with_context(|| {
+                    format!("cannot write {}", crate::term::shown(&args.output))
+                })?),
+                crate::term::shown(&args.output),
             ),
-            args.output.display().to_string(),
-        ),
-    };
+        };
     let mut out = std::io::BufWriter::with_capacity(1 << 20, sink);
     let written = (|| -> std::io::Result<()> {
         for q in &trace.quarantine {

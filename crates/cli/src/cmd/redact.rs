@@ -29,8 +29,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!(
             "{} names the member `{member}` of {}: redact does not read inside archives; \
              extract the member and redact it (nothing written)",
-            args.file.display(),
-            archive.display()
+            crate::term::shown(&args.file),
+            crate::term::shown(&archive)
         );
     }
     let bytes = if crate::io::is_stdin(&args.file) {
@@ -38,7 +38,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::io::stdin().read_to_end(&mut b).context("cannot read standard input")?;
         b
     } else {
-        std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?
+        std::fs::read(&args.file)
+            .with_context(|| format!("cannot read {}", crate::term::shown(&args.file)))?
     };
     // The copy is made line by line: the members of an archive would be read as its raw
     // (often deflated) bytes, their secrets missed, and a rewritten archive left damaged.
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!(
             "{} is {kind}: redact masks one text trace (JSON or JSONL, plain or gzip) and does \
              not rewrite archives; extract the members and redact each one (nothing written)",
-            args.file.display()
+            crate::term::shown(&args.file)
         );
     }
     let r = redact::redact_file(&bytes);
@@ -61,8 +62,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         false => {
             std::fs::write(&args.output, &r.bytes)
-                .with_context(|| format!("cannot write {}", args.output.display()))?;
-            args.output.display().to_string()
+                .with_context(|| format!("cannot write {}", crate::term::shown(&args.output)))?;
+            crate::term::shown(&args.output)
         }
     };
     // The report: on standard output, unless the copy went there.
@@ -83,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(
             out,
             "{}: {} secret(s) found, redacted copy written to {output}",
-            args.file.display(),
+            crate::term::shown(&args.file),
             r.findings.len(),
         )?;
         for f in &r.findings {

@@ -38,17 +38,15 @@ fn parse_grain(s: &str) -> Result<Grain, String> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let trace = load(&args.file, args.format)?;
     let traj = match &args.trajectory {
-        Some(id) => trace
-            .trajectories
-            .iter()
-            .find(|t| &t.id == id)
-            .with_context(|| format!("no trajectory `{id}` in {}", args.file.display()))?,
+        Some(id) => trace.trajectories.iter().find(|t| &t.id == id).with_context(|| {
+            format!("no trajectory `{id}` in {}", crate::term::shown(&args.file))
+        })?,
         None => match trace.trajectories.as_slice() {
             [t] => t,
-            [] => bail!("{} holds no trajectory", args.file.display()),
+            [] => bail!("{} holds no trajectory", crate::term::shown(&args.file)),
             many => bail!(
                 "{} holds {} trajectories; pick one with --trajectory ({})",
-                args.file.display(),
+                crate::term::shown(&args.file),
                 many.len(),
                 trace.ids_named()
             ),
