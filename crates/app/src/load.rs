@@ -93,5 +93,5 @@ pub async fn fetch_blob(url: &str) -> Result<web_sys::Blob, String> {
 fn js_err(v: wasm_bindgen::JsValue) -> String {
     v.as_string()
         .or_else(|| v.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| format!("{v:?}"))
+        .unwrap_or_else(|| "the browser gave no reason".into())
 }

@@ -49,7 +49,7 @@ fn write_error(e: wasm_bindgen::JsValue) -> StorageError {
         _ => StorageError::Other(
             e.dyn_ref::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| format!("{e:?}")),
+                .unwrap_or_else(|| "the browser gave no reason".into()),
         ),
     }
 }

@@ -702,6 +702,13 @@ impl Router {
                     .to_string(),
             );
         }
+        if !self.quarantine.is_empty()
+            && self.quarantine.iter().all(|q| q.reason == formats::PLAIN_TEXT)
+        {
+            return Some(
+                "no line of the file is JSON: it looks like a text file, not a trace".into(),
+            );
+        }
         self.lone_cr.then(|| {
             "the file's lines end with a lone carriage return (\\r, old Mac style); trajscope \
              splits lines at \\n (convert them, e.g. with `tr '\\r' '\\n'`)"
@@ -955,9 +962,12 @@ impl Router {
                     for h in held {
                         self.quarantine_line(h.no, h.offset, &h.bytes, h.end);
                     }
-                } else if self.no_document {
+                } else if self.no_document || (held.is_empty() && !opens_json(bytes)) {
                     // Held lines are only kept to tell a document; a line that does not
-                    // decide the format is quarantined whatever comes later.
+                    // decide the format is quarantined whatever comes later. So is every such
+                    // line once the first is not even the start of one (a log, plain text):
+                    // it is no document, nor told of as one that failed.
+                    self.no_document = true;
                     self.quarantine_line(no, offset, bytes, end);
                     return;
                 } else {
@@ -1165,6 +1175,12 @@ pub fn ingest(bytes: &[u8], opts: IngestOptions) -> Trace {
 
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// A line that may start a JSON document: its first byte that is not white space opens an
+/// object or an array.
+fn opens_json(line: &[u8]) -> bool {
+    line.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
 /// A first line that opens a pretty-printed document rather than a JSONL record.

@@ -30,6 +30,31 @@ fn truncated_tail_is_told_apart_from_damage_in_the_middle() {
 }
 
 #[test]
+fn a_plain_text_file_is_said_to_be_one_not_a_json_document_that_failed() {
+    // Fewer and more lines than are held to tell a document: the same message.
+    for n in [3, 65, 500] {
+        let input = "2026-12-05 INFO server started on port 8080\n".repeat(n);
+        let trace = run(input.as_bytes());
+        assert_accounting(&trace);
+        assert_eq!(trace.stats.lines_quarantined, n as u64);
+        assert_eq!(
+            trace.error.as_deref(),
+            Some("no line of the file is JSON: it looks like a text file, not a trace"),
+            "{n} lines"
+        );
+    }
+    // Text before the records: the records are read, and nothing is said of the file.
+    let input = format!("{}{GOOD}\n{GOOD}\n", "a banner line\n".repeat(70));
+    let trace = run(input.as_bytes());
+    assert_accounting(&trace);
+    assert_eq!((trace.stats.lines_parsed, trace.stats.lines_quarantined), (2, 70));
+    assert_eq!(trace.error, None);
+    // A document that fails is still told of as one.
+    let trace = run(b"{\n  \"type\": \"action\",\n  oops\n}\n");
+    assert!(trace.error.as_deref().is_some_and(|e| e.contains("not valid JSON")), "{trace:?}");
+}
+
+#[test]
 fn crlf_bom_blank_lines_and_empty_input() {
     let input = format!("\u{feff}{GOOD}\r\n\r\n   \n{GOOD}\r\n");
     let trace = run(input.as_bytes());

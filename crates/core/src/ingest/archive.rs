@@ -46,7 +46,7 @@ fn is_tar(block: &[u8]) -> bool {
 
 /// An empty tar: nothing but its end marker, two blocks of zeros (and the zeros that pad it).
 fn is_empty_tar(bytes: &[u8]) -> bool {
-    bytes.len() >= 2 * BLOCK && bytes.len() % BLOCK == 0 && bytes.iter().all(|&b| b == 0)
+    bytes.len() >= 2 * BLOCK && bytes.iter().all(|&b| b == 0)
 }
 
 /// An empty zip: its end-of-directory record alone, no comment.
@@ -69,10 +69,10 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
         return (eval_zip::is_eval(bytes, limits) == Some(false)).then_some(ArchiveKind::Zip);
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
-        let mut head = Vec::with_capacity(2 * BLOCK);
-        let _ =
-            flate2::read::MultiGzDecoder::new(bytes).take(2 * BLOCK as u64).read_to_end(&mut head);
-        return (is_tar(&head) || is_empty_tar(&head)).then_some(ArchiveKind::TarGz);
+        // (An empty tar gzipped is read as a trace, where the ingest says what it is.)
+        let mut head = Vec::with_capacity(BLOCK);
+        let _ = flate2::read::MultiGzDecoder::new(bytes).take(BLOCK as u64).read_to_end(&mut head);
+        return is_tar(&head).then_some(ArchiveKind::TarGz);
     }
     None
 }
@@ -81,8 +81,8 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
 /// (a header block, or an empty archive's zeros), which the ingest does not open. `None` for
 /// anything else.
 pub(crate) fn tar_stream(line: &[u8]) -> Option<&'static str> {
-    (is_tar(line) || is_empty_tar(&line[..line.len() / BLOCK * BLOCK]))
-        .then_some("the input is a tar archive, which is opened only when given as a file")
+    (is_tar(line) || is_empty_tar(line))
+        .then_some("the file is a tar archive, empty or inside another archive: not opened")
 }
 
 /// The file members of an archive of traces, not yet ingested: what the app queues one by one.
