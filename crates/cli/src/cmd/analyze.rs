@@ -315,7 +315,9 @@ fn write_jsonl(out: &mut impl std::io::Write, file: &Path, s: &Session) -> anyho
         serde_json::to_writer(&mut *out, &rec)?;
         writeln!(out)?;
     }
-    for overview in s.overviews() {
+    // One overview at a time, written and dropped (each is a few KB: all of a file of many
+    // runs at once was twice the memory of the trace).
+    for overview in (0..s.len()).filter_map(|i| s.overview(i)) {
         let rec = Record {
             file: file.clone(),
             format: trace.format,
