@@ -163,6 +163,25 @@ fn members_text(archive: &Path, files: &ArchiveFiles) -> String {
     out
 }
 
+/// Refuses an output that is the file `input` reads (itself, or the archive of an
+/// `ARCHIVE!MEMBER`): the write would replace the trace before or while it is read. Nothing is
+/// written then. Standard input or output (`-`) and an output that does not exist yet pass.
+pub fn refuse_overwrite(input: &Path, output: &Path) -> anyhow::Result<()> {
+    if is_stdin(input) || is_stdin(output) {
+        return Ok(());
+    }
+    let read = split_member(input).map_or_else(|| input.to_path_buf(), |(archive, _)| archive);
+    let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
+    if same(&read, output) {
+        anyhow::bail!(
+            "{} is the trace read as well as the output: writing it would replace the trace \
+             (nothing written); name another output",
+            crate::term::shown(output)
+        );
+    }
+    Ok(())
+}
+
 /// Whether `path` is `-`, standard input.
 pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"

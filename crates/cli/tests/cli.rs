@@ -122,6 +122,22 @@ fn a_file_name_with_a_line_feed_cannot_start_a_line_of_its_own() {
 }
 
 #[test]
+fn an_output_that_is_the_trace_read_is_refused_and_the_trace_kept() {
+    let input = tmp("kept-as-it-was.jsonl");
+    let bytes = b"{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\nnot json\n";
+    std::fs::write(&input, bytes).unwrap();
+    // The same file by another name, too (`dir/./name`).
+    let other = input.parent().unwrap().join(".").join(input.file_name().unwrap());
+    for (cmd, out) in [("quarantine", &input), ("cases", &other), ("redact", &input)] {
+        let o = trajscope().args([cmd, "-o"]).arg(out).arg(&input).output().unwrap();
+        assert!(!o.status.success(), "{cmd}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains("is the trace read as well as the output"), "{cmd}: {err}");
+        assert_eq!(std::fs::read(&input).unwrap(), bytes, "{cmd} left the trace as it was");
+    }
+}
+
+#[test]
 fn an_unreadable_file_fails_with_one_line() {
     let out = trajscope().args(["analyze", "/nonexistent/trace.jsonl", "--json"]).output().unwrap();
     assert!(!out.status.success());

@@ -45,6 +45,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn build(file: &Path, args: &Args) -> anyhow::Result<()> {
+    if let Some(out) = &args.output {
+        crate::io::refuse_overwrite(file, out)?;
+    }
     let built = trace_cases(file, args.format, args.outcome.reviewer().as_ref())?;
     if let Some(out) = &args.output {
         let valid: Vec<cases::FailedTurnCase> =

@@ -28,6 +28,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     use std::io::Write as _;
+    crate::io::refuse_overwrite(&args.file, &args.output)?;
     let trace = load(&args.file, args.format)?;
     // Written as they are made: a file of damaged lines gives records several times its size
     // (each line's bytes in base64 and as text), never held whole.

@@ -33,6 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             crate::term::shown(&archive)
         );
     }
+    crate::io::refuse_overwrite(&args.file, &args.output)?;
     let bytes = if crate::io::is_stdin(&args.file) {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).context("cannot read standard input")?;
