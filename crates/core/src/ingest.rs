@@ -878,8 +878,12 @@ impl Router {
                 && memchr::memchr(b'\r', line.bytes).is_some_and(|i| i + 1 < line.bytes.len());
             // A tar stream read as text would glue its first header to its first member's
             // first line: not read at all, said instead (an archive is read as one only when
-            // given whole, not inside another or through a pipe).
-            if let Some(why) = archive::tar_stream(line.bytes) {
+            // given whole, not inside another or through a pipe). Not a line that opens JSON,
+            // nor zeros that a line follows (a crashed writer's padding before good lines).
+            let tar = (!opens_json(line.bytes))
+                .then(|| archive::tar_stream(line.bytes, line.end == LineEnd::Eof))
+                .flatten();
+            if let Some(why) = tar {
                 self.halt(why.to_string(), line.no, line.offset);
                 return;
             }

@@ -223,6 +223,18 @@ fn an_empty_archive_is_an_archive_of_no_file() {
         assert!(a.members.is_empty());
         assert_eq!(a.error.as_deref(), Some("the archive holds no files"), "{kind:?}");
     }
+    // Zeros a line follows are no empty archive (a crashed writer's padding): the lines after
+    // them are read.
+    let mut padded = vec![0u8; 4096];
+    padded.extend_from_slice(b"\n{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n");
+    let t = trajscope_core::ingest(&padded, IngestOptions::default());
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (1, 1), "{:?}", t.error);
+    // Nor is a JSON line that holds `ustar` where a tar header has it.
+    let mut line = b"{\"type\":\"message\",\"run_id\":\"r\",\"text\":\"".to_vec();
+    line.resize(257, b'a');
+    line.extend_from_slice(b"ustar and more text\"}\n");
+    let t = trajscope_core::ingest(&line, IngestOptions::default());
+    assert_eq!(t.stats.lines_parsed, 1, "{:?}", t.error);
     // Read as a trace (a gzipped one is, its kind told from its first header), the zeros are
     // not a line of JSON: the error says what they are.
     for bytes in [empty_tar.clone(), gzip(&empty_tar)] {

@@ -78,10 +78,10 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
 }
 
 /// Why a decoded input whose first line is `line` cannot be read as lines: it is a tar stream
-/// (a header block, or an empty archive's zeros), which the ingest does not open. `None` for
-/// anything else.
-pub(crate) fn tar_stream(line: &[u8]) -> Option<&'static str> {
-    (is_tar(line) || is_empty_tar(line))
+/// (a header block, or an empty archive's zeros: the whole input when `whole`), which the
+/// ingest does not open. `None` for anything else.
+pub(crate) fn tar_stream(line: &[u8], whole: bool) -> Option<&'static str> {
+    (is_tar(line) || (whole && is_empty_tar(line)))
         .then_some("the file is a tar archive, empty or inside another archive: not opened")
 }
 
