@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use crate::record::{FailureClass, FailureMode, Phase};
 
 pub use build::{from_attribution, from_trace_with, TraceCase};
-pub use evidence::{from_analysis, from_trace_analyses, is_failing};
+pub use evidence::{from_analysis, from_trace_analyses, is_failing, trace_case};
 
 /// The only case schema version this build reads and writes.
 pub const SCHEMA_VERSION: u64 = 1;

@@ -264,6 +264,12 @@ impl Session {
         Some(Cases { built })
     }
 
+    /// The case of the trajectory at `i`, as [`Session::cases`] builds it, when it is analysed
+    /// and failing and the identity is known (a shell that shows one trajectory at a time).
+    pub fn case(&self, i: usize) -> Option<TraceCase> {
+        cases::trace_case(self.analysis(i)?, self.trajectory(i)?, self.identity()?)
+    }
+
     /// The secrets found in the trace (`crate::redact::scan_trace`, `docs/redaction.md`).
     pub fn secrets(&self) -> Vec<crate::redact::TraceFinding> {
         crate::redact::scan_trace(&self.trace)

@@ -53,17 +53,23 @@ pub fn from_trace_analyses(
     let mut out = Vec::new();
     for (i, t) in trace.trajectories.iter().enumerate() {
         let Some(a) = analyze(i, t) else { continue };
-        let Some(case) = from_analysis(&a, t, content_hash) else { continue };
-        let check = check_case(&case);
-        out.push(TraceCase {
-            trajectory_id: t.id.clone(),
-            case_id: case.case_id.clone(),
-            valid: check.valid,
-            errors: check.errors,
-            case,
-        });
+        out.extend(trace_case(&a, t, content_hash));
     }
     out
+}
+
+/// One trajectory's entry of [`from_trace_analyses`]: its case with the case's validation
+/// (`None` for a trajectory that is not failing).
+pub fn trace_case(a: &TrajectoryAnalysis, t: &Trajectory, content_hash: &str) -> Option<TraceCase> {
+    let case = from_analysis(a, t, content_hash)?;
+    let check = check_case(&case);
+    Some(TraceCase {
+        trajectory_id: t.id.clone(),
+        case_id: case.case_id.clone(),
+        valid: check.valid,
+        errors: check.errors,
+        case,
+    })
 }
 
 /// A failed run in which the analysis singled out no step: the failure is the last step the

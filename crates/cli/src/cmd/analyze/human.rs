@@ -79,7 +79,7 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
             o.outcome
         )?;
         if o.critical.is_some() {
-            diagnosis(out, &file, t, o, case_of(s, i).as_ref(), p)?;
+            diagnosis(out, &file, t, o, s.case(i), p)?;
         } else if o.outcome == Outcome::Unknown {
             // As the app: no verdict, the likely critical steps if it failed.
             writeln!(out, "  {} {UNKNOWN}", p.note("="))?;
@@ -97,21 +97,6 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
     Ok(())
 }
 
-/// The case `Session::cases` builds for the trajectory at `i` (none without the file's identity
-/// or for a trajectory that is not failing), with its validation.
-fn case_of(s: &Session, i: usize) -> Option<TraceCase> {
-    let (t, a) = (s.trajectory(i)?, s.analysis(i)?);
-    let case = trajscope_core::cases::from_analysis(a, t, s.identity()?)?;
-    let check = trajscope_core::cases::check_case(&case);
-    Some(TraceCase {
-        trajectory_id: t.id.clone(),
-        case_id: case.case_id.clone(),
-        valid: check.valid,
-        errors: check.errors,
-        case,
-    })
-}
-
 fn name_of<T: serde::Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(serde_json::Value::String(s)) => s,
@@ -124,7 +109,7 @@ fn diagnosis(
     file: &str,
     t: &Trajectory,
     o: &Overview,
-    case: Option<&TraceCase>,
+    case: Option<TraceCase>,
     p: Paint,
 ) -> std::io::Result<()> {
     let Some(c) = &o.critical else { return Ok(()) };
@@ -195,7 +180,7 @@ fn diagnosis(
     }
     match case {
         Some(case) if case.valid => {
-            let b = Cases { built: vec![case.clone()] }.brief();
+            let b = Cases { built: vec![case] }.brief();
             if let Some(first) = brief::to_markdown(&b).lines().find(|l| l.starts_with("- ")) {
                 let first = first.trim_start_matches("- ");
                 writeln!(out, "{pad} {} brief: {}", p.note("="), escape_line(first))?;
