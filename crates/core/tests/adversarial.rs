@@ -446,6 +446,35 @@ fn utf16_and_lone_cr_files_get_a_hint() {
     assert!(t.error.is_none());
 }
 
+/// Python's `json` writes a lone surrogate as a `\u` escape (text it decoded with
+/// `surrogateescape`: a command's output that was not UTF-8) and reads it back: such a line is
+/// kept, the surrogate read as U+FFFD, in a JSONL trace and in a document alike.
+#[test]
+fn lines_with_escaped_lone_surrogates_are_read_not_quarantined() {
+    let awtl = concat!(
+        r#"{"type":"action","run_id":"r1","command":"echo \ud800 x"}"#,
+        "\n",
+        r#"{"type":"observation","run_id":"r1","output":"bad \udc80 y","exit_code":1}"#,
+        "\n",
+        r#"{"type":"action","run_id":"r1","command":"ok \ud83d\ude00"}"#,
+        "\n",
+    );
+    let t = ingest(awtl.as_bytes(), IngestOptions::default());
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (3, 0), "{:?}", t.quarantine);
+    let steps = &t.trajectories[0].steps;
+    assert_eq!(steps[0].args.as_deref(), Some("echo \u{FFFD} x"));
+    assert_eq!(steps[1].text, "bad \u{FFFD} y");
+    assert_eq!(steps[2].args.as_deref(), Some("ok \u{1F600}"));
+    // A pretty-printed document (its lines are no records): the same reading.
+    let doc =
+        "{\n  \"history\": [\n    {\"role\": \"user\", \"content\": \"fix \\udc80 it\"}\n  ],\n  \
+               \"question_ID\": \"q1\"\n}\n";
+    let t = ingest(doc.as_bytes(), IngestOptions::default());
+    assert!(t.quarantine.is_empty(), "{:?}", t.quarantine);
+    assert_eq!(t.trajectories.len(), 1, "{:?}", t.error);
+    assert_eq!(t.trajectories[0].steps[0].text, "fix \u{FFFD} it");
+}
+
 #[test]
 fn two_trajectories_sharing_an_id_stay_addressable() {
     let record = r#"{"history":[{"role":"user","content":"a"}],"question_ID":"q1"}"#;

@@ -341,17 +341,24 @@ pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
     SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() }
 }
 
-/// Parses a line as JSON, with a reason fit for the quarantine on failure. A number too large
-/// for a 64-bit float (`1e400`, a 5,000-digit integer) is valid JSON: it is kept as its text
-/// (a JSON string of its digits), not refused.
+/// Parses a line as JSON, with a reason fit for the quarantine on failure. Two things are
+/// valid JSON that the parser refuses, and are read instead of refused ([`mended`]): a number
+/// too large for a 64-bit float (`1e400`, a 5,000-digit integer), kept as its text (a JSON
+/// string of its digits), and a `\u` escape of half a UTF-16 surrogate pair, read as U+FFFD.
 pub fn parse_value(text: &str) -> Result<Value, String> {
     match crate::json::from_str(text) {
         Ok(v) => Ok(v),
-        Err(e) if is_out_of_range(&e) => quote_huge_numbers(text)
-            .and_then(|t| crate::json::from_str(&t).ok())
-            .ok_or_else(|| json_reason(&e)),
-        Err(_) if is_plain_text(text) => Err(PLAIN_TEXT.to_string()),
-        Err(e) => Err(json_reason(&e)),
+        // A refused line is looked at once more (once: what [`mended`] gives has nothing to
+        // mend): Python's `json` writes lone surrogates for text it decoded with
+        // `surrogateescape` (a command's output that was not UTF-8), and reads them back, as
+        // JavaScript's `JSON.parse` does; UTF-8 cannot hold them.
+        Err(e) => match mended(text) {
+            // Still refused: the reason is the mended text's (the same columns unless a number
+            // before the fault was quoted: two bytes further each).
+            Some(t) => parse_value(&t),
+            None if is_plain_text(text) => Err(PLAIN_TEXT.to_string()),
+            None => Err(json_reason(&e)),
+        },
     }
 }
 
@@ -399,35 +406,53 @@ fn is_plain_text(text: &str) -> bool {
     bare_word(&word)
 }
 
-/// A whole document, with [`parse_value`]'s treatment of huge numbers; the error is the
-/// original one (its position is the file's).
+/// A whole document, with [`parse_value`]'s treatment of huge numbers and lone surrogates; the
+/// error is the original one (its position is the file's).
 pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     match serde_json::from_slice(bytes) {
-        Err(e) if is_out_of_range(&e) => std::str::from_utf8(bytes)
+        Err(e) => std::str::from_utf8(bytes)
             .ok()
-            .and_then(quote_huge_numbers)
+            .and_then(mended)
             .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or(e),
-        other => other,
+        ok => ok,
     }
 }
 
-fn is_out_of_range(e: &serde_json::Error) -> bool {
-    e.to_string().starts_with("number out of range")
-}
-
 /// The JSON text with every number that overflows a 64-bit float written as a string of its
-/// text; `None` when there is none.
-fn quote_huge_numbers(text: &str) -> Option<String> {
+/// text, and each `\u` escape of a lone surrogate (U+D800 to U+DFFF, not a high one followed by
+/// a low one) written `\uFFFD`; `None` when there is neither (a line may hold both: the parser
+/// names only the first it meets). A surrogate escape and its replacement are both six bytes:
+/// with no number quoted, every other byte stays in place.
+fn mended(text: &str) -> Option<String> {
     let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 16);
-    let (mut i, mut copied, mut changed) = (0, 0, false);
+    // The code unit of a `\uXXXX` escape at `at`.
+    let unit = |at: usize| match b.get(at..at + 6)? {
+        [b'\\', b'u', hex @ ..] => {
+            hex.iter().try_fold(0, |n, &c| Some(n * 16 + char::from(c).to_digit(16)?))
+        }
+        _ => None,
+    };
+    let is = |at: usize, lo: u32, hi: u32| unit(at).is_some_and(|u| (lo..hi).contains(&u));
+    let mut out = String::new();
+    let (mut i, mut copied) = (0, 0);
     while i < b.len() {
         match b[i] {
             b'"' => {
                 i += 1;
                 while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
+                    if b[i] != b'\\' {
+                        i += 1;
+                    } else if is(i, 0xD800, 0xDC00) && is(i + 6, 0xDC00, 0xE000) {
+                        i += 12;
+                    } else if is(i, 0xD800, 0xE000) {
+                        out.push_str(&text[copied..i + 2]);
+                        out.push_str("FFFD");
+                        i += 6;
+                        copied = i;
+                    } else {
+                        i += 2;
+                    }
                 }
                 i += 1;
             }
@@ -445,13 +470,13 @@ fn quote_huge_numbers(text: &str) -> Option<String> {
                     out.push_str(token);
                     out.push('"');
                     copied = i;
-                    changed = true;
                 }
             }
             _ => i += 1,
         }
     }
-    if !changed {
+    // Something was rewritten exactly when something was copied.
+    if copied == 0 {
         return None;
     }
     out.push_str(&text[copied.min(text.len())..]);
@@ -610,6 +635,50 @@ mod tests {
             assert_eq!(json_text(&v), v.to_string(), "{text}");
         }
         assert_eq!(json_text(&Value::from(u64::MAX)), "18446744073709551615");
+    }
+
+    /// Any sequence of UTF-16 code units written as `\u` escapes (Python's `json.dumps` of a
+    /// string holding lone surrogates) reads as `String::from_utf16_lossy` decodes the units:
+    /// pairs as their character, each lone surrogate as U+FFFD. Huge numbers beside them too.
+    #[test]
+    fn escaped_lone_surrogates_read_as_replacement_characters() {
+        use proptest::prelude::*;
+        let surrogates = prop_oneof![0xD800u16..0xE000, 0u16..0x80, any::<u16>()];
+        proptest!(|(units in prop::collection::vec(surrogates, 0..24), huge in any::<bool>())| {
+            let escaped: String = units.iter().map(|u| format!("\\u{u:04x}")).collect();
+            let number = if huge { "1e400" } else { "1" };
+            let line = format!("{{\"text\":\"{escaped}\",\"n\":{number}}}");
+            let v = parse_value(&line).map_err(TestCaseError::fail)?;
+            let decoded = String::from_utf16_lossy(&units);
+            prop_assert_eq!(v["text"].as_str(), Some(decoded.as_str()));
+            prop_assert_eq!(v["n"].is_string(), huge);
+            let doc = parse_document(line.as_bytes())
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(doc, v);
+        });
+    }
+
+    #[test]
+    fn only_escapes_of_lone_surrogates_are_rewritten() {
+        let cases = [
+            // An escaped backslash before `ud800` is text, not an escape.
+            (r#"{"a":"\\ud800"}"#, None),
+            (r#"{"a":"\ud83d\ude00 ok"}"#, None),
+            (r#"{"a":"\ud83d x"}"#, Some(r#"{"a":"\uFFFD x"}"#)),
+            (r#"{"a":"\ude00\ud83d"}"#, Some(r#"{"a":"\uFFFD\uFFFD"}"#)),
+            (r#"{"a":"\\\udc80"}"#, Some(r#"{"a":"\\\uFFFD"}"#)),
+            (r#"{"a":"\ud800\ud83d\ude00"}"#, Some(r#"{"a":"\uFFFD\ud83d\ude00"}"#)),
+            // Cut short: no panic, nothing rewritten that is not a whole escape.
+            (r#"{"a":"x\"#, None),
+            (r#"{"a":"\ud8"#, None),
+            (r#"{"a":"\udc0"#, None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(mended(text).as_deref(), want, "{text}");
+        }
+        // A line that is broken otherwise keeps the parser's reason for it.
+        let reason = parse_value(r#"{"a":"\ud800", "b": }"#).unwrap_err();
+        assert_eq!(reason, "invalid JSON at column 21: expected value");
     }
 
     #[test]
