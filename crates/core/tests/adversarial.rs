@@ -446,6 +446,28 @@ fn utf16_and_lone_cr_files_get_a_hint() {
     assert!(t.error.is_none());
 }
 
+/// UTF-16 is named with its byte order, with or without a byte-order mark, and the command
+/// given converts from it; no line is lost to the hint.
+#[test]
+fn utf16_files_are_named_with_their_byte_order() {
+    let line = "{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n";
+    let units: Vec<u16> = line.encode_utf16().collect();
+    let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+    let cases: [(&[u8], &[u8], &str); 2] =
+        [(&[0xFF, 0xFE], &le, "UTF-16LE"), (&[0xFE, 0xFF], &be, "UTF-16BE")];
+    for (bom, body, enc) in cases {
+        for bytes in [[bom, body].concat(), body.to_vec()] {
+            let t = ingest(&bytes, IngestOptions::default());
+            let e = t.error.unwrap_or_default();
+            assert!(e.contains(&format!("looks like {enc} text")), "{enc}: {e}");
+            assert!(e.contains(&format!("iconv -f {enc} -t UTF-8")), "{enc}: {e}");
+            assert_eq!(t.stats.lines_parsed, 0);
+            assert_eq!(t.stats.lines_total, t.stats.lines_quarantined + t.stats.lines_blank);
+        }
+    }
+}
+
 /// Python's `json` writes a lone surrogate as a `\u` escape (text it decoded with
 /// `surrogateescape`: a command's output that was not UTF-8) and reads it back: such a line is
 /// kept, the surrogate read as U+FFFD, in a JSONL trace and in a document alike.
@@ -473,6 +495,24 @@ fn lines_with_escaped_lone_surrogates_are_read_not_quarantined() {
     assert!(t.quarantine.is_empty(), "{:?}", t.quarantine);
     assert_eq!(t.trajectories.len(), 1, "{:?}", t.error);
     assert_eq!(t.trajectories[0].steps[0].text, "fix \u{FFFD} it");
+}
+
+/// A text file (a log, notes) with a line that looks like damaged JSON among its prose is
+/// still told of as a text file; a file of damaged JSON lines is not.
+#[test]
+fn a_mostly_prose_file_is_told_of_as_text() {
+    let log = "2026-12-01 10:00:00 INFO starting agent\n[1, 2\nTraceback (most recent call \
+               last):\n  File \"agent.py\", line 3, in main\nValueError: bad plan\n";
+    let t = ingest(log.as_bytes(), IngestOptions::default());
+    assert_eq!(t.stats.lines_quarantined, 5);
+    assert!(t.quarantine.iter().any(|q| q.reason != "not JSON: a plain-text line (a log line?)"));
+    let e = t.error.unwrap_or_default();
+    assert!(e.contains("it looks like a text file, not a trace"), "{e}");
+    let damaged = "{\"type\":\"action\",\n[1, 2\nnot a record here\n{\"run_id\":\n";
+    let t = ingest(damaged.as_bytes(), IngestOptions::default());
+    assert_eq!(t.stats.lines_quarantined, 4);
+    let e = t.error.unwrap_or_default();
+    assert!(!e.contains("text file"), "{e}");
 }
 
 #[test]
