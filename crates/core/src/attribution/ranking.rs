@@ -198,11 +198,14 @@ pub fn rank(
                     first_agent = Some(actor);
                     true
                 }
-                Some(a) => a != actor && !agents.contains(&actor),
+                Some(a) => {
+                    let new = a != actor && !agents.contains(&actor);
+                    if new {
+                        agents.push(actor);
+                    }
+                    new
+                }
             };
-            if first_of_agent && first_agent != Some(actor) {
-                agents.push(actor);
-            }
             if at[i] != NONE {
                 continue;
             }
