@@ -167,7 +167,8 @@ pub fn app() -> Html {
 
 fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Html {
     let Some((file, _)) = state.sel() else {
-        return match state.queue.files.iter().rev().find_map(|f| match &f.status {
+        let files = &state.queue.files;
+        return match (0..files.len()).rev().map(|i| &files[i]).find_map(|f| match &f.status {
             FileStatus::Loading { .. } => Some(panels::progress(f, ctx)),
             FileStatus::Ready(s) if s.reading.is_some() => Some(panels::progress(f, ctx)),
             _ => None,

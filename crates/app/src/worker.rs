@@ -13,6 +13,9 @@ mod store;
 
 pub use store::{summarize, Store};
 
+/// Files of at least this size log where their load's time went (`trajscope-timing` lines).
+pub const TIMED_MIN_BYTES: f64 = 1024.0 * 1024.0;
+
 /// Files bigger than this are refused before reading: a trace in memory takes a few times its
 /// file size and a browser tab's WebAssembly memory is capped at 4 GiB.
 pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -44,6 +47,7 @@ mod glue {
 
     use super::store::GROWING_STEPS;
     use super::Store;
+    use super::TIMED_MIN_BYTES;
     use crate::hash_helper::{self, HashHelper};
     use crate::load::Slices;
     use crate::protocol::{ReadProgress, Request, Response};
@@ -219,14 +223,18 @@ mod glue {
         // the hash has arrived.
         resps.iter().for_each(|r| post(&scope, r));
         let t_posted = now();
-        // Where the time went (the app benchmark, `bench/app/run.mjs`, reads this line).
+        // Where the time went (the app benchmark, `bench/app/run.mjs`, reads this line), for a
+        // file of a size worth timing: not once for each of an archive's thousands of members.
+        let timed = total >= TIMED_MIN_BYTES;
         let early = t_early.map(|t| format!(" early={t:.0}")).unwrap_or_default();
-        gloo::console::log!(format!(
+        if timed {
+            gloo::console::log!(format!(
             "trajscope-timing at={t_start:.0} read={t_read:.0} feed={t_feed:.0} finish+analyse={:.0} post={:.0} total={:.0}{early}",
             t_inserted - t0,
             t_posted - t_inserted,
             t_posted - t_start
-        ));
+            ));
+        }
         // (Hashed here, the identity was already in `Loaded`.)
         if let Some(helper) = helper {
             let (scope, store) = (scope.clone(), store.clone());
@@ -268,10 +276,12 @@ mod glue {
             }
         }
         let scan = t_scanned.unwrap_or(0.0);
-        gloo::console::log!(format!(
-            "trajscope-timing-background scan={scan:.0} analyse={:.0} after_ready={:.0}",
-            t_work - scan,
-            now() - t_posted
-        ));
+        if timed {
+            gloo::console::log!(format!(
+                "trajscope-timing-background scan={scan:.0} analyse={:.0} after_ready={:.0}",
+                t_work - scan,
+                now() - t_posted
+            ));
+        }
     }
 }

@@ -53,7 +53,8 @@ fn worker(s: State, resp: Response) -> State {
 /// and every trajectory analysed, the answers given to the page.
 fn opened(s: State, id: u32, text: &str) -> (State, Store) {
     let mut store = Store::default();
-    let s = act(s, QueueAction::Add { id, name: format!("f{id}"), size: text.len() as f64 });
+    let s =
+        act(s, QueueAction::Add { id, batch: id, name: format!("f{id}"), size: text.len() as f64 });
     let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
     let mut s = worker(s, store.insert(id, session));
     while let Some(resp) = store.next_batch(id, || true) {
@@ -78,7 +79,8 @@ fn columns(s: State, store: &mut Store) -> State {
 
 /// The open trajectory with `n` steps, errors at `errors` (no worker).
 fn with_columns(n: u32, errors: &[u32]) -> State {
-    let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+    let s =
+        act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 1.0 });
     let s = act(s, Action::Select { file: 1, traj: 0 });
     let c = StepColumns {
         line: (1..=n).collect(),
@@ -374,7 +376,7 @@ test! {
     fn forgetting_the_open_file_opens_the_first_loaded_one() {
         let (s, _) = opened(State::default(), 1, PASSED);
         let (s, _) = opened(s, 2, SAMPLE);
-        let s = act(s, QueueAction::Add { id: 3, name: "loading".into(), size: 10.0 });
+        let s = act(s, QueueAction::Add { id: 3, batch: 3, name: "loading".into(), size: 10.0 });
         let s = act(s, Action::Select { file: 2, traj: 0 });
         let s = act(s, NavAction::Go(1));
         let s = act(s, QueueAction::Forget(2));
@@ -388,7 +390,7 @@ test! {
     }
 
     fn progress_and_a_late_report_for_a_loaded_file() {
-        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 100.0 });
+        let s = act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 100.0 });
         let p = Response::Progress { file: 1, bytes: 50.0, total: 100.0, lines: 3.0, quarantined: 1.0 };
         let s = worker(s, p.clone());
         let FileStatus::Loading { bytes, lines, .. } = s.queue.files[0].status else { panic!() };
@@ -398,11 +400,63 @@ test! {
         assert_eq!(s.queue.files[0].status, FileStatus::Cancelled, "a late report changes nothing");
     }
 
+    fn a_queue_of_many_files_keeps_their_order_and_each_state_its_own_files() {
+        let mut s = State::default();
+        for id in 0..300 {
+            s = act(s, QueueAction::Add { id, batch: id, name: format!("f{id}"), size: 1.0 });
+        }
+        let before = s.clone();
+        let s = act(s, QueueAction::Failed { id: 150, error: "unreadable".into() });
+        let ids = |s: &State| s.queue.files.iter().map(|f| f.id).collect::<Vec<_>>();
+        assert_eq!(ids(&s), (0..300).collect::<Vec<_>>());
+        assert_eq!((s.queue.files.len(), &*s.queue.files[299].name), (300, "f299"));
+        assert!(matches!(s.queue.files[150].status, FileStatus::Failed(_)));
+        // The state before the update still has the file as it was.
+        assert!(matches!(before.queue.files[150].status, FileStatus::Loading { .. }));
+        assert!(matches!(before.queue.files.get(150).unwrap().status, FileStatus::Loading { .. }));
+        // Forgetting files moves the later ones up, in order, whatever chunk they were in.
+        let s = act(act(s, QueueAction::Forget(0)), QueueAction::Forget(200));
+        let want: Vec<u32> = (1..300).filter(|&i| i != 200).collect();
+        assert_eq!((ids(&s), s.queue.files.len()), (want, 298));
+        assert_eq!(s.queue.files[149].id, 150);
+        assert!(s.queue.files.get(298).is_none());
+        let s = act(s, QueueAction::Add { id: 300, batch: 300, name: "last".into(), size: 1.0 });
+        assert_eq!((s.queue.files.len(), s.queue.files[298].id), (299, 300));
+        assert_eq!(s.queue.position(300), Some(298));
+        // A crash changes every file, each state its own.
+        let after = act(s.clone(), Action::WorkerCrashed("gone".into()));
+        assert!(after.queue.files.iter().all(|f| matches!(f.status, FileStatus::Failed(_))));
+        assert!(matches!(s.queue.files[0].status, FileStatus::Loading { .. }));
+    }
+
+    fn the_first_file_of_a_drop_read_opens_and_a_later_drop_takes_the_view() {
+        let text = three_runs();
+        let mut store = Store::default();
+        let mut s = State::default();
+        for id in 1..=3 {
+            s = act(s, QueueAction::Add { id, batch: 1, name: format!("a.zip!{id}"), size: 1.0 });
+        }
+        let mut load = |s: State, id: u32| {
+            let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), None);
+            worker(s, store.insert(id, session))
+        };
+        // The drop's second file is read first: it opens, and stays open as the others come.
+        let s = load(s, 2);
+        assert_eq!(s.sel(), Some((2, 0)));
+        let s = load(s, 3);
+        let s = load(s, 1);
+        assert_eq!(s.sel(), Some((2, 0)), "a file of the same drop does not take the view");
+        // A file dropped later becomes the view when it is read.
+        let s = act(s, QueueAction::Add { id: 4, batch: 4, name: "later".into(), size: 1.0 });
+        let s = load(s, 4);
+        assert_eq!(s.sel(), Some((4, 0)));
+    }
+
     fn a_crash_fails_loading_files_with_a_clear_message() {
         let s = worker(State::default(), Response::Ready);
-        let s = act(s, QueueAction::Add { id: 1, name: "big".into(), size: 9e8 });
+        let s = act(s, QueueAction::Add { id: 1, batch: 1, name: "big".into(), size: 9e8 });
         let s = act(s, PageAction::Notice("old".into()));
-        let s = act(s, QueueAction::Add { id: 2, name: "other".into(), size: 1.0 });
+        let s = act(s, QueueAction::Add { id: 2, batch: 2, name: "other".into(), size: 1.0 });
         assert_eq!(s.page.notice, None, "a new file clears the notice");
         assert_eq!(s.attr(), "loading");
         let s = act(s, Action::WorkerCrashed("out of memory".into()));
@@ -418,7 +472,7 @@ test! {
 
     fn a_batch_replaces_only_the_overviews_it_brings() {
         let mut store = Store::default();
-        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let s = act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 1.0 });
         let session = Session::new(ingest(three_runs().as_bytes(), IngestOptions::default()), None);
         let s = worker(s, store.insert(1, session));
         let before = s.queue.summary(1).unwrap().clone();
@@ -449,7 +503,7 @@ test! {
     fn the_secrets_arrive_after_loaded_and_fill_in() {
         let planted = include_str!("../../../tests/fixtures/redact/planted-secrets.awtl.jsonl");
         let mut store = Store::default();
-        let s = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+        let s = act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 1.0 });
         let session = Session::new(ingest(planted.as_bytes(), IngestOptions::default()), None);
         let s = worker(s, store.insert(1, session));
         let summary = s.queue.summary(1).unwrap();
@@ -480,7 +534,7 @@ test! {
             let mut store = Store::default();
             let mut s = act(
                 State::default(),
-                QueueAction::Add { id: 1, name: "f".into(), size: text.len() as f64 },
+                QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: text.len() as f64 },
             );
             let mut loader = Loader::new(IngestOptions::default(), true);
             store.begin(1);
@@ -546,7 +600,7 @@ test! {
             }
             let hash = trajscope_core::labels::content_hash(text.as_bytes());
             let mut plain_store = Store::default();
-            let plain = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+            let plain = act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 1.0 });
             let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), Some(hash));
             let mut plain = worker(plain, plain_store.insert(1, session));
             plain = columns(plain, &mut plain_store);
@@ -582,7 +636,7 @@ test! {
             let mut store = Store::default();
             let mut s = act(
                 State::default(),
-                QueueAction::Add { id: 1, name: "f".into(), size: text.len() as f64 },
+                QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: text.len() as f64 },
             );
             let mut loader = Loader::new(IngestOptions::default(), true);
             store.begin(1);
@@ -650,7 +704,7 @@ test! {
             }
             let hash = trajscope_core::labels::content_hash(text.as_bytes());
             let mut plain_store = Store::default();
-            let plain = act(State::default(), QueueAction::Add { id: 1, name: "f".into(), size: 1.0 });
+            let plain = act(State::default(), QueueAction::Add { id: 1, batch: 1, name: "f".into(), size: 1.0 });
             let session = Session::new(ingest(text.as_bytes(), IngestOptions::default()), Some(hash));
             let mut plain = worker(plain, plain_store.insert(1, session));
             plain = columns(plain, &mut plain_store);

@@ -895,7 +895,8 @@ mod tests {
             };
             s.queue.files.push(super::super::state::FileEntry {
                 id: k as u32 + 1,
-                name: format!("f{k}"),
+                batch: k as u32 + 1,
+                name: format!("f{k}").into(),
                 size: 1.0,
                 status: FileStatus::Ready(Rc::new(summary)),
             });

@@ -196,14 +196,15 @@ impl Ctx {
         let (ctx, dispatch) = (self.clone(), dispatch.clone());
         wasm_bindgen_futures::spawn_local(async move {
             let limits = trajscope_core::ingest::Limits::default();
+            let mut batch = None;
             for item in items {
                 for one in crate::gather::expand(item, &limits).await {
                     match one {
                         crate::gather::Item::Trace { name, blob } => {
-                            ctx.load(&dispatch, name, blob)
+                            ctx.load_in(&dispatch, name, blob, &mut batch)
                         }
                         crate::gather::Item::Failed { name, error } => {
-                            ctx.fail(&dispatch, name, error)
+                            ctx.fail(&dispatch, name, error, &mut batch)
                         }
                     }
                 }
@@ -211,30 +212,47 @@ impl Ctx {
         });
     }
 
+    /// A new file id, and the id of the first file of its batch (`batch`: `None` until the
+    /// batch's first file; one drop, pick, folder or archive is one batch).
+    fn new_id(&self, batch: &mut Option<u32>) -> (u32, u32) {
+        let mut n = self.next_file.borrow_mut();
+        *n += 1;
+        (*n, *batch.get_or_insert(*n))
+    }
+
     /// A queue entry for something that could not be read, and why.
-    pub(super) fn fail(&self, dispatch: &UseReducerDispatcher<State>, name: String, error: String) {
-        let id = {
-            let mut n = self.next_file.borrow_mut();
-            *n += 1;
-            *n
-        };
-        dispatch.dispatch(QueueAction::Add { id, name, size: 0.0 }.into());
+    fn fail(
+        &self,
+        dispatch: &UseReducerDispatcher<State>,
+        name: String,
+        error: String,
+        batch: &mut Option<u32>,
+    ) {
+        let (id, batch) = self.new_id(batch);
+        dispatch.dispatch(QueueAction::Add { id, batch, name, size: 0.0 }.into());
         dispatch.dispatch(QueueAction::Failed { id, error }.into());
     }
 
-    /// Queues a blob for ingest under a new file id.
+    /// Queues a blob for ingest under a new file id, on its own.
     pub(super) fn load(
         &self,
         dispatch: &UseReducerDispatcher<State>,
         name: String,
         blob: web_sys::Blob,
     ) {
-        let id = {
-            let mut n = self.next_file.borrow_mut();
-            *n += 1;
-            *n
-        };
-        dispatch.dispatch(QueueAction::Add { id, name, size: blob.size() }.into());
+        self.load_in(dispatch, name, blob, &mut None)
+    }
+
+    /// Queues a blob for ingest under a new file id, in `batch`.
+    fn load_in(
+        &self,
+        dispatch: &UseReducerDispatcher<State>,
+        name: String,
+        blob: web_sys::Blob,
+        batch: &mut Option<u32>,
+    ) {
+        let (id, batch) = self.new_id(batch);
+        dispatch.dispatch(QueueAction::Add { id, batch, name, size: blob.size() }.into());
         self.blobs.borrow_mut().insert(id, blob.clone());
         if self.bridge.borrow().is_none() {
             // A file dropped the moment the page appears, before the effect that starts the

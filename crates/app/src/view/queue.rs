@@ -43,7 +43,7 @@ pub fn window(len: usize, top: f64, height: f64) -> Range<usize> {
 pub struct Props {
     pub state: UseReducerHandle<State>,
     pub file: u32,
-    pub name: String,
+    pub name: Rc<str>,
 }
 
 #[function_component(Trajectories)]

@@ -25,8 +25,10 @@ pub use selection::{Candidate, HashView, Selection};
 
 use crate::protocol::{Response, TraceSummary};
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct State {
+    /// How many updates made this state: one more than the state it was made from.
+    rev: u64,
     pub queue: Queue,
     pub selection: Selection,
     pub nav: Nav,
@@ -35,6 +37,15 @@ pub struct State {
     pub page: Page,
     /// The compare view's own state (`view/compare.rs`).
     pub compare: super::compare::Compare,
+}
+
+/// Two states are equal when one update made both (the same `rev`): the components given the
+/// state compare it on every render, and comparing the states' contents cost as much as the
+/// queue holds (every file's every row) for each such component, on each update.
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.rev == other.rev
+    }
 }
 
 /// The actions of one part, and those that span several.
@@ -125,6 +136,17 @@ impl State {
         let empty = self.queue.summary(file).is_some_and(|s| s.trajectories.len() <= traj as usize);
         self.nav.reset(empty);
         self.search.reset_hits();
+    }
+
+    /// Whether `file` is the first of its batch (a drop, a pick, a folder, an archive) to have
+    /// been read: that one becomes the view, not each of the others as it loads in turn.
+    fn first_of_batch(&self, file: u32) -> bool {
+        let Some(batch) = self.queue.files.iter().find(|f| f.id == file).map(|f| f.batch) else {
+            return true;
+        };
+        !self.queue.files.iter().any(|f| {
+            f.batch == batch && f.id != file && !matches!(f.status, FileStatus::Loading { .. })
+        })
     }
 
     /// Opens the first loaded file's first trajectory (or nothing).
@@ -228,7 +250,11 @@ impl State {
                     // A file shown early: the link's trajectory is not read yet (opened when
                     // it comes, `Reading`); the first one meanwhile.
                     Some(_) => self.select(file, 0),
-                    None if self.sel().is_none() || !waiting_for_other => self.select(file, 0),
+                    None if self.sel().is_none()
+                        || (!waiting_for_other && self.first_of_batch(file)) =>
+                    {
+                        self.select(file, 0)
+                    }
                     None => {}
                 }
             }
@@ -296,7 +322,14 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // While comparing, the shared keys mean the compare view's moves.
         let Some(action) = super::compare::route(&self, action) else { return self };
+        // Selecting the open trajectory again changes nothing (no new state, no render).
+        if let Action::Select { file, traj } = action {
+            if self.sel() == Some((file, traj)) {
+                return self;
+            }
+        }
         let mut s = (*self).clone();
+        s.rev += 1;
         match action {
             Action::Queue(a) => {
                 if matches!(a, QueueAction::Add { .. }) {
@@ -323,11 +356,7 @@ impl Reducible for State {
                 s.nav.reset(false);
                 s.page.worker_crashed(&msg);
             }
-            Action::Select { file, traj } => {
-                if s.sel() != Some((file, traj)) {
-                    s.select(file, traj);
-                }
-            }
+            Action::Select { file, traj } => s.select(file, traj),
             Action::NextUnlabelled => {
                 if let Some((file, traj)) = s.labels.next_unlabelled(&s.queue, s.sel()) {
                     s.select(file, traj);
