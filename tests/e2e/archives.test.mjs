@@ -1,7 +1,8 @@
 // Archives and folders of traces in Chromium: a dropped .tar.gz holding three formats and a
 // picked .zip queue every member as its own trace named ARCHIVE!MEMBER; a picked folder queues
 // each of its files by its path (hidden files left out). The archives are built here from
-// tests/fixtures files with the system's tar and zip, as a user makes them.
+// tests/fixtures files with the system's tar and zip, as a user makes them. An archive of
+// hundreds of traces lists its files a page at a time, so the page stays small.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,7 +18,8 @@ const FILES = [
   ['tau2/airline_3_simulations.json', 'tau2/airline.json', 'tau2', 3],
 ];
 
-let srv, browser, dir, tarGz, zipFile;
+let srv, browser, dir, tarGz, zipFile, manyZip;
+const MANY = 250;
 
 before(async () => {
   srv = await serveDist();
@@ -33,6 +35,19 @@ before(async () => {
   execFileSync('tar', ['czf', tarGz, '-C', dir, '.']);
   zipFile = join(tmp, 'three.zip');
   execFileSync('zip', ['-qr', zipFile, '.'], { cwd: dir });
+  // MANY three-line traces, zipped in name order: m000 fails, every other one passes.
+  const many = join(tmp, 'many');
+  await mkdir(many);
+  const names = [];
+  for (let i = 0; i < MANY; i++) {
+    const name = `m${String(i).padStart(3, '0')}.jsonl`, run_id = `r${i}`;
+    names.push(name);
+    await writeFile(join(many, name), [{ type: 'run_start', run_id, task: `task ${i}` },
+      { type: 'action', run_id, agent: 'coder', tool: 'shell', command: `make t${i}` },
+      { type: 'run_end', run_id, status: i === 0 ? 'failed' : 'passed' }].map((e) => JSON.stringify(e) + '\n').join(''));
+  }
+  manyZip = join(tmp, 'many.zip');
+  execFileSync('zip', ['-q', manyZip, ...names], { cwd: many });
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -90,5 +105,43 @@ test('a picked folder queues each of its files by its path, hidden files left ou
   await page.setInputFiles('[data-testid="folder-input"]', dir);
   const got = await queue(page, 3);
   assert.deepEqual(byName(got), expected('traces/'));
+  await context.close();
+});
+
+test('an archive of 250 traces lists them 100 files at a time; turning the page opens its first file', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', manyZip);
+  const range = (text) => page.waitForFunction((t) => document.querySelector('[data-testid="queue-pager-range"]')?.textContent === t, text);
+  await range('files 1–100 of 250');
+  await waitReady(page);
+  // The first member read is the view, and stays so as the others are read (the queue stays
+  // on its page).
+  assert.equal(await page.getByTestId('queue-pager-range').textContent(), 'files 1–100 of 250');
+  const shown = () => page.locator('[data-testid="queue-file"] .qname').allTextContents();
+  const open = () => page.locator('[data-testid="queue-item"] [aria-current="true"]').count();
+  let names = await shown();
+  assert.equal(names.length, 100);
+  assert.deepEqual([names[0], names[99]], ['many.zip!m000.jsonl', 'many.zip!m099.jsonl']);
+  assert.ok(await page.getByTestId('queue-pager-previous').isDisabled());
+  await screenshot(page, 'archives-many-paged');
+
+  await page.getByTestId('queue-pager-next').click();
+  await range('files 101–200 of 250');
+  names = await shown();
+  assert.deepEqual([names.length, names[0], names[99]], [100, 'many.zip!m100.jsonl', 'many.zip!m199.jsonl']);
+  // The page's first file is the one open.
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-item"] [aria-current="true"]')
+    ?.closest('[data-testid="queue-file"]').querySelector('.qname').textContent === 'many.zip!m100.jsonl');
+  assert.equal(await open(), 1);
+
+  await page.getByTestId('queue-pager-next').click();
+  await range('files 201–250 of 250');
+  assert.equal((await shown()).length, 50);
+  assert.ok(await page.getByTestId('queue-pager-next').isDisabled());
+  await page.getByTestId('queue-pager-previous').click();
+  await range('files 101–200 of 250');
+  // The whole page stays far below the DOM budget whatever the number of files.
+  assert.ok(await page.evaluate(() => document.querySelectorAll('*').length) < 3000);
   await context.close();
 });

@@ -86,16 +86,42 @@ fn file_name(name: &str) -> Html {
     }
 }
 
+/// Files the queue lists at once (a page of them).
+pub const FILES_PER_PAGE: usize = 100;
+
 /// The work queue: every file, and each trajectory in it.
 pub fn queue(
     state: &UseReducerHandle<State>,
     ctx: &Ctx,
     dispatch: UseReducerDispatcher<State>,
 ) -> Html {
-    if state.queue.files.is_empty() {
+    let files = &state.queue.files;
+    if files.is_empty() {
         return html! {};
     }
-    let rows = state.queue.files.iter().map(|f| {
+    // A folder or an archive of thousands of small traces lists one page of its files: the
+    // page of the open trajectory's file, so the DOM (and each update's render) stays bounded
+    // whatever the number of files. Turning the page opens its first file.
+    let at = state.sel().and_then(|(f, _)| files.iter().position(|e| e.id == f)).unwrap_or(0);
+    let first = at - at % FILES_PER_PAGE;
+    let last = files.len().min(first + FILES_PER_PAGE);
+    let turn = |to: Option<usize>| {
+        let (d, file) = (dispatch.clone(), files.get(to?)?.id);
+        Some(Callback::from(move |_| d.dispatch(Action::Select { file, traj: 0 })))
+    };
+    let pager = (files.len() > FILES_PER_PAGE).then(|| {
+        let (before, after) = (turn(first.checked_sub(FILES_PER_PAGE)), turn(Some(last)));
+        html! {
+            <div class="queue-pager" data-testid="queue-pager" role="group" aria-label="Files">
+                <button class="button" disabled={before.is_none()} onclick={before}
+                        data-testid="queue-pager-previous" aria-label="Previous files">{"‹"}</button>
+                <span data-testid="queue-pager-range">{ format!("files {}–{last} of {}", first + 1, files.len()) }</span>
+                <button class="button" disabled={after.is_none()} onclick={after}
+                        data-testid="queue-pager-next" aria-label="Next files">{"›"}</button>
+            </div>
+        }
+    });
+    let rows = files.iter().skip(first).take(last - first).map(|f| {
         let forget = {
             let (ctx, dispatch, id) = (ctx.clone(), dispatch.clone(), f.id);
             Callback::from(move |_| {
@@ -209,6 +235,7 @@ pub fn queue(
                     }) }
                 </select>
             </div>
+            { for pager }
             <ul class="queue-files" role="list">{ for rows }</ul>
         </nav>
     }
