@@ -100,7 +100,9 @@ test('many files dropped at once form a work queue; selecting an item shows it',
   assert.match(await items.nth(1).textContent(), /other-run.*3 steps.*passed.*critical: —/);
   // Nothing labelled yet.
   assert.deepEqual(await page.locator('[data-testid="queue-label"]').allTextContents(), ['label: —', 'label: —']);
-  await items.nth(1).locator('button').click();
+  // The drop opened one of its files, the first read.
+  assert.equal(await page.locator('[data-testid="queue-item"] [aria-current="true"]').count(), 1);
+  await items.nth(1).locator('button.queue-item').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="traj-id"]')?.textContent === 'other-run');
   await waitReady(page);
   assert.equal(await page.locator('[data-testid="step"]').count(), 3);

@@ -12,7 +12,7 @@ use super::{Action, LabelAction, PageAction, QueueAction, State};
 use crate::bridge::Bridge;
 use crate::download::save_text;
 use crate::protocol::{Grain, Request, Response};
-use crate::worker::files::ByFile;
+use crate::worker::files::{ByFile, FileSet};
 
 /// (file, trajectory, step, grain) of a step text asked of the worker.
 pub(super) type StepKey = (u32, u32, u32, Grain);
@@ -38,6 +38,9 @@ pub struct Ctx {
     /// Each loaded file as picked (a `Blob` is a handle, not a copy): a step's whole record is
     /// read from it again when the step keeps only a part (the source dialog).
     blobs: Rc<RefCell<ByFile<web_sys::Blob>>>,
+    /// The first file id of each batch (a drop, a pick, a folder, an archive, a file alone), in
+    /// order, and the batches one of whose files has been read.
+    batches: Rc<RefCell<(Vec<u32>, FileSet)>>,
 }
 
 /// Requests of which only the last one's answer counts (each kind an index of `Ctx::latest`).
@@ -84,6 +87,7 @@ impl Ctx {
             latest: Rc::new(RefCell::new([0; 2])),
             prefetched: Rc::new(RefCell::new(None)),
             blobs: Rc::new(RefCell::new(ByFile::default())),
+            batches: Rc::default(),
         }
     }
 
@@ -217,7 +221,18 @@ impl Ctx {
     fn new_id(&self, batch: &mut Option<u32>) -> (u32, u32) {
         let mut n = self.next_file.borrow_mut();
         *n += 1;
+        if batch.is_none() {
+            self.batches.borrow_mut().0.push(*n);
+        }
         (*n, *batch.get_or_insert(*n))
+    }
+
+    /// Whether `file` is the first of its batch to be read: that one becomes the view (the
+    /// page state's `first_of_batch`), so its columns are asked at once; not each member's.
+    fn first_read_of_batch(&self, file: u32) -> bool {
+        let (starts, read) = &mut *self.batches.borrow_mut();
+        let i = starts.partition_point(|&s| s <= file);
+        read.insert(if i == 0 { file } else { starts[i - 1] })
     }
 
     /// A queue entry for something that could not be read, and why.
@@ -304,9 +319,11 @@ pub(super) fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
             }
             Response::Loaded { file, summary } => {
                 let hash = summary.content_hash.clone();
-                // A new file (not the whole of one shown early, `kept`) opens at its first
-                // trajectory: its columns asked now, not after the first render.
-                if summary.kept == 0 && !summary.rows.is_empty() {
+                // A new file (not the whole of one shown early, `kept`), the first of its batch
+                // read, opens at its first trajectory: its columns asked now, not after the
+                // first render.
+                let first = ctx1.first_read_of_batch(file);
+                if summary.kept == 0 && !summary.rows.is_empty() && first {
                     ctx1.prefetch_columns(file, 0);
                 }
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
