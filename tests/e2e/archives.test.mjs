@@ -141,6 +141,14 @@ test('an archive of 250 traces lists them 100 files at a time; turning the page 
   assert.ok(await page.getByTestId('queue-pager-next').isDisabled());
   await page.getByTestId('queue-pager-previous').click();
   await range('files 101–200 of 250');
+  // Under a filter the pages hold the files it lets through (and the open one): here m000,
+  // the one failed run, and m100, open.
+  await page.getByTestId('queue-failed-only').check();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-file"]').length === 2);
+  assert.deepEqual(await shown(), ['many.zip!m000.jsonl', 'many.zip!m100.jsonl']);
+  assert.equal(await page.getByTestId('queue-pager').count(), 0);
+  await page.getByTestId('queue-failed-only').uncheck();
+  await range('files 101–200 of 250');
   // The whole page stays far below the DOM budget whatever the number of files.
   assert.ok(await page.evaluate(() => document.querySelectorAll('*').length) < 3000);
   await context.close();

@@ -99,29 +99,46 @@ pub fn queue(
     if files.is_empty() {
         return html! {};
     }
+    // Under a filter, a file is listed when one of its trajectories passes it (or when it is
+    // not read yet, or could not be, or is open): the pages hold the files asked for.
+    let q = &state.queue;
+    let filtering = q.filter.failed_only || q.filter.unlabelled_only || q.filter.format.is_some();
+    let first_shown = |e: &FileEntry| match &e.status {
+        FileStatus::Ready(s) => s
+            .trajectories
+            .iter()
+            .position(|t| q.shows(&state.labels, e.id, &s.format, t))
+            .map(|p| p as u32),
+        _ => Some(0),
+    };
+    let open = state.sel().map(|(f, _)| f);
+    let listed =
+        files.iter().filter(|e| !filtering || open == Some(e.id) || first_shown(e).is_some());
+    let listed: Vec<&FileEntry> = listed.collect();
     // A folder or an archive of thousands of small traces lists one page of its files: the
     // page of the open trajectory's file, so the DOM (and each update's render) stays bounded
     // whatever the number of files. Turning the page opens its first file.
-    let at = state.sel().and_then(|(f, _)| files.iter().position(|e| e.id == f)).unwrap_or(0);
+    let at = open.and_then(|f| listed.iter().position(|e| e.id == f)).unwrap_or(0);
     let first = at - at % FILES_PER_PAGE;
-    let last = files.len().min(first + FILES_PER_PAGE);
+    let last = listed.len().min(first + FILES_PER_PAGE);
     let turn = |to: Option<usize>| {
-        let (d, file) = (dispatch.clone(), files.get(to?)?.id);
-        Some(Callback::from(move |_| d.dispatch(Action::Select { file, traj: 0 })))
+        let e = listed.get(to?)?;
+        let (d, file, traj) = (dispatch.clone(), e.id, first_shown(e).unwrap_or(0));
+        Some(Callback::from(move |_| d.dispatch(Action::Select { file, traj })))
     };
-    let pager = (files.len() > FILES_PER_PAGE).then(|| {
+    let pager = (listed.len() > FILES_PER_PAGE).then(|| {
         let (before, after) = (turn(first.checked_sub(FILES_PER_PAGE)), turn(Some(last)));
         html! {
             <div class="queue-pager" data-testid="queue-pager" role="group" aria-label="Files">
                 <button class="button" disabled={before.is_none()} onclick={before}
                         data-testid="queue-pager-previous" aria-label="Previous files">{"‹"}</button>
-                <span data-testid="queue-pager-range">{ format!("files {}–{last} of {}", first + 1, files.len()) }</span>
+                <span data-testid="queue-pager-range">{ format!("files {}–{last} of {}", first + 1, listed.len()) }</span>
                 <button class="button" disabled={after.is_none()} onclick={after}
                         data-testid="queue-pager-next" aria-label="Next files">{"›"}</button>
             </div>
         }
     });
-    let rows = files.iter().skip(first).take(last - first).map(|f| {
+    let rows = listed[first..last].iter().map(|f| {
         let forget = {
             let (ctx, dispatch, id) = (ctx.clone(), dispatch.clone(), f.id);
             Callback::from(move |_| {
@@ -236,6 +253,9 @@ pub fn queue(
                 </select>
             </div>
             { for pager }
+            if listed.is_empty() {
+                <p class="muted small" data-testid="queue-none">{"No trajectory passes the filters."}</p>
+            }
             <ul class="queue-files" role="list">{ for rows }</ul>
         </nav>
     }
