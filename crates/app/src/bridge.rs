@@ -30,9 +30,9 @@ impl Bridge {
         // The first columns and steps after each `Loaded` are timed too; only the first few
         // files' (the benchmark's file), not each of an archive's thousands of members.
         let (mut timed, mut loads_timed) = (0u8, 0u8);
-        let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+        let mut handle = move |data: JsValue| {
             let t0 = js_sys::Date::now();
-            let data = e.data().dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
+            let data = data.dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
             let bytes = data.as_ref().map_or(0, Vec::len);
             if let Some(resp) = data.and_then(|b| Response::decode(&b)) {
                 if resp == Response::Ready {
@@ -67,6 +67,25 @@ impl Bridge {
                         js_sys::Date::now() - t1
                     ));
                 }
+            }
+        };
+        // The messages that came since the last task are handled together, in order, in one
+        // task: the page renders once for them all, not once for each (an archive of thousands
+        // of traces sends a few messages for each).
+        let pending: Rc<RefCell<Vec<JsValue>>> = Rc::default();
+        let flush = {
+            let pending = pending.clone();
+            Rc::new(RefCell::new(move || {
+                let batch = std::mem::take(&mut *pending.borrow_mut());
+                batch.into_iter().for_each(&mut handle);
+            }))
+        };
+        let onmessage = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+            let mut p = pending.borrow_mut();
+            p.push(e.data());
+            if p.len() == 1 {
+                let flush = flush.clone();
+                gloo::timers::callback::Timeout::new(0, move || (flush.borrow_mut())()).forget();
             }
         });
         let onerror = Closure::<dyn FnMut(_)>::new(move |e: web_sys::Event| {

@@ -152,14 +152,31 @@ fn name(i: &Item) -> &str {
     }
 }
 
+/// An item whose first bytes are being read (what [`expand`] needs to tell an archive).
+pub struct Pending {
+    item: Item,
+    head: Option<JsFuture>,
+}
+
+/// Starts reading `item`'s first bytes (several items' reads go on at once).
+pub fn start(item: Item) -> Pending {
+    let head = match &item {
+        Item::Trace { blob, .. } => blob.slice_with_f64_and_f64(0.0, 64.0 * 1024.0).ok(),
+        Item::Failed { .. } => None,
+    };
+    Pending { head: head.map(|h| JsFuture::from(h.array_buffer())), item }
+}
+
 /// An archive of traces opened into its members (`ARCHIVE!MEMBER`, each its own trace), and
 /// what stopped the reading; any other file as it is. Only a file whose first bytes are a zip,
 /// a tar or a gzipped tar is read whole, and only up to the archive cap.
-pub async fn expand(item: Item, limits: &Limits) -> Vec<Item> {
-    let Item::Trace { name, blob } = item else { return vec![item] };
-    let head = match blob.slice_with_f64_and_f64(0.0, 64.0 * 1024.0) {
-        Ok(h) => read(&h).await.unwrap_or_default(),
-        Err(_) => Vec::new(),
+pub async fn expand(pending: Pending, limits: &Limits) -> Vec<Item> {
+    let Pending { item: Item::Trace { name, blob }, head } = pending else {
+        return vec![pending.item];
+    };
+    let head = match head {
+        Some(h) => h.await.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default(),
+        None => Vec::new(),
     };
     let maybe = head.starts_with(b"PK\x03\x04") || archive_kind(&head, limits).is_some();
     if !maybe || blob.size() > limits.max_archive_bytes as f64 {
