@@ -18,7 +18,7 @@ const FILES = [
   ['tau2/airline_3_simulations.json', 'tau2/airline.json', 'tau2', 3],
 ];
 
-let srv, browser, dir, tarGz, zipFile, manyZip;
+let srv, browser, dir, tarGz, zipFile, manyZip, manyDir;
 const MANY = 250;
 
 before(async () => {
@@ -48,6 +48,7 @@ before(async () => {
   }
   manyZip = join(tmp, 'many.zip');
   execFileSync('zip', ['-q', manyZip, ...names], { cwd: many });
+  manyDir = many;
 });
 after(async () => { await browser?.close(); await srv?.close(); });
 
@@ -151,5 +152,21 @@ test('an archive of 250 traces lists them 100 files at a time; turning the page 
   await range('files 101–200 of 250');
   // The whole page stays far below the DOM budget whatever the number of files.
   assert.ok(await page.evaluate(() => document.querySelectorAll('*').length) < 3000);
+  await context.close();
+});
+
+test('a picked folder of 250 traces queues them all, in order, a page at a time', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="folder-input"]', manyDir);
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-pager-range"]')?.textContent === 'files 1–100 of 250');
+  await waitReady(page);
+  const names = await page.locator('[data-testid="queue-file"] .qname').allTextContents();
+  assert.deepEqual([names.length, names[0], names[99]], [100, 'many/m000.jsonl', 'many/m099.jsonl']);
+  await page.getByTestId('queue-pager-next').click();
+  await page.getByTestId('queue-pager-next').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-pager-range"]')?.textContent === 'files 201–250 of 250');
+  assert.equal(await page.locator('[data-testid="queue-file"] .qname').last().textContent(), 'many/m249.jsonl');
+  assert.deepEqual(errors, []);
   await context.close();
 });
