@@ -9,7 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, copyFile, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // [fixture, path in the archive or folder, format, trajectories]
 const FILES = [
@@ -126,6 +129,11 @@ test('an archive of 250 traces lists them 100 files at a time; turning the page 
   assert.deepEqual([names[0], names[99]], ['many.zip!m000.jsonl', 'many.zip!m099.jsonl']);
   assert.ok(await page.getByTestId('queue-pager-previous').isDisabled());
   await screenshot(page, 'archives-many-paged');
+  // The pager passes axe-core (serious and critical rules), as the rest of the page does.
+  await page.evaluate(AXE);
+  const found = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  assert.deepEqual(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
 
   await page.getByTestId('queue-pager-next').click();
   await range('files 101–200 of 250');
