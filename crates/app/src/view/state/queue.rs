@@ -99,9 +99,10 @@ impl Files {
         self.len += 1;
     }
 
-    /// The entry of `file`, its chunk copied if another state shares it.
-    pub fn find_mut(&mut self, file: u32) -> Option<&mut FileEntry> {
-        let at = self.iter().position(|f| f.id == file)?;
+    /// The first entry that `pred` holds for, its chunk copied if another state shares it (and
+    /// no chunk copied when there is none).
+    pub fn find_mut(&mut self, pred: impl Fn(&FileEntry) -> bool) -> Option<&mut FileEntry> {
+        let at = self.iter().position(pred)?;
         Rc::make_mut(&mut self.chunks[at / CHUNK]).get_mut(at % CHUNK)
     }
 
@@ -263,25 +264,23 @@ impl Queue {
     }
 
     pub fn set_status(&mut self, file: u32, status: FileStatus) {
-        if let Some(f) = self.files.find_mut(file) {
+        if let Some(f) = self.files.find_mut(|f| f.id == file) {
             f.status = status;
         }
     }
 
     /// Progress of a file still loading (a late report for a finished one changes nothing).
     pub fn progress(&mut self, file: u32, bytes: f64, total: f64, lines: f64, quarantined: f64) {
-        // (Looked up first, so that a late report copies no chunk.)
-        if self.files.iter().any(|f| f.id == file && matches!(f.status, FileStatus::Loading { .. }))
-        {
-            if let Some(f) = self.files.find_mut(file) {
-                f.status = FileStatus::Loading { bytes, total, lines, quarantined };
-            }
+        let loading =
+            |f: &FileEntry| f.id == file && matches!(f.status, FileStatus::Loading { .. });
+        if let Some(f) = self.files.find_mut(loading) {
+            f.status = FileStatus::Loading { bytes, total, lines, quarantined };
         }
     }
 
     /// Applies `f` to the summary of a loaded file.
     pub fn update_summary(&mut self, file: u32, f: impl FnOnce(&mut TraceSummary)) {
-        if let Some(entry) = self.files.find_mut(file) {
+        if let Some(entry) = self.files.find_mut(|f| f.id == file) {
             if let FileStatus::Ready(s) = &mut entry.status {
                 f(Rc::make_mut(s));
             }
