@@ -24,7 +24,7 @@ use crate::storage;
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueuedFile {
     pub id: u32,
-    pub name: String,
+    pub name: std::rc::Rc<str>,
     /// Empty until the identity is known (its labels wait for it).
     pub content_hash: String,
     /// The trajectories the queue's filter shows (failed only, format), by index.
@@ -165,7 +165,7 @@ pub fn dataset_panel(props: &DatasetProps) -> Html {
                 let saved = storage::labels_of_trace(&f.content_hash).unwrap_or_default();
                 labels.extend(saved.into_iter().filter(|l| !l.time.is_empty()));
                 let trajectories = only_filtered.then(|| f.shown.clone());
-                asked.push(DatasetFile { file: f.id, name: f.name.clone(), trajectories });
+                asked.push(DatasetFile { file: f.id, name: f.name.to_string(), trajectories });
             }
             if labels.is_empty() {
                 status.set(Status::Failed(

@@ -34,7 +34,7 @@ fn queued(state: &State) -> (Vec<QueuedFile>, bool) {
                 hidden |= shown.len() < s.trajectories.len();
                 Some(QueuedFile {
                     id: e.id,
-                    name: e.name.to_string(),
+                    name: e.name.clone(),
                     content_hash: s.content_hash.clone(),
                     shown,
                     trajectories: s.trajectories.len() as u32,
