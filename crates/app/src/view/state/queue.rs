@@ -101,7 +101,7 @@ impl Files {
 
     /// The first entry that `pred` holds for, its chunk copied if another state shares it (and
     /// no chunk copied when there is none).
-    pub fn find_mut(&mut self, pred: impl Fn(&FileEntry) -> bool) -> Option<&mut FileEntry> {
+    pub fn find_mut(&mut self, pred: &dyn Fn(&FileEntry) -> bool) -> Option<&mut FileEntry> {
         let at = self.iter().position(pred)?;
         Rc::make_mut(&mut self.chunks[at / CHUNK]).get_mut(at % CHUNK)
     }
@@ -264,7 +264,7 @@ impl Queue {
     }
 
     pub fn set_status(&mut self, file: u32, status: FileStatus) {
-        if let Some(f) = self.files.find_mut(|f| f.id == file) {
+        if let Some(f) = self.files.find_mut(&|f| f.id == file) {
             f.status = status;
         }
     }
@@ -273,14 +273,14 @@ impl Queue {
     pub fn progress(&mut self, file: u32, bytes: f64, total: f64, lines: f64, quarantined: f64) {
         let loading =
             |f: &FileEntry| f.id == file && matches!(f.status, FileStatus::Loading { .. });
-        if let Some(f) = self.files.find_mut(loading) {
+        if let Some(f) = self.files.find_mut(&loading) {
             f.status = FileStatus::Loading { bytes, total, lines, quarantined };
         }
     }
 
     /// Applies `f` to the summary of a loaded file.
     pub fn update_summary(&mut self, file: u32, f: impl FnOnce(&mut TraceSummary)) {
-        if let Some(entry) = self.files.find_mut(|f| f.id == file) {
+        if let Some(entry) = self.files.find_mut(&|f| f.id == file) {
             if let FileStatus::Ready(s) = &mut entry.status {
                 f(Rc::make_mut(s));
             }
