@@ -30,43 +30,45 @@ impl Bridge {
         // The first columns and steps after each `Loaded` are timed too; only the first few
         // files' (the benchmark's file), not each of an archive's thousands of members.
         let (mut timed, mut loads_timed) = (0u8, 0u8);
+        let mut handle_one = move |resp: Response, t0: f64, bytes: usize| {
+            if resp == Response::Ready {
+                for m in q.borrow_mut().take().unwrap_or_default() {
+                    w.post_message(&m).ok();
+                }
+            }
+            // Where the page's time goes on the way to `ready` (the app benchmark,
+            // `bench/app/run.mjs`, reads this line): reading the message, then the state
+            // update (the render follows).
+            let kind = match &resp {
+                Response::Loaded { .. } if loads_timed < 4 => {
+                    (timed, loads_timed) = (2, loads_timed + 1);
+                    Some("loaded")
+                }
+                Response::Columns { .. } | Response::Steps { .. } if timed > 0 => {
+                    timed -= 1;
+                    Some(if matches!(resp, Response::Columns { .. }) { "columns" } else { "steps" })
+                }
+                _ => None,
+            };
+            let t1 = js_sys::Date::now();
+            on_response(resp);
+            if let Some(kind) = kind {
+                gloo::console::log!(format!(
+                    "trajscope-timing-page {kind} at={t0:.0} bytes={bytes} parse={:.0} apply={:.0}",
+                    t1 - t0,
+                    js_sys::Date::now() - t1
+                ));
+            }
+        };
+        // A message holds one response or several (`Response::encode_all`).
         let mut handle = move |data: JsValue| {
             let t0 = js_sys::Date::now();
             let data = data.dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
             let bytes = data.as_ref().map_or(0, Vec::len);
-            if let Some(resp) = data.and_then(|b| Response::decode(&b)) {
-                if resp == Response::Ready {
-                    for m in q.borrow_mut().take().unwrap_or_default() {
-                        w.post_message(&m).ok();
-                    }
-                }
-                // Where the page's time goes on the way to `ready` (the app benchmark,
-                // `bench/app/run.mjs`, reads this line): reading the message, then the state
-                // update (the render follows).
-                let kind = match &resp {
-                    Response::Loaded { .. } if loads_timed < 4 => {
-                        (timed, loads_timed) = (2, loads_timed + 1);
-                        Some("loaded")
-                    }
-                    Response::Columns { .. } | Response::Steps { .. } if timed > 0 => {
-                        timed -= 1;
-                        Some(if matches!(resp, Response::Columns { .. }) {
-                            "columns"
-                        } else {
-                            "steps"
-                        })
-                    }
-                    _ => None,
-                };
-                let t1 = js_sys::Date::now();
-                on_response(resp);
-                if let Some(kind) = kind {
-                    gloo::console::log!(format!(
-                        "trajscope-timing-page {kind} at={t0:.0} bytes={bytes} parse={:.0} apply={:.0}",
-                        t1 - t0,
-                        js_sys::Date::now() - t1
-                    ));
-                }
+            let all = data.and_then(|b| Response::decode_all(&b)).unwrap_or_default();
+            // (The first one's parse time is the whole message's.)
+            for (i, r) in all.into_iter().enumerate() {
+                handle_one(r, if i == 0 { t0 } else { js_sys::Date::now() }, bytes);
             }
         };
         // The messages that came since the last task are handled together, in order, in one

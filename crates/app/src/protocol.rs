@@ -24,11 +24,18 @@ pub use trajscope_core::report::Overview;
 /// Per-step columns and a step's text at a grain, as the core's session projects them.
 pub use trajscope_core::session::{StepColumns, StepView};
 
+/// The request id of the columns the worker sends unasked with a file's first `Loaded`
+/// (`Request::Load`'s `open`); the page's own ids start at 1.
+pub const PUSHED: u32 = 0;
+
 /// Page → worker, posted as message bytes ([`Request::encode`], `crate::wire`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Request {
-    /// Ingest the blob sent beside this request (the envelope's `blob` field).
-    Load { file: u32 },
+    /// Ingest the blob sent beside this request (the envelope's `blob` field). `open`: the page
+    /// will open the file at its first trajectory (the first file of a pick, a drop, a folder
+    /// or an archive): with its first `Loaded` the worker sends that trajectory's full overview
+    /// and columns unasked ([`PUSHED`]), so the page shows it without a round trip.
+    Load { file: u32, open: bool },
     /// Stop an ingest in progress.
     Cancel { file: u32 },
     /// Forget a loaded file.
@@ -68,7 +75,7 @@ pub enum Request {
 }
 
 wire_enum!(Request {
-    Load { file },
+    Load { file, open },
     Cancel { file },
     Forget { file },
     Columns { req, file, traj },
@@ -275,6 +282,20 @@ impl Response {
     /// Reads a posted message; `None` for anything else.
     pub fn decode(bytes: &[u8]) -> Option<Response> {
         wire::decode(bytes)
+    }
+
+    /// Several responses as the bytes of one message: the page handles them in one task
+    /// (`crate::bridge`), so what belongs together is rendered together.
+    pub fn encode_all(all: &[Response]) -> Vec<u8> {
+        let mut out = Vec::new();
+        all.iter().for_each(|r| wire::Wire::put(r, &mut out));
+        out
+    }
+
+    /// Reads a posted message of one or more responses ([`Response::encode_all`]); `None` for
+    /// anything else.
+    pub fn decode_all(bytes: &[u8]) -> Option<Vec<Response>> {
+        wire::decode_all(bytes)
     }
 }
 
@@ -680,7 +701,7 @@ mod tests {
             outcome: Outcome::Unknown,
         };
         let reqs = [
-            Request::Load { file: 1 },
+            Request::Load { file: 1, open: true },
             Request::Cancel { file: 2 },
             Request::Forget { file: u32::MAX },
             Request::Columns { req: 1, file: 2, traj: 3 },
@@ -733,6 +754,17 @@ mod tests {
         // A JSON text (what the hash helper replies) is not a message either.
         assert_eq!(Response::decode(br#"{"hash_reply":"hashed","job":1}"#), None);
         assert_eq!(Request::decode(b"not json"), None);
+        // Several in one message: each whole, in order; anything else refused.
+        let two = Response::encode_all(&[loaded.clone(), Response::Cancelled { file: 3 }]);
+        let back = Response::decode_all(&two).expect("two responses");
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].encode(), bytes);
+        assert_eq!(back[1], Response::Cancelled { file: 3 });
+        assert_eq!(Response::decode(&two), None, "not one message");
+        for n in [0, 1, bytes.len() - 1, bytes.len() + 1] {
+            assert_eq!(Response::decode_all(&two[..n]), None, "cut at {n}");
+        }
+        assert_eq!(Response::decode_all(&bytes), Some(vec![back[0].clone()]));
         // And the smallest messages are what they say.
         assert_eq!(Response::decode(&[0]), Some(Response::Ready));
         assert_eq!(Response::decode(&[5, 0x80, 0x01]), Some(Response::Cancelled { file: 128 }));

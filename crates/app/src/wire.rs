@@ -106,6 +106,17 @@ pub fn encode<T: Wire>(v: &T) -> Vec<u8> {
     out
 }
 
+/// Values read one after another from message bytes (several posted as one message); `None`
+/// unless the bytes are whole values, at least one.
+pub fn decode_all<T: Wire>(bytes: &[u8]) -> Option<Vec<T>> {
+    let mut r = Reader { bytes, failed: bytes.is_empty() };
+    let mut out = Vec::new();
+    while !r.failed && !r.bytes.is_empty() {
+        out.push(T::get(&mut r));
+    }
+    (!r.failed).then_some(out)
+}
+
 /// A value read from message bytes; `None` unless they are exactly one value.
 pub fn decode<T: Wire>(bytes: &[u8]) -> Option<T> {
     let mut r = Reader { bytes, failed: false };

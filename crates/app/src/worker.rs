@@ -32,7 +32,22 @@ pub(crate) fn post_to(
     scope: &web_sys::DedicatedWorkerGlobalScope,
     msg: &crate::protocol::Response,
 ) {
-    let bytes = js_sys::Uint8Array::from(msg.encode().as_slice());
+    post_all_to(scope, std::slice::from_ref(msg))
+}
+
+/// Posts `msgs` as one message ([`Response::encode_all`]): the page handles them in one task.
+///
+/// [`Response::encode_all`]: crate::protocol::Response::encode_all
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn post_all_to(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    msgs: &[crate::protocol::Response],
+) {
+    if msgs.is_empty() {
+        return;
+    }
+    let bytes = crate::protocol::Response::encode_all(msgs);
+    let bytes = js_sys::Uint8Array::from(bytes.as_slice());
     scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer())).ok();
 }
 
@@ -50,9 +65,9 @@ mod glue {
     use super::TIMED_MIN_BYTES;
     use crate::hash_helper::{self, HashHelper};
     use crate::load::Slices;
-    use crate::protocol::{ReadProgress, Request, Response};
+    use crate::protocol::{ReadProgress, Request, Response, PUSHED};
 
-    use super::post_to as post;
+    use super::{post_all_to as post_all, post_to as post};
 
     fn blob_of(data: &JsValue) -> Option<web_sys::Blob> {
         js_sys::Reflect::get(data, &JsValue::from_str("blob")).ok()?.dyn_into().ok()
@@ -75,10 +90,11 @@ mod glue {
                     return;
                 };
                 match req {
-                    Request::Load { file } => match blob_of(&data) {
+                    Request::Load { file, open } => match blob_of(&data) {
                         Some(blob) => {
                             let (scope, store) = (s2.clone(), store.clone());
-                            wasm_bindgen_futures::spawn_local(load(scope, store, file, blob));
+                            let loading = load(scope, store, file, open, blob);
+                            wasm_bindgen_futures::spawn_local(loading);
                         }
                         None => {
                             post(&s2, &Response::Failed { file, error: "no file was sent".into() })
@@ -88,16 +104,22 @@ mod glue {
                         let post_part = |r: Response| post(&s2, &r);
                         store.borrow().dataset(req, style, redact, &files, labels, post_part);
                     }
-                    other => {
-                        for resp in store.borrow_mut().answer_all(other) {
-                            post(&s2, &resp);
-                        }
-                    }
+                    // (An opened trajectory's overview and columns rendered together.)
+                    other => post_all(&s2, &store.borrow_mut().answer_all(other)),
                 }
             });
         scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
         post(&scope, &Response::Ready);
+    }
+
+    /// The first trajectory of `file` as the page opens it, unasked: its full overview and its
+    /// columns (the answers to `Request::Columns`, with the id [`PUSHED`]). Worked out before
+    /// the file's first `Loaded` is posted and posted right after it, they reach the page
+    /// together with it: the page renders the trajectory once, its steps listed, instead of
+    /// rendering the file, asking, and rendering again.
+    fn opening(store: &RefCell<Store>, file: u32) -> Vec<Response> {
+        store.borrow_mut().answer_all(Request::Columns { req: PUSHED, file, traj: 0 })
     }
 
     /// How long the first background batch of analysis may run before its overviews are posted
@@ -122,10 +144,13 @@ mod glue {
     /// while the rest is read (`Reading` messages bring the next ones); once
     /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
     /// identity when a helper has it, the secret scan and the rest's analysis in batches.
+    /// With the first `Loaded` of a file the page will `open`, what the page would ask for
+    /// first ([`push_opening`]).
     async fn load(
         scope: DedicatedWorkerGlobalScope,
         store: Rc<RefCell<Store>>,
         file: u32,
+        mut open: bool,
         blob: web_sys::Blob,
     ) {
         let total = blob.size();
@@ -188,10 +213,16 @@ mod glue {
                 document = resp.is_some() && copy_of_document;
             }
             if let Some(resp) = resp {
-                if matches!(resp, Response::Loaded { .. }) {
+                let loaded = matches!(resp, Response::Loaded { .. });
+                if loaded {
                     t_early = Some(now() - t_start);
                 }
-                post(&scope, &resp);
+                let mut resps = vec![resp];
+                if loaded && open {
+                    resps.extend(opening(&store, file));
+                }
+                open &= !loaded;
+                post_all(&scope, &resps);
                 t_progress = now();
             }
             // Shown early, the page asks for the open trajectory's columns and steps: small
@@ -217,11 +248,14 @@ mod glue {
         let t0 = now();
         // The whole file: the settled trajectories given back, the session kept, its first
         // trajectory analysed (and, for a file shown early, what changed since).
-        let resps = store.borrow_mut().finish(file, loader);
+        let mut resps = store.borrow_mut().finish(file, loader);
+        if open {
+            resps.extend(opening(&store, file));
+        }
         let t_inserted = now();
         // `ready` (unless it came early): the first trajectory can be read now, whether or not
         // the hash has arrived.
-        resps.iter().for_each(|r| post(&scope, r));
+        post_all(&scope, &resps);
         let t_posted = now();
         // Where the time went (the app benchmark, `bench/app/run.mjs`, reads this line), for a
         // file of a size worth timing: not once for each of an archive's thousands of members.
@@ -247,7 +281,7 @@ mod glue {
                         vec![Response::Failed { file, error: error.into() }]
                     }
                 };
-                resps.iter().for_each(|r| post(&scope, r));
+                post_all(&scope, &resps);
             });
         }
         // The background work in batches, yielding between them so the page's requests are

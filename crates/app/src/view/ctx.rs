@@ -11,8 +11,8 @@ use yew::prelude::*;
 use super::{Action, LabelAction, PageAction, QueueAction, State};
 use crate::bridge::Bridge;
 use crate::download::save_text;
-use crate::protocol::{Grain, Request, Response};
-use crate::worker::files::{ByFile, FileSet};
+use crate::protocol::{Grain, Request, Response, PUSHED};
+use crate::worker::files::ByFile;
 
 /// (file, trajectory, step, grain) of a step text asked of the worker.
 pub(super) type StepKey = (u32, u32, u32, Grain);
@@ -30,17 +30,15 @@ pub struct Ctx {
     /// each window of step texts is wanted, so those are not matched this way.)
     /// The last request id of each `Asked` kind (by its index; 0 for none, ids start at 1).
     latest: Rc<RefCell<[u32; 2]>>,
-    /// Columns asked as a file's `Loaded` arrived, before the page rendered it: the effect that
-    /// asks the open trajectory's columns runs only after the render, the layout and the
-    /// paint; if that trajectory is open then, the effect takes this request as its own
-    /// ([`Ctx::take_prefetched`]) instead of asking again.
+    /// The columns the worker sends unasked with the first `Loaded` of a file the page opens
+    /// (`Request::Load`'s `open`): the effect that asks the open trajectory's columns runs only
+    /// after the render, the layout and the paint; if that trajectory is open then and the
+    /// columns have not come yet, the effect takes them as its answer
+    /// ([`Ctx::take_prefetched`]) instead of asking.
     prefetched: Rc<RefCell<Option<Prefetch>>>,
     /// Each loaded file as picked (a `Blob` is a handle, not a copy): a step's whole record is
     /// read from it again when the step keeps only a part (the source dialog).
     blobs: Rc<RefCell<ByFile<web_sys::Blob>>>,
-    /// The first file id of each batch (a drop, a pick, a folder, an archive, a file alone), in
-    /// order, and the batches one of whose files has been read.
-    batches: Rc<RefCell<(Vec<u32>, FileSet)>>,
 }
 
 /// Requests of which only the last one's answer counts (each kind an index of `Ctx::latest`).
@@ -61,7 +59,7 @@ impl Asked {
     }
 }
 
-/// A columns request sent ahead of the effect ([`Ctx::prefetch_columns`]).
+/// Columns coming ahead of the effect ([`Ctx::expect_opening`]).
 #[derive(Clone, Copy)]
 struct Prefetch {
     file: u32,
@@ -87,7 +85,6 @@ impl Ctx {
             latest: Rc::new(RefCell::new([0; 2])),
             prefetched: Rc::new(RefCell::new(None)),
             blobs: Rc::new(RefCell::new(ByFile::default())),
-            batches: Rc::default(),
         }
     }
 
@@ -125,14 +122,12 @@ impl Ctx {
         });
     }
 
-    /// Asks the columns of trajectory `traj` of `file` ahead of the effect that would (a file
-    /// just loaded is opened at its first trajectory unless a deep link waits): the worker
-    /// answers while the page renders. Asking for a trajectory that is not opened costs one
-    /// small answer, dropped.
-    pub(super) fn prefetch_columns(&self, file: u32, traj: u32) {
-        let req = self.req_id();
-        *self.prefetched.borrow_mut() = Some(Prefetch { file, traj, req, answered: false });
-        self.send(&Request::Columns { req, file, traj });
+    /// The first trajectory of `file`, loaded with `open`, will come with its columns unasked
+    /// (a file just loaded is opened at its first trajectory unless a deep link waits or
+    /// another file of its batch is read first: then the effect asks, and these are dropped).
+    pub(super) fn expect_opening(&self, file: u32) {
+        let p = Prefetch { file, traj: 0, req: PUSHED, answered: false };
+        *self.prefetched.borrow_mut() = Some(p);
     }
 
     /// No worker yet (or it crashed and was not restarted).
@@ -164,8 +159,8 @@ impl Ctx {
         req
     }
 
-    /// Whether the prefetched columns request is that of the open trajectory `traj` of `file`
-    /// and still unanswered: then it is the request whose answer counts, and the effect asks
+    /// Whether the columns expected unasked are those of the open trajectory `traj` of `file`
+    /// and have not come yet: then they are the answer that counts, and the effect asks
     /// nothing. Otherwise (another trajectory opened, or the answer came before the effect ran
     /// and the page may not have kept it) the effect asks as usual. Either way the prefetch is
     /// over.
@@ -178,9 +173,9 @@ impl Ctx {
         true
     }
 
-    /// False for an answer to a request of a kind asked again since. The answer to prefetched
-    /// columns counts: it may come before the effect took the request (the page applies
-    /// columns only to the trajectory it has open).
+    /// False for an answer to a request of a kind asked again since. Columns sent unasked
+    /// count while expected: they may come before the effect took them as its answer (the page
+    /// applies columns only to the trajectory it has open).
     pub(super) fn fresh(&self, resp: &Response) -> bool {
         if let Some((Asked::Columns, req)) = Asked::of(resp) {
             if let Some(p) = self.prefetched.borrow_mut().as_mut().filter(|p| p.req == req) {
@@ -233,18 +228,7 @@ impl Ctx {
     fn new_id(&self, batch: &mut Option<u32>) -> (u32, u32) {
         let mut n = self.next_file.borrow_mut();
         *n += 1;
-        if batch.is_none() {
-            self.batches.borrow_mut().0.push(*n);
-        }
         (*n, *batch.get_or_insert(*n))
-    }
-
-    /// Whether `file` is the first of its batch to be read: that one becomes the view (the
-    /// page state's `first_of_batch`), so its columns are asked at once; not each member's.
-    fn first_read_of_batch(&self, file: u32) -> bool {
-        let (starts, read) = &mut *self.batches.borrow_mut();
-        let i = starts.partition_point(|&s| s <= file);
-        read.insert(if i == 0 { file } else { starts[i - 1] })
     }
 
     /// A queue entry for something that could not be read, and why.
@@ -286,8 +270,14 @@ impl Ctx {
             // worker has run: start it now (its queue holds the request until it is ready).
             start_bridge(self, dispatch.clone());
         }
+        // The first file of a batch is the one the page opens (unless another is read first:
+        // the page state's `first_of_batch`): its first trajectory comes with its `Loaded`.
+        let open = id == batch;
+        if open {
+            self.expect_opening(id);
+        }
         match self.bridge.borrow().as_ref() {
-            Some(b) => b.send_with(&Request::Load { file: id }, Some(&blob)),
+            Some(b) => b.send_with(&Request::Load { file: id, open }, Some(&blob)),
             None => dispatch.dispatch(
                 QueueAction::Failed { id, error: "the ingest worker is not running".into() }.into(),
             ),
@@ -331,13 +321,6 @@ pub(super) fn start_bridge(ctx: &Ctx, dispatch: UseReducerDispatcher<State>) {
             }
             Response::Loaded { file, summary } => {
                 let hash = summary.content_hash.clone();
-                // A new file (not the whole of one shown early, `kept`), the first of its batch
-                // read, opens at its first trajectory: its columns asked now, not after the
-                // first render.
-                let first = ctx1.first_read_of_batch(file);
-                if summary.kept == 0 && !summary.rows.is_empty() && first {
-                    ctx1.prefetch_columns(file, 0);
-                }
                 d1.dispatch(Action::Worker(Box::new(Response::Loaded { file, summary })));
                 restore_labels(&ctx1, &d1, file, &hash);
             }
@@ -456,26 +439,28 @@ mod tests {
     }
 
     #[test]
-    fn columns_asked_as_a_file_arrives_serve_the_trajectory_opened_then() {
-        // Opened as guessed, the answer after the effect: the effect asks nothing.
+    fn columns_sent_with_a_file_serve_the_trajectory_opened_then() {
+        // Opened as expected, the columns after the effect: the effect asks nothing.
         let ctx = Ctx::new();
-        ctx.prefetch_columns(1, 0);
-        let req = *ctx.next_req.borrow();
+        ctx.expect_opening(1);
         assert!(ctx.take_prefetched(1, 0));
-        assert!(ctx.fresh(&columns(req)));
+        assert!(ctx.fresh(&columns(PUSHED)));
         assert!(!ctx.take_prefetched(1, 0), "taken once");
-        // The answer before the effect: given to the page, and the effect asks again (the
-        // page may not have kept it).
-        ctx.prefetch_columns(1, 0);
-        let req = *ctx.next_req.borrow();
-        assert!(ctx.fresh(&columns(req)));
+        // The columns before the effect: given to the page, and the effect asks again (the
+        // page may not have kept them).
+        ctx.expect_opening(1);
+        assert!(ctx.fresh(&columns(PUSHED)));
         assert!(!ctx.take_prefetched(1, 0));
-        // Another trajectory opened (a deep link): the prefetch is over, its answer stale.
-        ctx.prefetch_columns(1, 0);
-        let req = *ctx.next_req.borrow();
+        // Another trajectory opened (a deep link): the expectation is over, the columns stale.
+        ctx.expect_opening(1);
         assert!(!ctx.take_prefetched(1, 5));
         let asked = ctx.ask(Asked::Columns);
-        assert!(!ctx.fresh(&columns(req)));
+        assert!(!ctx.fresh(&columns(PUSHED)));
         assert!(ctx.fresh(&columns(asked)));
+        // Another file opened first: asked for, and the expected columns come too late.
+        ctx.expect_opening(1);
+        assert!(!ctx.take_prefetched(2, 0));
+        let asked = ctx.ask(Asked::Columns);
+        assert!(!ctx.fresh(&columns(PUSHED)) && ctx.fresh(&columns(asked)));
     }
 }

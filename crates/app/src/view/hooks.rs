@@ -77,7 +77,7 @@ pub fn use_columns(ctx: &Ctx, state: &UseReducerHandle<State>) {
     use_effect_with(need, move |need| {
         if let Some(((file, traj), _)) = *need {
             ctx.forget_requested();
-            // Asked already as the file's `Loaded` arrived (`Ctx::prefetch_columns`).
+            // Sent unasked with the file's `Loaded` (`Ctx::expect_opening`).
             if ctx.take_prefetched(file, traj) {
                 return;
             }
