@@ -10,8 +10,13 @@ use wasm_bindgen_futures::JsFuture;
 pub const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
 
 /// The first slice is smaller: a file whose first trajectory settles early is shown after
-/// a few milliseconds of parsing, not after a whole [`CHUNK`].
-pub const FIRST_CHUNK: f64 = 256.0 * 1024.0;
+/// a few milliseconds of parsing, not after a whole [`CHUNK`]. (256 KiB of one-line runs,
+/// parsed by code the engine has not optimised yet, took about 70 ms in Chromium; 64 KiB,
+/// 26–31 ms: `docs/performance.md`, "Browser".)
+pub const FIRST_CHUNK: f64 = 64.0 * 1024.0;
+
+/// The slices while the page waits for an answer (the worker answers between two).
+pub const SMALL_CHUNK: f64 = 256.0 * 1024.0;
 
 /// A blob read slice by slice, the next slice requested before the current one is handed
 /// out, so the browser reads while the caller works on the previous slice. Memory stays at two
@@ -42,13 +47,13 @@ impl<'b> Slices<'b> {
         Some(JsFuture::from(slice.array_buffer()))
     }
 
-    /// The size of the slices requested from now on: [`FIRST_CHUNK`] while the page waits for
+    /// The size of the slices requested from now on: [`SMALL_CHUNK`] while the page waits for
     /// an answer (the worker answers between slices), else [`CHUNK`].
     pub fn set_small(&mut self, small: bool) {
-        self.chunk = if small { FIRST_CHUNK } else { CHUNK };
+        self.chunk = if small { SMALL_CHUNK } else { CHUNK };
         // A big slice asked already is asked again small (the page waits behind its parse).
-        if small && self.next.is_some() && self.next_end - self.pos > FIRST_CHUNK {
-            self.next_end = (self.pos + FIRST_CHUNK).min(self.total);
+        if small && self.next.is_some() && self.next_end - self.pos > SMALL_CHUNK {
+            self.next_end = (self.pos + SMALL_CHUNK).min(self.total);
             self.next = self.request(self.pos, self.next_end);
         }
     }
