@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { bigFile } from './gen.mjs';
 
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -99,6 +100,26 @@ test('a picked .zip queues its members the same way', async () => {
   await page.setInputFiles('[data-testid="file-input"]', zipFile);
   const got = await queue(page, 3);
   assert.deepEqual(byName(got), expected('three.zip!'));
+  await context.close();
+});
+
+test('a zip of a member over 1 MiB and a small one: both read whole, the large one in slices', async () => {
+  // A small member goes to the worker as its bytes, a large one as a blob read slice by slice
+  // (gather::MEMBER_BYTES): either way every line is counted.
+  const big = await bigFile(3, 'big.jsonl');
+  const zip = join(await mkdtemp(join(tmpdir(), 'trajscope-e2e-big-member-')), 'mixed.zip');
+  execFileSync('zip', ['-qj', zip, big.path, join(FIXTURES, 'awtl', 'passed_run.awtl.jsonl')]);
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', zip);
+  const got = await queue(page, 2);
+  assert.deepEqual(got.map((f) => f.name).sort(), ['mixed.zip!big.jsonl', 'mixed.zip!passed_run.awtl.jsonl']);
+  assert.ok(got.every((f) => f.error === null && f.formats.every((x) => x === 'awtl')), JSON.stringify(got));
+  for (const [name, lines] of [['big.jsonl', big.lines], ['passed_run.awtl.jsonl', 9]]) {
+    await page.locator('[data-testid="queue-file"]', { hasText: name }).locator('button.queue-item').first().click();
+    await page.waitForFunction((n) => (document.querySelector('[data-testid="lines"]')?.textContent || '').startsWith(String(n)), lines);
+  }
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

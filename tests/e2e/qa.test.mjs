@@ -304,7 +304,7 @@ test('a step kept in part (a 20,000-character output) is read whole from the fil
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid="source"]', { state: 'detached' });
   await context.close();
-  // An archive's member is its own blob of decompressed bytes: its record is read the same.
+  // An archive's member is its decompressed bytes, kept on the page: its record is read the same.
   const { execFileSync } = await import('node:child_process');
   const { dirname, basename } = await import('node:path');
   const plain = await tempFile('member.jsonl', text);

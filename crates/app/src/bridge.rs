@@ -107,8 +107,8 @@ impl Bridge {
         self.send_with(req, None);
     }
 
-    /// Posts `req`, with a blob beside it for `Load`.
-    pub fn send_with(&self, req: &Request, blob: Option<&web_sys::Blob>) {
+    /// Posts `req`, with a blob (or an archive member's bytes) beside it for `Load`.
+    pub fn send_with(&self, req: &Request, blob: Option<&JsValue>) {
         let Some(env) = envelope(req, blob) else { return };
         match self.queue.borrow_mut().as_mut() {
             Some(waiting) => waiting.push(env),
@@ -120,8 +120,8 @@ impl Bridge {
 }
 
 /// A request as the worker reads it: `{req, blob?}`, `req` the request's bytes in a
-/// `Uint8Array` ([`Request::encode`]).
-pub(crate) fn envelope(req: &Request, blob: Option<&web_sys::Blob>) -> Option<JsValue> {
+/// `Uint8Array` ([`Request::encode`]), `blob` a `Blob` or a `Uint8Array`.
+pub(crate) fn envelope(req: &Request, blob: Option<&JsValue>) -> Option<JsValue> {
     let env = js_sys::Object::new();
     let bytes = js_sys::Uint8Array::from(req.encode().as_slice());
     js_sys::Reflect::set(&env, &JsValue::from_str("req"), &bytes).ok()?;

@@ -18,9 +18,26 @@ use trajscope_core::ingest::{archive_files, archive_kind, is_os_metadata, Limits
 
 /// One thing to queue: a trace and its name, or a file that could not be read, and why.
 pub enum Item {
-    Trace { name: String, blob: Blob },
-    Failed { name: String, error: String },
+    Trace {
+        name: String,
+        blob: Blob,
+    },
+    /// An archive's member under [`MEMBER_BYTES`]: its bytes, which the worker reads at once.
+    /// A `Blob` for each (or a slice of one) cost the page about 0.14 ms and the worker about
+    /// 0.4 ms a member, whatever its size (`docs/performance.md`, "Many files").
+    Member {
+        name: String,
+        bytes: Uint8Array,
+    },
+    Failed {
+        name: String,
+        error: String,
+    },
 }
+
+/// The largest archive member handed over as bytes ([`Item::Member`]); a larger one is a blob,
+/// read in slices with progress and shown before its end like a file.
+pub const MEMBER_BYTES: usize = 1 << 20;
 
 /// One thing dropped: a file or folder entry (when the browser gives entries), or a file.
 pub enum Dropped {
@@ -148,7 +165,7 @@ pub fn files_of_picker(list: Option<web_sys::FileList>) -> Vec<Item> {
 
 fn name(i: &Item) -> &str {
     match i {
-        Item::Trace { name, .. } | Item::Failed { name, .. } => name,
+        Item::Trace { name, .. } | Item::Member { name, .. } | Item::Failed { name, .. } => name,
     }
 }
 
@@ -162,7 +179,7 @@ pub struct Pending {
 pub fn start(item: Item) -> Pending {
     let head = match &item {
         Item::Trace { blob, .. } => blob.slice_with_f64_and_f64(0.0, 64.0 * 1024.0).ok(),
-        Item::Failed { .. } => None,
+        Item::Member { .. } | Item::Failed { .. } => None,
     };
     Pending { head: head.map(|h| JsFuture::from(h.array_buffer())), item }
 }
@@ -193,9 +210,14 @@ pub async fn expand(pending: Pending, limits: &Limits) -> Vec<Item> {
     let mut out = Vec::new();
     for (path, data) in archive.files {
         let member = format!("{name}!{path}");
-        match bytes_blob(&data) {
-            Some(blob) => out.push(Item::Trace { name: member, blob }),
-            None => out.push(Item::Failed { name: member, error: "cannot hold it".into() }),
+        let bytes = Uint8Array::from(&data[..]);
+        if data.len() < MEMBER_BYTES {
+            out.push(Item::Member { name: member, bytes });
+            continue;
+        }
+        match Blob::new_with_u8_array_sequence(&Array::of1(&bytes)) {
+            Ok(blob) => out.push(Item::Trace { name: member, blob }),
+            Err(_) => out.push(Item::Failed { name: member, error: "cannot hold it".into() }),
         }
     }
     // An archive of no file has an error too (`archive_files`).
@@ -208,11 +230,6 @@ pub async fn expand(pending: Pending, limits: &Limits) -> Vec<Item> {
 async fn read(blob: &Blob) -> Result<Vec<u8>, String> {
     let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
     Ok(Uint8Array::new(&buf).to_vec())
-}
-
-fn bytes_blob(data: &[u8]) -> Option<Blob> {
-    let arr = Uint8Array::from(data);
-    Blob::new_with_u8_array_sequence(&Array::of1(&arr)).ok()
 }
 
 fn js_err(v: JsValue) -> String {

@@ -22,7 +22,9 @@ pub const SMALL_CHUNK: f64 = 256.0 * 1024.0;
 /// out, so the browser reads while the caller works on the previous slice. Memory stays at two
 /// slices whatever the blob's size.
 pub struct Slices<'b> {
-    blob: &'b web_sys::Blob,
+    blob: Option<&'b web_sys::Blob>,
+    /// Bytes handed over whole instead of a blob ([`Slices::of_bytes`]), until handed out.
+    whole: Option<Vec<u8>>,
     total: f64,
     /// End of the slice handed out last.
     pos: f64,
@@ -37,13 +39,35 @@ impl<'b> Slices<'b> {
     pub fn new(blob: &'b web_sys::Blob) -> Slices<'b> {
         let total = blob.size();
         let next_end = FIRST_CHUNK.min(total);
-        let mut s = Slices { blob, total, pos: 0.0, next_end, chunk: CHUNK, next: None };
+        let mut s = Slices {
+            blob: Some(blob),
+            whole: None,
+            total,
+            pos: 0.0,
+            next_end,
+            chunk: CHUNK,
+            next: None,
+        };
         s.next = s.request(0.0, s.next_end);
         s
     }
 
+    /// `bytes` as one slice (an archive member's, `gather::Item::Member`).
+    pub fn of_bytes(bytes: Vec<u8>) -> Slices<'static> {
+        let total = bytes.len() as f64;
+        Slices {
+            blob: None,
+            whole: Some(bytes),
+            total,
+            pos: 0.0,
+            next_end: total,
+            chunk: CHUNK,
+            next: None,
+        }
+    }
+
     fn request(&self, from: f64, to: f64) -> Option<JsFuture> {
-        let slice = self.blob.slice_with_f64_and_f64(from, to).ok()?;
+        let slice = self.blob?.slice_with_f64_and_f64(from, to).ok()?;
         Some(JsFuture::from(slice.array_buffer()))
     }
 
@@ -67,6 +91,10 @@ impl<'b> Slices<'b> {
     pub async fn next(&mut self) -> Option<Result<Vec<u8>, &'static str>> {
         if self.pos >= self.total {
             return None;
+        }
+        if let Some(bytes) = self.whole.take() {
+            self.pos = self.total;
+            return Some(Ok(bytes));
         }
         let Some(pending) = self.next.take() else {
             return Some(Err("could not slice the file"));

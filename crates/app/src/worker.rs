@@ -56,6 +56,7 @@ mod glue {
     use std::cell::RefCell;
     use std::rc::Rc;
 
+    use js_sys::Uint8Array;
     use trajscope_core::{IngestOptions, Loader};
     use wasm_bindgen::prelude::*;
     use web_sys::DedicatedWorkerGlobalScope;
@@ -69,8 +70,11 @@ mod glue {
 
     use super::{post_all_to as post_all, post_to as post};
 
-    fn blob_of(data: &JsValue) -> Option<web_sys::Blob> {
-        js_sys::Reflect::get(data, &JsValue::from_str("blob")).ok()?.dyn_into().ok()
+    /// The file a `Load` came with: a blob, or a small archive member's bytes
+    /// (`gather::Item::Member`).
+    fn blob_of(data: &JsValue) -> Option<JsValue> {
+        let v = js_sys::Reflect::get(data, &JsValue::from_str("blob")).ok()?;
+        (v.is_instance_of::<web_sys::Blob>() || v.is_instance_of::<Uint8Array>()).then_some(v)
     }
 
     /// Starts listening: the page's requests, or (in a helper instance) a hash job.
@@ -151,9 +155,13 @@ mod glue {
         store: Rc<RefCell<Store>>,
         file: u32,
         mut open: bool,
-        blob: web_sys::Blob,
+        blob: JsValue,
     ) {
-        let total = blob.size();
+        let blob = blob.dyn_into::<web_sys::Blob>();
+        let total = match &blob {
+            Ok(b) => b.size(),
+            Err(bytes) => f64::from(bytes.unchecked_ref::<Uint8Array>().length()),
+        };
         if total > super::MAX_FILE_BYTES {
             let error = format!(
                 "This file is {:.0} MB: over the {:.0} MB a browser tab can analyse. \
@@ -164,8 +172,9 @@ mod glue {
             return post(&scope, &Response::Failed { file, error });
         }
         // A large file is hashed by a helper beside the parse; a small one here, as it is fed.
-        let helper = (total >= hash_helper::HELPER_MIN_BYTES).then(|| HashHelper::start(&blob));
-        let helper = helper.flatten();
+        let helper = (total >= hash_helper::HELPER_MIN_BYTES)
+            .then(|| blob.as_ref().ok().and_then(HashHelper::start))
+            .flatten();
         // A document's first steps are copied while it is read, to be shown before its end.
         let opts = IngestOptions { copy_document_steps: GROWING_STEPS, ..IngestOptions::default() };
         let mut loader = Loader::new(opts, helper.is_none());
@@ -177,7 +186,10 @@ mod glue {
         let mut document = false;
         store.borrow_mut().begin(file);
         // Reading the next slice overlaps with parsing this one.
-        let mut slices = Slices::new(&blob);
+        let mut slices = match &blob {
+            Ok(b) => Slices::new(b),
+            Err(bytes) => Slices::of_bytes(bytes.unchecked_ref::<Uint8Array>().to_vec()),
+        };
         loop {
             if store.borrow_mut().take_cancelled(file) {
                 return post(&scope, &Response::Cancelled { file });
@@ -270,7 +282,7 @@ mod glue {
             ));
         }
         // (Hashed here, the identity was already in `Loaded`.)
-        if let Some(helper) = helper {
+        if let (Some(helper), Ok(blob)) = (helper, blob) {
             let (scope, store) = (scope.clone(), store.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let resps = match helper.identity(&blob).await {

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use wasm_bindgen::{JsCast as _, JsValue};
 use yew::prelude::*;
 
 use super::{Action, LabelAction, PageAction, QueueAction, State};
@@ -36,9 +37,10 @@ pub struct Ctx {
     /// columns have not come yet, the effect takes them as its answer
     /// ([`Ctx::take_prefetched`]) instead of asking.
     prefetched: Rc<RefCell<Option<Prefetch>>>,
-    /// Each loaded file as picked (a `Blob` is a handle, not a copy): a step's whole record is
-    /// read from it again when the step keeps only a part (the source dialog).
-    blobs: Rc<RefCell<ByFile<web_sys::Blob>>>,
+    /// Each loaded file as picked (a `Blob` is a handle, not a copy), or a small archive
+    /// member's bytes (a `Uint8Array`, `gather::Item::Member`): a step's whole record is read
+    /// from it again when the step keeps only a part (the source dialog).
+    blobs: Rc<RefCell<ByFile<JsValue>>>,
 }
 
 /// Requests of which only the last one's answer counts (each kind an index of `Ctx::latest`).
@@ -95,8 +97,8 @@ impl Ctx {
 
     /// Reads step `step`'s record (`span`, line `line`) of `file` from the picked file and
     /// opens the source dialog with it. The offsets are of the decoded text: a compressed file
-    /// cannot be sliced, and says so (an archive's member is its own blob of decompressed
-    /// bytes, `gather.rs`, so it can).
+    /// cannot be sliced, and says so (an archive's member is its decompressed bytes, or a blob
+    /// of them, `gather.rs`, so it can).
     pub(super) fn show_source(
         &self,
         dispatch: &UseReducerDispatcher<State>,
@@ -104,7 +106,13 @@ impl Ctx {
         (step, line): (u32, u32),
         span: trajscope_core::session::steps::SourceSpan,
     ) {
-        let Some(blob) = self.blobs.borrow().get(&file).cloned() else { return };
+        let Some(src) = self.blobs.borrow().get(&file).cloned() else { return };
+        // A member's bytes are read as a blob of them, made now.
+        let blob = match src.dyn_into::<web_sys::Blob>() {
+            Ok(b) => Ok(b),
+            Err(v) => web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&v)),
+        };
+        let Ok(blob) = blob else { return };
         let dispatch = dispatch.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let shown = read_source(&blob, span).await;
@@ -212,7 +220,10 @@ impl Ctx {
                 for one in ready {
                     match one {
                         crate::gather::Item::Trace { name, blob } => {
-                            ctx.load_in(&dispatch, name, blob, &mut batch)
+                            ctx.load_in(&dispatch, name, blob.into(), &mut batch)
+                        }
+                        crate::gather::Item::Member { name, bytes } => {
+                            ctx.load_in(&dispatch, name, bytes.into(), &mut batch)
                         }
                         crate::gather::Item::Failed { name, error } => {
                             ctx.fail(&dispatch, name, error, &mut batch)
@@ -251,19 +262,24 @@ impl Ctx {
         name: String,
         blob: web_sys::Blob,
     ) {
-        self.load_in(dispatch, name, blob, &mut None)
+        self.load_in(dispatch, name, blob.into(), &mut None)
     }
 
-    /// Queues a blob for ingest under a new file id, in `batch`.
+    /// Queues a blob, or an archive member's bytes (a `Uint8Array`), for ingest under a new
+    /// file id, in `batch`.
     fn load_in(
         &self,
         dispatch: &UseReducerDispatcher<State>,
         name: String,
-        blob: web_sys::Blob,
+        blob: JsValue,
         batch: &mut Option<u32>,
     ) {
         let (id, batch) = self.new_id(batch);
-        dispatch.dispatch(QueueAction::Add { id, batch, name, size: blob.size() }.into());
+        let size = match blob.dyn_ref::<web_sys::Blob>() {
+            Some(b) => b.size(),
+            None => f64::from(blob.unchecked_ref::<js_sys::Uint8Array>().length()),
+        };
+        dispatch.dispatch(QueueAction::Add { id, batch, name, size }.into());
         self.blobs.borrow_mut().insert(id, blob.clone());
         if self.bridge.borrow().is_none() {
             // A file dropped the moment the page appears, before the effect that starts the
