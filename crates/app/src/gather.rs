@@ -22,9 +22,10 @@ pub enum Item {
         name: String,
         blob: Blob,
     },
-    /// An archive's member under [`MEMBER_BYTES`]: its bytes, which the worker reads at once.
-    /// A `Blob` for each (or a slice of one) cost the page about 0.14 ms and the worker about
-    /// 0.4 ms a member, whatever its size (`docs/performance.md`, "Many files").
+    /// A trace as its bytes, which the worker reads at once: an archive's member under
+    /// [`MEMBER_BYTES`], or a file of at most [`HEAD_BYTES`] (read whole to tell an archive). A
+    /// `Blob` for each (or a slice of one) cost the page about 0.14 ms and the worker about
+    /// 0.4 ms a trace, whatever its size (`docs/performance.md`, "Many files").
     Member {
         name: String,
         bytes: Uint8Array,
@@ -175,10 +176,13 @@ pub struct Pending {
     head: Option<JsFuture>,
 }
 
+/// How much of a file [`start`] reads to tell an archive.
+pub const HEAD_BYTES: f64 = 64.0 * 1024.0;
+
 /// Starts reading `item`'s first bytes (several items' reads go on at once).
 pub fn start(item: Item) -> Pending {
     let head = match &item {
-        Item::Trace { blob, .. } => blob.slice_with_f64_and_f64(0.0, 64.0 * 1024.0).ok(),
+        Item::Trace { blob, .. } => blob.slice_with_f64_and_f64(0.0, HEAD_BYTES).ok(),
         Item::Member { .. } | Item::Failed { .. } => None,
     };
     Pending { head: head.map(|h| JsFuture::from(h.array_buffer())), item }
@@ -191,13 +195,18 @@ pub async fn expand(pending: Pending, limits: &Limits) -> Vec<Item> {
     let Pending { item: Item::Trace { name, blob }, head } = pending else {
         return vec![pending.item];
     };
-    let head = match head {
-        Some(h) => h.await.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default(),
-        None => Vec::new(),
+    let head_js = match head {
+        Some(h) => h.await.map(|b| Uint8Array::new(&b)).ok(),
+        None => None,
     };
+    let head = head_js.as_ref().map(Uint8Array::to_vec).unwrap_or_default();
     let maybe = head.starts_with(b"PK\x03\x04") || archive_kind(&head, limits).is_some();
     if !maybe || blob.size() > limits.max_archive_bytes as f64 {
-        return vec![Item::Trace { name, blob }];
+        // A small file was read whole: its bytes, not the blob, go on.
+        return match head_js.filter(|h| f64::from(h.length()) == blob.size()) {
+            Some(bytes) => vec![Item::Member { name, bytes }],
+            None => vec![Item::Trace { name, blob }],
+        };
     }
     let bytes = match read(&blob).await {
         Ok(b) => b,
