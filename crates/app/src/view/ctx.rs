@@ -61,13 +61,12 @@ impl Asked {
     }
 }
 
-/// Columns coming ahead of the effect ([`Ctx::expect_opening`]).
+/// The first trajectory's columns of `file`, coming unasked ahead of the effect
+/// ([`Ctx::expect_opening`]).
 #[derive(Clone, Copy)]
 struct Prefetch {
     file: u32,
-    traj: u32,
-    req: u32,
-    /// Its answer came (and was given to the page, which keeps it if that trajectory is open).
+    /// They came (and were given to the page, which keeps them if that trajectory is open).
     answered: bool,
 }
 
@@ -134,7 +133,7 @@ impl Ctx {
     /// (a file just loaded is opened at its first trajectory unless a deep link waits or
     /// another file of its batch is read first: then the effect asks, and these are dropped).
     pub(super) fn expect_opening(&self, file: u32) {
-        let p = Prefetch { file, traj: 0, req: PUSHED, answered: false };
+        let p = Prefetch { file, answered: false };
         *self.prefetched.borrow_mut() = Some(p);
     }
 
@@ -174,10 +173,10 @@ impl Ctx {
     /// over.
     pub(super) fn take_prefetched(&self, file: u32, traj: u32) -> bool {
         let Some(p) = self.prefetched.borrow_mut().take() else { return false };
-        if (p.file, p.traj) != (file, traj) || p.answered {
+        if (p.file, 0) != (file, traj) || p.answered {
             return false;
         }
-        self.latest.borrow_mut()[Asked::Columns as usize] = p.req;
+        self.latest.borrow_mut()[Asked::Columns as usize] = PUSHED;
         true
     }
 
@@ -185,8 +184,8 @@ impl Ctx {
     /// count while expected: they may come before the effect took them as its answer (the page
     /// applies columns only to the trajectory it has open).
     pub(super) fn fresh(&self, resp: &Response) -> bool {
-        if let Some((Asked::Columns, req)) = Asked::of(resp) {
-            if let Some(p) = self.prefetched.borrow_mut().as_mut().filter(|p| p.req == req) {
+        if let Response::Columns { req: PUSHED, .. } = resp {
+            if let Some(p) = self.prefetched.borrow_mut().as_mut() {
                 p.answered = true;
                 return true;
             }
@@ -265,8 +264,8 @@ impl Ctx {
         self.load_in(dispatch, name, blob.into(), &mut None)
     }
 
-    /// Queues a blob, or an archive member's bytes (a `Uint8Array`), for ingest under a new
-    /// file id, in `batch`.
+    /// Queues a blob, or a trace's bytes (a `Uint8Array`, `gather::Item::Member`), for ingest
+    /// under a new file id, in `batch`.
     fn load_in(
         &self,
         dispatch: &UseReducerDispatcher<State>,
