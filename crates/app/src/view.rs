@@ -177,7 +177,7 @@ fn review(state: &UseReducerHandle<State>, ctx: &Ctx, search_ref: NodeRef) -> Ht
             None => panels::empty(state),
         };
     };
-    let Some(entry) = state.queue.files.iter().find(|f| f.id == file) else { return html! {} };
+    let Some(entry) = state.queue.files.by_id(file) else { return html! {} };
     let FileStatus::Ready(summary) = &entry.status else { return html! {} };
     let critical = state
         .sel()

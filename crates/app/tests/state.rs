@@ -423,6 +423,20 @@ test! {
         let s = act(s, QueueAction::Add { id: 300, batch: 300, name: "last".into(), size: 1.0 });
         assert_eq!((s.queue.files.len(), s.queue.files[298].id), (299, 300));
         assert_eq!(s.queue.position(300), Some(298));
+        // Every file is found by its id, in any chunk; forgotten ones are not.
+        for (at, f) in s.queue.files.iter().enumerate() {
+            assert_eq!(s.queue.position(f.id), Some(at));
+            assert_eq!(s.queue.files.by_id(f.id).map(|f| f.id), Some(f.id));
+        }
+        assert_eq!((s.queue.position(0), s.queue.position(200), s.queue.position(301)), (None, None, None));
+        // A file queued out of the order of ids is found all the same.
+        let s = act(s, QueueAction::Add { id: 200, batch: 200, name: "late".into(), size: 1.0 });
+        assert_eq!(s.queue.position(200), Some(299));
+        let s = act(s, QueueAction::Failed { id: 200, error: "unreadable".into() });
+        assert!(matches!(s.queue.files[299].status, FileStatus::Failed(_)));
+        assert_eq!(s.queue.files[199].id, 201);
+        assert!(matches!(s.queue.files[199].status, FileStatus::Loading { .. }));
+        let s = act(s, QueueAction::Forget(200));
         // A crash changes every file, each state its own.
         let after = act(s.clone(), Action::WorkerCrashed("gone".into()));
         assert!(after.queue.files.iter().all(|f| matches!(f.status, FileStatus::Failed(_))));

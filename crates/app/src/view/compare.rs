@@ -729,9 +729,7 @@ fn header(state: &UseReducerHandle<State>, loaded: Option<&Loaded>) -> Html {
             Side::Left => &l.cmp.left,
             Side::Right => &l.cmp.right,
         });
-        let file = run
-            .and_then(|(f, _)| state.queue.files.iter().find(|x| x.id == f))
-            .map(|f| f.name.clone());
+        let file = run.and_then(|(f, _)| state.queue.files.by_id(f)).map(|f| f.name.clone());
         let outcome = facts.map(|f| super::queue::outcome_name(f.outcome));
         let critical = facts.and_then(|f| f.critical_step);
         let go = {

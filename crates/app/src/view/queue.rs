@@ -52,11 +52,10 @@ pub fn trajectories(props: &Props) -> Html {
     let scroller = use_node_ref();
     let scroll_top = use_state(|| 0.0f64);
     let viewport = use_state(|| 600.0f64);
-    let summary =
-        state.queue.files.iter().find(|f| f.id == props.file).and_then(|f| match &f.status {
-            FileStatus::Ready(s) => Some(s.clone()),
-            _ => None,
-        });
+    let summary = state.queue.files.by_id(props.file).and_then(|f| match &f.status {
+        FileStatus::Ready(s) => Some(s.clone()),
+        _ => None,
+    });
     // The trajectories the queue's filter lets through, in file order.
     let idx: Vec<u32> = summary.as_ref().map_or_else(Vec::new, |s| {
         (0..s.trajectories.len() as u32)

@@ -141,7 +141,7 @@ impl State {
     /// Whether `file` is the first of its batch (a drop, a pick, a folder, an archive) to have
     /// been read: that one becomes the view, not each of the others as it loads in turn.
     fn first_of_batch(&self, file: u32) -> bool {
-        let Some(batch) = self.queue.files.iter().find(|f| f.id == file).map(|f| f.batch) else {
+        let Some(batch) = self.queue.files.by_id(file).map(|f| f.batch) else {
             return true;
         };
         !self.queue.files.iter().any(|f| {

@@ -99,10 +99,39 @@ impl Files {
         self.len += 1;
     }
 
-    /// The first entry that `pred` holds for, its chunk copied if another state shares it (and
-    /// no chunk copied when there is none).
-    pub fn find_mut(&mut self, pred: &dyn Fn(&FileEntry) -> bool) -> Option<&mut FileEntry> {
-        let at = self.iter().position(pred)?;
+    /// The position of file `id`. Files are queued in the order their ids are handed out
+    /// (`Ctx::new_id`, then `QueueAction::Add` at once), so a binary search finds it: every
+    /// worker message looks its file up, and a linear search made an archive of 4,000 files
+    /// spend 60 ms in it. (Queued out of order, a file is still found, by a linear search.)
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self[mid].id < id {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        match self.get(lo) {
+            Some(f) if f.id == id => Some(lo),
+            _ => self.iter().position(|f| f.id == id),
+        }
+    }
+
+    /// File `id`.
+    pub fn by_id(&self, id: u32) -> Option<&FileEntry> {
+        self.index_of(id).map(|at| &self[at])
+    }
+
+    /// File `id` if `when` holds for it, its chunk copied if another state shares it (and no
+    /// chunk copied otherwise).
+    pub fn by_id_mut(
+        &mut self,
+        id: u32,
+        when: &dyn Fn(&FileEntry) -> bool,
+    ) -> Option<&mut FileEntry> {
+        let at = self.index_of(id).filter(|&at| when(&self[at]))?;
         Rc::make_mut(&mut self.chunks[at / CHUNK]).get_mut(at % CHUNK)
     }
 
@@ -190,15 +219,15 @@ impl Queue {
 
     /// The position of `file` in the queue.
     pub fn position(&self, file: u32) -> Option<usize> {
-        self.files.iter().position(|f| f.id == file)
+        self.files.index_of(file)
     }
 
     /// The summary of a loaded file.
     pub fn summary(&self, file: u32) -> Option<&Rc<TraceSummary>> {
-        self.files.iter().find(|f| f.id == file).and_then(|f| match &f.status {
+        match &self.files.by_id(file)?.status {
             FileStatus::Ready(s) => Some(s),
             _ => None,
-        })
+        }
     }
 
     /// The overview of trajectory `traj` of a loaded file.
@@ -264,23 +293,22 @@ impl Queue {
     }
 
     pub fn set_status(&mut self, file: u32, status: FileStatus) {
-        if let Some(f) = self.files.find_mut(&|f| f.id == file) {
+        if let Some(f) = self.files.by_id_mut(file, &|_| true) {
             f.status = status;
         }
     }
 
     /// Progress of a file still loading (a late report for a finished one changes nothing).
     pub fn progress(&mut self, file: u32, bytes: f64, total: f64, lines: f64, quarantined: f64) {
-        let loading =
-            |f: &FileEntry| f.id == file && matches!(f.status, FileStatus::Loading { .. });
-        if let Some(f) = self.files.find_mut(&loading) {
+        let loading = |f: &FileEntry| matches!(f.status, FileStatus::Loading { .. });
+        if let Some(f) = self.files.by_id_mut(file, &loading) {
             f.status = FileStatus::Loading { bytes, total, lines, quarantined };
         }
     }
 
     /// Applies `f` to the summary of a loaded file.
     pub fn update_summary(&mut self, file: u32, f: impl FnOnce(&mut TraceSummary)) {
-        if let Some(entry) = self.files.find_mut(&|f| f.id == file) {
+        if let Some(entry) = self.files.by_id_mut(file, &|_| true) {
             if let FileStatus::Ready(s) = &mut entry.status {
                 f(Rc::make_mut(s));
             }
