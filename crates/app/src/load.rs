@@ -18,6 +18,15 @@ pub const FIRST_CHUNK: f64 = 64.0 * 1024.0;
 /// The slices while the page waits for an answer (the worker answers between two).
 pub const SMALL_CHUNK: f64 = 256.0 * 1024.0;
 
+/// The size of what a `Load` carries: a blob, or a trace's bytes (a `Uint8Array`,
+/// `gather::Item::Member`).
+pub fn size_of(src: &wasm_bindgen::JsValue) -> f64 {
+    match src.dyn_ref::<web_sys::Blob>() {
+        Some(b) => b.size(),
+        None => f64::from(src.unchecked_ref::<Uint8Array>().length()),
+    }
+}
+
 /// A blob read slice by slice, the next slice requested before the current one is handed
 /// out, so the browser reads while the caller works on the previous slice. Memory stays at two
 /// slices whatever the blob's size.

@@ -157,11 +157,8 @@ mod glue {
         mut open: bool,
         blob: JsValue,
     ) {
+        let total = crate::load::size_of(&blob);
         let blob = blob.dyn_into::<web_sys::Blob>();
-        let total = match &blob {
-            Ok(b) => b.size(),
-            Err(bytes) => f64::from(bytes.unchecked_ref::<Uint8Array>().length()),
-        };
         if total > super::MAX_FILE_BYTES {
             let error = format!(
                 "This file is {:.0} MB: over the {:.0} MB a browser tab can analyse. \

@@ -274,10 +274,7 @@ impl Ctx {
         batch: &mut Option<u32>,
     ) {
         let (id, batch) = self.new_id(batch);
-        let size = match blob.dyn_ref::<web_sys::Blob>() {
-            Some(b) => b.size(),
-            None => f64::from(blob.unchecked_ref::<js_sys::Uint8Array>().length()),
-        };
+        let size = crate::load::size_of(&blob);
         dispatch.dispatch(QueueAction::Add { id, batch, name, size }.into());
         self.blobs.borrow_mut().insert(id, blob.clone());
         if self.bridge.borrow().is_none() {
