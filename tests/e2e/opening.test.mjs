@@ -7,14 +7,15 @@ import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, waitReady, FIXTURES } from './harness.mjs';
+import { steps } from './gen.mjs';
 
-let srv, browser, twoRuns;
+let srv, browser, twoRuns, dir;
 
 before(async () => {
   srv = await serveDist();
   browser = await launch();
   // Two runs of nine lines each: the first's steps are on lines 1–9, the second's on 10–18.
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-opening-'));
+  dir = await mkdtemp(join(tmpdir(), 'trajscope-opening-'));
   twoRuns = join(dir, 'two-runs.jsonl');
   const a = await readFile(join(FIXTURES, 'awtl', 'env_blocker_browser.awtl.jsonl'), 'utf8');
   const b = await readFile(join(FIXTURES, 'awtl', 'passed_run.awtl.jsonl'), 'utf8');
@@ -32,6 +33,10 @@ async function recordingPage() {
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (msg, ...rest) {
       if (msg && msg.req instanceof Uint8Array) window.__asked.push(msg.req[0]);
+      if (msg && msg.req instanceof Uint8Array && msg.req[0] === 0) {
+        window.__heads = window.__heads || [];
+        window.__heads.push(msg.head instanceof Uint8Array ? msg.head.length : null);
+      }
       return post.call(this, msg, ...rest);
     };
   });
@@ -70,6 +75,30 @@ test('a deep link to the second trajectory opens it, not the first one sent unas
   const lines = await shownLines(page);
   assert.ok(lines.length > 1 && lines.every((l) => l >= 10 && l <= 18), `the second run's steps: ${lines}`);
   assert.equal((await asked(page)).filter((k) => k === COLUMNS).length, 1, 'the linked run asked for');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the opened file's first bytes, read by the page already, go with its Load; nothing is read twice or lost", async () => {
+  // Two files of 3,000 lines (~290 KB each): lines cross the 64 KiB the page reads first.
+  const paths = [];
+  for (const name of ['first.jsonl', 'second.jsonl']) {
+    const path = join(dir, name);
+    await writeFile(path, steps(3000));
+    paths.push(path);
+  }
+  const { page, context, errors } = await recordingPage();
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', paths);
+  await waitReady(page);
+  const lines = () => page.textContent('[data-testid="lines"]');
+  assert.ok((await lines()).startsWith('3000'), `the first file's lines: ${await lines()}`);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  // The first file's Load carried the page's 64 KiB; the second's nothing (the worker reads it).
+  assert.deepEqual(await page.evaluate(() => window.__heads), [65536, null]);
+  await page.locator('[data-testid="queue-file"]', { hasText: 'second.jsonl' }).locator('button.queue-item').first().click();
+  await page.waitForFunction(() => (document.querySelector('[data-testid="lines"]')?.textContent || '').startsWith('3000'));
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
   assert.deepEqual(errors, []);
   await context.close();
 });

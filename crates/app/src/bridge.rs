@@ -119,14 +119,22 @@ impl Bridge {
     }
 }
 
-/// A request as the worker reads it: `{req, blob?}`, `req` the request's bytes in a
-/// `Uint8Array` ([`Request::encode`]), `blob` a `Blob` or a `Uint8Array`.
+/// A request as the worker reads it: `{req, blob?, head?}`, `req` the request's bytes in a
+/// `Uint8Array` ([`Request::encode`]), `blob` a `Blob` or a `Uint8Array`, `head` the blob's
+/// first bytes when the page read them already.
 pub(crate) fn envelope(req: &Request, blob: Option<&JsValue>) -> Option<JsValue> {
     let env = js_sys::Object::new();
     let bytes = js_sys::Uint8Array::from(req.encode().as_slice());
     js_sys::Reflect::set(&env, &JsValue::from_str("req"), &bytes).ok()?;
     if let Some(b) = blob {
         js_sys::Reflect::set(&env, &JsValue::from_str("blob"), b).ok()?;
+        // A file's first bytes, read already (`gather::expand`): sent for the file the page
+        // opens, and taken off the blob (which the page keeps) either way.
+        let head = JsValue::from_str("head");
+        if matches!(req, Request::Load { open: true, .. }) {
+            js_sys::Reflect::set(&env, &head, &js_sys::Reflect::get(b, &head).ok()?).ok()?;
+        }
+        js_sys::Reflect::set(b, &head, &JsValue::UNDEFINED).ok();
     }
     Some(env.into())
 }

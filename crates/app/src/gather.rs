@@ -202,11 +202,16 @@ pub async fn expand(pending: Pending, limits: &Limits) -> Vec<Item> {
     let head = head_js.as_ref().map(Uint8Array::to_vec).unwrap_or_default();
     let maybe = head.starts_with(b"PK\x03\x04") || archive_kind(&head, limits).is_some();
     if !maybe || blob.size() > limits.max_archive_bytes as f64 {
-        // A small file was read whole: its bytes, not the blob, go on.
-        return match head_js.filter(|h| f64::from(h.length()) == blob.size()) {
-            Some(bytes) => vec![Item::Member { name, bytes }],
-            None => vec![Item::Trace { name, blob }],
-        };
+        // A small file was read whole: its bytes, not the blob, go on. A larger one's first
+        // bytes go on with it (`bridge::envelope`): the worker parses them while the browser
+        // reads the next slice, instead of waiting for it to read them again.
+        if let Some(h) = head_js {
+            if f64::from(h.length()) == blob.size() {
+                return vec![Item::Member { name, bytes: h }];
+            }
+            js_sys::Reflect::set(&blob, &JsValue::from_str("head"), &h).ok();
+        }
+        return vec![Item::Trace { name, blob }];
     }
     let bytes = match read(&blob).await {
         Ok(b) => b,

@@ -93,7 +93,7 @@ mod glue {
     /// Reads a blob in slices into the trace identity hasher; `None` if the browser cannot read
     /// it.
     pub async fn hash_blob(blob: &web_sys::Blob) -> Option<String> {
-        let mut slices = Slices::new(blob);
+        let mut slices = Slices::new(blob, None);
         let mut hasher = trajscope_core::labels::ContentHasher::new();
         while let Some(bytes) = slices.next().await {
             hasher.update(&bytes.ok()?);

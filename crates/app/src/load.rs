@@ -45,19 +45,27 @@ pub struct Slices<'b> {
 }
 
 impl<'b> Slices<'b> {
-    pub fn new(blob: &'b web_sys::Blob) -> Slices<'b> {
+    /// `head`: the blob's first bytes when the page has read them already (`gather::expand`
+    /// reads a file's first `gather::HEAD_BYTES` to tell an archive), handed out as the first
+    /// slice at once instead of asking the browser for them again.
+    pub fn new(blob: &'b web_sys::Blob, head: Option<Vec<u8>>) -> Slices<'b> {
         let total = blob.size();
-        let next_end = FIRST_CHUNK.min(total);
         let mut s = Slices {
             blob: Some(blob),
             whole: None,
             total,
             pos: 0.0,
-            next_end,
+            next_end: FIRST_CHUNK.min(total),
             chunk: CHUNK,
             next: None,
         };
-        s.next = s.request(0.0, s.next_end);
+        match head {
+            Some(h) => {
+                s.next_end = h.len() as f64;
+                s.whole = Some(h);
+            }
+            None => s.next = s.request(0.0, s.next_end),
+        }
         s
     }
 
@@ -101,22 +109,26 @@ impl<'b> Slices<'b> {
         if self.pos >= self.total {
             return None;
         }
-        if let Some(bytes) = self.whole.take() {
-            self.pos = self.total;
-            return Some(Ok(bytes));
-        }
-        let Some(pending) = self.next.take() else {
-            return Some(Err("could not slice the file"));
-        };
-        let Ok(buf) = pending.await else {
-            return Some(Err("the browser could not read the file (was it moved or deleted?)"));
+        let bytes = match self.whole.take() {
+            Some(bytes) => bytes,
+            None => {
+                let Some(pending) = self.next.take() else {
+                    return Some(Err("could not slice the file"));
+                };
+                let Ok(buf) = pending.await else {
+                    return Some(Err(
+                        "the browser could not read the file (was it moved or deleted?)",
+                    ));
+                };
+                Uint8Array::new(&buf).to_vec()
+            }
         };
         self.pos = self.next_end;
         if self.pos < self.total {
             self.next_end = (self.pos + self.chunk).min(self.total);
             self.next = self.request(self.pos, self.next_end);
         }
-        Some(Ok(Uint8Array::new(&buf).to_vec()))
+        Some(Ok(bytes))
     }
 }
 

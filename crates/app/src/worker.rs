@@ -97,7 +97,9 @@ mod glue {
                     Request::Load { file, open } => match blob_of(&data) {
                         Some(blob) => {
                             let (scope, store) = (s2.clone(), store.clone());
-                            let loading = load(scope, store, file, open, blob);
+                            let head = js_sys::Reflect::get(&data, &JsValue::from_str("head"));
+                            let head = head.ok().filter(|h| !h.is_undefined()).map(Uint8Array::from);
+                            let loading = load(scope, store, file, open, blob, head);
                             wasm_bindgen_futures::spawn_local(loading);
                         }
                         None => {
@@ -149,13 +151,15 @@ mod glue {
     /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
     /// identity when a helper has it, the secret scan and the rest's analysis in batches.
     /// With the first `Loaded` of a file the page will `open`, what the page would ask for
-    /// first ([`push_opening`]).
+    /// first ([`push_opening`]). `head`: the file's first bytes when the page read them
+    /// already (`bridge::envelope`), parsed while the browser reads the next slice.
     async fn load(
         scope: DedicatedWorkerGlobalScope,
         store: Rc<RefCell<Store>>,
         file: u32,
         mut open: bool,
         blob: JsValue,
+        head: Option<Uint8Array>,
     ) {
         let total = crate::load::size_of(&blob);
         let blob = blob.dyn_into::<web_sys::Blob>();
@@ -184,7 +188,7 @@ mod glue {
         store.borrow_mut().begin(file);
         // Reading the next slice overlaps with parsing this one.
         let mut slices = match &blob {
-            Ok(b) => Slices::new(b),
+            Ok(b) => Slices::new(b, head.map(|h| h.to_vec())),
             Err(bytes) => Slices::of_bytes(bytes.unchecked_ref::<Uint8Array>().to_vec()),
         };
         loop {
