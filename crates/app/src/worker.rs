@@ -98,7 +98,8 @@ mod glue {
                         Some(blob) => {
                             let (scope, store) = (s2.clone(), store.clone());
                             let head = js_sys::Reflect::get(&data, &JsValue::from_str("head"));
-                            let head = head.ok().filter(|h| !h.is_undefined()).map(Uint8Array::from);
+                            let head =
+                                head.ok().filter(|h| !h.is_undefined()).map(Uint8Array::from);
                             let loading = load(scope, store, file, open, blob, head);
                             wasm_bindgen_futures::spawn_local(loading);
                         }
