@@ -20,13 +20,16 @@ mod worker_url;
 
 pub use view::{state, App};
 
-/// The module's entry point: on a page, mounts the app on `<body>`; in a worker (the ingest
-/// worker or its hashing helper, started with this same module), listens as the worker.
+/// The module's entry point: on a page, mounts the app on `index.html`'s `#app` (`<body>` if
+/// there is none); in a worker (the ingest worker or its hashing helper, started with this same
+/// module), listens as the worker.
 pub fn start() {
     #[cfg(target_arch = "wasm32")]
     if web_sys::window().is_none() {
         worker::run();
         return;
     }
-    yew::Renderer::<App>::new().render();
+    // (Beside it, `index.html`'s `.font-warm` block stays: `web/style.css`.)
+    let root = gloo::utils::document().get_element_by_id("app");
+    yew::Renderer::<App>::with_root(root.unwrap_or_else(|| gloo::utils::body().into())).render();
 }
