@@ -152,7 +152,7 @@ mod glue {
     /// the file is read, its whole `Loaded` (the first trajectory readable at once), the
     /// identity when a helper has it, the secret scan and the rest's analysis in batches.
     /// With the first `Loaded` of a file the page will `open`, what the page would ask for
-    /// first ([`push_opening`]). `head`: the file's first bytes when the page read them
+    /// first ([`opening`]). `head`: the file's first bytes when the page read them
     /// already (`bridge::envelope`), parsed while the browser reads the next slice.
     async fn load(
         scope: DedicatedWorkerGlobalScope,

@@ -173,7 +173,7 @@ impl Ctx {
     /// over.
     pub(super) fn take_prefetched(&self, file: u32, traj: u32) -> bool {
         let Some(p) = self.prefetched.borrow_mut().take() else { return false };
-        if (p.file, 0) != (file, traj) || p.answered {
+        if p.file != file || traj != 0 || p.answered {
             return false;
         }
         self.latest.borrow_mut()[Asked::Columns as usize] = PUSHED;
