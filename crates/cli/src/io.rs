@@ -534,6 +534,23 @@ pub fn raw_stdout() -> Box<dyn std::io::Write> {
     }
 }
 
+/// Writes every byte of `slices` with as few `writev` calls as the system allows (std's
+/// `write_all_vectored` is not stable yet).
+pub fn write_all_vectored(
+    out: &mut dyn std::io::Write,
+    mut slices: &mut [std::io::IoSlice<'_>],
+) -> std::io::Result<()> {
+    while !slices.is_empty() {
+        match out.write_vectored(slices) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(not(unix))]
 pub fn raw_stdout() -> Box<dyn std::io::Write> {
     Box::new(std::io::stdout().lock())

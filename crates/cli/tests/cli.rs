@@ -293,6 +293,32 @@ fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
     assert_eq!(trace.stats.lines_quarantined, 3);
 }
 
+/// Blocks of runs that all settled during the read are written from where their overviews are
+/// held (vectored writes into a pipe, which takes a part of them at a time); the last block,
+/// with a run that never ends, is rendered at the end. The bytes are the whole report
+/// serialised either way.
+#[test]
+fn a_report_of_runs_settled_during_the_read_is_the_whole_report_serialised() {
+    let mut text = String::new();
+    for r in 0..5000 {
+        text.push_str(&format!(
+            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"cargo test -p crate{r}\"}}\n"
+        ));
+        if r < 4999 {
+            text.push_str(&format!(
+                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
+            ));
+        }
+        if r == 2500 {
+            text.push_str("not json\n");
+        }
+    }
+    let (out, trace) = json_report_is_whole("settled.jsonl", &text);
+    assert_eq!(trace.trajectories.len(), 5000);
+    assert_eq!(trace.stats.lines_quarantined, 1);
+    assert!(out.len() > 1 << 20, "more than a pipe holds at once: {} bytes", out.len());
+}
+
 /// `analyze --json` renders the overviews of runs that settle during the read as they settle
 /// and drops their steps; when that cannot stand (a line after a run's end read much later, a
 /// settled run renamed for a duplicate id), the report is still the whole report serialised.

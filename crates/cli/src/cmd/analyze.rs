@@ -177,6 +177,13 @@ fn json(
             true => &pre[b * BLOCK..b * BLOCK + ts.len()],
             false => &pre[..ts.len()],
         };
+        // A block rendered whole during the read is written as it is held: copied into one
+        // buffer first, a file of settled runs was copied twice (its 54 MB report on
+        // `fixtures` took 10 ms after the read, docs/performance.md, twenty-third pass).
+        if pre.iter().all(Option::is_some) {
+            write_rendered(&mut out, pre, b > 0)?;
+            continue;
+        }
         // Each thread renders a contiguous share of the block; the shares are written in order,
         // so the bytes are those of the whole report serialised at once. Every share but the
         // report's first starts with the comma that separates it from the one before.
@@ -212,6 +219,23 @@ fn json(
     // Freeing a large trace step by step would only give back memory the OS reclaims at exit.
     std::mem::forget(trace);
     Ok(())
+}
+
+/// Overviews rendered during the read, comma-separated (and after a comma when `comma`), written
+/// from where they are held in a few vectored writes.
+fn write_rendered(
+    out: &mut dyn std::io::Write,
+    pre: &[Option<Box<[u8]>>],
+    comma: bool,
+) -> std::io::Result<()> {
+    let mut slices = Vec::with_capacity(2 * pre.len());
+    for (i, json) in pre.iter().flatten().enumerate() {
+        if i > 0 || comma {
+            slices.push(std::io::IoSlice::new(b","));
+        }
+        slices.push(std::io::IoSlice::new(json));
+    }
+    crate::io::write_all_vectored(out, &mut slices)
 }
 
 /// The size of the pieces the report's head (its quarantine) is written out in.
