@@ -177,9 +177,10 @@ fn json(
             true => &pre[b * BLOCK..b * BLOCK + ts.len()],
             false => &pre[..ts.len()],
         };
-        // A block rendered whole during the read is written as it is held: copied into one
-        // buffer first, a file of settled runs was copied twice (its 54 MB report on
-        // `fixtures` took 10 ms after the read, docs/performance.md, twenty-third pass).
+        // A block whose overviews were all rendered during the read is written from where they
+        // are held: copying them into one buffer per thread first took most of the 10 ms
+        // between the read's end and the last byte of `fixtures`' 54 MB report
+        // (docs/performance.md, twenty-third pass).
         if pre.iter().all(Option::is_some) {
             write_rendered(&mut out, pre, b > 0)?;
             continue;
