@@ -25,6 +25,20 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// The characters of a trajectory's id a heading shows (the diagnosis's, `diff`'s sides); a
+/// longer one ends in `…`. An id is a name, not content: one of a megabyte (a generated or
+/// pasted one) would bury the output under it. JSON output keeps ids whole.
+pub const ID_SHOWN: usize = 120;
+
+/// A trajectory's id as a heading shows it: on one line (as [`escape_line`]), clipped to
+/// [`ID_SHOWN`] characters.
+pub fn heading_id(id: &str) -> String {
+    match id.char_indices().nth(ID_SHOWN) {
+        None => escape_line(id).into_owned(),
+        Some((at, _)) => escape_line(&id[..at]).into_owned() + "…",
+    }
+}
+
 /// A path as a message names it: on one line, its control and bidirectional characters
 /// escaped (a file name may hold a line feed, which would start a line of its own).
 pub fn shown(path: impl AsRef<std::path::Path>) -> String {

@@ -1033,8 +1033,8 @@ fn one_step_is_one_step() {
     assert!(err.contains("(the trajectory has 1 step)"), "{err}");
 }
 
-/// A run id of a megabyte: the diagnosis's heading shows its first 120 characters and `…`, not a
-/// megabyte of terminal; `--json` keeps it whole.
+/// A run id of a megabyte: the diagnosis's heading and `diff`'s sides show its first 120
+/// characters and `…`, not a megabyte of terminal; `--json` keeps it whole.
 #[test]
 fn a_huge_run_id_is_clipped_in_the_diagnosis_and_whole_in_the_report() {
     let id = "r".repeat(1_000_000);
@@ -1047,6 +1047,12 @@ fn a_huge_run_id_is_clipped_in_the_diagnosis_and_whole_in_the_report() {
     let heading = text.lines().find(|l| l.starts_with("trajectory ")).expect("a heading");
     assert_eq!(heading, format!("trajectory {}…: 1 step, outcome Unknown", "r".repeat(120)));
     assert!(text.len() < 10_000, "the diagnosis is {} bytes", text.len());
+    let out = trajscope().arg("diff").arg(&input).arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let left = text.lines().find(|l| l.starts_with("left:")).expect("the left side");
+    assert!(left.contains(&format!(": {}… (1 step", "r".repeat(120))), "{left}");
+    assert!(text.len() < 10_000, "the diff is {} bytes", text.len());
     let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["trajectories"][0]["id"], Value::String(id));

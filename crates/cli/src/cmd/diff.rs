@@ -135,7 +135,8 @@ fn side_line(t: &Trajectory, c: &trajscope_core::diff::Side) -> String {
     let critical =
         c.critical_step.map_or("no critical step".into(), |s| format!("critical step {s}"));
     let s = if c.steps == 1 { "" } else { "s" };
-    format!("{} ({} step{s}, outcome {}, {critical})", escape_line(&t.id), c.steps, outcome(c))
+    let id = crate::term::heading_id(&t.id);
+    format!("{id} ({} step{s}, outcome {}, {critical})", c.steps, outcome(c))
 }
 
 fn outcome(c: &trajscope_core::diff::Side) -> &'static str {

@@ -70,12 +70,10 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
     for i in 0..s.len() {
         let (Some(t), Some(o)) = (s.trajectory(i), s.overview(i)) else { continue };
         let o = &o;
-        // An id is a heading, not content: one of a megabyte (a generated or pasted one) would
-        // bury the diagnosis under it. The JSON reports keep it whole.
         writeln!(
             out,
             "trajectory {}: {} step{}, outcome {:?}",
-            escape_line(&clip(&o.id, ID_SHOWN)),
+            crate::term::heading_id(&o.id),
             o.steps,
             if o.steps == 1 { "" } else { "s" },
             o.outcome
@@ -295,9 +293,6 @@ fn locate(step: &Step, quote: &str) -> Option<(String, String, String)> {
     let after = clip(&escape(&hay[end..line_end]).replace('\t', " "), AFTER);
     Some((before, quoted, after))
 }
-
-/// The characters of a trajectory's id a heading shows; a longer one ends in `…`.
-const ID_SHOWN: usize = 120;
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
