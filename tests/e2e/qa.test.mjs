@@ -1,5 +1,5 @@
 // Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
-// lines, UTF-16 text, chat records whose messages carry HTML and Markdown links / images to other
+// lines, UTF-16 text, a run id of a megabyte, chat records whose messages carry HTML and Markdown links / images to other
 // hosts, and a narrow (800 px) window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,6 +107,21 @@ test('an 800 px window keeps the top bar on screen and the queue ids whole on ho
   const titles = await page.locator('[data-testid="queue-item"] .qid').evaluateAll((els) => els.map((e) => e.title));
   assert.deepEqual(titles, ['calc-rounding-7', 'calc-sum-2', 'line-4']);
   await screenshot(page, 'qa-narrow');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a run id of a megabyte stays whole in a two-line box that scrolls; the transcript stays in view', async () => {
+  const id = 'r'.repeat(1_000_000);
+  const file = await tempFile('huge-id.awtl.jsonl', line({ type: 'action', run_id: id, command: 'ls' }));
+  const { page, context, errors } = await open(file, { viewport: { width: 1400, height: 900 } });
+  const box = page.locator('[data-testid="traj-id"]');
+  assert.equal((await box.textContent()).length, id.length, 'the id is whole, to scroll and copy');
+  const { height, scrollHeight } = await box.evaluate((e) => ({ height: e.clientHeight, scrollHeight: e.scrollHeight }));
+  assert.ok(height < 60, `the id's box is ${height} px high`);
+  assert.ok(scrollHeight > height, 'and scrolls');
+  const step = await page.locator('[data-testid="step"]').first().boundingBox();
+  assert.ok(step && step.y + step.height < 900, `the first step is on screen (${JSON.stringify(step)})`);
   assert.deepEqual(errors, []);
   await context.close();
 });
