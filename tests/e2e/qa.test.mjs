@@ -1,5 +1,5 @@
 // Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
-// lines, UTF-16 text, a run id of a megabyte, chat records whose messages carry HTML and Markdown links / images to other
+// lines, UTF-16 text, a run id of a megabyte, agent and tool names of 100 KB, chat records whose messages carry HTML and Markdown links / images to other
 // hosts, and a narrow (800 px) window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,6 +122,29 @@ test('a run id of a megabyte stays whole in a two-line box that scrolls; the tra
   assert.ok(scrollHeight > height, 'and scrolls');
   const step = await page.locator('[data-testid="step"]').first().boundingBox();
   assert.ok(step && step.y + step.height < 900, `the first step is on screen (${JSON.stringify(step)})`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an agent and a tool named in 100 KB each: the diagnosis, candidates and overview stay a few lines high', async () => {
+  const agent = 'agent-' + 'a'.repeat(100_000), tool = 'tool-' + 't'.repeat(100_000);
+  const call = { type: 'action', run_id: 'r1', agent, tool, command: 'rm -rf build' };
+  const fail = { type: 'observation', run_id: 'r1', exit_code: 1, output: 'error: failed' };
+  const file = await tempFile('huge-names.awtl.jsonl', [
+    { type: 'run_start', run_id: 'r1', task: 'do it' }, call, fail, call, fail,
+    { type: 'run_end', run_id: 'r1', status: 'failed' },
+  ].map(line).join(''));
+  const { page, context, errors } = await open(file, { viewport: { width: 1400, height: 900 } });
+  await page.waitForSelector('[data-testid="diagnosis-who"]');
+  await page.waitForSelector('[data-testid="candidate"]');
+  assert.ok((await page.textContent('[data-testid="diagnosis-who"]')).includes(agent), 'the name is whole in the page');
+  const high = async (sel) => (await page.locator(sel).first().boundingBox()).height;
+  for (const sel of ['[data-testid="diagnosis-who"]', '[data-testid="candidate"]', '[data-testid="critical"]', '[data-testid="tool-name"]']) {
+    const h = await high(sel);
+    assert.ok(h < 80, `${sel} is ${h} px high`);
+  }
+  const step = await page.locator('[data-testid="step"]').first().boundingBox();
+  assert.ok(step && step.y < 900, `the transcript starts on screen (${JSON.stringify(step)})`);
   assert.deepEqual(errors, []);
   await context.close();
 });
