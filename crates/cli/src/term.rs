@@ -25,17 +25,17 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// The characters of a trajectory's id a heading shows (the diagnosis's, `diff`'s sides); a
-/// longer one ends in `…`. An id is a name, not content: one of a megabyte (a generated or
-/// pasted one) would bury the output under it. JSON output keeps ids whole.
-pub const ID_SHOWN: usize = 120;
+/// The characters of a name (a trajectory's id, an agent's name) that human output shows; a
+/// longer one ends in `…`. A name is not content: one of a megabyte (a generated or pasted id)
+/// would bury the output under it. JSON output keeps names whole.
+pub const NAME_SHOWN: usize = 120;
 
-/// A trajectory's id as a heading shows it: on one line (as [`escape_line`]), clipped to
-/// [`ID_SHOWN`] characters.
-pub fn heading_id(id: &str) -> String {
-    match id.char_indices().nth(ID_SHOWN) {
-        None => escape_line(id).into_owned(),
-        Some((at, _)) => escape_line(&id[..at]).into_owned() + "…",
+/// A name as human output shows it: on one line (as [`escape_line`]), clipped to
+/// [`NAME_SHOWN`] characters.
+pub fn name(s: &str) -> String {
+    match s.char_indices().nth(NAME_SHOWN) {
+        None => escape_line(s).into_owned(),
+        Some((at, _)) => escape_line(&s[..at]).into_owned() + "…",
     }
 }
 

@@ -1057,3 +1057,34 @@ fn a_huge_run_id_is_clipped_in_the_diagnosis_and_whole_in_the_report() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["trajectories"][0]["id"], Value::String(id));
 }
+
+/// An agent and a tool named in 100 KB each: every line of the diagnosis (the critical step's
+/// agent, the candidates, the brief) stays short; `--json` keeps the names whole.
+#[test]
+fn huge_agent_and_tool_names_are_clipped_in_the_diagnosis() {
+    let (agent, tool) =
+        (format!("agent-{}", "a".repeat(100_000)), format!("tool-{}", "t".repeat(100_000)));
+    let call = json!({"type": "action", "run_id": "r1", "agent": agent, "tool": tool, "command": "rm -rf build"});
+    let fail =
+        json!({"type": "observation", "run_id": "r1", "exit_code": 1, "output": "error: failed"});
+    let lines = [
+        json!({"type": "run_start", "run_id": "r1", "task": "do it"}),
+        call.clone(),
+        fail.clone(),
+        call,
+        fail,
+        json!({"type": "run_end", "run_id": "r1", "status": "failed"}),
+    ];
+    let input = tmp("huge-names.awtl.jsonl");
+    std::fs::write(&input, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let out = trajscope().arg("analyze").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("critical step 1 by {}…", &agent[..120])), "{text:.2000}");
+    assert!(text.contains("brief: "), "{text:.2000}");
+    let longest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest <= 1_100, "a line of {longest} characters");
+    let out = trajscope().args(["analyze", "--json"]).arg(&input).output().unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["trajectories"][0]["critical"]["agent"], Value::String(agent));
+}

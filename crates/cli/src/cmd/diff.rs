@@ -135,7 +135,7 @@ fn side_line(t: &Trajectory, c: &trajscope_core::diff::Side) -> String {
     let critical =
         c.critical_step.map_or("no critical step".into(), |s| format!("critical step {s}"));
     let s = if c.steps == 1 { "" } else { "s" };
-    let id = crate::term::heading_id(&t.id);
+    let id = crate::term::name(&t.id);
     format!("{id} ({} step{s}, outcome {}, {critical})", c.steps, outcome(c))
 }
 

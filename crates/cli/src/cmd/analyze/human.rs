@@ -29,6 +29,8 @@ const UNKNOWN: &str =
     "the file does not say how this run ended: say how with --outcome failed|passed";
 /// The most of the root-cause summary shown.
 const CAUSE: usize = 240;
+/// The characters of the brief's first line shown (the longest of the fixtures' is about 600).
+const BRIEF: usize = 1000;
 
 /// Writes the whole human report of one file.
 pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std::io::Result<()> {
@@ -73,7 +75,7 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
         writeln!(
             out,
             "trajectory {}: {} step{}, outcome {:?}",
-            crate::term::heading_id(&o.id),
+            crate::term::name(&o.id),
             o.steps,
             if o.steps == 1 { "" } else { "s" },
             o.outcome
@@ -115,7 +117,7 @@ fn diagnosis(
     let Some(c) = &o.critical else { return Ok(()) };
     let class = o.classification.as_ref().map_or("unclassified".into(), name_of);
     let mode = o.failure_mode.as_ref().map_or("unknown".into(), name_of);
-    let agent = if c.agent.is_empty() { "(no agent)".into() } else { escape_line(&c.agent) };
+    let agent = if c.agent.is_empty() { "(no agent)".into() } else { crate::term::name(&c.agent) };
     // A run whose file does not say how it ended is not called failed (as the app says it):
     // the step is where it failed if it did.
     let unknown = o.outcome == Outcome::Unknown;
@@ -183,7 +185,9 @@ fn diagnosis(
             let b = Cases { built: vec![case] }.brief();
             if let Some(first) = brief::to_markdown(&b).lines().find(|l| l.starts_with("- ")) {
                 let first = first.trim_start_matches("- ");
-                writeln!(out, "{pad} {} brief: {}", p.note("="), escape_line(first))?;
+                // Names in it (a tool's, an agent's) are as long as the file made them;
+                // `trajscope brief` prints it whole.
+                writeln!(out, "{pad} {} brief: {}", p.note("="), clip(&escape_line(first), BRIEF))?;
             }
         }
         Some(case) => {
@@ -202,8 +206,11 @@ fn diagnosis(
 
 fn candidate(c: &Candidate) -> String {
     let line = if c.line > 0 { format!(" (line {})", c.line) } else { String::new() };
-    let agent =
-        if c.agent.is_empty() { String::new() } else { format!(" {}", escape_line(&c.agent)) };
+    let agent = if c.agent.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", crate::term::name(&c.agent))
+    };
     let mut rules: Vec<&str> = Vec::new();
     for e in &c.evidence {
         if !rules.contains(&e.rule.as_str()) {
