@@ -1,5 +1,5 @@
 // Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
-// lines, UTF-16 text, a run id of a megabyte, agent and tool names of 100 KB, chat records whose messages carry HTML and Markdown links / images to other
+// lines, UTF-16 text, a run id of a megabyte, agent and tool names of 100 KB, 20,000 agents in one run, chat records whose messages carry HTML and Markdown links / images to other
 // hosts, and a narrow (800 px) window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,6 +145,26 @@ test('an agent and a tool named in 100 KB each: the diagnosis, candidates and ov
   }
   const step = await page.locator('[data-testid="step"]').first().boundingBox();
   assert.ok(step && step.y < 900, `the transcript starts on screen (${JSON.stringify(step)})`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a run of 20,000 agents offers the first 200 in its lists, not 40,000 option nodes', async () => {
+  const lines = [line({ type: 'run_start', run_id: 'r1', task: 'many agents' })];
+  for (let i = 0; i < 20_000; i++) lines.push(line({ type: 'action', run_id: 'r1', agent: `agent-${i}`, tool: 'shell', command: `echo ${i}` }));
+  lines.push(line({ type: 'run_end', run_id: 'r1', status: 'failed' }));
+  const { page, context, errors } = await open(await tempFile('many-agents.awtl.jsonl', lines.join('')));
+  await page.waitForSelector('[data-testid="step"]');
+  const filter = await page.locator('[data-testid="filter-agent"] option').count();
+  assert.equal(filter, 201, 'all agents and the first 200');
+  await page.selectOption('[data-testid="filter-agent"]', { label: 'agent-199' });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="step"]').length === 1);
+  assert.match(await page.textContent('[data-testid="step"]'), /agent-199/);
+  await page.click('[data-testid="mode-annotate"]');
+  await page.waitForSelector('[data-testid="label-agent"]');
+  assert.equal(await page.locator('datalist option').count(), 200);
+  const nodes = await page.evaluate(() => document.querySelectorAll('*').length);
+  assert.ok(nodes < 5000, `${nodes} nodes`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -33,6 +33,9 @@ const OUTCOME_CHOICES: [(Outcome, &str); 3] = [
 
 /// Candidates shown as one-click buttons (the ranked list has them all).
 const MAX_CANDIDATE_BUTTONS: usize = 10;
+/// The agents a list offers (the agent filter, the "Responsible agent" suggestions): a run of
+/// 20,000 agents made 40,000 option nodes. The first ones in step order; any other is typed.
+pub const MAX_AGENT_CHOICES: usize = 200;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct AnnotateProps {
@@ -430,6 +433,9 @@ fn critical_text(l: &Label, actors: &[String]) -> String {
 fn agent_choices(actors: &[String]) -> Vec<String> {
     let mut seen: Vec<&str> = Vec::new();
     for a in actors {
+        if seen.len() == MAX_AGENT_CHOICES {
+            break;
+        }
         if !a.is_empty() && !seen.contains(&a.as_str()) {
             seen.push(a);
         }

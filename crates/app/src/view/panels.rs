@@ -439,7 +439,7 @@ pub fn toolbar(state: &UseReducerHandle<State>, search_ref: NodeRef) -> Html {
                 </label>
                 <select data-testid="filter-agent" aria-label="Agent" onchange={on_agent}>
                     <option value="" selected={state.nav.filter.agent.is_none()}>{"all agents"}</option>
-                    { for actors.iter().enumerate().map(|(i, a)| html! {
+                    { for actors.iter().take(crate::annotate::MAX_AGENT_CHOICES).enumerate().map(|(i, a)| html! {
                         <option value={i.to_string()} selected={state.nav.filter.agent == Some(i as u16)}>{ super::bidi::visible(a) }</option>
                     }) }
                 </select>
