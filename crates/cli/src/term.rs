@@ -28,14 +28,19 @@ fn push_escaped(out: &mut String, c: char) {
 /// The characters of a name (a trajectory's id, an agent's name) that human output shows; a
 /// longer one ends in `…`. A name is not content: one of a megabyte (a generated or pasted id)
 /// would bury the output under it. JSON output keeps names whole.
-pub const NAME_SHOWN: usize = 120;
+const NAME_SHOWN: usize = 120;
 
 /// A name as human output shows it: on one line (as [`escape_line`]), clipped to
 /// [`NAME_SHOWN`] characters.
 pub fn name(s: &str) -> String {
-    match s.char_indices().nth(NAME_SHOWN) {
-        None => escape_line(s).into_owned(),
-        Some((at, _)) => escape_line(&s[..at]).into_owned() + "…",
+    clip(&escape_line(s), NAME_SHOWN)
+}
+
+/// `s`'s first `max` characters, and `…` when it had more.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((at, _)) => s[..at].to_string() + "…",
     }
 }
 

@@ -14,7 +14,7 @@ use trajscope_core::report::Overview;
 use trajscope_core::session::Cases;
 use trajscope_core::Session;
 
-use crate::term::{escape, escape_line, Paint};
+use crate::term::{clip, escape, escape_line, Paint};
 
 /// How many candidates the diagnosis lists.
 const TOP_CANDIDATES: usize = 3;
@@ -299,13 +299,6 @@ fn locate(step: &Step, quote: &str) -> Option<(String, String, String)> {
     let quoted = clip(&escape(quote_line).replace('\t', " "), QUOTE);
     let after = clip(&escape(&hay[end..line_end]).replace('\t', " "), AFTER);
     Some((before, quoted, after))
-}
-
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    s.chars().take(max).collect::<String>() + "…"
 }
 
 fn clip_start(s: &str, max: usize) -> String {
