@@ -319,6 +319,29 @@ fn a_report_of_runs_settled_during_the_read_is_the_whole_report_serialised() {
     assert!(out.len() > 1 << 20, "more than a pipe holds at once: {} bytes", out.len());
 }
 
+/// The report is written in blocks of 2,048 trajectories: a block whose runs all settled during
+/// the read is written as rendered then, the others are rendered at the end, shared between
+/// this thread and helpers that work ahead on the next block's parts. Blocks of both kinds in
+/// turn, and a last block of one trajectory (a part for this thread only), give the whole
+/// report serialised.
+#[test]
+fn blocks_rendered_during_the_read_and_at_the_end_alternate_in_the_report() {
+    let mut text = String::new();
+    for r in 0..6145 {
+        text.push_str(&format!(
+            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"make t{r}\"}}\n"
+        ));
+        // The second block's runs end; the others never do.
+        if (2048..4096).contains(&r) {
+            text.push_str(&format!(
+                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
+            ));
+        }
+    }
+    let (_, trace) = json_report_is_whole("alternating-blocks.jsonl", &text);
+    assert_eq!(trace.trajectories.len(), 6145);
+}
+
 /// `analyze --json` renders the overviews of runs that settle during the read as they settle
 /// and drops their steps; when that cannot stand (a line after a run's end read much later, a
 /// settled run renamed for a duplicate id), the report is still the whole report serialised.

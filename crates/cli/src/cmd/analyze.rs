@@ -168,7 +168,15 @@ fn json(
         anyhow::Ok(())
     })?;
     out.write_all(&head)?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(BLOCK);
+    // Each block not rendered during the read is shared out in contiguous parts, one a thread:
+    // this thread renders the first and writes the block; each helper renders its part of every
+    // block in turn and hands it over, already at work on the next block's while this one is
+    // written (no threads started, nor waited for, per block). The parts are written in order,
+    // so the bytes are those of the whole report serialised at once. Every part but the
+    // report's first starts with the comma that separates it from the one before.
+    let mut own: Vec<Block<'_>> = Vec::new();
+    let mut helpers: Vec<Vec<Part<'_>>> = (1..threads).map(|_| Vec::new()).collect();
     for (b, (ts, as_)) in
         trace.trajectories.chunks(BLOCK).zip(analyses.chunks_mut(BLOCK)).enumerate()
     {
@@ -182,37 +190,64 @@ fn json(
         // between the read's end and the last byte of `fixtures`' 54 MB report
         // (docs/performance.md, twenty-third pass).
         if pre.iter().all(Option::is_some) {
-            write_rendered(&mut out, pre, b > 0)?;
+            own.push(Block::Rendered(pre));
             continue;
         }
-        // Each thread renders a contiguous share of the block; the shares are written in order,
-        // so the bytes are those of the whole report serialised at once. Every share but the
-        // report's first starts with the comma that separates it from the one before.
-        let shares: Vec<Vec<u8>> = if threads < 2 || ts.len() < 2 {
-            vec![render(ts, as_, pre, &opts, b > 0)?]
-        } else {
-            let per = ts.len().div_ceil(threads);
-            let opts = &opts;
-            std::thread::scope(|scope| {
-                let workers: Vec<_> = ts
-                    .chunks(per)
-                    .zip(as_.chunks_mut(per))
-                    .zip(pre.chunks(per))
-                    .enumerate()
-                    .map(|(i, ((t, a), p))| {
-                        scope.spawn(move || render(t, a, p, opts, b > 0 || i > 0))
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().expect("analysis never panics (property-tested)"))
-                    .collect::<Result<Vec<_>, _>>()
-            })?
-        };
-        for share in &shares {
-            out.write_all(share)?;
+        // As many parts as threads (fewer only in a last block of fewer trajectories, the
+        // highest helpers then left out), their sizes within one of each other.
+        let n = threads.min(ts.len());
+        let (mut ts, mut as_, mut pre) = (ts, as_, pre);
+        for i in 0..n {
+            let len = ts.len() / (n - i);
+            let (t, rest_t) = ts.split_at(len);
+            let (a, rest_a) = std::mem::take(&mut as_).split_at_mut(len);
+            let (p, rest_p) = pre.split_at(len);
+            (ts, as_, pre) = (rest_t, rest_a, rest_p);
+            let part = Part { ts: t, analyses: a, pre: p, comma: b > 0 || i > 0, block: b };
+            match i {
+                0 => own.push(Block::Part(part)),
+                i => helpers[i - 1].push(part),
+            }
         }
     }
+    let opts = &opts;
+    std::thread::scope(|scope| {
+        let mut handed = Vec::new();
+        for parts in helpers.into_iter().filter(|h| !h.is_empty()) {
+            // Two parts ahead at most: the report is never held whole.
+            let (tx, rx) = mpsc::sync_channel::<HelperPart>(2);
+            handed.push(rx);
+            scope.spawn(move || {
+                for part in parts {
+                    let block = part.block;
+                    // The receiver hangs up only when the report failed: stop then.
+                    if tx.send((block, part.render(opts))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        for (b, block) in own.into_iter().enumerate() {
+            let part = match block {
+                Block::Rendered(pre) => {
+                    write_rendered(&mut out, pre, b > 0)?;
+                    continue;
+                }
+                Block::Part(part) => part,
+            };
+            out.write_all(&part.render(opts)?)?;
+            // The helpers' parts of this block, in order. Every block has a part for each
+            // helper but the last, which may have fewer trajectories than there are threads: a
+            // helper with no part of it has no part of any block after, and has hung up.
+            for rx in &handed {
+                if let Ok((block, json)) = rx.recv() {
+                    debug_assert_eq!(block, b, "a helper's parts come block by block");
+                    out.write_all(&json?)?;
+                }
+            }
+        }
+        anyhow::Ok(())
+    })?;
     let mut tail = Report::JSON_TAIL.to_vec();
     tail.push(b'\n');
     out.write_all(&tail)?;
@@ -246,30 +281,50 @@ const HEAD_PIECE: usize = 1 << 20;
 /// that a block's JSON stays small.
 const BLOCK: usize = 2048;
 
-/// The overviews' JSON of `ts`, comma-separated (and after a comma when `comma`): as `pre`
-/// holds it when it was rendered during the read, else each analysed first unless `analyses`
-/// holds its analysis already.
-fn render(
-    ts: &[trajscope_core::model::Trajectory],
-    analyses: &mut [Option<Box<TrajectoryAnalysis>>],
-    pre: &[Option<Box<[u8]>>],
-    opts: &trajscope_core::attribution::AnalysisOptions,
+/// A helper's part of a block: the block's index and the part's JSON.
+type HelperPart = (usize, Result<Vec<u8>, json::Error>);
+
+/// A block of the report as this thread writes it.
+enum Block<'a> {
+    /// Every overview rendered during the read.
+    Rendered(&'a [Option<Box<[u8]>>]),
+    /// This thread's part to render (the helpers render the rest).
+    Part(Part<'a>),
+}
+
+/// A contiguous part of a block of trajectories, rendered by one thread.
+struct Part<'a> {
+    ts: &'a [trajscope_core::model::Trajectory],
+    analyses: &'a mut [Option<Box<TrajectoryAnalysis>>],
+    pre: &'a [Option<Box<[u8]>>],
+    /// Whether the part follows another in the report (its JSON then starts with a comma).
     comma: bool,
-) -> Result<Vec<u8>, json::Error> {
-    // An overview is about 1.3 KB of JSON for a one-step run, more for a longer one.
-    let size = pre.iter().map(|p| p.as_ref().map_or(2048, |j| j.len() + 1)).sum();
-    let mut out = Vec::with_capacity(size);
-    for (i, ((t, a), p)) in ts.iter().zip(analyses).zip(pre).enumerate() {
-        if i > 0 || comma {
-            out.push(b',');
+    block: usize,
+}
+
+impl Part<'_> {
+    /// The overviews' JSON of the part's trajectories, comma-separated (and after a comma when
+    /// `comma`): as `pre` holds it when it was rendered during the read, else each analysed first
+    /// unless its analysis is held already.
+    fn render(
+        self,
+        opts: &trajscope_core::attribution::AnalysisOptions,
+    ) -> Result<Vec<u8>, json::Error> {
+        // An overview is about 1.3 KB of JSON for a one-step run, more for a longer one.
+        let size = self.pre.iter().map(|p| p.as_ref().map_or(2048, |j| j.len() + 1)).sum();
+        let mut out = Vec::with_capacity(size);
+        for (i, ((t, a), p)) in self.ts.iter().zip(self.analyses).zip(self.pre).enumerate() {
+            if i > 0 || self.comma {
+                out.push(b',');
+            }
+            if let Some(json) = p {
+                out.extend_from_slice(json);
+                continue;
+            }
+            write_analysed_overview(&mut out, t, a.take().map(|a| *a), opts)?;
         }
-        if let Some(json) = p {
-            out.extend_from_slice(json);
-            continue;
-        }
-        write_analysed_overview(&mut out, t, a.take().map(|a| *a), opts)?;
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// From this many steps a trajectory's overview head is worked out on a second thread while the
