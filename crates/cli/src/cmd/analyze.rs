@@ -203,7 +203,7 @@ fn json(
             let (a, rest_a) = std::mem::take(&mut as_).split_at_mut(len);
             let (p, rest_p) = pre.split_at(len);
             (ts, as_, pre) = (rest_t, rest_a, rest_p);
-            let part = Part { ts: t, analyses: a, pre: p, comma: b > 0 || i > 0, block: b };
+            let part = Part { ts: t, analyses: a, pre: p, comma: b > 0 || i > 0, block: b, of: n };
             match i {
                 0 => own.push(Block::Part(part)),
                 i => helpers[i - 1].push(part),
@@ -235,15 +235,16 @@ fn json(
                 }
                 Block::Part(part) => part,
             };
+            let of = part.of;
             out.write_all(&part.render(opts)?)?;
-            // The helpers' parts of this block, in order. Every block has a part for each
-            // helper but the last, which may have fewer trajectories than there are threads: a
-            // helper with no part of it has no part of any block after, and has hung up.
-            for rx in &handed {
-                if let Ok((block, json)) = rx.recv() {
-                    debug_assert_eq!(block, b, "a helper's parts come block by block");
-                    out.write_all(&json?)?;
-                }
+            // The helpers' parts of this block, in order: the first `of - 1` helpers have one
+            // (all of them but in a last block of fewer trajectories than threads).
+            for rx in &handed[..of - 1] {
+                // A helper hangs up early only if it panicked (the scope then panics too).
+                let (block, json) =
+                    rx.recv().map_err(|_| anyhow::anyhow!("a report thread stopped"))?;
+                debug_assert_eq!(block, b, "a helper's parts come block by block");
+                out.write_all(&json?)?;
             }
         }
         anyhow::Ok(())
@@ -300,6 +301,8 @@ struct Part<'a> {
     /// Whether the part follows another in the report (its JSON then starts with a comma).
     comma: bool,
     block: usize,
+    /// How many parts the block is cut into.
+    of: usize,
 }
 
 impl Part<'_> {
