@@ -36,6 +36,16 @@ fn json_report_is_whole(name: &str, text: &str) -> (Vec<u8>, trajscope_core::mod
     (out.stdout, trace)
 }
 
+/// An AWTL action line of run `r{run}`; `command` is put in as JSON string content (escapes kept).
+fn action_line(run: usize, command: &str) -> String {
+    format!("{{\"type\":\"action\",\"run_id\":\"r{run}\",\"command\":\"{command}\"}}\n")
+}
+
+/// The `run_end` line of run `r{run}`, failed.
+fn failed_end_line(run: usize) -> String {
+    format!("{{\"type\":\"run_end\",\"run_id\":\"r{run}\",\"status\":\"failed\"}}\n")
+}
+
 #[test]
 fn analyze_json_reports_format_stats_quarantine_and_trajectories() {
     let out = trajscope()
@@ -273,16 +283,12 @@ fn a_run_reopened_after_its_end_is_analysed_in_its_final_form() {
 fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
     let mut text = String::new();
     for r in 0..3000 {
-        text.push_str(&format!(
-            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"pytest \\\"trajectories\\\":[] \\u00e9\"}}\n"
-        ));
+        text.push_str(&action_line(r, r#"pytest \"trajectories\":[] \u00e9"#));
         if r % 3 == 0 {
             text.push_str(&format!(
                 "{{\"type\":\"observation\",\"run_id\":\"r{r}\",\"exit_code\":1,\"output\":\"AssertionError: {r}\"}}\n"
             ));
-            text.push_str(&format!(
-                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
-            ));
+            text.push_str(&failed_end_line(r));
         }
         if r % 1000 == 7 {
             text.push_str("{\"trajectories\":[] broken\n");
@@ -301,13 +307,9 @@ fn the_json_report_is_byte_for_byte_the_whole_report_serialised() {
 fn a_report_of_runs_settled_during_the_read_is_the_whole_report_serialised() {
     let mut text = String::new();
     for r in 0..5000 {
-        text.push_str(&format!(
-            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"cargo test -p crate{r}\"}}\n"
-        ));
+        text.push_str(&action_line(r, &format!("cargo test -p crate{r}")));
         if r < 4999 {
-            text.push_str(&format!(
-                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
-            ));
+            text.push_str(&failed_end_line(r));
         }
         if r == 2500 {
             text.push_str("not json\n");
@@ -328,14 +330,10 @@ fn a_report_of_runs_settled_during_the_read_is_the_whole_report_serialised() {
 fn blocks_rendered_during_the_read_and_at_the_end_alternate_in_the_report() {
     let mut text = String::new();
     for r in 0..6145 {
-        text.push_str(&format!(
-            "{{\"type\":\"action\",\"run_id\":\"r{r}\",\"command\":\"make t{r}\"}}\n"
-        ));
+        text.push_str(&action_line(r, &format!("make t{r}")));
         // The second block's runs end; the others never do.
         if (2048..4096).contains(&r) {
-            text.push_str(&format!(
-                "{{\"type\":\"run_end\",\"run_id\":\"r{r}\",\"status\":\"failed\"}}\n"
-            ));
+            text.push_str(&failed_end_line(r));
         }
     }
     let (_, trace) = json_report_is_whole("alternating-blocks.jsonl", &text);
