@@ -1,6 +1,7 @@
 // Inputs a new user brings that the other files do not: an empty file, a file of only corrupt
-// lines, UTF-16 text, a run id of a megabyte, agent and tool names of 100 KB, 20,000 agents in one run, chat records whose messages carry HTML and Markdown links / images to other
-// hosts, and a narrow (800 px) window.
+// lines, UTF-16 text, a run id of a megabyte, agent and tool names of 100 KB, 20,000 agents in
+// one run, chat records whose messages carry HTML and Markdown links / images to other hosts,
+// and a narrow (800 px) window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -14,7 +14,7 @@ use trajscope_core::report::Overview;
 use trajscope_core::session::Cases;
 use trajscope_core::Session;
 
-use crate::term::{clip, escape, escape_line, Paint};
+use crate::term::{clip, escape, escape_line, name, Paint};
 
 /// How many candidates the diagnosis lists.
 const TOP_CANDIDATES: usize = 3;
@@ -75,7 +75,7 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
         writeln!(
             out,
             "trajectory {}: {} step{}, outcome {:?}",
-            crate::term::name(&o.id),
+            name(&o.id),
             o.steps,
             if o.steps == 1 { "" } else { "s" },
             o.outcome
@@ -117,7 +117,7 @@ fn diagnosis(
     let Some(c) = &o.critical else { return Ok(()) };
     let class = o.classification.as_ref().map_or("unclassified".into(), name_of);
     let mode = o.failure_mode.as_ref().map_or("unknown".into(), name_of);
-    let agent = if c.agent.is_empty() { "(no agent)".into() } else { crate::term::name(&c.agent) };
+    let agent = if c.agent.is_empty() { "(no agent)".into() } else { name(&c.agent) };
     // A run whose file does not say how it ended is not called failed (as the app says it):
     // the step is where it failed if it did.
     let unknown = o.outcome == Outcome::Unknown;
@@ -206,11 +206,7 @@ fn diagnosis(
 
 fn candidate(c: &Candidate) -> String {
     let line = if c.line > 0 { format!(" (line {})", c.line) } else { String::new() };
-    let agent = if c.agent.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", crate::term::name(&c.agent))
-    };
+    let agent = if c.agent.is_empty() { String::new() } else { format!(" {}", name(&c.agent)) };
     let mut rules: Vec<&str> = Vec::new();
     for e in &c.evidence {
         if !rules.contains(&e.rule.as_str()) {
