@@ -84,22 +84,16 @@ const KNOWN_FIELDS: [&str; 16] = [
 ];
 
 /// A case (or a line that should have been one) with its validation result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CaseCheck {
     /// 1-based line in the JSONL it came from (0 for a case built from a trace).
-    #[serde(skip_serializing_if = "is_zero")]
     pub line: u32,
     /// The `case_id` when it is a string (also for invalid cases, to find them).
     pub case_id: Option<String>,
     pub valid: bool,
     pub errors: Vec<String>,
     /// The typed case when it is valid.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub case: Option<FailedTurnCase>,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -264,7 +258,7 @@ fn check_enum<T: serde::de::DeserializeOwned>(
 }
 
 /// The result of reading a cases JSONL: every line checked, nothing fatal.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoadedCases {
     /// One check per non-blank line, in file order (a line that is not JSON is an invalid entry).
     pub checks: Vec<CaseCheck>,

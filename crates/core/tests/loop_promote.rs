@@ -199,6 +199,23 @@ fn a_replay_that_did_not_pass_is_not_verification() {
 }
 
 #[test]
+fn the_scorecard_names_the_memory_candidate_unless_its_name_is_blank() {
+    let c = agent_case("case-named");
+    let named = ScorecardRecord { candidate_id: Some("mc-7".into()), ..record("case-named") };
+    let p = run(std::slice::from_ref(&c), &[named], &options(&[], true));
+    assert_eq!(p.decisions[0].decision, Decision::Promote);
+    assert_eq!(p.decisions[0].candidate_id, "mc-7");
+    assert_eq!(p.to_write[0].candidate_id, "mc-7");
+    // A blank name is no name: the id derived from the case stands in.
+    for blank in ["", "  "] {
+        let r = ScorecardRecord { candidate_id: Some(blank.into()), ..record("case-named") };
+        let p = run(std::slice::from_ref(&c), &[r], &options(&[], true));
+        assert_eq!(p.decisions[0].candidate_id, "memcand-named", "{blank:?}");
+        assert_eq!(p.to_write[0].candidate_id, "memcand-named", "{blank:?}");
+    }
+}
+
+#[test]
 fn imported_only_candidates_stay_blocked_even_when_approved() {
     let c = agent_case("case-imp");
     let r = ScorecardRecord { validated_by: Some("import".into()), ..record("case-imp") };
