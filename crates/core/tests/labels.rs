@@ -350,6 +350,29 @@ fn three_annotators_partial_coverage_and_relabelling() {
 }
 
 #[test]
+fn an_annotators_latest_label_counts_in_whatever_order_the_labels_come() {
+    let at = |step: u32, time: &str| {
+        let mut l = step_label("t1", "A", Some(step));
+        l.time = time.into();
+        l
+    };
+    let answer_of_a = |labels: &[Label]| {
+        let mut with_b = labels.to_vec();
+        with_b.push(step_label("t1", "B", Some(9)));
+        let a = agreement(&with_b);
+        a.disagreements[0].answers[0].critical_step
+    };
+    // The newer label first, the older after it: the newer still counts.
+    let newer_first = [at(5, "2026-11-29T11:00:00Z"), at(7, "2026-11-29T10:00:00Z")];
+    assert_eq!(answer_of_a(&newer_first), Some(5));
+    let older_first = [at(7, "2026-11-29T10:00:00Z"), at(5, "2026-11-29T11:00:00Z")];
+    assert_eq!(answer_of_a(&older_first), Some(5));
+    // At the same time, the one read last.
+    let same = [at(7, "2026-11-29T10:00:00Z"), at(5, "2026-11-29T10:00:00Z")];
+    assert_eq!(answer_of_a(&same), Some(5));
+}
+
+#[test]
 fn one_annotator_gives_no_agreement_figures() {
     let a = agreement(&[step_label("t1", "solo", Some(1))]);
     assert_eq!((a.items_compared, a.exact, a.fleiss_kappa, a.cohen_kappa), (0, None, None, None));
