@@ -277,6 +277,13 @@ fn fleiss_kappa_matches_the_textbook_example() {
     // Only subject 1 (all fourteen on category 5) is an exact agreement.
     assert_eq!(a.exact, Some(0.1));
     assert_eq!(a.disagreements.len(), 9);
+
+    // Undefined, not a number, for fewer than two raters or rows of unequal length.
+    use trajscope_core::labels::agreement::fleiss_kappa;
+    assert_eq!(fleiss_kappa(&[]), None);
+    assert_eq!(fleiss_kappa(&[vec![Some(1)], vec![Some(2)]]), None, "one rater");
+    assert_eq!(fleiss_kappa(&[vec![Some(1), Some(1)], vec![Some(2)]]), None, "unequal rows");
+    assert!(fleiss_kappa(&[vec![Some(1), Some(1)], vec![Some(2), Some(3)]]).is_some());
 }
 
 #[test]
