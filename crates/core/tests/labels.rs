@@ -348,6 +348,10 @@ fn three_annotators_partial_coverage_and_relabelling() {
     assert_eq!((ab.a.as_str(), ab.b.as_str(), ab.items), ("A", "B", 4));
     assert_eq!((ab.exact, ab.within_one), (Some(0.5), Some(0.75)));
     assert!((ab.cohen_kappa.unwrap() - 3.0 / 7.0).abs() < 1e-12);
+    // A–C over t1..t3 (C skipped t4): (3,3) (5,5) (2,none).
+    let ac = &a.pairs[1];
+    assert_eq!((ac.a.as_str(), ac.b.as_str(), ac.items), ("A", "C", 3));
+    assert_eq!((ac.exact, ac.within_one), (Some(2.0 / 3.0), Some(2.0 / 3.0)));
     assert_eq!((a.agent_items, a.agent_exact), (0, None), "no agents named");
     let items: Vec<(&str, Option<u32>)> =
         a.disagreements.iter().map(|d| (d.item.trajectory_id.as_str(), d.spread)).collect();
