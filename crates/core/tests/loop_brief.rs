@@ -149,6 +149,42 @@ fn every_exclusion_reason_of_the_scorecard() {
     // A longer maximum age keeps the old record.
     let lenient = ExclusionContext { max_age_secs: 100 * 86_400, ..ctx.clone() };
     assert!(scorecard::exclusions(&by_id("replay-staging-timeout-old"), &lenient).is_empty());
+    // Exactly the maximum age is not too old; a second more is.
+    let aged = |secs: i64| {
+        let r = ScorecardRecord {
+            case_id: "c".into(),
+            last_validated_at: Some("2026-05-01T00:00:00Z".into()),
+            ..Default::default()
+        };
+        let at = scorecard::parse_timestamp("2026-05-01T00:00:00Z").unwrap();
+        let c = ExclusionContext { now: Some(at + secs), max_age_secs: 30 * 86_400, ..ctx.clone() };
+        scorecard::exclusions(&r, &c).into_iter().map(|e| e.code).collect::<Vec<_>>()
+    };
+    assert_eq!(aged(30 * 86_400), []);
+    assert_eq!(aged(30 * 86_400 + 1), [TooOld]);
+}
+
+#[test]
+fn a_replay_passed_when_its_status_says_so_or_a_replay_validated_a_pass() {
+    let r = |replay: Option<&str>, status: Option<&str>, by: Option<&str>| ScorecardRecord {
+        case_id: "c".into(),
+        replay_status: replay.map(Into::into),
+        status: status.map(Into::into),
+        validated_by: by.map(Into::into),
+        ..Default::default()
+    };
+    assert!(scorecard::replay_passed(&r(Some("passed"), None, None)));
+    assert!(scorecard::replay_passed(&r(Some(" Passed "), None, Some("replay"))));
+    // No replay status: a pass validated by a replay counts, by anything else not.
+    assert!(scorecard::replay_passed(&r(None, Some("passed"), Some("replay"))));
+    assert!(!scorecard::replay_passed(&r(None, Some("passed"), Some("human"))));
+    assert!(!scorecard::replay_passed(&r(None, Some("failed"), Some("replay"))));
+    assert!(!scorecard::replay_passed(&r(None, None, Some("replay"))));
+    // A replay status that is not a pass wins over the status.
+    assert!(!scorecard::replay_passed(&r(Some("failed"), Some("passed"), Some("replay"))));
+    // Imported or read off a trace: no replay here, whatever it says.
+    assert!(!scorecard::replay_passed(&r(Some("passed"), None, Some("import"))));
+    assert!(!scorecard::replay_passed(&r(None, Some("passed"), Some("trace"))));
 }
 
 #[test]
