@@ -60,6 +60,45 @@ fn timestamps_parse_as_rfc3339_or_dates_and_garbage_is_none() {
 }
 
 #[test]
+fn every_part_of_a_timestamp_counts_and_each_separator_is_checked() {
+    let t = scorecard::parse_timestamp;
+    // Seconds, minutes and hours each add; offsets east subtract, west add, minutes included.
+    assert_eq!(t("1970-01-01T00:00:01Z"), Some(1));
+    assert_eq!(t("1970-01-01T00:01:00Z"), Some(60));
+    assert_eq!(t("1970-01-01t01:00:00z"), Some(3600));
+    assert_eq!(t("1970-01-01 05:30:00+05:30"), Some(0));
+    assert_eq!(t("1969-12-31T22:00:00-02:00"), Some(0));
+    assert_eq!(t("2026-05-24T22:00:00.5-02:00"), Some(now()));
+    // The largest hour, minute and second (a leap second) are times; one more is not.
+    assert_eq!(t("1970-01-01T23:59:60Z"), Some(86_400));
+    // Month lengths and the Gregorian leap years (every fourth, not centuries, but every 400th).
+    assert_eq!(t("1970-04-30"), Some(119 * 86_400));
+    assert_eq!(t("2000-02-29"), Some(951_782_400));
+    for bad in ["1970-04-31", "1970-06-31", "1970-09-31", "1970-11-31", "2023-02-29", "1900-02-29"]
+    {
+        assert_eq!(t(bad), None, "{bad}");
+    }
+    for bad in [
+        "1970-01-01T24:00:00Z",
+        "1970-01-01T00:60:00Z",
+        "1970-01-01T00:00:61Z",
+        // Each separator in its place.
+        "2026/05/25",
+        "2026-05/25",
+        "2026/05-25",
+        "2026-05-25X10:00:00Z",
+        "2026-05-25T10-00:00Z",
+        "2026-05-25T10:00-00Z",
+        "2026-05-25T10:00",
+        "2026-05-25T10:00:00+02-00",
+        "2026-05-25T10:00:00*02:00",
+        "2026-05-25T10:00:00+02:000",
+    ] {
+        assert_eq!(t(bad), None, "{bad}");
+    }
+}
+
+#[test]
 fn bad_scorecard_lines_are_reported_and_the_rest_is_read() {
     let loaded = scorecard::load_jsonl(SCORECARD);
     assert_eq!(loaded.records.len(), 14);
