@@ -215,6 +215,21 @@ fn a_trajerrbench_record_imports_its_annotation_and_each_human_labeler() {
 }
 
 #[test]
+fn a_blank_step_is_no_step_a_numeric_id_is_its_digits_and_an_arrays_records_count_from_one() {
+    let lines = b"{\"mistake_step\":\"  \",\"mistake_agent\":\"A\",\"question_ID\":7}\n";
+    let got = import(lines, &ImportOptions::default());
+    assert_eq!(got.problems, vec![]);
+    let [l] = got.labels.as_slice() else { panic!("one label: {:?}", got.labels) };
+    assert_eq!(l.critical_step, None, "a blank step is no critical step, not an error");
+    assert_eq!(l.trajectory_id, "7", "a numeric id reads as its digits");
+    // A whole-file array: its elements are records 1, 2, ... in the problems.
+    let array = b"[{\"mistake_step\":\"1\"},{\"mistake_step\":\"x\"},{\"hello\":1}]";
+    let got = import(array, &ImportOptions::default());
+    assert_eq!(got.labels.len(), 1);
+    assert_eq!(got.problems.iter().map(|p| p.line).collect::<Vec<_>>(), vec![2, 3]);
+}
+
+#[test]
 fn bad_lines_are_reported_with_their_line_numbers_and_the_rest_is_read() {
     let good = to_jsonl(&two_labels()[..1]);
     let input = format!(
