@@ -10,8 +10,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
+use trajscope_core::model::{Step, Trajectory, Usage};
 use trajscope_core::report::Report;
-use trajscope_core::usage::{by_agent, trajectory_usage, UsageSummary};
+use trajscope_core::usage::{
+    by_agent, parse_timestamp_ms, step_timings, trajectory_usage, UsageSummary,
+};
 use trajscope_core::{ingest, IngestOptions, Trace};
 
 fn fixture(rel: &str) -> Vec<u8> {
@@ -232,4 +235,186 @@ fn the_report_gives_every_trajectory_a_usage_with_nulls_where_none_is_recorded()
     let r = Report::new(&t);
     assert_eq!(r.trajectories[0].usage, trajectory_usage(&t.trajectories[0]));
     assert_ne!(r.trajectories[0].usage, UsageSummary::default());
+}
+
+fn timed_step(actor: &str, at: Option<&str>, usage: Option<Usage>) -> Step {
+    Step {
+        actor: actor.to_string(),
+        timestamp: at.map(Box::from),
+        usage: usage.map(Box::new),
+        ..Step::default()
+    }
+}
+
+fn call_time(ms: u64) -> Usage {
+    Usage { duration_ms: Some(ms), ..Usage::default() }
+}
+
+#[test]
+fn a_step_is_timed_from_the_first_instant_and_the_last_one_by_its_recorded_call_time() {
+    let t = Trajectory {
+        steps: vec![
+            timed_step("", Some("2026-01-01T00:00:10Z"), None),
+            timed_step("", None, None),
+            timed_step("", Some("2026-01-01T00:00:04Z"), None),
+            timed_step("", Some("2026-01-01T00:00:30Z"), Some(call_time(2_500))),
+        ],
+        ..Trajectory::default()
+    };
+    let timings = step_timings(&t);
+    // Offsets from the earliest instant (the third step's), whatever order the steps are in.
+    let at: Vec<_> = timings.iter().map(|s| s.at_ms).collect();
+    assert_eq!(at, [Some(6_000), None, Some(0), Some(26_000)]);
+    // A gap runs to the next step with an instant (never negative); the last step's is its
+    // own recorded call time; a step without an instant has none.
+    let gaps: Vec<_> = timings.iter().map(|s| s.gap_ms).collect();
+    assert_eq!(gaps, [Some(0), None, Some(26_000), Some(2_500)]);
+    // Without a recorded call time the last step's gap is unknown.
+    let mut t = t;
+    t.steps[3].usage = None;
+    assert_eq!(step_timings(&t)[3].gap_ms, None);
+}
+
+#[test]
+fn one_instant_is_no_duration_but_one_instant_and_its_call_time_are() {
+    let one = |usage| Trajectory {
+        steps: vec![timed_step("", Some("2026-01-01T00:00:00Z"), usage)],
+        ..Trajectory::default()
+    };
+    assert_eq!(trajectory_usage(&one(None)).duration_ms, None, "one instant: no duration");
+    let timed = trajectory_usage(&one(Some(call_time(1_500))));
+    assert_eq!(timed.duration_ms, Some(1_500), "a start and its end are two instants");
+    // A call time alone is no token count: the step is not counted as one with usage.
+    assert_eq!((timed.input_tokens, timed.steps_with_usage), (None, 0));
+    // The same per agent.
+    assert_eq!(by_agent(&one(Some(call_time(1_500))))[0].usage.duration_ms, Some(1_500));
+    assert_eq!(by_agent(&one(None))[0].usage.duration_ms, None);
+}
+
+#[test]
+fn a_date_needs_both_of_its_dashes() {
+    let good = parse_timestamp_ms("2026-05-11T00:00:00Z");
+    assert!(good.is_some());
+    for bad in ["2026x05-11T00:00:00Z", "2026-05x11T00:00:00Z", "2026/05/11T00:00:00Z"] {
+        assert_eq!(parse_timestamp_ms(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn a_timestamp_s_offset_and_every_field_s_range_are_read() {
+    let utc = parse_timestamp_ms("2026-05-11T12:00:00Z").unwrap();
+    const MIN: i64 = 60_000;
+    // East of UTC is earlier in UTC, west later; minutes with or without a colon, or none.
+    for (ts, minutes) in [
+        ("2026-05-11T12:00:00+05:30", -330),
+        ("2026-05-11T12:00:00+0530", -330),
+        ("2026-05-11T12:00:00+05", -300),
+        ("2026-05-11T12:00:00-03:45", 225),
+        ("2026-05-11T12:00:00-0345", 225),
+        ("2026-05-11T12:00:00-00:00", 0),
+        ("2026-05-11T12:00:00z", 0),
+        ("2026-05-11T12:00:00", 0),
+        ("2026-05-11t12:00:00Z", 0),
+        ("2026-05-11 12:00:00Z", 0),
+        ("2026-05-11T12:00Z", 0),
+    ] {
+        assert_eq!(parse_timestamp_ms(ts), Some(utc + minutes * MIN), "{ts}");
+    }
+    // Each field counts, and a comma marks the fraction as well as a dot.
+    let at = |ts: &str| parse_timestamp_ms(ts).unwrap() - utc;
+    assert_eq!(at("2026-05-11T13:00:00Z"), 60 * MIN);
+    assert_eq!(at("2026-05-11T12:07:00Z"), 7 * MIN);
+    assert_eq!(at("2026-05-11T12:00:09Z"), 9_000);
+    assert_eq!(at("2026-05-11T12:00:00,25Z"), 250);
+    assert_eq!(at("2026-05-12T12:00:00Z"), 24 * 60 * MIN);
+    // The largest hour, minute and (leap) second are read; one more is no time.
+    assert!(parse_timestamp_ms("2026-05-11T23:59:60Z").is_some());
+    for bad in [
+        "2026-05-11T24:00:00Z",
+        "2026-05-11T12:60:00Z",
+        "2026-05-11T12:00:61Z",
+        "2026-00-11T12:00:00Z",
+        "2026-13-11T12:00:00Z",
+        "2026-05-00T12:00:00Z",
+        "2026-05-32T12:00:00Z",
+        "2026-05-11T12:00:00+05:3x",
+        "2026-05-11T12:00:00+x5:30",
+    ] {
+        assert_eq!(parse_timestamp_ms(bad), None, "{bad}");
+    }
+    for good in ["2026-12-31T00:00:00Z", "2026-01-01T00:00:00Z", "2026-05-31T00:00:00Z"] {
+        assert!(parse_timestamp_ms(good).is_some(), "{good}");
+    }
+}
+
+#[test]
+fn a_number_since_the_epoch_is_told_apart_by_its_size() {
+    let ms = 1_778_488_042_767;
+    for (n, what) in [
+        ("1778488042767000000", "nanoseconds"),
+        ("1778488042767000", "microseconds"),
+        ("1778488042767", "milliseconds"),
+        ("1778488042.767", "seconds with a fraction"),
+    ] {
+        assert_eq!(parse_timestamp_ms(n), Some(ms), "{what}: {n}");
+    }
+    assert_eq!(parse_timestamp_ms("1778488042"), Some(1_778_488_042_000), "seconds");
+    assert_eq!(parse_timestamp_ms(" 1778488042 "), Some(1_778_488_042_000), "trimmed");
+    assert_eq!(parse_timestamp_ms("0"), Some(0));
+}
+
+#[test]
+fn the_earliest_dates_are_counted_back_across_year_zero() {
+    // 1 March of year 0 starts the 400-year era the count is based on: January and February
+    // of year 0 belong to the era before (proleptic Gregorian; year 0 is a leap year).
+    const DAY: i64 = 86_400_000;
+    assert_eq!(parse_timestamp_ms("0000-01-01T00:00:00Z"), Some(-62_167_219_200_000));
+    assert_eq!(
+        parse_timestamp_ms("0000-03-01T00:00:00Z"),
+        Some(-62_167_219_200_000 + (31 + 29) * DAY)
+    );
+    assert_eq!(parse_timestamp_ms("0001-01-01T00:00:00Z"), Some(-62_135_596_800_000));
+}
+
+/// `rel`'s lines with every `message.usage` replaced by `usage` and its `costUSD` set to `cost`
+/// on those lines, and how many distinct responses carry them.
+fn with_usage(rel: &str, usage: Value, cost: Value) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    let mut responses = std::collections::HashSet::new();
+    for (i, mut v) in lines(rel).into_iter().enumerate() {
+        if v.pointer("/message/usage").is_some() {
+            let id = v.pointer("/message/id").and_then(Value::as_str);
+            responses.insert(id.map_or_else(|| format!("line-{i}"), str::to_string));
+            v["message"]["usage"] = usage.clone();
+            v["costUSD"] = cost.clone();
+        }
+        out.extend_from_slice(v.to_string().as_bytes());
+        out.push(b'\n');
+    }
+    (out, responses.len())
+}
+
+#[test]
+fn counts_and_costs_are_read_as_numbers_or_numeric_strings_and_never_negative() {
+    let rel = "claude_code/hello-world-script.jsonl";
+    let usage = serde_json::json!({
+        "input_tokens": 12.0,
+        "output_tokens": " 7 ",
+        "cache_read_input_tokens": -3.5,
+        "cache_creation_input_tokens": "many",
+    });
+    let (bytes, responses) = with_usage(rel, usage, Value::from("0.25"));
+    assert!(responses > 0);
+    let t = ingest(&bytes, IngestOptions::default());
+    let u = trajectory_usage(&t.trajectories[0]);
+    let r = responses as u64;
+    assert_eq!((u.input_tokens, u.output_tokens), (Some(12 * r), Some(7 * r)), "{u:?}");
+    assert_eq!((u.cache_read_tokens, u.cache_write_tokens), (None, None), "{u:?}");
+    assert!((u.cost_usd.unwrap() - 0.25 * r as f64).abs() < 1e-9, "{u:?}");
+    // A negative cost, as a number or a string, or one that is no number, is no cost.
+    for cost in [Value::from(-1.0), Value::from("-0.5"), Value::from("a lot"), Value::from(true)] {
+        let (bytes, _) = with_usage(rel, serde_json::json!({"input_tokens": 1}), cost.clone());
+        let t = ingest(&bytes, IngestOptions::default());
+        assert_eq!(trajectory_usage(&t.trajectories[0]).cost_usd, None, "{cost}");
+    }
 }
