@@ -243,3 +243,22 @@ fn an_empty_archive_is_an_archive_of_no_file() {
         assert!(t.quarantine.is_empty());
     }
 }
+
+#[test]
+fn redact_names_every_kind_of_archive_it_refuses_and_reads_gzip_whole() {
+    use trajscope_core::redact;
+    let files = three_formats();
+    assert_eq!(redact::archive_refused(&tar(&files)), Some("a tar archive"));
+    assert_eq!(redact::archive_refused(&gzip(&tar(&files))), Some("a .tar.gz archive"));
+    assert_eq!(redact::archive_refused(&zip(&files)), Some("a zip archive"));
+    let plain = fixture("redact/planted-secrets.awtl.jsonl");
+    assert_eq!(redact::archive_refused(&plain), None);
+    assert_eq!(redact::archive_refused(&gzip(&plain)), None, "one gzipped trace is no archive");
+    // Gzip in two members, as `cat a.gz b.gz` writes it: the copy is the whole plain text,
+    // masked as the plain file is.
+    let cut = plain.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let two = [gzip(&plain[..cut]), gzip(&plain[cut..])].concat();
+    let (from_gzip, from_plain) = (redact::redact_file(&two), redact::redact_file(&plain));
+    assert!(!from_plain.findings.is_empty());
+    assert_eq!(from_gzip, from_plain);
+}

@@ -367,3 +367,174 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_secret_right_after_another_is_masked_too() {
+    // A key block ends on `-----`, so a token can start on the next byte: the two findings
+    // touch without overlapping, and both are masked.
+    let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1fakefakefakeQ2w3e4r5t6y7u8i9o0p\n\
+               -----END RSA PRIVATE KEY-----";
+    let token = "sk-proj-Q7fLm2Xr9TbW4KcZ8NvY1HsD6GjP3AeR";
+    let text = format!("{key}{token} and more");
+    let found = redact::find(text.as_bytes());
+    let kinds: Vec<_> = found.iter().map(|f| (f.kind, f.start, f.end)).collect();
+    assert_eq!(
+        kinds,
+        [("private-key", 0, key.len()), ("openai-api-key", key.len(), key.len() + token.len())]
+    );
+    assert_eq!(
+        redact::redact_text(&text),
+        "[REDACTED:private-key][REDACTED:openai-api-key] and more"
+    );
+}
+
+#[test]
+fn a_secret_whose_keyword_is_spelled_with_json_escapes_is_masked_in_the_copy() {
+    // Decoded, `\u0073k-proj-…` is `sk-proj-…` and `https:\/\/u:p@h` a URL with a password;
+    // the lines' bytes hold no keyword of any rule.
+    let file = concat!(
+        r#"{"type":"message","run_id":"r","text":"the key is \u0073k-proj-Q7fLm2Xr9TbW4KcZ8NvY1HsD6GjP3AeR"}"#,
+        "\n",
+        r#"{"type":"message","run_id":"r","text":"clone https:\/\/deploy:Hunter2-Sup3r@git.example.org\/repo"}"#,
+        "\n",
+    );
+    let r = redact::redact_file(file.as_bytes());
+    let kinds: Vec<_> = r.findings.iter().map(|f| (f.line, f.kind.as_str())).collect();
+    assert_eq!(kinds, [(1, "openai-api-key"), (2, "url-password")]);
+    let copy = String::from_utf8(r.bytes).unwrap();
+    for (line, masked) in copy.lines().zip(["[REDACTED:openai-api-key]", "[REDACTED:url-password]"])
+    {
+        let v: Value = serde_json::from_str(line).expect("the copy's lines still parse");
+        let text = v["text"].as_str().unwrap();
+        assert!(text.contains(masked), "{text}");
+        assert!(!text.contains("Q7fLm2Xr9") && !text.contains("Hunter2"), "{text}");
+    }
+}
+
+#[test]
+fn a_password_value_is_reported_at_its_first_character() {
+    let line = r#"{"type":"message","config":{"password":"Zx9Valu3-rotated"}}"#;
+    let r = redact::redact_file(line.as_bytes());
+    let at = line.find("Zx9").unwrap() + 1;
+    assert_eq!(
+        r.findings,
+        [redact::LineFinding { line: 1, column: at as u32, kind: "password".into() }]
+    );
+    assert!(String::from_utf8(r.bytes).unwrap().contains(r#""password":"[REDACTED:password]""#));
+}
+
+#[test]
+fn a_step_s_arguments_are_scanned_unless_its_text_repeats_them() {
+    use trajscope_core::model::{Step, Trajectory};
+    let token = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12345678";
+    let args = format!(r#"{{"cmd":"gh auth login --with-token {token}"}}"#);
+    let step =
+        |index, text: String| Step { index, text, args: Some(args.clone()), ..Step::default() };
+    let t = Trajectory {
+        // Step 0 shows only the tool's name: its arguments are scanned on their own. Step 1's
+        // text repeats them (as most readers write a call): found once, in the text.
+        steps: vec![step(0, "bash".into()), step(1, format!("bash {args}"))],
+        ..Trajectory::default()
+    };
+    let mut found = Vec::new();
+    redact::scan_trajectory(0, &t, &mut found);
+    let by_field: Vec<_> =
+        found.iter().map(|f| (f.step, f.field.as_str(), f.kind.as_str())).collect();
+    assert_eq!(by_field, [(Some(0), "args", "github-token"), (Some(1), "text", "github-token")],);
+}
+
+#[test]
+fn a_step_as_markdown_fences_each_part_beyond_the_backticks_inside_it() {
+    use trajscope_core::model::Step;
+    let step = Step {
+        index: 4,
+        actor: "coder".into(),
+        tool: Some("bash".into()),
+        exit_code: Some(2),
+        is_error: true,
+        args: Some("ls -la".into()),
+        text: "before ```` inside ` and `` after".into(),
+        ..Step::default()
+    };
+    let head = format!("### Step 4 · {} / {}", step.role.name(), step.kind.name());
+    assert_eq!(
+        redact::step_markdown(&step),
+        format!(
+            "{head} · coder · tool `bash` · exit 2 · error\n\n```\nls -la\n```\n\n`````\n\
+             before ```` inside ` and `` after\n`````\n"
+        ),
+        "the arguments in the shortest fence, the text in one longer than its four backticks"
+    );
+    // No actor, no tool: nothing said of them. Arguments the text repeats, or empty ones,
+    // are not written twice or as an empty block.
+    for args in [Some("echo hi".to_string()), Some(String::new()), None] {
+        let plain = Step { index: 0, text: "echo hi".into(), args, ..Step::default() };
+        let head = format!("### Step 0 · {} / {}", plain.role.name(), plain.kind.name());
+        assert_eq!(redact::step_markdown(&plain), format!("{head}\n\n```\necho hi\n```\n"));
+    }
+}
+
+#[test]
+fn a_password_is_a_value_only_when_it_is_not_a_placeholder() {
+    use trajscope_core::redact::rules::is_value;
+    for v in ["Zx9Valu3", "hunter2!", "s3cr3t-rotated"] {
+        assert!(is_value(v.as_bytes()), "{v}");
+    }
+    // One character repeated, a reference at either end, a template, a mask, a variable.
+    for v in ["xxxxxxxx", "aaaa", "$DB_PASS1", "%(pw)s", "<the-pass", "abc123>", "pw]", "{{ pw }}"]
+    {
+        assert!(!is_value(v.as_bytes()), "{v}");
+    }
+}
+
+#[test]
+fn a_help_text_s_metavariable_is_no_password() {
+    use trajscope_core::redact::rules::is_metavar;
+    for v in ["PASSWORD", "DB_PASS", "NEW-PASS"] {
+        assert!(is_metavar(v.as_bytes()), "{v}");
+    }
+    assert!(!is_metavar(b"Passw0rd") && !is_metavar(b"S3CRET"));
+    // Through the flag rule: the metavariable stays, a value is masked.
+    // Nor is a placeholder that is no metavariable.
+    for help in [
+        "usage: mysqldump --password PASSWORD --user NAME",
+        "mysqldump --password xxxxxxxx --user app",
+        "mysqldump --password=${DB_PASS} --user app",
+    ] {
+        assert_eq!(redact::redact_text(help), help);
+    }
+    let used = redact::redact_text("mysqldump --password Zx9Valu3 --user app");
+    assert!(used.contains("[REDACTED:password]") && !used.contains("Zx9Valu3"), "{used}");
+}
+
+#[test]
+fn a_value_with_a_template_or_mask_inside_or_a_variable_s_name_is_no_password() {
+    use trajscope_core::redact::rules::is_value;
+    for v in ["ab${X}cd", "pre{{x}}post", "was-redacted-1", "a%sb9", "raw_password", "my_passwd"] {
+        assert!(!is_value(v.as_bytes()), "{v}");
+    }
+    assert!(is_value(b"pass9word!") && is_value(b"passwd9!x"));
+}
+
+#[test]
+fn a_bare_password_is_masked_only_when_it_looks_random() {
+    // `name=value` in any case: a value with a letter and a digit is masked, a word is not.
+    let word = "set db.password=changeme_now then restart";
+    assert_eq!(redact::redact_text(word), word);
+    let random = redact::redact_text("set db.password=changeme9 then restart");
+    assert_eq!(random, "set db.password=[REDACTED:password] then restart");
+}
+
+#[test]
+fn every_spelling_of_a_password_key_names_one() {
+    use trajscope_core::redact::rules::is_password_key;
+    for k in ["db_password", "PGPASSWORD", "passwd", "passphrase", "smtp_pass", "smtp-pass"] {
+        assert!(is_password_key(k.as_bytes()), "{k}");
+    }
+    for k in ["pass", "PWD", "Pass"] {
+        assert!(is_password_key(k.as_bytes()), "{k}");
+    }
+    for k in ["compass", "passport", "password_hint", "pwd_dir", "my password", ""] {
+        assert!(!is_password_key(k.as_bytes()), "{k}");
+    }
+}
