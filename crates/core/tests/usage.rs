@@ -237,13 +237,8 @@ fn the_report_gives_every_trajectory_a_usage_with_nulls_where_none_is_recorded()
     assert_ne!(r.trajectories[0].usage, UsageSummary::default());
 }
 
-fn timed_step(actor: &str, at: Option<&str>, usage: Option<Usage>) -> Step {
-    Step {
-        actor: actor.to_string(),
-        timestamp: at.map(Box::from),
-        usage: usage.map(Box::new),
-        ..Step::default()
-    }
+fn timed_step(at: Option<&str>, usage: Option<Usage>) -> Step {
+    Step { timestamp: at.map(Box::from), usage: usage.map(Box::new), ..Step::default() }
 }
 
 fn call_time(ms: u64) -> Usage {
@@ -254,10 +249,10 @@ fn call_time(ms: u64) -> Usage {
 fn a_step_is_timed_from_the_first_instant_and_the_last_one_by_its_recorded_call_time() {
     let t = Trajectory {
         steps: vec![
-            timed_step("", Some("2026-01-01T00:00:10Z"), None),
-            timed_step("", None, None),
-            timed_step("", Some("2026-01-01T00:00:04Z"), None),
-            timed_step("", Some("2026-01-01T00:00:30Z"), Some(call_time(2_500))),
+            timed_step(Some("2026-01-01T00:00:10Z"), None),
+            timed_step(None, None),
+            timed_step(Some("2026-01-01T00:00:04Z"), None),
+            timed_step(Some("2026-01-01T00:00:30Z"), Some(call_time(2_500))),
         ],
         ..Trajectory::default()
     };
@@ -278,7 +273,7 @@ fn a_step_is_timed_from_the_first_instant_and_the_last_one_by_its_recorded_call_
 #[test]
 fn one_instant_is_no_duration_but_one_instant_and_its_call_time_are() {
     let one = |usage| Trajectory {
-        steps: vec![timed_step("", Some("2026-01-01T00:00:00Z"), usage)],
+        steps: vec![timed_step(Some("2026-01-01T00:00:00Z"), usage)],
         ..Trajectory::default()
     };
     assert_eq!(trajectory_usage(&one(None)).duration_ms, None, "one instant: no duration");
