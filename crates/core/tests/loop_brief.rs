@@ -561,14 +561,17 @@ mod fuzz {
 #[test]
 fn a_deterministic_failure_with_what_was_tried_or_why_gets_the_reflect_form() {
     let c = BriefContext { max_lines: 10, ..BriefContext::default() };
-    let tags = |case: FailedTurnCase| {
+    let reflects = |case: FailedTurnCase| {
         let b = brief::build(&[case], &[], &c);
         b.lines[0].tags.iter().any(|t| t == "reflect")
     };
     let plain = agent_case("case-plain", "Keep the alias.");
-    assert!(!tags(plain.clone()), "a deterministic failure, nothing tried or why: the hint alone");
+    assert!(
+        !reflects(plain.clone()),
+        "a deterministic failure, nothing tried or why: the hint alone"
+    );
     let tried = FailedTurnCase { failed_action: Some("shell: sed".into()), ..plain.clone() };
-    assert!(tags(tried), "what was tried");
+    assert!(reflects(tried), "what was tried");
     let why = FailedTurnCase { failure_reason: Some("alias dropped".into()), ..plain };
-    assert!(tags(why), "why it failed");
+    assert!(reflects(why), "why it failed");
 }
