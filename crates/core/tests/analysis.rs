@@ -907,3 +907,179 @@ fn a_step_that_reports_a_check_it_never_ran_is_the_critical_step() {
     // Orchestrated runs do not weigh it (their workers browse for themselves).
     assert_eq!(AnalysisOptions::default().orchestrated_weights.claimed_check, 0.0);
 }
+
+/// An AWTL run of `actions` (agent `c`, each a command and, if it ran, its exit code and
+/// output) ending `status`; `None` as an exit code writes a user's message of that text instead
+/// (a step that is no agent action).
+fn awtl_run(actions: &[(&str, Option<i64>, &str)], status: &str) -> Trajectory {
+    let mut text = String::new();
+    for (i, (command, exit, output)) in actions.iter().enumerate() {
+        let line = match exit {
+            Some(code) => format!(
+                "{}\n{}\n",
+                serde_json::json!({"type": "action", "action_id": format!("a{i}"),
+                    "span_id": format!("s{i}"), "agent": "c", "tool": "shell", "command": command}),
+                serde_json::json!({"type": "observation", "span_id": format!("s{i}"),
+                    "exit_code": code, "output": output}),
+            ),
+            None => format!(
+                "{}\n",
+                serde_json::json!({"type": "message", "role": "user", "text": command})
+            ),
+        };
+        text.push_str(&line);
+    }
+    text.push_str(&format!("{}\n", serde_json::json!({"type": "run_end", "status": status})));
+    let trace = ingest(text.as_bytes(), IngestOptions::default());
+    assert!(trace.quarantine.is_empty(), "{:?}", trace.quarantine);
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_command_failing_twice_is_no_loop_three_attempts_are() {
+    let twice = awtl_run(&[("make", Some(2), "error: x"), ("make", Some(2), "error: x")], "failed");
+    let s = analyze_trajectory(&twice, &AnalysisOptions::default()).signals;
+    assert_eq!((s.repeated_actions, s.repeated_failures, s.attempts), (2, 2, 2));
+    assert!(!s.repetition && !s.escalate, "{s:?}");
+    // Three identical attempts that each fail differently: the actions repeat, not the failure.
+    let thrice = awtl_run(
+        &[
+            ("make", Some(2), "error: a"),
+            ("make", Some(2), "error: b"),
+            ("make", Some(2), "error: c"),
+        ],
+        "failed",
+    );
+    let s = analyze_trajectory(&thrice, &AnalysisOptions::default()).signals;
+    assert_eq!((s.repeated_actions, s.repeated_failures, s.attempts), (3, 1, 3));
+    assert!(s.repetition && s.escalate, "{s:?}");
+    // The same three actions, only the first failing: no loop of failed attempts.
+    let once = awtl_run(
+        &[("make", Some(2), "error: a"), ("make", Some(0), "ok"), ("make", Some(0), "ok")],
+        "failed",
+    );
+    let s = analyze_trajectory(&once, &AnalysisOptions::default()).signals;
+    assert_eq!((s.repeated_actions, s.attempts), (3, 1));
+    assert!(!s.repetition, "{s:?}");
+}
+
+#[test]
+fn attempts_are_exceeded_past_the_maximum_not_at_it() {
+    let opts = AnalysisOptions::default();
+    for n in [opts.max_attempts, opts.max_attempts + 1] {
+        let outputs: Vec<String> = (0..n).map(|i| format!("error: attempt {i}")).collect();
+        let actions: Vec<_> = outputs.iter().map(|o| ("make", Some(2), o.as_str())).collect();
+        let s = analyze_trajectory(&awtl_run(&actions, "failed"), &opts).signals;
+        assert_eq!(s.attempts, n);
+        assert_eq!(s.attempts_exceeded, n > opts.max_attempts, "{n} attempts: {s:?}");
+    }
+}
+
+#[test]
+fn a_users_message_between_two_identical_failures_is_no_repair() {
+    let t = awtl_run(
+        &[("make", Some(2), "error: x"), ("try again", None, ""), ("make", Some(2), "error: x")],
+        "failed",
+    );
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    let make: Vec<_> = a.instances.iter().filter(|i| i.object.starts_with("cmd:")).collect();
+    assert_eq!(make.len(), 1, "{:#?}", a.instances);
+    assert_eq!((make[0].origin_step, make[0].last_step), (0, 4));
+}
+
+/// One AWTL run of `lines`, each given the run id `r1`.
+fn awtl_lines(lines: &[serde_json::Value]) -> Trajectory {
+    let text: String = lines
+        .iter()
+        .map(|l| {
+            let mut l = l.clone();
+            l["run_id"] = "r1".into();
+            format!("{l}\n")
+        })
+        .collect();
+    let trace = ingest(text.as_bytes(), IngestOptions::default());
+    assert!(trace.quarantine.is_empty(), "{:?}", trace.quarantine);
+    trace.trajectories.into_iter().next().unwrap()
+}
+
+/// The step that resolved the instance of `object`.
+fn resolved_at(a: &TrajectoryAnalysis, object: &str) -> Option<u32> {
+    let inst = a.instances.iter().find(|i| i.object == object);
+    inst.unwrap_or_else(|| panic!("no instance of {object}: {:#?}", a.instances)).resolved_at
+}
+
+#[test]
+fn an_edit_a_verified_action_and_a_verdict_are_resolved_by_a_later_green_step() {
+    use serde_json::json;
+    // An edit that broke the tests, fixed by a second edit: the passing test run resolves it.
+    let edit = awtl_lines(&[
+        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"edit",
+            "command":"apply_patch retry.diff","artifact_refs":["src/net.rs"]}),
+        json!({"type":"observation","span_id":"s1","exit_code":0,"output":"patched src/net.rs"}),
+        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
+            "command":"cargo test"}),
+        json!({"type":"observation","span_id":"s2","exit_code":101,
+            "output":"test net::retries ... FAILED"}),
+        json!({"type":"action","action_id":"a3","span_id":"s3","agent":"c","tool":"edit",
+            "command":"apply_patch fix-retry.diff","artifact_refs":["src/net.rs"]}),
+        json!({"type":"observation","span_id":"s3","exit_code":0,"output":"patched src/net.rs"}),
+        json!({"type":"action","action_id":"a4","span_id":"s4","agent":"c","tool":"shell",
+            "command":"cargo test"}),
+        json!({"type":"observation","span_id":"s4","exit_code":0,"output":"test result: ok"}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&edit, &AnalysisOptions::default());
+    assert!(a.triggers.iter().any(|t| t.rule == Rule::EditBrokeTest && t.object == "edit:0"));
+    assert_eq!(resolved_at(&a, "edit:0"), Some(7));
+    // A push the verifier rejected, then a pull request it accepted.
+    let act = awtl_lines(&[
+        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
+            "command":"git push origin HEAD:main"}),
+        json!({"type":"observation","span_id":"s1","exit_code":0,"output":"pushed"}),
+        json!({"type":"judge_result","judge_name":"policy","event_id":"j1","status":"failed",
+            "source_action_id":"a1","reason":"pushed to main instead of a pull request"}),
+        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
+            "command":"gh pr create"}),
+        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"opened #4"}),
+        json!({"type":"judge_result","judge_name":"policy","event_id":"j2","status":"passed",
+            "source_action_id":"a2","reason":"a pull request"}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&act, &AnalysisOptions::default());
+    assert_eq!(resolved_at(&a, "act:0"), Some(5));
+    // A verdict before any agent step (no action to trace it to), then the same judge passing.
+    let failed = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
+        "status":"failed","reason":"no answer yet"});
+    let passed = json!({"type":"judge_result","judge_name":"gate","event_id":"j2",
+        "status":"passed","reason":"answer present"});
+    let end = json!({"type":"run_end","status":"failed"});
+    let judge = awtl_lines(&[failed.clone(), passed, end.clone()]);
+    let a = analyze_trajectory(&judge, &AnalysisOptions::default());
+    assert_eq!(resolved_at(&a, "judge:gate"), Some(1));
+    let unresolved = awtl_lines(&[failed, end]);
+    let a = analyze_trajectory(&unresolved, &AnalysisOptions::default());
+    assert_eq!(resolved_at(&a, "judge:gate"), None);
+}
+
+#[test]
+fn an_action_issued_before_the_failure_was_seen_is_no_repair() {
+    use serde_json::json;
+    // `ls` is issued beside `make`, before make's failure comes back: nothing was tried after
+    // the failure, so the second `make` failing is the same instance.
+    let t = awtl_lines(&[
+        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
+            "command":"make"}),
+        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
+            "command":"ls"}),
+        json!({"type":"observation","span_id":"s1","exit_code":2,"output":"error: x"}),
+        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"Makefile"}),
+        json!({"type":"action","action_id":"a3","span_id":"s3","agent":"c","tool":"shell",
+            "command":"make"}),
+        json!({"type":"observation","span_id":"s3","exit_code":2,"output":"error: x"}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    let make: Vec<_> = a.instances.iter().filter(|i| i.object.starts_with("cmd:")).collect();
+    assert_eq!(make.len(), 1, "{:#?}", a.instances);
+    assert_eq!((make[0].origin_step, make[0].last_step), (0, 5));
+}

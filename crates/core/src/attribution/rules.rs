@@ -124,11 +124,6 @@ impl Rule {
                 | Rule::TaskConstraintBroken
         )
     }
-
-    /// Whether the rule names a failure that is not the agent's doing.
-    pub fn is_blocker(self) -> bool {
-        matches!(self, Rule::EnvironmentBlocker | Rule::FlakyBlocker | Rule::HarnessBlocker)
-    }
 }
 
 impl std::fmt::Display for Rule {
