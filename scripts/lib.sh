@@ -75,6 +75,10 @@ web_size_env() {
       --target wasm32-unknown-unknown >/dev/null 2>&1; then
     flags="$flags -Zfmt-debug=shallow"
   fi
+  # SHA-256 (a file's identity, which restores its labels) by sha2's compact rounds instead of
+  # its unrolled ones: 2.2 KB gzip smaller, hashing about 1.4 times slower (docs/performance.md,
+  # Bundle). The identity never delays `ready`.
+  flags="$flags --cfg sha2_backend_soft=\"compact\""
   export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   if [ -n "$features" ]; then export CARGO_UNSTABLE_BUILD_STD_FEATURES="$features"; fi
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
