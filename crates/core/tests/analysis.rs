@@ -1083,3 +1083,43 @@ fn an_action_issued_before_the_failure_was_seen_is_no_repair() {
     assert_eq!(make.len(), 1, "{:#?}", a.instances);
     assert_eq!((make[0].origin_step, make[0].last_step), (0, 5));
 }
+
+#[test]
+fn a_verdict_given_before_the_agent_acted_is_a_verification_failure() {
+    use serde_json::json;
+    let ask = json!({"type":"message","role":"user","text":"What is 2 + 2?"});
+    let answer = json!({"type":"message","role":"assistant","agent":"c","text":"The answer is 4."});
+    let end = json!({"type":"run_end","status":"failed"});
+    let early = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
+        "status":"failed","reason":"no answer yet"});
+    let t = awtl_lines(&[ask.clone(), early, answer.clone(), end.clone()]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    // The verdict is the run's only error and no agent step precedes it: the critical step is the
+    // agent's (out of set), the class the verifier's.
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(2));
+    assert_eq!(a.classification, Some(FailureClass::VerificationFailure));
+    assert_eq!(a.failure_mode, Some(trajscope_core::record::FailureMode::Reasoning));
+    // Such a verdict naming a blocker is that blocker, not the agent's failure.
+    let blocked = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
+        "status":"failed","reason":"e2e suite did not run: browser binary missing"});
+    let t = awtl_lines(&[ask.clone(), blocked, answer.clone(), end.clone()]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(a.classification, Some(FailureClass::HarnessBlocker));
+    // With another error in the run (the agent's own failed command), the agent's failure.
+    let early = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
+        "status":"failed","reason":"no answer yet"});
+    let run = json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
+        "command":"python3 calc.py"});
+    let failed = json!({"type":"observation","span_id":"s1","exit_code":1,
+        "output":"Traceback: NameError: name 'x' is not defined"});
+    let t = awtl_lines(&[ask.clone(), early, run, failed, answer.clone(), end.clone()]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+    // The same verdict given after the agent answered is about that answer: the agent's failure.
+    let late = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
+        "status":"failed","reason":"wrong answer"});
+    let t = awtl_lines(&[ask, answer, late, end]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(1));
+    assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+}

@@ -3,8 +3,8 @@
 //! - Class: the critical candidate's instance decides. An instance with an environment, flaky or
 //!   harness signature (missing binary, network, sandbox; timeouts, rate limits; harness errors)
 //!   is that blocker — never the agent's failure. A failure that only a verifier saw, with no
-//!   agent action it can be traced to, is a `verification_failure`. Everything else is an
-//!   `agent_failure`.
+//!   agent action it can be traced to (a verdict given before the agent acted, when the run has
+//!   no other error), is a `verification_failure`. Everything else is an `agent_failure`.
 //! - Mode: flaky → `transient` (retry after a wait); environment and harness blockers, and a
 //!   command failing identically again and again → `deterministic`; an agent or verification
 //!   failure → `reasoning` (reflect: what was tried, why it failed, what to try).
@@ -62,20 +62,26 @@ pub fn classify(
     critical: &Critical,
 ) -> (FailureClass, FailureMode) {
     let top = candidates.iter().find(|c| c.step == critical.step);
-    let inst_triggers: Vec<&Trigger> = top
+    let mut inst_triggers: Vec<&Trigger> = top
         .and_then(|c| c.instance)
         .and_then(|i| instances.get(i))
         .map(|i| i.triggers.iter().map(|&t| &triggers[t]).collect())
         .unwrap_or_default();
+    // A verdict no agent action can be traced to (one given before the agent acted) places no
+    // candidate: the critical step is then out of set, and when such verdicts are the run's
+    // only errors they decide its class.
+    let untraced = |t: &Trigger| {
+        t.rule == Rule::VerifierRejected && t.phase == crate::record::Phase::Verification
+    };
+    if inst_triggers.is_empty() && triggers.iter().all(untraced) {
+        inst_triggers = triggers.iter().collect();
+    }
     let blocker = inst_triggers.iter().find_map(|t| t.blocker);
     let class = match blocker {
         Some(b) => b,
         None => {
-            let only_verifier = !inst_triggers.is_empty()
-                && inst_triggers.iter().all(|t| {
-                    t.rule == Rule::VerifierRejected
-                        && t.phase == crate::record::Phase::Verification
-                });
+            let only_verifier =
+                !inst_triggers.is_empty() && inst_triggers.iter().all(|t| untraced(t));
             if only_verifier {
                 FailureClass::VerificationFailure
             } else {
