@@ -236,6 +236,13 @@ fn the_agent_stage_reranks_by_agent_votes_and_says_so_only_when_on() {
         c.why
     );
     assert_eq!(votes(&on), on.candidates.len(), "every candidate's agent got votes here");
+    // Each score is the first stage's plus the weighted support of its agent.
+    let w = &opts.orchestrated_weights;
+    for c in &on.candidates {
+        let first = trajscope_core::attribution::score::score(&c.features, w);
+        let expected = first + w.agent_support * c.features.agent_support;
+        assert!((c.score - expected).abs() < 0.01, "{} against {expected}: {c:?}", c.score);
+    }
 }
 
 /// A Who&When-style group chat: `(agent, content)` turns, the terminal's output included.
@@ -662,9 +669,11 @@ fn the_reply_the_run_accepted_its_wrong_answer_from_is_the_critical_step() {
         "{:?}",
         accepted.why
     );
-    // Its evidence quotes the line that states the value, verbatim.
+    // Its evidence quotes the line that states the value, verbatim, once.
     let e = accepted.evidence.iter().find(|e| e.rule == Rule::AnswerOrigin).expect("evidence");
     assert_eq!(e.quote, "There are 6 parks between them.");
+    assert_eq!(accepted.evidence.iter().filter(|x| *x == e).count(), 1, "{:?}", accepted.evidence);
+    assert!(a.candidates.iter().all(|c| c.features.orchestrated));
     for c in &a.candidates {
         for e in &c.evidence {
             assert!(t.steps[e.step as usize].text.contains(&e.quote), "{e:?}");
@@ -1122,4 +1131,173 @@ fn a_verdict_given_before_the_agent_acted_is_a_verification_failure() {
     let a = analyze_trajectory(&t, &AnalysisOptions::default());
     assert_eq!(a.critical.as_ref().map(|c| c.step), Some(1));
     assert_eq!(a.classification, Some(FailureClass::AgentFailure));
+}
+
+#[test]
+fn a_report_or_a_judges_message_is_a_judge_step_an_agents_is_not() {
+    use trajscope_core::attribution::ranking::is_judge_step;
+    use trajscope_core::model::{Role, Step, StepKind};
+    let verdict = Step { kind: StepKind::JudgeResult, role: Role::Other, ..Step::default() };
+    let judge_says = Step { kind: StepKind::Message, role: Role::Judge, ..Step::default() };
+    let agent_says = Step { kind: StepKind::Message, role: Role::Assistant, ..Step::default() };
+    assert!(is_judge_step(&verdict));
+    assert!(is_judge_step(&judge_says));
+    assert!(!is_judge_step(&agent_says));
+}
+
+#[test]
+fn candidates_say_where_they_stand_against_the_first_error() {
+    let t = awtl_lines(&[
+        serde_json::json!({"type":"message","role":"assistant","agent":"c",
+            "text":"Plan: build, then run the tests."}),
+        serde_json::json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c",
+            "tool":"shell","command":"make"}),
+        serde_json::json!({"type":"observation","span_id":"s1","exit_code":2,
+            "output":"error: missing header foo.h"}),
+        serde_json::json!({"type":"message","role":"assistant","agent":"c",
+            "text":"The build failed; stopping."}),
+        serde_json::json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    let says = |step: u32, what: &str| {
+        let c = candidate_at(&a, step);
+        assert!(c.why.iter().any(|w| w == what), "step {step}: {:?}", c.why);
+        assert_eq!(c.features.first_error_step, Some(2));
+        assert!(!c.features.orchestrated);
+    };
+    says(0, "before the first error signal (step 2)");
+    says(1, "introduced the first error signal (step 2)");
+    says(3, "after the first error signal (step 2)");
+    assert!(candidate_at(&a, 1).features.introduces_first_error);
+    assert!(candidate_at(&a, 0).features.before_first_error);
+}
+
+#[test]
+fn a_step_before_the_top_candidate_with_its_own_error_keeps_its_rules() {
+    use serde_json::json;
+    let t = awtl_lines(&[
+        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
+            "command":"make lint"}),
+        json!({"type":"observation","span_id":"s1","exit_code":2,"output":"error: unused import"}),
+        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
+            "command":"git push origin HEAD:main"}),
+        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"pushed"}),
+        json!({"type":"judge_result","judge_name":"policy","event_id":"j1","status":"failed",
+            "source_action_id":"a2","reason":"pushed to main instead of a pull request"}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(2));
+    let before = candidate_at(&a, 0);
+    assert_eq!(before.features.rules, vec![Rule::FailedCommand], "{:?}", before.evidence);
+}
+
+#[test]
+fn without_a_task_the_users_opening_words_are_the_task() {
+    use serde_json::json;
+    // The agent quotes the user's request, whose assumption is the user's: none of its own.
+    let t = awtl_lines(&[
+        json!({"type":"message","role":"user","text":"Assume the input file is UTF-8 and count its lines."}),
+        json!({"type":"message","role":"assistant","agent":"c",
+            "text":"Task: Assume the input file is UTF-8 and count its lines.\nCounting now."}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    assert_eq!(t.task, None);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert!(!candidate_at(&a, 1).features.assumption, "{:?}", candidate_at(&a, 1).why);
+    // The same words with nothing before them are the agent's own.
+    let t = awtl_lines(&[
+        json!({"type":"message","role":"assistant","agent":"c",
+            "text":"Task: Assume the input file is UTF-8 and count its lines.\nCounting now."}),
+        json!({"type":"run_end","status":"failed"}),
+    ]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert!(candidate_at(&a, 0).features.assumption, "{:?}", candidate_at(&a, 0).why);
+}
+
+#[test]
+fn a_lone_candidate_holds_its_agents_whole_mass() {
+    let t = awtl_run(&[("ls", Some(0), "Makefile")], "failed");
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    assert_eq!(a.candidates.len(), 1, "{:?}", a.candidates);
+    assert_eq!(a.candidates[0].features.agent_mass, 1.0);
+}
+
+#[test]
+fn rerank_under_the_weights_a_run_was_ranked_with_keeps_its_order() {
+    // What `eval` relies on when it fits weights: re-ranking the candidates reproduces `rank`.
+    let opts = AnalysisOptions {
+        assume_failed: true,
+        max_candidates: usize::MAX,
+        ..AnalysisOptions::default()
+    };
+    let mut checked = 0;
+    for rel in common::source_fixtures() {
+        for t in &load(&common::fixture_path(&rel)).trajectories {
+            let a = analyze_trajectory(t, &opts);
+            let Some(first) = a.candidates.first() else { continue };
+            let w = opts.weights_for(first.features.orchestrated);
+            let order = trajscope_core::attribution::ranking::rerank(&a.candidates, w);
+            assert_eq!(order, (0..a.candidates.len()).collect::<Vec<_>>(), "{rel}: {}", t.id);
+            checked += usize::from(a.candidates.len() > 1);
+        }
+    }
+    assert!(checked > 10, "only {checked} runs with several candidates");
+}
+
+#[test]
+fn a_check_reported_before_its_own_command_answered_or_after_it_failed_is_unbacked() {
+    use serde_json::json;
+    let claim = "I have verified the totals.";
+    // Right after its own command, before any output came back: nothing to sum up.
+    let t = chat(&[
+        ("Menu_Expert", "The plan: compare the two archived menus."),
+        ("Checker_Expert", "```python\nprint(sum([1, 2]))\n```"),
+        ("Checker_Expert", claim),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    assert!(candidate_at(&analyze_trajectory(&t, &opts), 2).features.claimed_check);
+    // After an output that failed without an exit code (an error status alone).
+    let run = |status: &str| {
+        let t = awtl_lines(&[
+            json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
+                "command":"python3 totals.py"}),
+            json!({"type":"observation","span_id":"s1","status":status,"output":"done"}),
+            json!({"type":"message","role":"assistant","agent":"c","text":claim}),
+            json!({"type":"run_end","status":"failed"}),
+        ]);
+        assert_eq!(t.steps[1].exit_code, None);
+        candidate_at(&analyze_trajectory(&t, &opts), 2).features.claimed_check
+    };
+    assert!(run("error"));
+    assert!(!run("ok"));
+}
+
+#[test]
+fn at_most_max_out_of_set_agent_steps_are_scored() {
+    use trajscope_core::attribution::ranking::MAX_OUT_OF_SET;
+    // Plain agent messages, the ones past the cap each with code (a feature that lifts them
+    // above every message before them): none of those is scored out of set.
+    let n = MAX_OUT_OF_SET + 40;
+    let turns: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            let text = if i < MAX_OUT_OF_SET {
+                format!("Note {i}.")
+            } else {
+                format!("Step {i}:\n```python\nprint({i})\n```")
+            };
+            (format!("Expert_{}", i % 2), text)
+        })
+        .collect();
+    let turns: Vec<(&str, &str)> = turns.iter().map(|(a, t)| (a.as_str(), t.as_str())).collect();
+    let opts = AnalysisOptions {
+        assume_failed: true,
+        max_candidates: usize::MAX,
+        ..AnalysisOptions::default()
+    };
+    let a = analyze_trajectory(&chat(&turns), &opts);
+    // (The last step, which states the final answer, is a candidate of its own instance.)
+    let out_of_set: Vec<_> = a.candidates.iter().filter(|c| c.instance.is_none()).collect();
+    assert_eq!(out_of_set.len(), MAX_OUT_OF_SET);
+    assert!(out_of_set.iter().all(|c| (c.step as usize) < MAX_OUT_OF_SET));
 }
