@@ -921,27 +921,36 @@ fn a_step_that_reports_a_check_it_never_ran_is_the_critical_step() {
 /// output) ending `status`; `None` as an exit code writes a user's message of that text instead
 /// (a step that is no agent action).
 fn awtl_run(actions: &[(&str, Option<i64>, &str)], status: &str) -> Trajectory {
-    let mut text = String::new();
-    for (i, (command, exit, output)) in actions.iter().enumerate() {
-        let line = match exit {
-            Some(code) => format!(
-                "{}\n{}\n",
-                serde_json::json!({"type": "action", "action_id": format!("a{i}"),
-                    "span_id": format!("s{i}"), "agent": "c", "tool": "shell", "command": command}),
-                serde_json::json!({"type": "observation", "span_id": format!("s{i}"),
-                    "exit_code": code, "output": output}),
-            ),
-            None => format!(
-                "{}\n",
-                serde_json::json!({"type": "message", "role": "user", "text": command})
-            ),
-        };
-        text.push_str(&line);
+    let mut lines = Vec::new();
+    for (i, &(command, exit, out)) in actions.iter().enumerate() {
+        match exit {
+            Some(code) => lines.extend([shell(i, command), output(i, code, out)]),
+            None => {
+                lines.push(serde_json::json!({"type": "message", "role": "user", "text": command}))
+            }
+        }
     }
-    text.push_str(&format!("{}\n", serde_json::json!({"type": "run_end", "status": status})));
-    let trace = ingest(text.as_bytes(), IngestOptions::default());
-    assert!(trace.quarantine.is_empty(), "{:?}", trace.quarantine);
-    trace.trajectories.into_iter().next().unwrap()
+    lines.push(serde_json::json!({"type": "run_end", "status": status}));
+    awtl_lines(&lines)
+}
+
+/// Agent `c`'s shell command `command`: action `a{n}` in span `s{n}`.
+fn shell(n: usize, command: &str) -> serde_json::Value {
+    serde_json::json!({"type": "action", "action_id": format!("a{n}"), "span_id": format!("s{n}"),
+        "agent": "c", "tool": "shell", "command": command})
+}
+
+/// The policy verifier's failed verdict on action `a{n}`, a push to main.
+fn rejected_push(n: usize) -> serde_json::Value {
+    serde_json::json!({"type": "judge_result", "judge_name": "policy", "event_id": "j1",
+        "status": "failed", "source_action_id": format!("a{n}"),
+        "reason": "pushed to main instead of a pull request"})
+}
+
+/// The output of span `s{n}`'s command.
+fn output(n: usize, exit_code: i64, output: &str) -> serde_json::Value {
+    serde_json::json!({"type": "observation", "span_id": format!("s{n}"), "exit_code": exit_code,
+        "output": output})
 }
 
 #[test]
@@ -1024,17 +1033,14 @@ fn an_edit_a_verified_action_and_a_verdict_are_resolved_by_a_later_green_step() 
     let edit = awtl_lines(&[
         json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"edit",
             "command":"apply_patch retry.diff","artifact_refs":["src/net.rs"]}),
-        json!({"type":"observation","span_id":"s1","exit_code":0,"output":"patched src/net.rs"}),
-        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
-            "command":"cargo test"}),
-        json!({"type":"observation","span_id":"s2","exit_code":101,
-            "output":"test net::retries ... FAILED"}),
+        output(1, 0, "patched src/net.rs"),
+        shell(2, "cargo test"),
+        output(2, 101, "test net::retries ... FAILED"),
         json!({"type":"action","action_id":"a3","span_id":"s3","agent":"c","tool":"edit",
             "command":"apply_patch fix-retry.diff","artifact_refs":["src/net.rs"]}),
-        json!({"type":"observation","span_id":"s3","exit_code":0,"output":"patched src/net.rs"}),
-        json!({"type":"action","action_id":"a4","span_id":"s4","agent":"c","tool":"shell",
-            "command":"cargo test"}),
-        json!({"type":"observation","span_id":"s4","exit_code":0,"output":"test result: ok"}),
+        output(3, 0, "patched src/net.rs"),
+        shell(4, "cargo test"),
+        output(4, 0, "test result: ok"),
         json!({"type":"run_end","status":"failed"}),
     ]);
     let a = analyze_trajectory(&edit, &AnalysisOptions::default());
@@ -1042,14 +1048,11 @@ fn an_edit_a_verified_action_and_a_verdict_are_resolved_by_a_later_green_step() 
     assert_eq!(resolved_at(&a, "edit:0"), Some(7));
     // A push the verifier rejected, then a pull request it accepted.
     let act = awtl_lines(&[
-        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
-            "command":"git push origin HEAD:main"}),
-        json!({"type":"observation","span_id":"s1","exit_code":0,"output":"pushed"}),
-        json!({"type":"judge_result","judge_name":"policy","event_id":"j1","status":"failed",
-            "source_action_id":"a1","reason":"pushed to main instead of a pull request"}),
-        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
-            "command":"gh pr create"}),
-        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"opened #4"}),
+        shell(1, "git push origin HEAD:main"),
+        output(1, 0, "pushed"),
+        rejected_push(1),
+        shell(2, "gh pr create"),
+        output(2, 0, "opened #4"),
         json!({"type":"judge_result","judge_name":"policy","event_id":"j2","status":"passed",
             "source_action_id":"a2","reason":"a pull request"}),
         json!({"type":"run_end","status":"failed"}),
@@ -1076,15 +1079,12 @@ fn an_action_issued_before_the_failure_was_seen_is_no_repair() {
     // `ls` is issued beside `make`, before make's failure comes back: nothing was tried after
     // the failure, so the second `make` failing is the same instance.
     let t = awtl_lines(&[
-        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
-            "command":"make"}),
-        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
-            "command":"ls"}),
-        json!({"type":"observation","span_id":"s1","exit_code":2,"output":"error: x"}),
-        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"Makefile"}),
-        json!({"type":"action","action_id":"a3","span_id":"s3","agent":"c","tool":"shell",
-            "command":"make"}),
-        json!({"type":"observation","span_id":"s3","exit_code":2,"output":"error: x"}),
+        shell(1, "make"),
+        shell(2, "ls"),
+        output(1, 2, "error: x"),
+        output(2, 0, "Makefile"),
+        shell(3, "make"),
+        output(3, 2, "error: x"),
         json!({"type":"run_end","status":"failed"}),
     ]);
     let a = analyze_trajectory(&t, &AnalysisOptions::default());
@@ -1117,10 +1117,8 @@ fn a_verdict_given_before_the_agent_acted_is_a_verification_failure() {
     // With another error in the run (the agent's own failed command), the agent's failure.
     let early = json!({"type":"judge_result","judge_name":"gate","event_id":"j1",
         "status":"failed","reason":"no answer yet"});
-    let run = json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
-        "command":"python3 calc.py"});
-    let failed = json!({"type":"observation","span_id":"s1","exit_code":1,
-        "output":"Traceback: NameError: name 'x' is not defined"});
+    let run = shell(1, "python3 calc.py");
+    let failed = output(1, 1, "Traceback: NameError: name 'x' is not defined");
     let t = awtl_lines(&[ask.clone(), early, run, failed, answer.clone(), end.clone()]);
     let a = analyze_trajectory(&t, &AnalysisOptions::default());
     assert_eq!(a.classification, Some(FailureClass::AgentFailure));
@@ -1150,10 +1148,8 @@ fn candidates_say_where_they_stand_against_the_first_error() {
     let t = awtl_lines(&[
         serde_json::json!({"type":"message","role":"assistant","agent":"c",
             "text":"Plan: build, then run the tests."}),
-        serde_json::json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c",
-            "tool":"shell","command":"make"}),
-        serde_json::json!({"type":"observation","span_id":"s1","exit_code":2,
-            "output":"error: missing header foo.h"}),
+        shell(1, "make"),
+        output(1, 2, "error: missing header foo.h"),
         serde_json::json!({"type":"message","role":"assistant","agent":"c",
             "text":"The build failed; stopping."}),
         serde_json::json!({"type":"run_end","status":"failed"}),
@@ -1176,14 +1172,11 @@ fn candidates_say_where_they_stand_against_the_first_error() {
 fn a_step_before_the_top_candidate_with_its_own_error_keeps_its_rules() {
     use serde_json::json;
     let t = awtl_lines(&[
-        json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
-            "command":"make lint"}),
-        json!({"type":"observation","span_id":"s1","exit_code":2,"output":"error: unused import"}),
-        json!({"type":"action","action_id":"a2","span_id":"s2","agent":"c","tool":"shell",
-            "command":"git push origin HEAD:main"}),
-        json!({"type":"observation","span_id":"s2","exit_code":0,"output":"pushed"}),
-        json!({"type":"judge_result","judge_name":"policy","event_id":"j1","status":"failed",
-            "source_action_id":"a2","reason":"pushed to main instead of a pull request"}),
+        shell(1, "make lint"),
+        output(1, 2, "error: unused import"),
+        shell(2, "git push origin HEAD:main"),
+        output(2, 0, "pushed"),
+        rejected_push(2),
         json!({"type":"run_end","status":"failed"}),
     ]);
     let a = analyze_trajectory(&t, &AnalysisOptions::default());
@@ -1260,8 +1253,7 @@ fn a_check_reported_before_its_own_command_answered_or_after_it_failed_is_unback
     // After an output that failed without an exit code (an error status alone).
     let run = |status: &str| {
         let t = awtl_lines(&[
-            json!({"type":"action","action_id":"a1","span_id":"s1","agent":"c","tool":"shell",
-                "command":"python3 totals.py"}),
+            shell(1, "python3 totals.py"),
             json!({"type":"observation","span_id":"s1","status":status,"output":"done"}),
             json!({"type":"message","role":"assistant","agent":"c","text":claim}),
             json!({"type":"run_end","status":"failed"}),
