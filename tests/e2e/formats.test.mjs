@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, rowsAt, FIXTURES } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -34,7 +34,7 @@ test('a JSONL of chat records is one trajectory per record, the cut record quara
   assert.equal(await page.textContent('[data-testid="format"]'), 'chat');
   assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '1');
   // The tool call and its result are steps of the open trajectory, shown as text.
-  await page.waitForSelector('[data-testid="step"]');
+  await rowsAt(page);
   const steps = await page.locator('[data-testid="step-text"]').allTextContents();
   assert.ok(steps.some((t) => t.includes("sed -i 's/2.68/2.67/' tests/test_price.py")), steps.join(' | '));
   await screenshot(page, 'formats-chat');
@@ -69,7 +69,7 @@ test('an ATIF trajectory (Harbor) is read: its calls, their results and the fail
   ]);
   assert.equal(await page.textContent('[data-testid="format"]'), 'atif');
   assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
-  await page.waitForSelector('[data-testid="step"]');
+  await rowsAt(page);
   const steps = await page.locator('[data-testid="step-text"]').allTextContents();
   assert.ok(steps.some((t) => t.includes("NameError: name 'total' is not defined")), steps.join(' | '));
   assert.ok(steps.some((t) => t.includes('subagent session sub-4f2a')), steps.join(' | '));

@@ -88,3 +88,21 @@ export async function whileReading(page, selectors, timeout = 60000) {
 export async function waitReady(page, timeout = 30000) {
   await page.waitForSelector('.app[data-state="ready"]:not([data-reading])', { timeout });
 }
+
+/** Waits until every rendered step card has its text, at grain `g` when one is named: a card
+ * is drawn at once and its text fills in when the worker sends it (a grain switch reloads it). */
+export async function rowsAt(page, g = null) {
+  await page.waitForFunction((g) => {
+    const rows = [...document.querySelectorAll('[data-testid="step"]')];
+    return rows.length > 0 && rows.every((r) => (g === null || r.dataset.grain === g) && r.dataset.loaded === 'true');
+  }, g);
+}
+
+/** Unfolds every folded step card, one click at a time, each waited for until its card shows all. */
+export async function unfoldAll(page) {
+  const folded = '[data-testid="fold-toggle"][aria-expanded="false"]';
+  for (let n = await page.locator(folded).count(); n > 0; n--) {
+    await page.locator(folded).first().click();
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length < n, [folded, n]);
+  }
+}

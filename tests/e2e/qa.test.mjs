@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, rowsAt, unfoldAll, FIXTURES } from './harness.mjs';
 import { tempFile, line } from './gen.mjs';
 
 let srv, browser;
@@ -71,11 +71,8 @@ test('HTML and Markdown links or images in chat messages stay text and fetch not
   assert.equal(await page.locator('[data-testid="step"]').count(), 4);
   // Every card unfolded, at the most detailed grain (high): all of the text is on the page.
   await page.keyboard.press('1');
-  const more = page.locator('[data-testid="step"] >> text=Show all');
-  for (let i = 0; i < 8 && await more.count() > 0; i++) {
-    await more.first().click();
-    await page.waitForTimeout(100);
-  }
+  await rowsAt(page, 'high');
+  await unfoldAll(page);
   assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
   const injected = await page.evaluate(() => document.querySelectorAll(
     '.app script, .app img, .app iframe, .app style, .app b, .app a[href^="javascript"], .app a[href^="http"]').length);
@@ -267,8 +264,8 @@ test('a bidi control inside one element shows as a mark and reorders none of its
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
   // The message (Markdown): each control is a mark, named in its tooltip; the text around it
   // is in its stored order.
+  await rowsAt(page);
   const msg = page.locator('[data-testid="step"][data-step="1"] [data-testid="step-text"]');
-  await msg.waitFor();
   assert.equal((await msg.textContent()).trim(), 'abc⟨U+202E⟩def and bold gh⟨U+202E⟩ij text');
   const marks = msg.locator('[data-testid="bidi-mark"]');
   assert.equal(await marks.count(), 2);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launch, newPage, screenshot, waitReady, ROOT, FIXTURES } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, rowsAt, ROOT, FIXTURES } from './harness.mjs';
 import { tempFile, line, steps } from './gen.mjs';
 
 const SAMPLE = join(ROOT, 'web', 'samples', 'sample.awtl.jsonl');
@@ -99,7 +99,7 @@ test('a passing run says so plainly, an unknown one names candidates "if this ru
 
 test('a Claude Code session renders its tool calls as cards with their names and file paths', async () => {
   const { page, context, errors } = await open(CLAUDE);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="step"][data-loaded="true"]').length > 5);
+  await rowsAt(page);
   // Every tool call of the session: a card naming the tool; Read and Edit carry their path.
   const want = [['Read', '/tmp/tmpw6sk2trg/src/math_utils.py'], ['Edit', '/tmp/tmpw6sk2trg/tests/test_math_utils.py']];
   for (const [tool, path] of want) {
@@ -142,7 +142,7 @@ test('long outputs fold behind a control; Markdown renders as structured text, n
     + line({ type: 'observation', run_id: 'r', exit_code: 0, output: long })
     + line({ type: 'run_end', run_id: 'r', status: 'failed' });
   const { page, context, requests } = await open(await tempFile('md.jsonl', content));
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="step"]')].every((r) => r.dataset.loaded === 'true'));
+  await rowsAt(page);
   const msg = page.locator('[data-testid="step"][data-step="1"] [data-testid="step-text"]');
   assert.equal(await msg.locator('.md li').count(), 2);
   assert.equal(await msg.locator('.md li strong').textContent(), 'first');

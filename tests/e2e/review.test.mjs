@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, newPage, screenshot, waitReady, ROOT } from './harness.mjs';
+import { serveDist, launch, newPage, screenshot, waitReady, rowsAt, ROOT } from './harness.mjs';
 import { tempFile, line, steps } from './gen.mjs';
 
 const SAMPLE = join(ROOT, 'web', 'samples', 'sample.awtl.jsonl');
@@ -19,14 +19,6 @@ async function open(path, opts) {
   await p.page.setInputFiles('[data-testid="file-input"]', path);
   await waitReady(p.page);
   return p;
-}
-
-/** Waits until every rendered row has its text at grain `g`. */
-async function rowsAt(page, g) {
-  await page.waitForFunction((g) => {
-    const rows = [...document.querySelectorAll('[data-testid="step"]')];
-    return rows.length > 0 && rows.every((r) => r.dataset.grain === g && r.dataset.loaded === 'true');
-  }, g);
 }
 
 async function download(page, selector) {
