@@ -711,6 +711,112 @@ mod tests {
     }
 
     #[test]
+    fn assumption_words_at_the_very_start_of_a_text() {
+        assert!(states_assumption("Assuming the column is A"));
+        assert!(states_assumption("dummy rows"));
+        assert!(!states_assumption("presumably"));
+    }
+
+    #[test]
+    fn a_weights_file_without_the_agent_stage_reads_with_its_defaults() {
+        // Weights given without the agent stage's fields (analysis options written before it
+        // existed): depth 10, support and vote off.
+        let old = r#"{"instance":0.5,"introduces_first_error":1,"before_first_error":0.25,
+            "assumption":0.5,"introduces_code":0.5,"states_answer":0.5,"earliness":0.5,
+            "worker_reply":0.5}"#;
+        let w: Weights = serde_json::from_str(old).expect("reads");
+        assert_eq!(w.support_depth, 10.0);
+        assert_eq!((w.agent_support, w.agent_vote, w.claimed_check), (0.0, 0.0, 0.0));
+        assert_eq!(w.instance, 0.5);
+    }
+
+    #[test]
+    fn each_weight_is_searched_over_its_own_grid() {
+        for (k, name) in Weights::NAMES.iter().enumerate() {
+            let want: &[f64] = match *name {
+                "support_depth" => &DEPTH_GRID,
+                "agent_vote" => &VOTE_GRID,
+                _ => &GRID,
+            };
+            assert_eq!(grid(k), want, "{name}");
+        }
+        assert_ne!(DEPTH_GRID.as_slice(), GRID.as_slice());
+        assert_ne!(VOTE_GRID.as_slice(), GRID.as_slice());
+    }
+
+    #[test]
+    fn a_tie_in_the_agent_vote_goes_to_the_better_ranked_candidates_agent() {
+        let agents = vec!["coder".to_string(), "planner".to_string()];
+        let (winner, share) = agent_mass(&[1, 0], &[2.0, 2.0], &agents, 0.5);
+        assert_eq!(winner.as_deref(), Some("planner"));
+        assert_eq!(share, vec![0.5, 0.5]);
+        let (winner, _) = agent_mass(&[0, 1], &[2.0, 2.0], &agents, 0.5);
+        assert_eq!(winner.as_deref(), Some("coder"));
+        assert_eq!(agent_mass(&[], &[], &[], 0.5).0, None);
+    }
+
+    #[test]
+    fn a_score_is_the_state_base_plus_each_weighted_feature() {
+        let mut w = Weights::default();
+        // Distinct weights, so a feature added with another's weight, or subtracted, shows.
+        for k in 0..Weights::LEN {
+            w.set(k, 0.5 + k as f64);
+        }
+        let none = score(&Features::default(), &w);
+        assert_eq!(none, 0.0);
+        let on = |set: fn(&mut Features)| {
+            let mut f = Features::default();
+            set(&mut f);
+            score(&f, &w)
+        };
+        assert_eq!(on(|f| f.introduces_first_error = true), w.introduces_first_error);
+        assert_eq!(on(|f| f.before_first_error = true), w.before_first_error);
+        assert_eq!(on(|f| f.assumption = true), w.assumption);
+        assert_eq!(on(|f| f.introduces_code = true), w.introduces_code);
+        assert_eq!(on(|f| f.states_answer = true), w.states_answer);
+        assert_eq!(on(|f| f.earliness = 0.5), 0.5 * w.earliness);
+        assert_eq!(on(|f| f.worker_reply = true), w.worker_reply);
+        assert_eq!(on(|f| f.shows_answer = true), w.shows_answer);
+        assert_eq!(on(|f| f.concludes_answer = true), w.concludes_answer);
+        assert_eq!(on(|f| f.claimed_check = true), w.claimed_check);
+        assert_eq!(on(|f| f.unbacked_declaration = true), LINKED);
+        // An instance: its state's base and 0.1 a footprint, times the instance weight.
+        w.instance = 1.0;
+        for (state, base) in [
+            (InstanceState::ManifestActive, 1.0),
+            (InstanceState::CostlyResolution, 0.7),
+            (InstanceState::LatentActive, 0.3),
+            (InstanceState::CheapResolution, 0.0),
+        ] {
+            let f = Features { state: Some(state), footprints: 2, ..Features::default() };
+            assert!((score(&f, &w) - (base + 0.2)).abs() < 1e-9, "{state:?}");
+        }
+    }
+
+    #[test]
+    fn why_names_footprints_every_rule_and_a_broken_constraint_only_at_an_instance() {
+        let at = |state, footprints, rules: Vec<Rule>| {
+            why(&Features { state, footprints, rules, ..Features::default() })
+        };
+        let bare = at(Some(InstanceState::ManifestActive), 0, vec![]);
+        assert_eq!(bare[0], "an error instance inferred here is manifest active");
+        let two = at(Some(InstanceState::LatentActive), 2, vec![]);
+        assert_eq!(
+            two[0],
+            "an error instance inferred here is latent active with 2 terminal footprint(s)"
+        );
+        let rules = at(None, 0, vec![Rule::VerifierRejected, Rule::TaskConstraintBroken]);
+        assert!(
+            rules.contains(&"rule: verifier_rejected, task_constraint_broken".to_string()),
+            "{rules:?}"
+        );
+        // The rule alone, with no instance at the step, does not outrank anything.
+        assert!(!rules.iter().any(|l| l.contains("outranks")), "{rules:?}");
+        let placed = at(Some(InstanceState::ManifestActive), 0, vec![Rule::TaskConstraintBroken]);
+        assert!(placed.iter().any(|l| l.starts_with("changes what the task's own words forbid")));
+    }
+
+    #[test]
     fn a_reported_error_outranks_any_inferred_step() {
         let mut w = Weights::default();
         for k in 0..Weights::LEN {
