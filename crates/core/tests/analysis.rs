@@ -954,6 +954,48 @@ fn output(n: usize, exit_code: i64, output: &str) -> serde_json::Value {
 }
 
 #[test]
+fn a_failed_command_run_again_after_an_edit_is_a_retry_not_a_repeat() {
+    let repeats = |t: &Trajectory| -> Vec<u32> {
+        let a = analyze_trajectory(t, &AnalysisOptions::default());
+        a.triggers.iter().filter(|tr| tr.rule == Rule::RepeatedAction).map(|tr| tr.step).collect()
+    };
+    let fail = "FAILED tests/test_a.py::test_total - AssertionError";
+    // Nothing between the two runs: the second is the repeat (steps 0-1, then 2-3).
+    let again = awtl_run(&[("pytest", Some(1), fail), ("pytest", Some(1), fail)], "failed");
+    assert_eq!(repeats(&again), vec![2]);
+    // An edit between: the second run checks a fix, however it turned out.
+    let fixed = awtl_run(
+        &[
+            ("pytest", Some(1), fail),
+            ("sed -i 's/+/-/' src/a.py", Some(0), ""),
+            ("pytest", Some(1), fail),
+        ],
+        "failed",
+    );
+    assert_eq!(repeats(&fixed), Vec::<u32>::new());
+    // An edit before the failure fixes nothing that failed after it.
+    let before = awtl_run(
+        &[
+            ("sed -i 's/+/-/' src/a.py", Some(0), ""),
+            ("pytest", Some(1), fail),
+            ("pytest", Some(1), fail),
+        ],
+        "failed",
+    );
+    assert_eq!(repeats(&before), vec![4]);
+    // A failing edit repeated as it was is still a repeat.
+    let sed = awtl_run(
+        &[(
+            "sed -i 's/+/-/' src/missing.py",
+            Some(2),
+            "sed: can't read src/missing.py: No such file or directory",
+        ); 2],
+        "failed",
+    );
+    assert_eq!(repeats(&sed), vec![2]);
+}
+
+#[test]
 fn a_command_failing_twice_is_no_loop_three_attempts_are() {
     let twice = awtl_run(&[("make", Some(2), "error: x"), ("make", Some(2), "error: x")], "failed");
     let s = analyze_trajectory(&twice, &AnalysisOptions::default()).signals;

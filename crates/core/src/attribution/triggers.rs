@@ -226,7 +226,11 @@ struct Scan<'t> {
     failed_attempts: HashMap<u64, u32>,
     failure_sigs: HashMap<String, u32>,
     last_agent: Option<usize>,
+    /// The last edit since the last passing test (what a test failing next may have broken).
     last_edit: Option<usize>,
+    /// The last edit of the run, a passing test or not since: a command that failed before it
+    /// and is run again after it is a retry of a fix, not a repeat with nothing fixed.
+    latest_edit: Option<usize>,
     last_memory: Option<usize>,
     last_instruction: Option<&'t str>,
     open_error: Option<OpenError>,
@@ -455,6 +459,7 @@ pub fn detect_with<'t>(
         failure_sigs: HashMap::default(),
         last_agent: None,
         last_edit: None,
+        latest_edit: None,
         last_memory: None,
         last_instruction: None,
         open_error: None,
@@ -484,8 +489,9 @@ pub fn detect_with<'t>(
             if !scan.bans.is_empty() {
                 scan.task_constraint_broken(i);
             }
+            let edited = scan.latest_edit;
             let h = scan.agent_step(i);
-            scan.repeated_action(i, h);
+            scan.repeated_action(i, h, edited);
             scan.claim_contradicted(i);
             scan.last_agent = Some(i);
             continue;
@@ -583,6 +589,7 @@ impl<'t> Scan<'t> {
             .map_or_else(|| s.kind == StepKind::Action && text::is_edit(s), |f| f.has(Facts::EDIT))
         {
             self.last_edit = Some(i);
+            self.latest_edit = Some(i);
         }
         if ahead.map_or_else(
             || s.kind == StepKind::Action && text::is_irreversible_in(s, &mut self.scratch),
@@ -651,10 +658,15 @@ impl<'t> Scan<'t> {
         }
     }
 
-    /// `repeated_action`: repeating an action that already failed, with nothing fixed between.
-    fn repeated_action(&mut self, i: usize, h: u64) {
+    /// `repeated_action`: repeating an action that already failed, with nothing fixed between:
+    /// neither a success of the same command since its failure nor an edit (`edited`, the last
+    /// edit before this step) after it.
+    fn repeated_action(&mut self, i: usize, h: u64, edited: Option<usize>) {
         let steps = self.steps;
         let Some((obs, quote)) = self.last_failure(h) else { return };
+        if edited.is_some_and(|e| e > obs) {
+            return;
+        }
         let s = &steps[i];
         self.f.triggers.push(Trigger {
             step: i as u32,
