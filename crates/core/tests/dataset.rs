@@ -455,3 +455,112 @@ fn origin_names_the_source_of_an_exported_line_and_nothing_else() {
     assert_eq!(o.content_hash, hash);
     assert_eq!(dataset::origin(bytes), None, "a benchmark's own item is not an export");
 }
+
+#[test]
+fn each_style_is_found_by_its_name_in_any_case() {
+    assert_eq!(Style::Trajerrbench.name(), "trajerrbench");
+    assert_eq!(Style::WhoAndWhen.name(), "who-and-when");
+    for style in Style::ALL {
+        assert_eq!(Style::from_name(style.name()), Some(style));
+        assert_eq!(Style::from_name(&style.name().to_uppercase()), Some(style));
+    }
+    assert_eq!(Style::from_name("who_and_when"), None);
+    assert_eq!(Style::from_name(""), None);
+}
+
+#[test]
+fn a_label_index_counts_labelled_items_and_gives_each_its_agreed_gold_label() {
+    let bytes = fixture!("tau2/airline_3_simulations.json");
+    let hash = content_hash(bytes);
+    let mut trace = load(bytes);
+    let empty = LabelIndex::new([]);
+    assert!(empty.is_empty());
+    assert_eq!(empty.len(), 0);
+    assert_eq!(empty.apply_gold(&mut trace, &hash), 0);
+    assert!(trace.trajectories.iter().all(|t| t.gold.is_none()));
+    // Three annotators on the first trajectory, one "no critical step" on the second, a tie on
+    // the third: three items, and only the first has a gold step.
+    let index = LabelIndex::new(labels_for(&trace, &hash));
+    assert!(!index.is_empty());
+    assert_eq!(index.len(), 3);
+    assert_eq!(index.apply_gold(&mut trace, &hash), 3);
+    let (majority, _) = agent_step(&trace.trajectories[0], 1);
+    assert_eq!(trace.trajectories[0].gold.as_ref().and_then(|g| g.step), Some(majority));
+    assert_eq!(trace.trajectories[1].gold, None);
+    assert_eq!(trace.trajectories[2].gold, None);
+    // Labels of another file set nothing.
+    let mut other = load(bytes);
+    assert_eq!(index.apply_gold(&mut other, "sha256:other"), 0);
+}
+
+#[test]
+fn a_tool_call_with_no_words_of_its_own_is_written_as_the_benchmark_writes_one() {
+    let text = [
+        r#"{"type":"message","run_id":"r","role":"user","content":"List the files."}"#,
+        r#"{"type":"action","run_id":"r","agent":"coder","tool":"shell","command":"ls -la"}"#,
+        r#"{"type":"observation","run_id":"r","output":"a.txt"}"#,
+        r#"{"type":"action","run_id":"r","agent":"coder","tool":"shell","command":"cat a.txt","text":"Read the one file."}"#,
+        r#"{"type":"action","run_id":"r","agent":"coder","tool":"submit"}"#,
+        r#"{"type":"run_end","run_id":"r","status":"failed"}"#,
+    ]
+    .join("\n");
+    let trace = load(text.as_bytes());
+    let t = &trace.trajectories[0];
+    let source = Source::default();
+    for style in Style::ALL {
+        let item = dataset::item(t, &source, &[], ExportOptions::new(style));
+        let v: Value = serde_json::from_slice(&item.line).unwrap();
+        let messages = match style {
+            Style::Trajerrbench => &v["messages"],
+            Style::WhoAndWhen => &v["history"],
+        };
+        let content = |i: usize| messages[i]["content"].as_str().unwrap().to_string();
+        assert_eq!(content(0), "List the files.");
+        // The command is the call's only text: written as a call.
+        assert_eq!(t.steps[1].text, "ls -la");
+        assert_eq!(content(1), "[tool_calls]\n- shell(ls -la)", "{style:?}");
+        // So is a call with no text at all.
+        assert_eq!(t.steps[4].text, "");
+        assert_eq!(content(4), "[tool_calls]\n- submit()", "{style:?}");
+        assert_eq!(content(2), "a.txt");
+        // A call with its own words keeps them.
+        assert_eq!(content(3), t.steps[3].text, "{style:?}");
+        assert!(!t.steps[3].text.is_empty() && t.steps[3].text != "cat a.txt");
+    }
+}
+
+#[test]
+fn agreement_keeps_an_annotators_later_label_names_one_annotator_and_skips_blank_agents() {
+    // The same annotator twice at the same time: the label given last counts; an earlier
+    // label given after a later one does not replace it.
+    let first = label("h", "t", "ana", Some(3));
+    let last = label("h", "t", "ana", Some(4));
+    assert_eq!(agree([&first, &last]).label.and_then(|l| l.critical_step), Some(4));
+    let mut old = label("h", "t", "ana", Some(7));
+    old.time = "2026-11-30T00:00:00Z".into();
+    assert_eq!(agree([&last, &old]).label.and_then(|l| l.critical_step), Some(4));
+    // One annotator's label is theirs; several agree as the majority.
+    assert_eq!(agree([&last]).label.unwrap().annotator, "ana");
+    let bo = label("h", "t", "bo", Some(4));
+    assert_eq!(agree([&last, &bo]).label.unwrap().annotator, "majority");
+    // A blank agent is no vote.
+    let mut x = label("h", "t", "x", Some(2));
+    x.responsible_agent = Some("  ".into());
+    let mut y = label("h", "t", "y", Some(2));
+    y.responsible_agent = Some("WebSurfer".into());
+    assert_eq!(agree([&x, &y]).label.unwrap().responsible_agent.as_deref(), Some("WebSurfer"));
+}
+
+#[test]
+fn a_label_naming_only_an_agent_or_only_a_reason_is_a_gold_label() {
+    let mut agent = label("h", "t", "ana", None);
+    agent.responsible_agent = Some("Orchestrator".into());
+    let gold = agree([&agent]).gold().expect("an agent alone is a label");
+    assert_eq!((gold.step, gold.agent.as_deref()), (None, Some("Orchestrator")));
+    let mut reason = label("h", "t", "ana", None);
+    reason.rationale = "gave up early".into();
+    assert_eq!(agree([&reason]).gold().and_then(|g| g.reason).as_deref(), Some("gave up early"));
+    assert_eq!(agree([&label("h", "t", "ana", None)]).gold(), None);
+    let step = label("h", "t", "ana", Some(1));
+    assert_eq!(agree([&step]).gold().and_then(|g| g.step), Some(1));
+}
