@@ -1335,3 +1335,166 @@ fn at_most_max_out_of_set_agent_steps_are_scored() {
     assert_eq!(out_of_set.len(), MAX_OUT_OF_SET);
     assert!(out_of_set.iter().all(|c| (c.step as usize) < MAX_OUT_OF_SET));
 }
+
+/// `t` with a message of a judge's role (as a reader that knows a judge only by its role
+/// gives one: a grader's chat message) inserted at step `at`, the steps renumbered.
+fn with_judge_message(mut t: Trajectory, at: usize, status: &str, text: &str) -> Trajectory {
+    use trajscope_core::model::{Role, Step, StepKind};
+    let judge = Step {
+        actor: "grader".into(),
+        role: Role::Judge,
+        kind: StepKind::Message,
+        text: text.into(),
+        status: Some(status.into()),
+        ..Step::default()
+    };
+    t.steps.insert(at, judge);
+    for (i, s) in t.steps.iter_mut().enumerate() {
+        s.index = i as u32;
+    }
+    t
+}
+
+#[test]
+fn a_judges_message_is_a_verdict_failed_or_passed_and_no_status_is_no_failure() {
+    use trajscope_core::attribution::triggers::detect;
+    let run = || awtl_run(&[("make", Some(2), "error: no rule to make target 'all'")], "failed");
+    // Failed: a verdict against the agent's last step, as a judge_result's would be.
+    let failed = with_judge_message(run(), 2, "failed", "the build does not exist");
+    let found = detect(&failed);
+    assert_eq!(found.failed_judges, vec![2]);
+    assert!(
+        found.triggers.iter().any(|t| t.rule == Rule::VerifierRejected),
+        "{:?}",
+        found.triggers
+    );
+    // Passed: a green state, like a passing judge_result.
+    let passed = with_judge_message(run(), 2, "passed", "the build is fine");
+    let found = detect(&passed);
+    assert_eq!(found.green_steps, vec![2]);
+    assert!(found.failed_judges.is_empty());
+    // A judge_result that gives no status and no error flag reports no failure.
+    let silent = awtl_lines(&[
+        shell(0, "make"),
+        output(0, 0, "built"),
+        serde_json::json!({"type": "judge_result", "judge_name": "policy", "detail": "looked at it"}),
+    ]);
+    let found = detect(&silent);
+    assert!(found.failed_judges.is_empty(), "{:?}", found.triggers);
+    assert!(found.triggers.iter().all(|t| t.rule != Rule::VerifierRejected));
+}
+
+#[test]
+fn an_action_addressed_to_another_agent_is_an_instruction_one_named_for_its_own_agent_is_not() {
+    use trajscope_core::attribution::triggers::detect;
+    let run = |actor: &str, to: &str| {
+        awtl_lines(&[
+            serde_json::json!({"type": "message", "role": "user", "text": "Find the opening year."}),
+            serde_json::json!({"type": "action", "agent": actor, "tool": to, "command": "search the archive"}),
+            serde_json::json!({"type": "message", "role": "assistant", "agent": to, "text": "It opened in 1990."}),
+        ])
+    };
+    assert_eq!(detect(&run("Orchestrator", "WebSurfer")).instructed, vec![2]);
+    // A tool named like the agent that calls it (an agent `search` calling `search`) addresses
+    // nobody: its next message is no worker's reply.
+    assert_eq!(detect(&run("search", "search")).instructed, Vec::<u32>::new());
+}
+
+#[test]
+fn reading_a_file_the_task_forbids_changing_breaks_nothing() {
+    let t = awtl_lines(&[
+        serde_json::json!({"type": "message", "role": "user",
+            "text": "Fix the rounding in src/price.py. Do not change the tests."}),
+        shell(1, "cat tests/test_price.py"),
+        output(1, 0, "def test_round():\n    assert price(2.675) == 2.68"),
+        shell(2, "sed -i 's/2.68/2.67/' tests/test_price.py"),
+        output(2, 0, ""),
+        serde_json::json!({"type": "run_end", "status": "failed"}),
+    ]);
+    let a = analyze_trajectory(&t, &AnalysisOptions::default());
+    let broken: Vec<u32> = a
+        .triggers
+        .iter()
+        .filter(|t| t.rule == Rule::TaskConstraintBroken)
+        .map(|t| t.step)
+        .collect();
+    assert_eq!(broken, vec![3], "the edit, not the read: {:?}", a.triggers);
+}
+
+#[test]
+fn a_step_that_claims_success_beside_its_own_error_contradicts_itself() {
+    let t = chat(&[
+        ("Planner", "Run the script and report."),
+        ("Coder", "Traceback (most recent call last):\nValueError: bad row\nAll tests pass."),
+    ]);
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(&t, &opts);
+    let own: Vec<_> = a
+        .triggers
+        .iter()
+        .filter(|t| t.rule == Rule::ClaimContradicted && t.reference_step == Some(t.step))
+        .collect();
+    assert_eq!(own.len(), 1, "{:?}", a.triggers);
+    assert_eq!((own[0].step, own[0].wrong_quote.as_str()), (1, "All tests pass."));
+    // A weak mention of an error (no traceback, exception, `Error:` or FAILED) is no conflict.
+    let t = chat(&[
+        ("Planner", "Run the script and report."),
+        ("Coder", "The earlier error is gone.\nAll tests pass."),
+    ]);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.triggers.iter().all(|t| t.rule != Rule::ClaimContradicted), "{:?}", a.triggers);
+}
+
+#[test]
+fn a_placeholder_only_the_commands_arguments_hold_is_still_the_commands() {
+    // An ATIF step keeps the call's arguments apart from the agent's words: only the arguments
+    // hold the placeholder the failed lookup names.
+    let doc = serde_json::json!({"schema_version": "ATIF-v1.6", "session_id": "ph",
+        "agent": {"name": "claude-code"}, "steps": [
+        {"step_id": 1, "source": "user", "message": "Count the rows of the dataset."},
+        {"step_id": 2, "source": "agent", "message": "Download the data first.",
+         "tool_calls": [{"tool_call_id": "t1", "function_name": "Bash",
+                         "arguments": {"command": "curl -fsS -o data.csv \"<URL>\""}}],
+         "observation": {"results": [{"source_call_id": "t1",
+                         "content": "exitcode: 6 (execution failed)\nCode output: curl: (6) Could not resolve host: <URL>"}]}}]});
+    let trace = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    let t = &trace.trajectories[0];
+    let call = t.steps.iter().find(|s| s.args.is_some()).expect("the call");
+    assert!(!call.text.contains("<URL>") && call.args.as_deref().unwrap().contains("<URL>"));
+    let opts = AnalysisOptions { assume_failed: true, ..AnalysisOptions::default() };
+    let a = analyze_trajectory(t, &opts);
+    assert!(
+        a.triggers.iter().any(|tr| tr.step == call.index && tr.rule == Rule::PlaceholderCommand),
+        "{:?}",
+        a.triggers
+    );
+}
+
+#[test]
+fn an_exit_status_printed_in_a_tool_message_decides_whether_it_failed() {
+    // A chat log's tool message carries no exit code of its own; a terminal's printed status
+    // line does: a non-zero status fails even without an error word, a zero status passes even
+    // with one.
+    let run = |out: &str| {
+        let rec = serde_json::json!({"id": "exit", "messages": [
+            {"role": "user", "content": "Run the report."},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "bash", "arguments": "{\"command\":\"python report.py\"}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": out}]});
+        let trace = ingest(format!("{rec}\n").as_bytes(), IngestOptions::default());
+        let t = trace.trajectories.into_iter().next().unwrap();
+        assert_eq!(t.steps[2].exit_code, None);
+        let found = trajscope_core::attribution::triggers::detect(&t);
+        found
+            .triggers
+            .iter()
+            .filter(|t| t.rule == Rule::FailedCommand)
+            .map(|t| t.step)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("exitcode: 1 (execution failed)\nCode output: "), vec![1]);
+    assert_eq!(
+        run("exitcode: 0 (execution succeeded)\nCode output: 3 FAILED rows skipped"),
+        Vec::<u32>::new()
+    );
+}

@@ -48,9 +48,8 @@ pub struct Found {
     /// Most failed attempts of one command.
     pub max_failed_attempts: u32,
     pub budget_exhausted: bool,
-    /// The last agent step, and whether it claims success.
+    /// The last agent step.
     pub last_agent_step: Option<u32>,
-    pub final_claim: bool,
     /// The first error signal: a failed observation, a failed verdict or a budget reached.
     pub first_error: Option<u32>,
     /// Agent steps that reply to an instruction addressed to their agent (ascending).
@@ -239,9 +238,6 @@ struct Scan<'t> {
     /// A failing test action → the edit it caught (the edit introduced the error).
     edit_by_test: HashMap<usize, usize>,
     scratch: String,
-    /// Whether the last agent step read has a success claim (`claim_contradicted` reads every
-    /// agent step's): the final claim without a second scan of the last one.
-    last_claim: bool,
     lower: Lowered,
     /// The facts of the current chunk of steps, when worked out ahead (see [`detect_with`]).
     #[cfg(not(target_arch = "wasm32"))]
@@ -379,7 +375,7 @@ fn facts_of<'t>(s: &'t Step, lower: &mut String, scratch: &mut String) -> Facts<
         f.flags |= Facts::ENV;
         f.ids[IdKind::Span as usize] = id_hash(IdKind::Span);
     }
-    if judge && !failed && verdict_passed(s) {
+    if judge && !failed && judge_passed(s) {
         f.flags |= Facts::PASSED;
     }
     if !budget && !failed {
@@ -413,11 +409,6 @@ fn may_report_limit(s: &Step) -> bool {
         || matches!(s.kind, StepKind::RunEnd | StepKind::Message)
         || matches!(s.role, Role::Environment | Role::Other))
         && !matches!(s.role, Role::User | Role::System)
-}
-
-/// A verdict that passed (a green state; what [`Scan::verdict`] reads when it did not fail).
-fn verdict_passed(s: &Step) -> bool {
-    s.kind == StepKind::JudgeResult && judge_passed(s)
 }
 
 /// A judge's or verifier's result (what [`Scan::verdict`] reads).
@@ -466,7 +457,6 @@ pub fn detect_with<'t>(
         env_by_action: HashMap::default(),
         edit_by_test: HashMap::default(),
         scratch: String::new(),
-        last_claim: false,
         lower: Lowered::default(),
         #[cfg(not(target_arch = "wasm32"))]
         ahead: None,
@@ -507,12 +497,9 @@ pub fn detect_with<'t>(
             _ => {}
         }
     }
-    let (last_agent, last_claim) = (scan.last_agent, scan.last_claim);
+    let last_agent = scan.last_agent;
     let mut f = scan.f;
     f.last_agent_step = last_agent.map(|a| a as u32);
-    // `claim_line_in` gives what `claim_line` gives (a test in `text` holds them equal).
-    f.final_claim = (last_agent.is_some() && last_claim)
-        || traj.final_answer.as_deref().is_some_and(|a| text::claim_line(a).is_some());
     if let Some(answer) = final_answer(traj, last_agent) {
         if let Some(t) = answer_origin(traj, &answer) {
             f.triggers.push(t);
@@ -713,7 +700,6 @@ impl<'t> Scan<'t> {
             Some(f) => f.line,
             None => text::claim_line_in(&s.text, &mut self.scratch),
         };
-        self.last_claim = claim.is_some();
         let Some(claim) = claim else { return };
         if let Some(e) = &self.open_error {
             self.f.triggers.push(Trigger {
@@ -797,7 +783,7 @@ impl<'t> Scan<'t> {
                 }
             };
             verifier_triggers(&mut self.f, steps, &judge, &maps, self.last_agent, self.last_memory);
-        } else if ahead.map_or_else(|| verdict_passed(s), |f| f.has(Facts::PASSED)) {
+        } else if ahead.map_or_else(|| judge_passed(s), |f| f.has(Facts::PASSED)) {
             self.f.green_steps.push(i as u32);
         }
     }
@@ -1164,6 +1150,8 @@ fn judge_failed(s: &Step) -> bool {
         || (st.is_empty() && s.is_error)
 }
 
+/// A verdict ([`is_verdict`]) that passed: a green state, whether the step is a judge's
+/// result or a message of a judge's role.
 fn judge_passed(s: &Step) -> bool {
     let st = s.status.as_deref().unwrap_or("").to_ascii_lowercase();
     matches!(st.as_str(), "passed" | "pass" | "ok" | "success" | "accepted")
