@@ -738,6 +738,24 @@ fn the_reply_the_run_accepted_its_wrong_answer_from_is_the_critical_step() {
     let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
     let a = analyze_trajectory(&t, &opts);
     assert!(a.candidates.iter().all(|c| !c.features.concludes_answer), "{:?}", a.candidates);
+    // A marked answer of more than 80 characters is no value to trace (a sentence, not a
+    // value), even when a reply said it word for word; only a one-character answer is looked
+    // for in the replies when the marked one holds no value.
+    let long =
+        "the park on the north bank of the river between the museum and the old stone bridge";
+    assert!(long.len() > 80);
+    let said = serde_json::json!([
+        {"role": "human", "content": "Which park is it?"},
+        {"role": "Orchestrator (-> Assistant)", "content": "Which is it?"},
+        {"role": "Assistant", "content": format!("It is {long}.")},
+        {"role": "Orchestrator (thought)", "content": "Request satisfied."},
+        {"role": "Orchestrator (termination condition)", "content": format!("FINAL ANSWER: {long}")},
+    ]);
+    let doc = serde_json::json!({"question": "Which park is it?", "history": said,
+        "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
+    let t = ingest(doc.to_string().as_bytes(), IngestOptions::default()).trajectories.remove(0);
+    let a = analyze_trajectory(&t, &opts);
+    assert!(a.candidates.iter().all(|c| !c.features.concludes_answer), "{:?}", a.candidates);
     // Without the task's 6 the same run marks the reply (so the line above tests the task).
     let doc = serde_json::json!({"question": "How many parks?", "history": history,
         "mistake_agent": "", "mistake_step": "0", "mistake_reason": ""});
@@ -1497,4 +1515,26 @@ fn an_exit_status_printed_in_a_tool_message_decides_whether_it_failed() {
         run("exitcode: 0 (execution succeeded)\nCode output: 3 FAILED rows skipped"),
         Vec::<u32>::new()
     );
+}
+
+#[test]
+fn a_worker_reply_that_gives_the_final_answer_does_not_show_it_before_itself() {
+    use trajscope_core::attribution::triggers::detect;
+    let t = orchestrated(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> Assistant)", "Count the parks."),
+        ("Assistant", "FINAL ANSWER: 12"),
+    ]);
+    let found = detect(&t);
+    assert_eq!(found.instructed, vec![2]);
+    assert_eq!(found.answer_shown, None);
+    // A reply before it that states the value does.
+    let t = orchestrated(&[
+        ("human", "How many parks are there?"),
+        ("Orchestrator (-> WebSurfer)", "Read the list."),
+        ("WebSurfer", "The list shows 12 parks."),
+        ("Orchestrator (-> Assistant)", "Count the parks."),
+        ("Assistant", "FINAL ANSWER: 12"),
+    ]);
+    assert_eq!(detect(&t).answer_shown.map(|s| s.step), Some(2));
 }

@@ -1848,6 +1848,20 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn a_quote_around_a_late_token_starts_60_bytes_before_it_on_a_char_boundary() {
+        // Two-byte chars before the token: 60 bytes before it falls inside one, and the quote
+        // starts at that char, not after it.
+        let line = format!("{} 1234 tail", "é".repeat(400));
+        let pos = line.find("1234").unwrap();
+        assert!(!line.is_char_boundary(pos - 60));
+        let q = quote_around(&line, &["1234"]);
+        assert_eq!(q, text::cut(&line[pos - 61..]));
+        assert!(q.contains("1234"));
+        // A short line, or a token inside the first quote's length, is quoted from the start.
+        assert_eq!(quote_around("it is 1234", &["1234"]), "it is 1234");
+    }
+
     proptest! {
         /// A repeated failed command quotes its last failure as that observation's error quote
         /// (natively kept from when the failure was read, in wasm32 worked out again: the same).
