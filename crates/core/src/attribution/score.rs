@@ -718,7 +718,7 @@ mod tests {
     }
 
     #[test]
-    fn a_weights_file_without_the_agent_stage_reads_with_its_defaults() {
+    fn weights_given_without_the_agent_stage_read_with_its_defaults() {
         // Weights given without the agent stage's fields (analysis options written before it
         // existed): depth 10, support and vote off.
         let old = r#"{"instance":0.5,"introduces_first_error":1,"before_first_error":0.25,
