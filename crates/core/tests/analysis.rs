@@ -1538,3 +1538,38 @@ fn a_worker_reply_that_gives_the_final_answer_does_not_show_it_before_itself() {
     ]);
     assert_eq!(detect(&t).answer_shown.map(|s| s.step), Some(2));
 }
+
+#[test]
+fn a_reply_showing_one_item_of_a_list_answer_brought_that_item_in() {
+    use trajscope_core::attribution::triggers::detect;
+    let shown = |reply: &str, answer: &str| {
+        let t = orchestrated(&[
+            ("human", "Which cities and what total?"),
+            ("Orchestrator (-> WebSurfer)", "Read the table."),
+            ("WebSurfer", reply),
+            ("Orchestrator (-> Assistant)", "Sum it up."),
+            ("Assistant", &format!("FINAL ANSWER: {answer}")),
+        ]);
+        detect(&t).answer_shown.map(|s| (s.step, s.value, s.item))
+    };
+    // One item of `A; B`, or of `A, B`; a comma inside a number does not cut it.
+    assert_eq!(
+        shown("The table lists Lyon first.", "1,080,000; Lyon"),
+        Some((2, "Lyon".into(), true))
+    );
+    assert_eq!(
+        shown("The total is 1,080,000 euros.", "1,080,000; Lyon"),
+        Some((2, "1,080,000".into(), true))
+    );
+    assert_eq!(shown("Only Milan is listed.", "Rome, Milan"), Some((2, "Milan".into(), true)));
+    assert_eq!(
+        shown("Only Turin is listed.", "Rome, Milan, Turin"),
+        Some((2, "Turin".into(), true))
+    );
+    // A comma right after a word cuts, even before a digit.
+    assert_eq!(shown("It opened in 1990.", "Rome,1990"), Some((2, "1990".into(), true)));
+    // A list cut at a leading comma still reads its items.
+    assert_eq!(shown("Only Milan is listed.", ", Rome, Milan"), Some((2, "Milan".into(), true)));
+    // A reply that shows no item brought none in.
+    assert_eq!(shown("The table is long.", "Rome, Milan"), None);
+}

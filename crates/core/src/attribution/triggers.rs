@@ -1849,6 +1849,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_number_regrouped_gains_or_loses_its_thousands_separators() {
+        let r = |n: &str| regroup(n);
+        assert_eq!(r("950,000").as_deref(), Some("950000"));
+        assert_eq!(r("950000").as_deref(), Some("950,000"));
+        assert_eq!(r("1234567.89").as_deref(), Some("1,234,567.89"));
+        assert_eq!(r("1,234,567.5").as_deref(), Some("1234567.5"));
+        assert_eq!(r("1234.").as_deref(), Some("1,234."));
+        assert_eq!(r("1,234.").as_deref(), Some("1234."));
+        // No other spelling: under four digits, commas that group no thousands, not a number.
+        for n in ["123", "1,5", "12,34,567", "1234,567", "1,2345", "12a4", "1234.5x", ".5", ",123"]
+        {
+            assert_eq!(r(n), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn words_are_runs_of_letters_and_digits_with_a_point_or_comma_inside_a_number() {
+        let words = |t: &str| {
+            let mut w = Vec::new();
+            words_into(t, &mut w);
+            w.iter().map(|&(a, b)| t[a..b].to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(words("2.70 and 1,080,000 end."), ["2.70", "and", "1,080,000", "end"]);
+        assert_eq!(words(",5 a.5 7, x"), ["5", "a", "5", "7", "x"]);
+        assert_eq!(words("Café-crème"), ["Café", "crème"]);
+        assert_eq!(words(""), Vec::<String>::new());
+        // Found with case and punctuation ignored, as the hay spells it.
+        let hay = "The show is CSI: Cyber, season 2.";
+        let (mut hw, mut nw) = (Vec::new(), Vec::new());
+        words_into(hay, &mut hw);
+        words_into("csi cyber", &mut nw);
+        assert_eq!(
+            find_words(hay, &hw, "csi cyber", &nw).map(|(a, b)| &hay[a..b]),
+            Some("CSI: Cyber")
+        );
+        words_into("cyber csi", &mut nw);
+        assert_eq!(find_words(hay, &hw, "cyber csi", &nw), None);
+        words_into("season 2 finale", &mut nw);
+        assert_eq!(find_words(hay, &hw, "season 2 finale", &nw), None);
+        words_into("2", &mut nw);
+        assert_eq!(find_words(hay, &hw, "2", &nw).map(|(a, b)| &hay[a..b]), Some("2"));
+        assert_eq!(find_words(hay, &hw, "", &[]), None);
+    }
+
+    #[test]
     fn a_quote_around_a_late_token_starts_60_bytes_before_it_on_a_char_boundary() {
         // Two-byte chars before the token: 60 bytes before it falls inside one, and the quote
         // starts at that char, not after it.
