@@ -12,7 +12,7 @@
 mod build;
 mod evidence;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -300,11 +300,12 @@ pub fn load_jsonl(bytes: &[u8]) -> LoadedCases {
 pub fn merge<'a>(
     sources: impl IntoIterator<Item = &'a FailedTurnCase>,
 ) -> (Vec<FailedTurnCase>, usize) {
-    let mut seen = HashSet::new();
+    // A set as a map to nothing of a type the web bundle already has.
+    let mut seen = HashMap::<String, usize>::new();
     let mut out = Vec::new();
     let mut collapsed = 0;
     for c in sources {
-        if seen.insert(c.case_id.clone()) {
+        if seen.insert(c.case_id.clone(), 0).is_none() {
             out.push(c.clone());
         } else {
             collapsed += 1;

@@ -12,7 +12,6 @@
 //! Native builds run `similar`'s Myers; the web build the small exact one of [`myers`] (for the
 //! bundle's size), whose rows may pair a stretch differently where two alignments are as short.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as _, Hasher as _};
 
@@ -285,16 +284,17 @@ pub fn first_divergence(pairs: &[Pair], left_len: usize, right_len: usize) -> Op
     Some(Divergence { pair, left_step: step(left_len), right_step: step(right_len) })
 }
 
-/// Dense ids for key hashes, in order of first appearance.
+/// Dense ids for key hashes, in order of first appearance. (A table of a type the detector
+/// has: the web bundle holds no more code for it.)
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<u64, u32>,
+    ids: crate::attribution::text::FastMap<u64, usize>,
 }
 
 impl Interner {
     fn id(&mut self, hash: u64) -> u32 {
-        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
-        *self.ids.entry(hash).or_insert(next)
+        let next = self.ids.len();
+        u32::try_from(*self.ids.entry(hash).or_insert(next)).unwrap_or(u32::MAX)
     }
 }
 

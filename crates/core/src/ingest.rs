@@ -466,14 +466,15 @@ fn in_order(mut returned: Vec<Settled>, handed: usize) -> Vec<Trajectory> {
 /// the original id (which stays visible), never an id another trajectory has.
 fn unique_ids(trajectories: &mut [Trajectory]) {
     // The common case, every id distinct, is checked on borrowed ids: no copy per trajectory.
-    let distinct =
-        trajectories.iter().map(|t| t.id.as_str()).collect::<std::collections::HashSet<_>>();
+    let distinct: crate::attribution::text::FastMap<&str, ()> =
+        trajectories.iter().map(|t| (t.id.as_str(), ())).collect();
     if distinct.len() == trajectories.len() {
         return;
     }
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let originals: std::collections::HashSet<String> =
-        trajectories.iter().map(|t| t.id.clone()).collect();
+    // Sets as maps to nothing of a type the web bundle already has (one table type less).
+    type Set = std::collections::HashMap<String, usize>;
+    let mut taken = Set::new();
+    let originals: Set = trajectories.iter().map(|t| (t.id.clone(), 0)).collect();
     // Per id, the suffix to try first: every smaller one was an original or taken when tried,
     // and both sets only grow, so starting there gives the smallest free suffix, as starting
     // at 2 would, without trying 2..k again for the k-th copy (a file of 3,000 records of one
@@ -481,18 +482,18 @@ fn unique_ids(trajectories: &mut [Trajectory]) {
     // (`usize`: a map of this type is already in the web bundle, one of `u64` would not be.)
     let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for t in trajectories.iter_mut() {
-        if taken.insert(t.id.clone()) {
+        if taken.insert(t.id.clone(), 0).is_none() {
             continue;
         }
         let n = next.entry(t.id.clone()).or_insert(2);
         let id = loop {
             let candidate = format!("{}#{n}", t.id);
             *n += 1;
-            if !originals.contains(&candidate) && !taken.contains(&candidate) {
+            if !originals.contains_key(&candidate) && !taken.contains_key(&candidate) {
                 break candidate;
             }
         };
-        taken.insert(id.clone());
+        taken.insert(id.clone(), 0);
         t.id = id;
     }
 }

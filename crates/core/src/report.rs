@@ -9,7 +9,6 @@ pub mod json;
 use serde::{Deserialize, Serialize};
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use crate::attribution::{self, AnalysisOptions, Candidate, Critical, TrajectoryAnalysis, Trigger};
 use crate::classify::Signals;
@@ -234,7 +233,9 @@ impl<'t> Head<'t> {
     pub fn of(t: &'t Trajectory) -> Head<'t> {
         let mut agents: Vec<&str> = Vec::new();
         // A set of the agents once there are too many to scan (most runs have a handful).
-        let mut seen: Option<HashSet<&str>> = None;
+        // (A map to `()`: the set type the detector has, not one more table type in the web
+        // bundle.)
+        let mut seen: Option<crate::attribution::text::FastMap<&str, ()>> = None;
         // Each role's position in `roles` plus one, 0 while not seen (a role is one of seven).
         let mut role_at = [0u8; Role::NAMES.len()];
         let mut roles = [("", 0u32); Role::NAMES.len()];
@@ -248,13 +249,13 @@ impl<'t> Head<'t> {
         for s in &t.steps {
             if !s.actor.is_empty() {
                 let new = match &mut seen {
-                    Some(set) => set.insert(&s.actor),
+                    Some(set) => set.insert(&s.actor, ()).is_none(),
                     None => !agents.iter().any(|a| *a == s.actor),
                 };
                 if new {
                     agents.push(&s.actor);
                     if seen.is_none() && agents.len() > 16 {
-                        seen = Some(agents.iter().copied().collect());
+                        seen = Some(agents.iter().map(|a| (*a, ())).collect());
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! evidence, the actionable hint, the reflect parts and the scope tags, all from the record and
 //! the trace (nothing invented).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde::Serialize;
 
@@ -755,8 +755,9 @@ fn scope_words(text: &str) -> Vec<String> {
 }
 
 fn dedup(items: impl Iterator<Item = String>) -> Vec<String> {
-    let mut seen = HashSet::new();
-    items.filter(|s| !s.trim().is_empty() && seen.insert(s.clone())).collect()
+    // A set as a map to nothing of a type the web bundle already has.
+    let mut seen = HashMap::<String, usize>::new();
+    items.filter(|s| !s.trim().is_empty() && seen.insert(s.clone(), 0).is_none()).collect()
 }
 
 /// The artifacts as they read in a hint: each through [`crate::artifact::display`], a path in

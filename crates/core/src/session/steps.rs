@@ -1,8 +1,6 @@
 //! Step projections of a session: per-step columns (compact for 100,000 steps) and the text of
 //! some steps at a grain, as the step list shows them.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::attribution::{self, Trigger};
@@ -78,7 +76,8 @@ fn elided_source(s: &crate::model::Step) -> Option<SourceSpan> {
 
 pub fn columns(t: &Trajectory) -> StepColumns {
     let mut c = StepColumns::default();
-    let mut actor_ids: HashMap<&str, u16> = HashMap::new();
+    // (`usize`: a table type the detector has, so no more code for it in the web bundle.)
+    let mut actor_ids = attribution::text::FastMap::<&str, usize>::default();
     for s in &t.steps {
         c.line.push(s.loc.line);
         c.is_error.push(s.is_error);
@@ -87,11 +86,11 @@ pub fn columns(t: &Trajectory) -> StepColumns {
         let actor = if s.actor.is_empty() {
             u16::MAX
         } else if let Some(&id) = actor_ids.get(s.actor.as_str()) {
-            id
+            id as u16
         } else if c.actors.len() < usize::from(u16::MAX) {
             let id = c.actors.len() as u16;
             c.actors.push(s.actor.clone());
-            actor_ids.insert(&s.actor, id);
+            actor_ids.insert(&s.actor, usize::from(id));
             id
         } else {
             u16::MAX

@@ -21,7 +21,7 @@
 //! Trajectories are per session; sub-agent lines (`isSidechain`, `agentId`) form their own
 //! trajectory `agent-<agentId>` with the agent as actor.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -31,6 +31,9 @@ use crate::artifact::extract;
 use crate::ingest::LineParse;
 use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count};
+
+/// A set of block fingerprints.
+type Seen = crate::attribution::text::FastMap<u64, usize>;
 
 #[derive(Default)]
 pub struct ClaudeCode {
@@ -42,7 +45,8 @@ pub struct ClaudeCode {
     calls: HashMap<String, String>,
     /// Hashes of (message.id, block) already taken, for repeated reply lines (a hash, not a
     /// copy of the block: a long session must not be held twice).
-    seen_blocks: HashSet<u64>,
+    /// The fingerprints seen (a map to nothing of a type the web bundle has for other tables).
+    seen_blocks: Seen,
     /// The trajectory the last session line went to: bookkeeping lines without a session follow it.
     last_key: Option<String>,
     /// message.id → the usage of its latest line (put on the response's first step at the end).
@@ -129,10 +133,11 @@ impl JsonlAdapter for ClaudeCode {
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
         let run = self.runs.first().filter(|r| !r.key.is_empty() && !r.steps.is_empty())?;
         let mut steps = run.steps[..run.steps.len().min(max_steps)].to_vec();
-        let mut given = HashSet::new();
+        let mut given = HashMap::<String, usize>::new();
         for (i, s) in steps.iter_mut().enumerate() {
             s.index = i as u32;
-            let first_of_reply = s.ids.turn_id.as_deref().filter(|id| given.insert(id.to_string()));
+            let first_of_reply =
+                s.ids.turn_id.as_deref().filter(|id| given.insert(id.to_string(), 0).is_none());
             if let Some(u) = first_of_reply.and_then(|id| self.usage.get(id)) {
                 s.usage = Some(u.clone());
             }
@@ -189,7 +194,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
 /// taken) when it is given, as [`ClaudeCode::apply`] would: a block taken before gives no step,
 /// so only the line's shared fields are kept for it (what a line whose every block repeats
 /// earlier ones keeps). A line parsed in its turn saves building those steps.
-fn parse_seen(line: &str, seen: Option<&mut HashSet<u64>>) -> Result<Parsed, String> {
+fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
     let o = parse_object(line)?;
     let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
     let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
@@ -275,7 +280,9 @@ impl ClaudeCode {
         let mut steps = Vec::with_capacity(p.steps.len());
         let mut repeated = None;
         for (mut step, pending) in p.steps.into_iter().zip(p.pending) {
-            if pending.repeat || pending.hash.is_some_and(|h| !self.seen_blocks.insert(h)) {
+            if pending.repeat
+                || pending.hash.is_some_and(|h| self.seen_blocks.insert(h, 0).is_some())
+            {
                 // The same block of the same reply, written again.
                 repeated.get_or_insert(step);
                 continue;
@@ -335,7 +342,7 @@ fn message_steps(
     ty: &str,
     base: Step,
     role_out: &mut Role,
-    mut seen: Option<&mut HashSet<u64>>,
+    mut seen: Option<&mut Seen>,
 ) -> (Vec<Step>, Vec<Pending>) {
     let msg = get(o, &["message"]);
     let role_word = msg.and_then(|m| m.get("role")).and_then(Value::as_str).unwrap_or(ty);
@@ -360,7 +367,7 @@ fn message_steps(
         let mut hash = reply_id.map(|id| block_hash(id, block));
         let mut repeat = false;
         if let Some(seen) = seen.as_deref_mut() {
-            repeat = hash.take().is_some_and(|h| !seen.insert(h));
+            repeat = hash.take().is_some_and(|h| seen.insert(h, 0).is_some());
         }
         let (step, raw_refs) = match repeat {
             true => (base.clone(), None),
@@ -469,7 +476,7 @@ fn block_hash(reply_id: &str, block: &Value) -> u64 {
 /// (`json::to_text`, whose hash this was: writing every block out cost a tenth of a
 /// transcript's read). Keys come in the map's (sorted) order, as they are written; a float
 /// feeds its bits (`-0.0` is not `0.0`, as written) apart from an integer (`1.0` is not `1`).
-fn hash_json(v: &Value, h: &mut impl std::hash::Hasher) {
+pub(crate) fn hash_json(v: &Value, h: &mut impl std::hash::Hasher) {
     use std::hash::Hash;
     match v {
         Value::Null => h.write_u8(0),

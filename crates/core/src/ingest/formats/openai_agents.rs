@@ -165,8 +165,10 @@ impl JsonlAdapter for OpenaiAgents {
         let repeats = match exports.len() {
             1 => ids.into_iter().any(|id| self.by_id.contains_key(id)),
             _ => {
-                let mut seen = std::collections::HashSet::new();
-                ids.into_iter().any(|id| self.by_id.contains_key(id) || !seen.insert(id))
+                // A set as a map to nothing of a type the web bundle already has.
+                let mut seen = FastMap::<&str, ()>::default();
+                ids.into_iter()
+                    .any(|id| self.by_id.contains_key(id) || seen.insert(id, ()).is_some())
             }
         };
         if repeats {
