@@ -1,6 +1,7 @@
 // Formats whose files hold many conversations or spans, read in Chromium as the CLI reads them:
 // a JSONL of chat records is one trajectory per record (a cut record quarantined, the rest
-// kept), and an OpenAI Agents SDK span export is one trajectory per trace, its critical step the
+// kept), a log of model calls one trajectory per conversation, and an OpenAI Agents SDK span
+// export is one trajectory per trace, its critical step the
 // call that introduced the error; an ATIF trajectory is read with its calls and results. Step
 // text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
@@ -38,6 +39,28 @@ test('a JSONL of chat records is one trajectory per record, the cut record quara
   const steps = await page.locator('[data-testid="step-text"]').allTextContents();
   assert.ok(steps.some((t) => t.includes("sed -i 's/2.68/2.67/' tests/test_price.py")), steps.join(' | '));
   await screenshot(page, 'formats-chat');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a log of model calls is one trajectory per conversation, each message once', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'generic', 'calls_openai_chat.jsonl'));
+  await waitReady(page);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-item"]').length === 2);
+  assert.deepEqual((await queue(page)).map((q) => [q.id, q.format]), [
+    ['conversation-1', 'generic'],
+    ['conversation-2', 'generic'],
+  ]);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '1');
+  await rowsAt(page);
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  // The test run's output once, though the call that first sent it was retried.
+  assert.equal(steps.filter((t) => t.includes('1 failed, 1 passed')).length, 1, steps.join(' | '));
+  assert.ok(steps.some((t) => t.includes('Rate limit reached')), steps.join(' | '));
+  assert.ok(steps.some((t) => t.includes('the tests pass now')), steps.join(' | '));
+  await screenshot(page, 'formats-call-log');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -12,7 +12,7 @@
 mod common;
 
 use common::{check_golden, read, source_fixtures};
-use trajscope_core::model::{Format, Outcome, Role, Step, StepKind, Trace};
+use trajscope_core::model::{Format, Outcome, Role, Step, StepKind, Trace, Trajectory};
 use trajscope_core::{ingest, IngestOptions, Ingestor};
 
 /// Ingests the fixture whole and in small chunks, checks both agree, compares its rendering with
@@ -909,7 +909,7 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
     assert_eq!((tr.steps[0].role, tr.steps[4].role), (Role::User, Role::Assistant));
     for (rel, errors) in [
         ("generic/qa_02_openinference.jsonl", vec![0, 2]),
-        ("generic/qa_04_anthropic_messages.jsonl", vec![1]),
+        ("generic/qa_04_anthropic_messages.jsonl", vec![3]),
         ("generic/qa_05_langgraph_stream.jsonl", vec![2]),
     ] {
         let t = golden(rel);
@@ -940,7 +940,7 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
         (r#"{"level":"warning","msg":"error count 0"}"#, false),
         (r#"{"tools":[{"name":"t","input_schema":{"status":"error"}}],"msg":"x"}"#, false),
         (
-            r#"{"request":{"messages":[{"role":"user","content":[{"type":"tool_result","is_error":true}]},{"role":"user","content":"next"}]}}"#,
+            r#"{"event":"llm_start","payload":{"messages":[{"role":"user","content":[{"type":"tool_result","is_error":true}]},{"role":"user","content":"next"}]}}"#,
             false,
         ),
         (r#"{"is_error":false,"status":"error_free"}"#, false),
@@ -1202,4 +1202,160 @@ fn anthropic_tool_blocks_and_responses_items_are_calls_and_replies() {
     assert_eq!(steps[2].text, r#"{"error":"path src does not exist"}"#);
     let t = ingest(langchain.as_bytes(), IngestOptions::default());
     assert_eq!(t.trajectories[0].steps[1].text, r#"calc({"e":"2+2"})"#);
+}
+
+#[test]
+fn model_call_logs_are_read_as_conversations() {
+    let steps = |t: &Trace, i: usize| -> Vec<(u32, String, Role, bool)> {
+        let tr = &t.trajectories[i];
+        tr.steps.iter().map(|s| (s.loc.line, s.loc.path.to_string(), s.role, s.is_error)).collect()
+    };
+    let at = |line: u32, path: &str, role: Role, error: bool| (line, path.to_string(), role, error);
+    // OpenAI chat completions: two conversations interleaved, a call that failed and its retry,
+    // a line cut off.
+    let t = golden("generic/calls_openai_chat.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["conversation-1", "conversation-2"]);
+    assert_eq!(t.quarantine.iter().map(|q| q.line).collect::<Vec<_>>(), [4]);
+    let (sys, user, asst, tool) = (Role::System, Role::User, Role::Assistant, Role::Tool);
+    assert_eq!(
+        steps(&t, 0),
+        [
+            at(1, "$.request.messages[0]", sys, false),
+            at(1, "$.request.messages[1]", user, false),
+            at(1, "$.response.choices[0]", asst, false),
+            // The tool's reply once: the retry (line 5) asks what line 3 asked.
+            at(3, "$.request.messages[3]", tool, false),
+            at(3, "$.error", Role::Other, true),
+            at(5, "$.response.choices[0]", asst, false),
+            at(6, "$.request.messages[5]", tool, false),
+            at(6, "$.response.choices[0]", asst, false),
+        ]
+    );
+    let first = &t.trajectories[0];
+    assert_eq!(first.steps[4].text, "Rate limit reached for gpt-4o, retry in 2s");
+    assert_eq!(first.steps[2].args.as_deref(), Some("pytest -q tests/test_math.py"));
+    assert_eq!(first.steps[3].ids.source_action_id.as_deref(), Some("call_1"));
+    let usage = first.steps[2].usage.as_deref().expect("the call's usage");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens),
+        (Some(812), Some(24), Some(406))
+    );
+    assert!(first.steps[..2].iter().all(|s| s.usage.is_none()));
+    assert_eq!(first.steps[7].timestamp.as_deref(), Some("2026-11-30T10:00:09Z"));
+    assert_eq!(
+        first.task.as_deref(),
+        Some("Make the tests in tests/test_math.py pass without editing the tests.")
+    );
+    assert_eq!(
+        first.final_answer.as_deref(),
+        Some("Fixed `add` in src/math.py; the tests pass now.")
+    );
+    assert_eq!(steps(&t, 1).len(), 3);
+
+    // Anthropic: `system` as a text, the reply a message of `tool_use` blocks, a failed
+    // `tool_result`, cache reads.
+    let t = golden("generic/calls_anthropic.jsonl");
+    assert_eq!(
+        steps(&t, 0),
+        [
+            at(1, "$.request.system", sys, false),
+            at(1, "$.request.messages[0]", user, false),
+            at(1, "$.response", asst, false),
+            at(2, "$.request.messages[2]", tool, true),
+            at(2, "$.response", asst, false),
+        ]
+    );
+    let usage = t.trajectories[0].steps[2].usage.as_deref().expect("usage");
+    assert_eq!((usage.input_tokens, usage.cache_read_tokens), (Some(420), Some(300)));
+
+    // OpenAI Responses: `instructions`, `input` as a text then as items, a failed call's output.
+    let t = golden("generic/calls_responses.jsonl");
+    let roles: Vec<(Role, StepKind, bool)> =
+        t.trajectories[0].steps.iter().map(|s| (s.role, s.kind, s.is_error)).collect();
+    use StepKind::{Action, Message, Observation};
+    assert_eq!(
+        roles,
+        [
+            (sys, Message, false),
+            (user, Message, false),
+            (asst, Message, false),
+            (asst, Action, false),
+            (tool, Observation, true),
+            (asst, Message, false),
+        ]
+    );
+    // Gemini: `systemInstruction`, `contents`, `candidates`, `usageMetadata`; named by the
+    // trace id in `metadata`.
+    let t = golden("generic/calls_gemini.jsonl");
+    assert_eq!(t.trajectories[0].id, "trace-7f3a");
+    assert_eq!(t.trajectories[0].steps[0].loc.path.as_ref(), "$.request.systemInstruction");
+    assert_eq!(t.trajectories[0].steps[3].tool.as_deref(), Some("convert"));
+    let usage = t.trajectories[0].steps[4].usage.as_deref().expect("usage");
+    assert_eq!((usage.input_tokens, usage.output_tokens), (Some(52), Some(14)));
+
+    // A Batch API output: each request its own trajectory, named by `custom_id`; the one that
+    // failed is an error.
+    let t = golden("generic/calls_batch_output.jsonl");
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["task-0", "task-1", "task-2"]);
+    let failed = &t.trajectories[1].steps[0];
+    assert!(failed.is_error);
+    assert_eq!(failed.text, "This model's maximum context length is 128000 tokens.");
+    assert_eq!(t.trajectories[2].final_answer.as_deref(), Some("Berlin"));
+}
+
+#[test]
+fn a_call_log_starts_a_conversation_again_only_when_it_is_asked_again() {
+    let read = |lines: &[&str]| ingest(lines.join("\n").as_bytes(), IngestOptions::default());
+    let texts = |t: &Trajectory| t.steps.iter().map(|s| s.text.clone()).collect::<Vec<_>>();
+    let u = r#"{"role":"user","content":"task"}"#;
+    let a = |x: &str| format!(r#"{{"role":"assistant","content":"{x}"}}"#);
+    let call = |asked: &[&str], answer: &str| {
+        format!(
+            r#"{{"request":{{"messages":[{}]}},"response":{{"choices":[{{"message":{}}}]}}}}"#,
+            asked.join(","),
+            a(answer)
+        )
+    };
+    let (a1, a2) = (a("one"), a("two"));
+    let more = r#"{"role":"user","content":"more"}"#;
+    let again = r#"{"role":"user","content":"and again"}"#;
+    // The same task asked afresh after it was answered: a second run of it.
+    let t = read(&[&call(&[u], "one"), &call(&[u, &a1, more], "two"), &call(&[u], "three")]);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["conversation-1", "conversation-2"]);
+    assert_eq!(texts(&t.trajectories[0]), ["task", "one", "more", "two"]);
+    assert_eq!(texts(&t.trajectories[1]), ["task", "three"]);
+    // A history rewritten (as long as the last request, the answer not repeated): what follows
+    // its last assistant message is new.
+    let t = read(&[&call(&[u, &a1, more], "two"), &call(&[u, &a2, again], "three")]);
+    assert_eq!(t.trajectories.len(), 1);
+    assert_eq!(texts(&t.trajectories[0]), ["task", "one", "more", "two", "and again", "three"]);
+    // The same id on two runs: the second is `id#2`, as any repeated id; plain lines stay one generic trajectory.
+    let with_id = |line: String| line.replacen('{', r#"{"session_id":"s1","#, 1);
+    let t = read(&[
+        &with_id(call(&[u], "one")),
+        r#"{"level":"info","msg":"retrying"}"#,
+        &with_id(call(&[u], "again")),
+    ]);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["generic-1", "s1", "s1#2"]);
+    assert_eq!(texts(&t.trajectories[0]), ["retrying"]);
+    // An export's `input` list and `output` message; an `input` that is not messages is no call.
+    let t = read(&[&format!(r#"{{"input":[{u}],"output":{}}}"#, a("done"))]);
+    assert_eq!(texts(&t.trajectories[0]), ["task", "done"]);
+    assert_eq!(t.trajectories[0].final_answer.as_deref(), Some("done"));
+    let t = read(&[r#"{"input":"2+2","output":"4"}"#]);
+    assert_eq!(t.trajectories[0].id, "generic-1");
+    // A record whose request says nothing it can read stays a plain step.
+    let t = read(&[r#"{"request":{"url":"/v1/models"},"response":{"status_code":200}}"#]);
+    assert_eq!(t.trajectories[0].id, "generic-1");
+    // An earlier tool reply's error is that step's, not the later messages'.
+    let t = read(&[
+        r#"{"request":{"messages":[{"role":"user","content":[{"type":"tool_result","is_error":true}]},{"role":"user","content":"next"}]}}"#,
+    ]);
+    let flagged: Vec<bool> = t.trajectories[0].steps.iter().map(|s| s.is_error).collect();
+    assert_eq!(flagged, [true, false]);
 }

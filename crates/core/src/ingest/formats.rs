@@ -5,6 +5,7 @@
 
 pub mod atif;
 pub mod awtl;
+pub(crate) mod calls;
 pub mod chat;
 pub mod claude_code;
 pub mod codex;
@@ -26,7 +27,7 @@ use serde_json::{Map, Value};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::ingest::LineParse;
 use crate::ingest::Settled;
-use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, Trajectory};
+use crate::model::{ArtifactRef, Format, Outcome, Role, SourceLoc, StepKind, Trajectory};
 
 /// A line-oriented adapter. `push_line` gets one non-blank, valid UTF-8 line; an `Err` is the
 /// human-readable reason the line is quarantined.
@@ -334,6 +335,19 @@ pub(crate) fn value_index(v: &Value) -> Option<u32> {
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
+}
+
+/// `t` with its task (the first user message) and final answer (the last step, when it is an
+/// assistant's message that calls no tool) filled in from its steps.
+pub(crate) fn settle(mut t: Trajectory) -> Trajectory {
+    t.task = t.steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone());
+    t.final_answer = t
+        .steps
+        .last()
+        .filter(|s| s.role == Role::Assistant && s.kind == StepKind::Message)
+        .map(|s| s.text.clone())
+        .filter(|a| !a.is_empty());
+    t
 }
 
 /// A JSON path segment for a list element: `$.history[3]`.

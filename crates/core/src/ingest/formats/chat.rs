@@ -18,7 +18,7 @@
 use serde_json::{Map, Value};
 
 use super::{as_object, get, get_text, json_kind, object_or, value_text};
-use crate::model::{Outcome, Role, SourceLoc, StepKind, Trajectory};
+use crate::model::{Outcome, SourceLoc, StepKind, Trajectory};
 
 /// Whether a JSON object is a chat record (used by format detection).
 pub fn is_record(o: &Map<String, Value>) -> bool {
@@ -82,15 +82,9 @@ fn record(
         };
         steps.push(step);
     }
-    let task = steps.iter().find(|s| s.role == Role::User).map(|s| s.text.clone());
-    let final_answer = steps
-        .last()
-        .filter(|s| s.role == Role::Assistant && s.kind == StepKind::Message)
-        .map(|s| s.text.clone())
-        .filter(|t| !t.is_empty());
     let id = get_text(o, &["id", "instance_id", "task_id", "conversation_id", "uuid"])
         .unwrap_or_else(fallback_id);
-    Ok(Trajectory { id, outcome: outcome(o), task, final_answer, steps, ..Trajectory::default() })
+    Ok(super::settle(Trajectory { id, outcome: outcome(o), steps, ..Trajectory::default() }))
 }
 
 /// A ShareGPT turn as an OpenAI-style message: `from` read as the role, `value` as the content;

@@ -1,6 +1,7 @@
 //! The fallback for any JSONL of objects: best-effort role / agent / content / error fields
 //! (the rules: docs/formats.md, "The generic fallback"). Every object line becomes one step of
-//! a single trajectory.
+//! a single trajectory, except a model call's record (a request and its response), which goes
+//! to its conversation (`calls`).
 
 use serde_json::{Map, Value};
 
@@ -11,37 +12,45 @@ use crate::model::{Format, Role, SourceLoc, Step, StepKind, Trajectory};
 pub struct Generic {
     format: Format,
     steps: Vec<Step>,
+    calls: super::calls::Calls,
 }
 
 impl Generic {
     pub fn new(format: Format) -> Generic {
-        Generic { format, steps: Vec::new() }
+        Generic { format, steps: Vec::new(), calls: Default::default() }
     }
 }
 
 impl JsonlAdapter for Generic {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let o = parse_object(line)?;
-        let index = self.steps.len() as u32;
-        self.steps.push(generic_step(&o, index, loc, ingest_seq));
+        if !self.calls.push(&o, &loc, ingest_seq) {
+            let index = self.steps.len() as u32;
+            self.steps.push(generic_step(&o, index, loc, ingest_seq));
+        }
         Ok(())
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        if self.steps.is_empty() {
-            return Vec::new();
+        let mut out = Vec::new();
+        if !self.steps.is_empty() {
+            out.push(Trajectory {
+                id: format!("{}-1", self.format),
+                steps: self.steps,
+                ..Trajectory::default()
+            });
         }
-        vec![Trajectory {
-            id: format!("{}-1", self.format),
-            steps: self.steps,
-            ..Trajectory::default()
-        }]
+        out.extend(self.calls.finish());
+        out
     }
 
     /// The file's one trajectory as read so far (its first `max_steps` steps): a file of
     /// messages has no end marker, so this is what the app shows while the rest is read.
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
-        (!self.steps.is_empty()).then(|| Trajectory {
+        if self.steps.is_empty() {
+            return self.calls.first(max_steps);
+        }
+        Some(Trajectory {
             id: format!("{}-1", self.format),
             steps: self.steps[..self.steps.len().min(max_steps)].to_vec(),
             ..Trajectory::default()

@@ -1,0 +1,262 @@
+//! Model call logs, read by the generic fallback: one model call per record, its request and
+//! its response (docs/formats.md, "Model call logs"). The record shapes:
+//! - `{"request": {...}, "response": {...}}`, the usual way a proxy or a wrapper logs a call;
+//! - an OpenAI Batch input line (`{"custom_id", "body": {...}}`) or output line
+//!   (`{"custom_id", "response": {"status_code", "body": {...}}}`);
+//! - `{"input": [messages], "output": {...}}` (an observability tool's export of a generation).
+//!
+//! A request's messages are `messages` (OpenAI chat, Anthropic), `contents` (Gemini) or `input`
+//! (OpenAI Responses: a list of items or one text), after its `system` / `instructions` /
+//! `system_instruction`; a response's are its `choices[].message`, `candidates[].content`,
+//! `output` items, or the response itself when it is a message (Anthropic). Each message is read
+//! as the generic fallback reads a message (`generic::generic_step`).
+//!
+//! Calls are grouped into conversations: a record's `session_id`, `conversation_id`,
+//! `thread_id`, `trace_id` or `custom_id` (on it or in its `metadata`) with the conversation's
+//! opening (its first message after the system prompt). A request repeats the conversation so
+//! far, so the first call of a conversation shows all its messages and a later call only those
+//! after its last assistant message (the tools' replies, a new user turn), unless the previous
+//! request ended with the same (a retry of a call that failed); then its answer. A request
+//! with no assistant message in a conversation that already has an answer starts the
+//! conversation again (the same task run twice): a trajectory of its own.
+
+use std::hash::Hasher;
+
+use serde_json::{Map, Value};
+
+use super::claude_code::hash_json;
+use super::generic::generic_step;
+use super::{get, get_text, value_text};
+use crate::model::{Role, SourceLoc, Trajectory, Usage};
+use crate::usage::count;
+
+/// The conversations of a call log, in the order they opened.
+#[derive(Default)]
+pub(crate) struct Calls {
+    convs: Vec<Trajectory>,
+    /// A conversation's key (its id and opening) → its position in `convs` (a table type the
+    /// detector has: the web bundle holds no more code for it).
+    open: crate::attribution::text::FastMap<u64, usize>,
+    /// A hash of what each conversation's last request asked after its last assistant message.
+    tails: Vec<u64>,
+}
+
+const ID_KEYS: [&str; 5] = ["session_id", "conversation_id", "thread_id", "trace_id", "custom_id"];
+
+/// A message of a call and its JSON path.
+type Said<'a> = (&'a Map<String, Value>, String);
+
+/// A hash of messages, after `seed`.
+fn hash_of(seed: &str, said: &[Said]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(seed.as_bytes());
+    for (k, v) in said.iter().flat_map(|(m, _)| m.iter()) {
+        h.write(k.as_bytes());
+        hash_json(v, &mut h);
+    }
+    h.finish()
+}
+
+/// The objects of `list`, when it is a list, each with its path under `base`.
+fn items<'a>(list: Option<&'a Value>, base: String, out: &mut Vec<Said<'a>>) -> bool {
+    let Some(Value::Array(items)) = list else { return false };
+    for (i, m) in items.iter().enumerate() {
+        if let Value::Object(m) = m {
+            out.push((m, format!("{base}[{i}]")));
+        }
+    }
+    true
+}
+
+/// The text of an error a call returned: an `error` that is not `null`, `""` or `false` (its
+/// `message`, else its text).
+fn failure(e: Option<&Value>) -> Option<String> {
+    let e = e.filter(|e| !matches!(e, Value::Null | Value::Bool(false)) && *e != "")?;
+    Some(e.get("message").map(value_text).unwrap_or_else(|| value_text(e)))
+}
+
+impl Calls {
+    /// Reads `o` when it is a call record; `false` (nothing read) when it is not.
+    pub(crate) fn push(&mut self, o: &Map<String, Value>, loc: &SourceLoc, seq: u64) -> bool {
+        // The request: `request`, a batch line's `body`, an export's `input` of messages; the
+        // response beside it (`output` beside `input`).
+        let (req_key, req) = ["request", "body", "input"]
+            .into_iter()
+            .find_map(|k| {
+                let r = o.get(k)?;
+                let list = matches!(r, Value::Array(m) if m.first().is_some_and(Value::is_object));
+                (k != "input" || list || r.get("messages").is_some()).then_some((k, r))
+            })
+            .unwrap_or(("", &Value::Null));
+        let resp_key = if req_key == "input" { "output" } else { "response" };
+        let resp = o.get(resp_key).unwrap_or(&Value::Null);
+        // A batch output's response wraps the API's reply in `body`, beside its status.
+        let (reply, at) = match resp.get("body") {
+            Some(b) if b.is_object() => (b, format!("$.{resp_key}.body")),
+            _ => (resp, format!("$.{resp_key}")),
+        };
+        // Messages made of a system prompt given apart (Anthropic, Responses, Gemini) and of a
+        // Responses `input` given as one text (the user's).
+        let mut made = Vec::new();
+        for key in ["system", "instructions", "system_instruction", "systemInstruction", "input"] {
+            let v = match req.get(key) {
+                Some(v) if !v.is_null() && (key != "input" || v.is_string()) => v,
+                _ => continue,
+            };
+            let mut m = Map::new();
+            let role = if key == "input" { "user" } else { "system" };
+            m.insert("role".into(), Value::from(role));
+            // Gemini's is a content of `parts`.
+            m.insert("content".into(), v.get("parts").unwrap_or(v).clone());
+            made.push((m, format!("$.{req_key}.{key}")));
+        }
+        // A failed call: one more message, of its error (an error step, as the generic
+        // fallback reads `"error": true`).
+        let status = resp.get("status_code").and_then(Value::as_u64).filter(|s| *s >= 400);
+        let failed = match (failure(reply.get("error")), failure(o.get("error")), status) {
+            (Some(e), _, _) => Some((e, format!("{at}.error"))),
+            (_, Some(e), _) => Some((e, "$.error".to_string())),
+            (_, _, Some(s)) => Some((format!("status {s}"), at.clone())),
+            _ => None,
+        };
+        let failed = failed.map(|(text, path)| {
+            let mut m = Map::new();
+            m.insert("error".into(), Value::Bool(true));
+            m.insert("content".into(), Value::String(text));
+            (m, path)
+        });
+        let mut asked: Vec<Said> = made.iter().map(|(m, p)| (m, p.clone())).collect();
+        if !items(Some(req), format!("$.{req_key}"), &mut asked) {
+            let list =
+                ["messages", "contents", "input"].into_iter().find_map(|k| Some((k, req.get(k)?)));
+            if let Some((k, list)) = list {
+                items(Some(list), format!("$.{req_key}.{k}"), &mut asked);
+            }
+        }
+        let mut answers = Vec::new();
+        let listed = ["choices", "candidates", "output"]
+            .into_iter()
+            .any(|k| items(reply.get(k), format!("{at}.{k}"), &mut answers));
+        match reply {
+            // An Anthropic response is a message.
+            Value::Object(m) if !listed && m.contains_key("role") && m.contains_key("content") => {
+                answers.push((m, at.clone()))
+            }
+            _ => {}
+        }
+        for a in answers.iter_mut() {
+            // A choice's `message`, a Gemini candidate's `content`.
+            let choice = a.0;
+            if let Some(Value::Object(m)) = choice.get("message").or_else(|| choice.get("content"))
+            {
+                a.0 = m;
+            }
+        }
+        // A call: messages asked or answered, or a response that is an error.
+        if asked.is_empty() && answers.is_empty() && (failed.is_none() || !o.contains_key(resp_key))
+        {
+            return false;
+        }
+        answers.extend(failed.iter().map(|(m, p)| (m, p.clone())));
+        let meta = o.get("metadata").and_then(Value::as_object);
+        let id = get_text(o, &ID_KEYS).or_else(|| meta.and_then(|m| get_text(m, &ID_KEYS)));
+        // The key: the id and the opening (the first message not the system prompt's, which a
+        // wrapper may send with the first call only). A response alone (a batch's output line)
+        // without an id is a call of its own.
+        let opening = asked.iter().position(|(m, _)| !is_system(m));
+        let alone = seq.to_string();
+        let seed = match (&id, opening) {
+            (None, None) => &alone,
+            (id, _) => id.as_deref().unwrap_or(""),
+        };
+        let key = hash_of(seed, opening.map_or(&[][..], |i| &asked[i..=i]));
+        let asked_again = !asked.iter().any(|(m, _)| is_assistant(m));
+        let at = match self.open.get(&key) {
+            // Asked again from the start after an answer: the same task run again.
+            Some(&i)
+                if !(asked_again
+                    && self.convs[i].steps.iter().any(|s| s.role == Role::Assistant)) =>
+            {
+                i
+            }
+            _ => {
+                let n = self.convs.len();
+                let id = id.unwrap_or_else(|| format!("conversation-{}", n + 1));
+                self.convs.push(Trajectory { id, ..Trajectory::default() });
+                self.tails.push(0);
+                self.open.insert(key, n);
+                n
+            }
+        };
+        let t = &mut self.convs[at];
+        // A later call repeats what was said: only what follows its last assistant message is
+        // new, unless the last request ended the same (a retry of a call that failed).
+        let tail = asked.iter().rposition(|(m, _)| is_assistant(m)).map_or(0, |i| i + 1);
+        let hash = hash_of("", &asked[tail..]);
+        let from = match (t.steps.is_empty(), std::mem::replace(&mut self.tails[at], hash)) {
+            (true, _) => 0,
+            (false, last) if last == hash => asked.len(),
+            _ => tail,
+        };
+        let time = get_text(o, &["timestamp", "created_at", "time", "ts"]).map(Box::<str>::from);
+        let usage = reply.get("usage").or_else(|| reply.get("usageMetadata"));
+        let mut usage = usage.and_then(Value::as_object).and_then(call_usage);
+        let first_answer = t.steps.len() + asked.len() - from;
+        for (m, path) in asked.drain(from..).chain(answers) {
+            let at = SourceLoc { path: path.into(), ..loc.clone() };
+            let mut step = generic_step(m, t.steps.len() as u32, at, seq);
+            step.timestamp = step.timestamp.or_else(|| time.clone());
+            if t.steps.len() == first_answer {
+                // The call's usage, on its first answer.
+                step.usage = usage.take();
+            }
+            t.steps.push(step);
+        }
+        true
+    }
+
+    /// The conversations read so far, their task and final answer filled in.
+    pub(crate) fn finish(self) -> Vec<Trajectory> {
+        self.convs.into_iter().map(super::settle).collect()
+    }
+
+    /// The first conversation as read so far (its first `max` steps).
+    pub(crate) fn first(&self, max: usize) -> Option<Trajectory> {
+        let t = self.convs.first()?;
+        let steps = t.steps[..t.steps.len().min(max)].to_vec();
+        Some(Trajectory { id: t.id.clone(), steps, ..Trajectory::default() })
+    }
+}
+
+/// A request message's role, as written.
+fn role<'m>(m: &'m Map<String, Value>, key: &str) -> &'m str {
+    m.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn is_system(m: &Map<String, Value>) -> bool {
+    matches!(role(m, "role"), "system" | "developer")
+}
+
+/// Whether a message of a request is the model's own (an OpenAI, Anthropic, Gemini or LangChain
+/// assistant message, a Responses call or reasoning item).
+fn is_assistant(m: &Map<String, Value>) -> bool {
+    matches!(role(m, "role"), "assistant" | "model" | "ai")
+        || matches!(role(m, "type"), "function_call" | "reasoning")
+}
+
+/// A call's `usage`: OpenAI's `prompt_tokens` / `completion_tokens` (with their cached part),
+/// the Responses API's and Anthropic's `input_tokens` / `output_tokens` (with cache reads and
+/// writes), Gemini's `promptTokenCount` / `candidatesTokenCount`.
+fn call_usage(u: &Map<String, Value>) -> Option<Box<Usage>> {
+    let tok = |keys: &[&str]| count(get(u, keys));
+    let details = ["prompt_tokens_details", "input_tokens_details"];
+    let cached = details.iter().find_map(|k| count(u.get(*k)?.get("cached_tokens")));
+    Usage {
+        input_tokens: tok(&["prompt_tokens", "input_tokens", "promptTokenCount"]),
+        output_tokens: tok(&["completion_tokens", "output_tokens", "candidatesTokenCount"]),
+        cache_read_tokens: cached.or_else(|| tok(&["cache_read_input_tokens"])),
+        cache_write_tokens: tok(&["cache_creation_input_tokens"]),
+        ..Usage::default()
+    }
+    .non_empty()
+}
