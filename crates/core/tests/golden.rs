@@ -1287,13 +1287,41 @@ fn model_call_logs_are_read_as_conversations() {
         ]
     );
     // Gemini: `systemInstruction`, `contents`, `candidates`, `usageMetadata`; named by the
-    // trace id in `metadata`.
+    // session id in `metadata`.
     let t = golden("generic/calls_gemini.jsonl");
-    assert_eq!(t.trajectories[0].id, "trace-7f3a");
+    assert_eq!(t.trajectories[0].id, "session-7f3a");
     assert_eq!(t.trajectories[0].steps[0].loc.path.as_ref(), "$.request.systemInstruction");
     assert_eq!(t.trajectories[0].steps[3].tool.as_deref(), Some("convert"));
     let usage = t.trajectories[0].steps[4].usage.as_deref().expect("usage");
     assert_eq!((usage.input_tokens, usage.output_tokens), (Some(52), Some(14)));
+
+    // LiteLLM's logged payloads: the request's `messages` beside the `response`, a trace id per
+    // call (not a conversation's), a call that failed (`error_str`) and its retry: one
+    // trajectory, each message once, the failed query's reply and the failed call errors.
+    let t = golden("generic/calls_litellm.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    assert_eq!(t.trajectories.len(), 1);
+    let paths: Vec<String> =
+        t.trajectories[0].steps.iter().map(|s| s.loc.path.to_string()).collect();
+    assert_eq!(
+        paths,
+        [
+            "$.messages[0]",
+            "$.messages[1]",
+            "$.response.choices[0]",
+            "$.messages[3]",
+            "$.error_str",
+            "$.response.choices[0]",
+            "$.messages[5]",
+            "$.response.choices[0]"
+        ]
+    );
+    let errors: Vec<bool> = t.trajectories[0].steps.iter().map(|s| s.is_error).collect();
+    assert_eq!(errors, [false, false, false, true, true, false, false, false]);
+    assert_eq!(
+        t.trajectories[0].final_answer.as_deref(),
+        Some("41 orders were refunded in March 2026.")
+    );
 
     // A Batch API output: each request its own trajectory, named by `custom_id`; the one that
     // failed is an error.
@@ -1349,6 +1377,15 @@ fn a_call_log_starts_a_conversation_again_only_when_it_is_asked_again() {
     assert_eq!(t.trajectories[0].final_answer.as_deref(), Some("done"));
     let t = read(&[r#"{"input":"2+2","output":"4"}"#]);
     assert_eq!(t.trajectories[0].id, "generic-1");
+    // Messages beside a `response` object: a logged call; beside a text, still a chat record.
+    let m = r#""messages":[{"role":"user","content":"hi"}]"#;
+    let t = read(&[&format!(r#"{{{m},"response":{{"choices":[{{"message":{}}}]}}}}"#, a("hello"))]);
+    assert_eq!(
+        (t.format, texts(&t.trajectories[0])),
+        (Format::Generic, vec!["hi".into(), "hello".into()])
+    );
+    let t = read(&[&format!(r#"{{{m},"response":"hello"}}"#)]);
+    assert_eq!((t.format, t.trajectories[0].steps.len()), (Format::Chat, 1));
     // A record whose request says nothing it can read stays a plain step.
     let t = read(&[r#"{"request":{"url":"/v1/models"},"response":{"status_code":200}}"#]);
     assert_eq!(t.trajectories[0].id, "generic-1");

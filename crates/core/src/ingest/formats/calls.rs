@@ -3,7 +3,8 @@
 //! - `{"request": {...}, "response": {...}}`, the usual way a proxy or a wrapper logs a call;
 //! - an OpenAI Batch input line (`{"custom_id", "body": {...}}`) or output line
 //!   (`{"custom_id", "response": {"status_code", "body": {...}}}`);
-//! - `{"input": [messages], "output": {...}}` (an observability tool's export of a generation).
+//! - `{"input": [messages], "output": {...}}` (an observability tool's export of a generation);
+//! - `{"messages": [...], "response": {...}}`, a logging proxy's payload (LiteLLM's).
 //!
 //! A request's messages are `messages` (OpenAI chat, Anthropic), `contents` (Gemini) or `input`
 //! (OpenAI Responses: a list of items or one text), after its `system` / `instructions` /
@@ -12,7 +13,7 @@
 //! as the generic fallback reads a message (`generic::generic_step`).
 //!
 //! Calls are grouped into conversations: a record's `session_id`, `conversation_id`,
-//! `thread_id`, `trace_id` or `custom_id` (on it or in its `metadata`) with the conversation's
+//! `thread_id` or `custom_id` (on it or in its `metadata`) with the conversation's
 //! opening (its first message after the system prompt). A request repeats the conversation so
 //! far, so the first call of a conversation shows all its messages and a later call only those
 //! after its last assistant message (the tools' replies, a new user turn), unless the previous
@@ -41,7 +42,8 @@ pub(crate) struct Calls {
     tails: Vec<u64>,
 }
 
-const ID_KEYS: [&str; 5] = ["session_id", "conversation_id", "thread_id", "trace_id", "custom_id"];
+// Not `trace_id`: a logging proxy may start a trace per call (LiteLLM does unless told one).
+const ID_KEYS: [&str; 4] = ["session_id", "conversation_id", "thread_id", "custom_id"];
 
 /// A message of a call and its JSON path.
 type Said<'a> = (&'a Map<String, Value>, String);
@@ -113,9 +115,11 @@ impl Calls {
         // A failed call: one more message, of its error (an error step, as the generic
         // fallback reads `"error": true`).
         let status = resp.get("status_code").and_then(Value::as_u64).filter(|s| *s >= 400);
-        let failed = match (failure(reply.get("error")), failure(o.get("error")), status) {
+        // The record's own: `error`, or LiteLLM's `error_str`.
+        let top = ["error", "error_str"].into_iter().find_map(|k| Some((failure(o.get(k))?, k)));
+        let failed = match (failure(reply.get("error")), top, status) {
             (Some(e), _, _) => Some((e, format!("{at}.error"))),
-            (_, Some(e), _) => Some((e, "$.error".to_string())),
+            (_, Some((e, k)), _) => Some((e, format!("$.{k}"))),
             (_, _, Some(s)) => Some((format!("status {s}"), at.clone())),
             _ => None,
         };
@@ -129,9 +133,11 @@ impl Calls {
         if !items(Some(req), format!("$.{req_key}"), &mut asked) {
             let list =
                 ["messages", "contents", "input"].into_iter().find_map(|k| Some((k, req.get(k)?)));
-            if let Some((k, list)) = list {
-                items(Some(list), format!("$.{req_key}.{k}"), &mut asked);
-            }
+            match list {
+                Some((k, list)) => items(Some(list), format!("$.{req_key}.{k}"), &mut asked),
+                // A logging proxy's record: the request's messages beside the response (LiteLLM).
+                None => items(o.get("messages"), "$.messages".into(), &mut asked),
+            };
         }
         let mut answers = Vec::new();
         let listed = ["choices", "candidates", "output"]

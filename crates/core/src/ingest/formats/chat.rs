@@ -20,8 +20,13 @@ use serde_json::{Map, Value};
 use super::{as_object, get, get_text, json_kind, object_or, value_text};
 use crate::model::{Outcome, SourceLoc, StepKind, Trajectory};
 
-/// Whether a JSON object is a chat record (used by format detection).
+/// Whether a JSON object is a chat record (used by format detection). A record whose
+/// `response` is an object is a logged model call, its messages the request's (the generic
+/// fallback's call reader).
 pub fn is_record(o: &Map<String, Value>) -> bool {
+    if o.get("response").is_some_and(Value::is_object) {
+        return false;
+    }
     let first = |key: &str| {
         o.get(key).and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_object)
     };
