@@ -21,7 +21,7 @@
 //! with no assistant message in a conversation that already has an answer starts the
 //! conversation again (the same task run twice): a trajectory of its own.
 
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
 
 use serde_json::{Map, Value};
 
@@ -48,12 +48,13 @@ const ID_KEYS: [&str; 4] = ["session_id", "conversation_id", "thread_id", "custo
 /// A message of a call and its JSON path.
 type Said<'a> = (&'a Map<String, Value>, String);
 
-/// A hash of messages, after `seed`.
+/// A hash of messages, after `seed` (SipHash with fixed keys: the same on every run). Texts
+/// are fed as `str`'s `Hash` feeds them, ended by a byte no text holds.
 fn hash_of(seed: &str, said: &[Said]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    h.write(seed.as_bytes());
+    seed.hash(&mut h);
     for (k, v) in said.iter().flat_map(|(m, _)| m.iter()) {
-        h.write(k.as_bytes());
+        k.hash(&mut h);
         hash_json(v, &mut h);
     }
     h.finish()
