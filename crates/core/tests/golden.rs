@@ -1377,6 +1377,20 @@ fn a_call_log_starts_a_conversation_again_only_when_it_is_asked_again() {
     assert_eq!(t.trajectories[0].final_answer.as_deref(), Some("done"));
     let t = read(&[r#"{"input":"2+2","output":"4"}"#]);
     assert_eq!(t.trajectories[0].id, "generic-1");
+    // A Responses call that goes on from an earlier answer by `previous_response_id`: that
+    // answer's conversation, its input all new, its instructions sent again not repeated.
+    let first = r#"{"request":{"instructions":"Be brief.","input":"list files"},"response":{"object":"response","id":"resp_1","output":[{"type":"function_call","call_id":"c1","name":"ls","arguments":"{}"}]}}"#;
+    let next = r#"{"request":{"instructions":"Be brief.","previous_response_id":"resp_1","input":[{"type":"function_call_output","call_id":"c1","output":"a.txt"}]},"response":{"object":"response","id":"resp_2","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"One file: a.txt"}]}]}}"#;
+    let unknown = next.replace("resp_1", "resp_9").replace("resp_2", "resp_3");
+    let t = read(&[first, next, &unknown]);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["conversation-1", "conversation-2"]);
+    assert_eq!(
+        texts(&t.trajectories[0]),
+        ["Be brief.", "list files", "ls({})", "a.txt", "One file: a.txt"]
+    );
+    // One going on from an answer not in the file is a conversation of its own.
+    assert_eq!(texts(&t.trajectories[1]), ["Be brief.", "a.txt", "One file: a.txt"]);
     // Messages beside a `response` object: a logged call; beside a text, still a chat record.
     let m = r#""messages":[{"role":"user","content":"hi"}]"#;
     let t = read(&[&format!(r#"{{{m},"response":{{"choices":[{{"message":{}}}]}}}}"#, a("hello"))]);

@@ -19,7 +19,9 @@
 //! after its last assistant message (the tools' replies, a new user turn), unless the previous
 //! request ended with the same (a retry of a call that failed); then its answer. A request
 //! with no assistant message in a conversation that already has an answer starts the
-//! conversation again (the same task run twice): a trajectory of its own.
+//! conversation again (the same task run twice): a trajectory of its own. A Responses call that
+//! goes on from an earlier answer (`previous_response_id`) joins that answer's conversation,
+//! its input all new but the instructions sent again.
 
 use std::hash::{Hash, Hasher};
 
@@ -40,6 +42,8 @@ pub(crate) struct Calls {
     open: crate::attribution::text::FastMap<u64, usize>,
     /// A hash of what each conversation's last request asked after its last assistant message.
     tails: Vec<u64>,
+    /// A Responses answer's `id` → its conversation, for a call that goes on from it.
+    responses: std::collections::HashMap<String, usize>,
 }
 
 // Not `trace_id`: a logging proxy may start a trace per call (LiteLLM does unless told one).
@@ -178,9 +182,14 @@ impl Calls {
         };
         let key = hash_of(seed, opening.map_or(&[][..], |i| &asked[i..=i]));
         let asked_again = !asked.iter().any(|(m, _)| is_assistant(m));
-        let at = match self.open.get(&key) {
+        // A Responses call that goes on from an earlier one (`previous_response_id`): that call's
+        // conversation.
+        let prev = req.get("previous_response_id").and_then(Value::as_str);
+        let prev = prev.and_then(|p| self.responses.get(p)).copied();
+        let at = match (prev, self.open.get(&key)) {
+            (Some(i), _) => i,
             // Asked again from the start after an answer: the same task run again.
-            Some(&i)
+            (None, Some(&i))
                 if !(asked_again
                     && self.convs[i].steps.iter().any(|s| s.role == Role::Assistant)) =>
             {
@@ -200,9 +209,11 @@ impl Calls {
         // new, unless the last request ended the same (a retry of a call that failed).
         let tail = asked.iter().rposition(|(m, _)| is_assistant(m)).map_or(0, |i| i + 1);
         let hash = hash_of("", &asked[tail..]);
-        let from = match (t.steps.is_empty(), std::mem::replace(&mut self.tails[at], hash)) {
-            (true, _) => 0,
-            (false, last) if last == hash => asked.len(),
+        let from = match (prev, t.steps.is_empty(), std::mem::replace(&mut self.tails[at], hash)) {
+            // Its input holds only what is new, after the instructions sent again.
+            (Some(_), ..) => asked.iter().take_while(|(m, _)| is_system(m)).count(),
+            (None, true, _) => 0,
+            (None, false, last) if last == hash => asked.len(),
             _ => tail,
         };
         let time = get_text(o, &["timestamp", "created_at", "time", "ts"]).map(Box::<str>::from);
@@ -218,6 +229,11 @@ impl Calls {
                 step.usage = usage.take();
             }
             t.steps.push(step);
+        }
+        if reply.get("object").is_some_and(|k| k == "response") {
+            if let Some(id) = reply.get("id").and_then(Value::as_str) {
+                self.responses.insert(id.to_string(), at);
+            }
         }
         true
     }
