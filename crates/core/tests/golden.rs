@@ -1391,6 +1391,18 @@ fn a_call_log_starts_a_conversation_again_only_when_it_is_asked_again() {
     );
     // One going on from an answer not in the file is a conversation of its own.
     assert_eq!(texts(&t.trajectories[1]), ["Be brief.", "a.txt", "One file: a.txt"]);
+    // A response that is a status of failure and a text body: an error step of that status.
+    let t =
+        read(&[r#"{"custom_id":"t-9","response":{"status_code":500,"body":"Internal error"}}"#]);
+    let step = &t.trajectories[0].steps[0];
+    assert_eq!((t.trajectories[0].id.as_str(), step.text.as_str()), ("t-9", "status 500"));
+    assert_eq!((step.is_error, step.loc.path.as_ref()), (true, "$.response"));
+    // A response object with no role is not taken for the answer (a cache's entry, a tool's
+    // output): the call shows what it asked.
+    let t = read(&[
+        r#"{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"content":"cached"}}"#,
+    ]);
+    assert_eq!(texts(&t.trajectories[0]), ["q"]);
     // Messages beside a `response` object: a logged call; beside a text, still a chat record.
     let m = r#""messages":[{"role":"user","content":"hi"}]"#;
     let t = read(&[&format!(r#"{{{m},"response":{{"choices":[{{"message":{}}}]}}}}"#, a("hello"))]);

@@ -295,6 +295,8 @@ fn a_file_without_end_markers_shows_its_first_trajectory_as_read_so_far() {
         "openai_agents/refund_handoff.jsonl",
         "otel/genai_handoff.jsonl",
         "generic/openai_chat.jsonl",
+        // A log of model calls: its first conversation, though another's calls come between.
+        "generic/calls_openai_chat.jsonl",
     ] {
         let input = common::read(fixture);
         let whole = ingest(&input, IngestOptions::default());
