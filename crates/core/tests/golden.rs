@@ -1268,7 +1268,8 @@ fn model_call_logs_are_read_as_conversations() {
         ]
     );
     let usage = t.trajectories[0].steps[2].usage.as_deref().expect("usage");
-    assert_eq!((usage.input_tokens, usage.cache_read_tokens), (Some(420), Some(300)));
+    let cache = (usage.cache_read_tokens, usage.cache_write_tokens);
+    assert_eq!((usage.input_tokens, cache), (Some(420), (Some(300), Some(0))));
 
     // OpenAI Responses: `instructions`, `input` as a text then as items, a failed call's output.
     let t = golden("generic/calls_responses.jsonl");
@@ -1397,6 +1398,18 @@ fn a_call_log_starts_a_conversation_again_only_when_it_is_asked_again() {
     let step = &t.trajectories[0].steps[0];
     assert_eq!((t.trajectories[0].id.as_str(), step.text.as_str()), ("t-9", "status 500"));
     assert_eq!((step.is_error, step.loc.path.as_ref()), (true, "$.response"));
+    // An empty error is none (a logger that writes one on every call): `{}`, blank, `None`.
+    for e in [r#"{}"#, r#"" ""#, r#""None""#, "null", "false"] {
+        let line = format!(
+            r#"{{"request":{{"messages":[{u}]}},"response":{{"choices":[{{"message":{}}}]}},"error":{e}}}"#,
+            a("ok")
+        );
+        let t = read(&[&line]);
+        assert_eq!(texts(&t.trajectories[0]), ["task", "ok"], "{e}");
+    }
+    let line = format!(r#"{{"request":{{"messages":[{u}]}},"error":"timed out"}}"#);
+    let t = read(&[&line]);
+    assert_eq!(texts(&t.trajectories[0]), ["task", "timed out"]);
     // A response object with no role is not taken for the answer (a cache's entry, a tool's
     // output): the call shows what it asked.
     let t = read(&[

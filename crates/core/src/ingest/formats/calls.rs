@@ -75,10 +75,15 @@ fn items<'a>(list: Option<&'a Value>, base: String, out: &mut Vec<Said<'a>>) -> 
     true
 }
 
-/// The text of an error a call returned: an `error` that is not `null`, `""` or `false` (its
+/// The text of an error a call returned: an `error` that is not `null`, `false`, `{}` or a
+/// blank text or `None` (a logger's empty error, as the generic fallback reads one; its
 /// `message`, else its text).
 fn failure(e: Option<&Value>) -> Option<String> {
-    let e = e.filter(|e| !matches!(e, Value::Null | Value::Bool(false)) && *e != "")?;
+    let e = e.filter(|e| match e {
+        Value::String(t) => !t.trim().is_empty() && t != "None",
+        Value::Object(o) => !o.is_empty(),
+        other => !matches!(other, Value::Null | Value::Bool(false)),
+    })?;
     Some(e.get("message").map(value_text).unwrap_or_else(|| value_text(e)))
 }
 
