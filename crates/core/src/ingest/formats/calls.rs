@@ -28,7 +28,7 @@ use std::hash::{Hash, Hasher};
 use serde_json::{Map, Value};
 
 use super::claude_code::hash_json;
-use super::generic::generic_step;
+use super::generic::{generic_step, is_error_value, role_of};
 use super::{get, get_text, value_text};
 use crate::model::{Role, SourceLoc, Trajectory, Usage};
 use crate::usage::count;
@@ -54,7 +54,7 @@ type Said<'a> = (&'a Map<String, Value>, String);
 
 /// A hash of messages, after `seed` (SipHash with fixed keys: the same on every run). Texts
 /// are fed as `str`'s `Hash` feeds them, ended by a byte no text holds.
-fn hash_of(seed: &str, said: &[Said]) -> u64 {
+fn hash_of(seed: &[u8], said: &[Said]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     seed.hash(&mut h);
     for (k, v) in said.iter().flat_map(|(m, _)| m.iter()) {
@@ -75,15 +75,10 @@ fn items<'a>(list: Option<&'a Value>, base: String, out: &mut Vec<Said<'a>>) -> 
     true
 }
 
-/// The text of an error a call returned: an `error` that is not `null`, `false`, `{}` or a
-/// blank text or `None` (a logger's empty error, as the generic fallback reads one; its
-/// `message`, else its text).
+/// The text of an error a call returned, read as the generic fallback reads an `error`
+/// ([`is_error_value`]): its `message`, else its text.
 fn failure(e: Option<&Value>) -> Option<String> {
-    let e = e.filter(|e| match e {
-        Value::String(t) => !t.trim().is_empty() && t != "None",
-        Value::Object(o) => !o.is_empty(),
-        other => !matches!(other, Value::Null | Value::Bool(false)),
-    })?;
+    let e = e.filter(|e| is_error_value(e))?;
     Some(e.get("message").map(value_text).unwrap_or_else(|| value_text(e)))
 }
 
@@ -101,6 +96,10 @@ impl Calls {
             })
             .unwrap_or(("", &Value::Null));
         let resp_key = if req_key == "input" { "output" } else { "response" };
+        if req_key.is_empty() && !o.contains_key(resp_key) {
+            // Neither a request nor a response: a plain line (most of a generic file's).
+            return false;
+        }
         let resp = o.get(resp_key).unwrap_or(&Value::Null);
         // A batch output's response wraps the API's reply in `body`, beside its status.
         let (reply, at) = match resp.get("body") {
@@ -180,10 +179,10 @@ impl Calls {
         // wrapper may send with the first call only). A response alone (a batch's output line)
         // without an id is a call of its own.
         let opening = asked.iter().position(|(m, _)| !is_system(m));
-        let alone = seq.to_string();
+        let alone = seq.to_le_bytes();
         let seed = match (&id, opening) {
-            (None, None) => &alone,
-            (id, _) => id.as_deref().unwrap_or(""),
+            (None, None) => &alone[..],
+            (id, _) => id.as_deref().unwrap_or("").as_bytes(),
         };
         let key = hash_of(seed, opening.map_or(&[][..], |i| &asked[i..=i]));
         let asked_again = !asked.iter().any(|(m, _)| is_assistant(m));
@@ -213,7 +212,7 @@ impl Calls {
         // A later call repeats what was said: only what follows its last assistant message is
         // new, unless the last request ended the same (a retry of a call that failed).
         let tail = asked.iter().rposition(|(m, _)| is_assistant(m)).map_or(0, |i| i + 1);
-        let hash = hash_of("", &asked[tail..]);
+        let hash = hash_of(b"", &asked[tail..]);
         let from = match (prev, t.steps.is_empty(), std::mem::replace(&mut self.tails[at], hash)) {
             // Its input holds only what is new, after the instructions sent again.
             (Some(_), ..) => asked.iter().take_while(|(m, _)| is_system(m)).count(),
@@ -261,14 +260,16 @@ fn role<'m>(m: &'m Map<String, Value>, key: &str) -> &'m str {
     m.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// Whether a message of a request is the system prompt (its role word as the generic fallback
+/// reads it).
 fn is_system(m: &Map<String, Value>) -> bool {
-    matches!(role(m, "role"), "system" | "developer")
+    role_of(role(m, "role")) == Some(Role::System)
 }
 
-/// Whether a message of a request is the model's own (an OpenAI, Anthropic, Gemini or LangChain
-/// assistant message, a Responses call or reasoning item).
+/// Whether a message of a request is the model's own (an assistant's role word, a Responses
+/// call or reasoning item).
 fn is_assistant(m: &Map<String, Value>) -> bool {
-    matches!(role(m, "role"), "assistant" | "model" | "ai")
+    role_of(role(m, "role")) == Some(Role::Assistant)
         || matches!(role(m, "type"), "function_call" | "reasoning")
 }
 

@@ -97,9 +97,10 @@ fn traceback_headers_std(t: &str) -> impl Iterator<Item = usize> + '_ {
 use traceback_headers_std as traceback_headers;
 
 /// A conventional role word (`role`, `type` or `source`), or `None` for any other word.
-fn role_of(word: &str) -> Option<Role> {
+/// OpenAI's `developer` messages are the system prompt of its newer models.
+pub(crate) fn role_of(word: &str) -> Option<Role> {
     Some(match word {
-        "system" => Role::System,
+        "system" | "developer" => Role::System,
         "user" | "human" => Role::User,
         "assistant" | "ai" | "agent" | "model" => Role::Assistant,
         "tool" | "function" | "observation" => Role::Tool,
@@ -137,13 +138,19 @@ const MARK_DEPTH: usize = 6;
 /// case. Of a `messages` list only the last message is read: a request repeats the
 /// conversation so far, whose earlier errors are not this record's.
 fn marks_error(o: &Map<String, Value>) -> bool {
-    let top = match get(o, &["error"]) {
-        Some(Value::Bool(b)) => *b,
-        Some(Value::String(e)) => !e.trim().is_empty() && e != "None",
-        Some(Value::Object(e)) => !e.is_empty(),
+    get(o, &["error"]).is_some_and(is_error_value) || nested_mark(o, 0)
+}
+
+/// Whether an `error` field's value says there was one: `true`, a text that is not blank or
+/// `None` (Python's), or a non-empty object. `null`, `false`, `""` and `{}` are a logger's
+/// empty error.
+pub(crate) fn is_error_value(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::String(e) => !e.trim().is_empty() && e != "None",
+        Value::Object(e) => !e.is_empty(),
         _ => false,
-    };
-    top || nested_mark(o, 0)
+    }
 }
 
 /// Whether one field marks an error: an `is_error` / `isError` that is `true`, a log level
