@@ -950,6 +950,9 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
         assert_eq!(t.format, Format::Generic, "{line}");
         assert_eq!(t.trajectories[0].steps[0].is_error, error, "{line}");
     }
+    // OpenAI's `developer` message is the system prompt.
+    let t = ingest(br#"{"role":"developer","content":"Be brief."}"#, IngestOptions::default());
+    assert_eq!(t.trajectories[0].steps[0].role, Role::System);
     // A log's agent, and its `msg` as the text.
     let t = ingest(
         br#"{"ts":1,"level":"info","agent_name":"planner","msg":"step 0"}"#,
