@@ -83,7 +83,7 @@ fn view_prints_a_bounded_step_view_at_each_grain() {
 
 #[test]
 fn view_needs_a_trajectory_id_when_the_file_holds_several() {
-    let dir = std::env::temp_dir().join(format!("trajscope-view-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("view");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("two-runs.jsonl");
     std::fs::write(

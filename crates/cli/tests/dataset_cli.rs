@@ -15,7 +15,7 @@ use trajscope_core::{ingest, IngestOptions};
 
 fn tmp(name: &str) -> PathBuf {
     let dir =
-        std::env::temp_dir().join(format!("trajscope-dataset-test-{}-{name}", std::process::id()));
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("dataset-test-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -79,7 +79,7 @@ fn a_missing_trajectory_or_a_lone_one_is_a_clear_error() {
 
 #[test]
 fn control_characters_in_either_run_are_shown_escaped() {
-    let dir = std::env::temp_dir().join(format!("trajscope-diff-esc-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-esc");
     std::fs::create_dir_all(&dir).unwrap();
     let line = |run: &str, cmd: &str| {
         format!(

@@ -74,7 +74,7 @@ fn one_seed_is_the_alternate_split_of_a_folder_holding_its_halves() {
     assert_eq!(v["max"], r["pooled_test"]);
     // The by-hand check of docs/detector.md: the files of the first fit set under 1, 3, 5…,
     // the others under 2, 4, 6…, then `--split alternate`.
-    let dir = std::env::temp_dir().join(format!("trajscope-random-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random");
     let sub = dir.join("who_and_when");
     std::fs::create_dir_all(&sub).unwrap();
     for (odd, list) in [(true, &r["fit_first"]), (false, &r["fit_second"])] {

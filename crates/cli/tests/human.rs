@@ -81,7 +81,7 @@ fn analyze_takes_several_files_and_folders() {
     let one = stdout(&trajscope(&["analyze", "tests/fixtures/awtl/passed_run.awtl.jsonl"]));
     assert!(folder.contains(one.trim_end()), "the folder's output holds each file's");
     // Subfolders are walked.
-    let dir = std::env::temp_dir().join(format!("trajscope-walk-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("walk");
     std::fs::create_dir_all(dir.join("nested")).unwrap();
     std::fs::copy(repo("web/samples/sample.awtl.jsonl"), dir.join("nested/run.awtl.jsonl"))
         .unwrap();
@@ -134,7 +134,7 @@ fn jsonl_writes_one_record_per_trajectory_with_its_file() {
 /// overrides: every human output shows those characters escaped, the JSON keeps them exactly.
 #[test]
 fn control_characters_in_a_trace_are_shown_escaped() {
-    let dir = std::env::temp_dir().join(format!("trajscope-esc-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("esc");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("evil.jsonl");
     let esc = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b\\u202eild\\u202d\\u2066\\u061c";

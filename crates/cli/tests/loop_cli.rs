@@ -15,7 +15,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trajscope-loop-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("loop-test");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

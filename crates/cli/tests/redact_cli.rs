@@ -18,7 +18,7 @@ fn repo(path: &str) -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trajscope-redact-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("redact-test");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -41,7 +41,7 @@ fn hostile_trace() -> PathBuf {
          {{\"type\":\"judge_result\",\"run_id\":\"r\",\"judge_name\":\"check-gate\",\"event_id\":\"j1\",\"status\":\"failed\",\"source_action_id\":\"a1\",\"artifact_refs\":{refs},\"reason\":\"check failed\"}}\n\
          {{\"type\":\"run_end\",\"run_id\":\"r\",\"status\":\"failed\"}}\n"
     );
-    let dir = std::env::temp_dir().join(format!("trajscope-refs-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("refs-test");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("hostile.awtl.jsonl");
     std::fs::write(&p, text).unwrap();
