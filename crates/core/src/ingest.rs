@@ -290,7 +290,16 @@ impl Ingestor {
     /// [`Ingestor::finish_with`]. Formats without an end marker settle nothing.
     pub fn take_settled(&mut self) -> Vec<Settled> {
         match &mut self.router.mode {
-            Mode::Jsonl { adapter, .. } => adapter.take_settled(),
+            Mode::Jsonl { adapter, .. } => {
+                let mut settled = adapter.take_settled();
+                if !adapter.compacts_steps() {
+                    // In their final form (see below).
+                    settled.iter_mut().for_each(|s| {
+                        compact::compact_all(std::slice::from_mut(&mut s.trajectory))
+                    });
+                }
+                settled
+            }
             Mode::Records { trajectories, handed, .. } => {
                 let first = *handed;
                 *handed += trajectories.len();
@@ -378,8 +387,8 @@ impl Ingestor {
         r.stats.bytes = r.stop_offset.unwrap_or_else(|| self.source.decoded());
         let mut error = self.source.take_error();
         let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
-        let records = matches!(mode, Mode::Records { .. } | Mode::List { .. });
-        let returned_len = returned.len();
+        // Where the settled trajectories were handed over (for a renamed one, below).
+        let handed_at: Vec<usize> = returned.iter().map(|s| s.position).collect();
         // Ids the adapter keeps distinct itself need no check (100,000 hashed on one thread).
         let distinct = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.ids_distinct());
         // Steps compacted as read need no second pass (a long run's are hundreds of MB).
@@ -414,26 +423,21 @@ impl Ingestor {
         if !compacted {
             compact::compact_all(&mut trajectories);
         }
-        // A settled record renamed for a duplicate id (one a later record has as `x#2`) is
-        // changed: its early form carried the old id.
+        // A settled trajectory renamed for a duplicate id (one a later record has as `x#2`)
+        // is changed: its early form carried the old id.
         let mut changed = changed;
-        let handed = returned_len.min(trajectories.len());
-        let before: Vec<String> = if records {
-            trajectories[..handed].iter().map(|t| t.id.clone()).collect()
-        } else {
-            Vec::new()
-        };
         if !distinct {
+            let before: Vec<(usize, String)> = handed_at
+                .into_iter()
+                .filter_map(|i| Some((i, trajectories.get(i)?.id.clone())))
+                .collect();
             unique_ids(&mut trajectories);
+            changed.extend(before.iter().filter(|(i, id)| *id != trajectories[*i].id).map(|p| p.0));
+            if !changed.is_sorted() {
+                crate::sort::sort_by_key(&mut changed, |&i| i);
+                changed.dedup();
+            }
         }
-        changed.extend(
-            before
-                .iter()
-                .zip(&trajectories)
-                .enumerate()
-                .filter(|(_, (a, t))| **a != t.id)
-                .map(|(i, _)| i),
-        );
         crate::sort::sort_by_key(&mut r.quarantine, |q| q.line);
         debug_assert_eq!(
             r.stats.lines_total,

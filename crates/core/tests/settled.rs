@@ -734,3 +734,80 @@ fn a_loader_says_whether_its_copy_is_a_documents() {
     loader.feed(awtl.as_bytes());
     assert!(loader.snapshot_first(100).is_some() && !loader.copies_document());
 }
+
+/// A batch's output line (one request answered) is a model call complete as read: its
+/// conversation settles as its line is read, at its final place, and comes back unchanged.
+#[test]
+fn each_line_of_a_batch_of_model_calls_settles_as_it_is_read() {
+    let input = common::read("generic/calls_batch_output.jsonl");
+    let whole = ingest(&input, IngestOptions::default());
+    let mut ingestor = Ingestor::new(IngestOptions::default());
+    let mut settled = Vec::new();
+    for (i, line) in input.split_inclusive(|&b| b == b'\n').enumerate() {
+        ingestor.feed(&line[..line.len() - 1]);
+        assert!(ingestor.take_settled().is_empty(), "line {i} is not ended yet");
+        ingestor.feed(&line[line.len() - 1..]);
+        let now = ingestor.take_settled();
+        assert_eq!(now.len(), 1, "line {i}");
+        assert_eq!(now[0].trajectory, whole.trajectories[now[0].position], "final form");
+        assert!(ingestor.snapshot_first(10).is_none(), "the first is handed over");
+        settled.extend(now);
+    }
+    let positions: Vec<usize> = settled.iter().map(|s| s.position).collect();
+    assert_eq!(positions, (0..whole.trajectories.len()).collect::<Vec<_>>());
+    let finished = ingestor.finish_with(settled);
+    assert!(finished.changed.is_empty());
+    assert_eq!(finished.trace, whole);
+}
+
+/// A line of a model call log: a batch output line (complete as read), a logged call that may
+/// be continued, a plain message, a broken line or a blank one.
+fn call_line() -> impl Strategy<Value = String> {
+    let id = prop_oneof![Just("task-1"), Just("task-2"), Just("task-1#2")];
+    let answer = |t: &str| format!(r#"{{"role":"assistant","content":"{t}"}}"#);
+    prop_oneof![
+        4 => (id.clone(), any::<bool>()).prop_map(move |(id, ok)| {
+            let (status, body) = match ok {
+                true => (200, format!(r#"{{"choices":[{{"message":{}}}]}}"#, answer("42"))),
+                false => (500, r#"{"error":{"message":"server error"}}"#.to_string()),
+            };
+            format!(r#"{{"custom_id":"{id}","response":{{"status_code":{status},"body":{body}}}}}"#)
+        }),
+        2 => (id, 0usize..2).prop_map(move |(id, turns)| {
+            let mut asked = vec![r#"{"role":"user","content":"add 2 and 2"}"#.to_string()];
+            for t in 0..turns {
+                asked.push(answer(&format!("step {t}")));
+                asked.push(r#"{"role":"user","content":"go on"}"#.to_string());
+            }
+            format!(
+                r#"{{"custom_id":"{id}","request":{{"messages":[{}]}},"response":{{"choices":[{{"message":{}}}]}}}}"#,
+                asked.join(","),
+                answer("4")
+            )
+        }),
+        1 => Just(r#"{"role":"user","content":"a plain line"}"#.to_string()),
+        1 => Just("{broken".to_string()),
+        1 => Just(String::new()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A model call log's batch lines settled at any points and given back in any order make
+    /// the plain trace; one renamed for a duplicate id (a logged call of the same id before it,
+    /// a batch line with the same name) is named as changed.
+    #[test]
+    fn model_calls_settled_at_any_points_give_the_plain_trace_and_name_every_rename(
+        lines in proptest::collection::vec(call_line(), 0..24),
+        cuts in proptest::collection::vec(any::<usize>(), 0..10),
+        reversed in any::<bool>(),
+    ) {
+        // A first line of JSON, so the file is read line by line by the generic fallback.
+        let mut lines = lines;
+        lines.insert(0, r#"{"role":"system","content":"a log"}"#.to_string());
+        let input = lines.join("\n");
+        prop_assert_eq!(ingest(input.as_bytes(), IngestOptions::default()).format, trajscope_core::Format::Generic);
+        settles_to_the_plain_trace(&input, &cuts, reversed)?;
+    }
+}

@@ -30,6 +30,7 @@ use serde_json::{Map, Value};
 use super::claude_code::hash_json;
 use super::generic::{generic_step, is_error_value, role_of};
 use super::{get, get_text, value_text};
+use crate::ingest::Settled;
 use crate::model::{Role, SourceLoc, Trajectory, Usage};
 use crate::usage::count;
 
@@ -44,6 +45,10 @@ pub(crate) struct Calls {
     tails: Vec<u64>,
     /// A Responses answer's `id` → its conversation, for a call that goes on from it.
     responses: std::collections::HashMap<String, usize>,
+    /// Conversations complete as read (a batch line's), not yet handed over.
+    ended: Vec<usize>,
+    /// Whether each conversation was handed over ([`Calls::take_settled`]).
+    handed: Vec<bool>,
 }
 
 // Not `trace_id`: a logging proxy may start a trace per call (LiteLLM does unless told one).
@@ -186,12 +191,17 @@ impl Calls {
         };
         let key = hash_of(seed, opening.map_or(&[][..], |i| &asked[i..=i]));
         let asked_again = !asked.iter().any(|(m, _)| is_assistant(m));
+        // A batch's line is one request, whole: a conversation of its own, complete as read
+        // (a batch names each request once; two batches' lines may share a name).
+        let batch = o.contains_key("custom_id")
+            && (req_key == "body" || resp.is_null() || resp.get("status_code").is_some());
         // A Responses call that goes on from an earlier one (`previous_response_id`): that call's
         // conversation.
         let prev = req.get("previous_response_id").and_then(Value::as_str);
         let prev = prev.and_then(|p| self.responses.get(p)).copied();
-        let at = match (prev, self.open.get(&key)) {
-            (Some(i), _) => i,
+        let open = if batch { None } else { self.open.get(&key) };
+        let at = match (prev, open) {
+            (Some(i), _) if !self.handed[i] => i,
             // Asked again from the start after an answer: the same task run again.
             (None, Some(&i))
                 if !(asked_again
@@ -204,7 +214,12 @@ impl Calls {
                 let id = id.unwrap_or_else(|| format!("conversation-{}", n + 1));
                 self.convs.push(Trajectory { id, ..Trajectory::default() });
                 self.tails.push(0);
-                self.open.insert(key, n);
+                self.handed.push(false);
+                if batch {
+                    self.ended.push(n);
+                } else {
+                    self.open.insert(key, n);
+                }
                 n
             }
         };
@@ -224,6 +239,12 @@ impl Calls {
         let usage = reply.get("usage").or_else(|| reply.get("usageMetadata"));
         let mut usage = usage.and_then(Value::as_object).and_then(call_usage);
         let first_answer = t.steps.len() + asked.len() - from;
+        // Room for just these steps when the conversation opens (most have one call: a
+        // list's first growth would hold four steps, 1.6 KB, for one).
+        let adding = first_answer - t.steps.len() + answers.len();
+        if t.steps.is_empty() {
+            t.steps.reserve_exact(adding);
+        }
         for (m, path) in asked.drain(from..).chain(answers) {
             let at = SourceLoc { path: path.into(), ..loc.clone() };
             let mut step = generic_step(m, t.steps.len() as u32, at, seq);
@@ -234,7 +255,7 @@ impl Calls {
             }
             t.steps.push(step);
         }
-        if reply.get("object").is_some_and(|k| k == "response") {
+        if !batch && reply.get("object").is_some_and(|k| k == "response") {
             if let Some(id) = reply.get("id").and_then(Value::as_str) {
                 self.responses.insert(id.to_string(), at);
             }
@@ -242,14 +263,48 @@ impl Calls {
         true
     }
 
-    /// The conversations read so far, their task and final answer filled in.
-    pub(crate) fn finish(self) -> Vec<Trajectory> {
-        self.convs.into_iter().map(super::settle).collect()
+    /// The conversations complete since the last call (a batch's lines), in their final form;
+    /// each at its place among the conversations, which is its place in the trace.
+    pub(crate) fn take_settled(&mut self) -> Vec<Settled> {
+        let convs = &mut self.convs;
+        self.ended
+            .drain(..)
+            .map(|position| {
+                self.handed[position] = true;
+                let t = &mut convs[position];
+                let t = Trajectory {
+                    id: t.id.clone(),
+                    steps: std::mem::take(&mut t.steps),
+                    ..Trajectory::default()
+                };
+                Settled { position, trajectory: super::settle(t) }
+            })
+            .collect()
     }
 
-    /// The first conversation as read so far (its first `max` steps).
+    /// The conversations, their task and final answer filled in; those handed over
+    /// ([`Calls::take_settled`]) taken from `returned` (sorted by position; none changes after).
+    pub(crate) fn finish(self, returned: Vec<Settled>) -> Vec<Trajectory> {
+        let mut returned = returned.into_iter();
+        let handed = self.handed;
+        self.convs
+            .into_iter()
+            .zip(handed)
+            .map(|(t, handed)| match handed {
+                true => returned.next().map(|s| s.trajectory).unwrap_or(t),
+                false => super::settle(t),
+            })
+            .collect()
+    }
+
+    /// Whether a call was read.
+    pub(crate) fn any(&self) -> bool {
+        !self.convs.is_empty()
+    }
+
+    /// The first conversation as read so far (its first `max` steps), while not handed over.
     pub(crate) fn first(&self, max: usize) -> Option<Trajectory> {
-        let t = self.convs.first()?;
+        let t = self.convs.first().filter(|_| !self.handed[0])?;
         let steps = t.steps[..t.steps.len().min(max)].to_vec();
         Some(Trajectory { id: t.id.clone(), steps, ..Trajectory::default() })
     }

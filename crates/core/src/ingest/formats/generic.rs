@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{get, get_text, parse_object, value_i64, JsonlAdapter};
 use crate::artifact::extract;
+use crate::ingest::Settled;
 use crate::model::{Format, Role, SourceLoc, Step, StepKind, Trajectory};
 
 pub struct Generic {
@@ -32,7 +33,21 @@ impl JsonlAdapter for Generic {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        let mut out = Vec::new();
+        self.finish_with(Vec::new()).0
+    }
+
+    /// A batch's lines of model calls, each complete as read (`calls`).
+    fn take_settled(&mut self) -> Vec<Settled> {
+        self.calls.take_settled()
+    }
+
+    /// The conversations of model calls first (at the places they were handed over in), then
+    /// the other lines' trajectory.
+    fn finish_with(self: Box<Self>, mut returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
+        if !returned.is_sorted_by_key(|s| s.position) {
+            crate::sort::sort_by_key(&mut returned, |s| s.position);
+        }
+        let mut out = self.calls.finish(returned);
         if !self.steps.is_empty() {
             out.push(Trajectory {
                 id: format!("{}-1", self.format),
@@ -40,14 +55,14 @@ impl JsonlAdapter for Generic {
                 ..Trajectory::default()
             });
         }
-        out.extend(self.calls.finish());
-        out
+        (out, Vec::new())
     }
 
-    /// The file's one trajectory as read so far (its first `max_steps` steps): a file of
-    /// messages has no end marker, so this is what the app shows while the rest is read.
+    /// The first trajectory as read so far (its first `max_steps` steps): a file of messages
+    /// has no end marker, so this is what the app shows while the rest is read. A model call
+    /// log's first conversation comes first, as at the end.
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
-        if self.steps.is_empty() {
+        if self.steps.is_empty() || self.calls.any() {
             return self.calls.first(max_steps);
         }
         Some(Trajectory {
