@@ -424,19 +424,18 @@ impl Ingestor {
             compact::compact_all(&mut trajectories);
         }
         // A settled trajectory renamed for a duplicate id (one a later record has as `x#2`)
-        // is changed: its early form carried the old id.
+        // is changed: its early form carried the old id. (The formats that rename are not
+        // those that reopen: no position twice.)
         let mut changed = changed;
-        if !distinct {
-            let before: Vec<(usize, String)> = handed_at
-                .into_iter()
-                .filter_map(|i| Some((i, trajectories.get(i)?.id.clone())))
-                .collect();
-            unique_ids(&mut trajectories);
-            changed.extend(before.iter().filter(|(i, id)| *id != trajectories[*i].id).map(|p| p.0));
-            if !changed.is_sorted() {
-                crate::sort::sort_by_key(&mut changed, |&i| i);
-                changed.dedup();
+        let renamed = if distinct { Vec::new() } else { unique_ids(&mut trajectories) };
+        if !renamed.is_empty() {
+            let mut handed = vec![false; trajectories.len()];
+            for i in handed_at {
+                if let Some(h) = handed.get_mut(i) {
+                    *h = true;
+                }
             }
+            changed.extend(renamed.into_iter().filter(|&i| handed[i]));
         }
         crate::sort::sort_by_key(&mut r.quarantine, |q| q.line);
         debug_assert_eq!(
@@ -467,13 +466,15 @@ fn in_order(mut returned: Vec<Settled>, handed: usize) -> Vec<Trajectory> {
 }
 
 /// Two trajectories with the same id stay addressable: a later one gets `#2`, `#3`, … after
-/// the original id (which stays visible), never an id another trajectory has.
-fn unique_ids(trajectories: &mut [Trajectory]) {
+/// the original id (which stays visible), never an id another trajectory has. Gives the
+/// positions of those renamed.
+fn unique_ids(trajectories: &mut [Trajectory]) -> Vec<usize> {
+    let mut renamed = Vec::new();
     // The common case, every id distinct, is checked on borrowed ids: no copy per trajectory.
     let distinct: crate::attribution::text::FastMap<&str, ()> =
         trajectories.iter().map(|t| (t.id.as_str(), ())).collect();
     if distinct.len() == trajectories.len() {
-        return;
+        return renamed;
     }
     // Sets as maps to nothing of a type the web bundle already has (one table type less).
     type Set = std::collections::HashMap<String, usize>;
@@ -485,7 +486,7 @@ fn unique_ids(trajectories: &mut [Trajectory]) {
     // id spent a sixth of its time here; 100,000 would not have finished).
     // (`usize`: a map of this type is already in the web bundle, one of `u64` would not be.)
     let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for t in trajectories.iter_mut() {
+    for (i, t) in trajectories.iter_mut().enumerate() {
         if taken.insert(t.id.clone(), 0).is_none() {
             continue;
         }
@@ -499,7 +500,9 @@ fn unique_ids(trajectories: &mut [Trajectory]) {
         };
         taken.insert(id.clone(), 0);
         t.id = id;
+        renamed.push(i);
     }
+    renamed
 }
 
 impl Sink for Router {

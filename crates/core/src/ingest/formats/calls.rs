@@ -216,7 +216,10 @@ impl Calls {
                 self.tails.push(0);
                 self.handed.push(false);
                 if batch {
-                    self.ended.push(n);
+                    // Handed over natively only (`Generic::take_settled`).
+                    if cfg!(not(target_arch = "wasm32")) {
+                        self.ended.push(n);
+                    }
                 } else {
                     self.open.insert(key, n);
                 }
@@ -265,6 +268,7 @@ impl Calls {
 
     /// The conversations complete since the last call (a batch's lines), in their final form;
     /// each at its place among the conversations, which is its place in the trace.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn take_settled(&mut self) -> Vec<Settled> {
         let convs = &mut self.convs;
         self.ended
@@ -283,18 +287,15 @@ impl Calls {
     }
 
     /// The conversations, their task and final answer filled in; those handed over
-    /// ([`Calls::take_settled`]) taken from `returned` (sorted by position; none changes after).
+    /// ([`Calls::take_settled`]) taken from `returned` (none changes after).
     pub(crate) fn finish(self, returned: Vec<Settled>) -> Vec<Trajectory> {
-        let mut returned = returned.into_iter();
-        let handed = self.handed;
-        self.convs
-            .into_iter()
-            .zip(handed)
-            .map(|(t, handed)| match handed {
-                true => returned.next().map(|s| s.trajectory).unwrap_or(t),
-                false => super::settle(t),
-            })
-            .collect()
+        let mut out: Vec<Trajectory> = self.convs.into_iter().map(super::settle).collect();
+        for s in returned {
+            if let Some(t) = out.get_mut(s.position) {
+                *t = s.trajectory;
+            }
+        }
+        out
     }
 
     /// Whether a call was read.

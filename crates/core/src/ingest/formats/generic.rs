@@ -22,6 +22,22 @@ impl Generic {
     }
 }
 
+impl Generic {
+    /// The conversations of model calls first (those handed over taken from `returned`), then
+    /// the other lines' trajectory.
+    fn done(self: Box<Self>, returned: Vec<Settled>) -> Vec<Trajectory> {
+        let mut out = self.calls.finish(returned);
+        if !self.steps.is_empty() {
+            out.push(Trajectory {
+                id: format!("{}-1", self.format),
+                steps: self.steps,
+                ..Trajectory::default()
+            });
+        }
+        out
+    }
+}
+
 impl JsonlAdapter for Generic {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let o = parse_object(line)?;
@@ -33,29 +49,20 @@ impl JsonlAdapter for Generic {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        self.finish_with(Vec::new()).0
+        self.done(Vec::new())
     }
 
-    /// A batch's lines of model calls, each complete as read (`calls`).
+    /// A batch's lines of model calls, each complete as read (`calls`). Natively only: the CLI
+    /// analyses them on its second core while the rest is read; the web build has no room for
+    /// the code (docs/performance.md, "Bundle") and reads a batch whole, as any call log.
+    #[cfg(not(target_arch = "wasm32"))]
     fn take_settled(&mut self) -> Vec<Settled> {
         self.calls.take_settled()
     }
 
-    /// The conversations of model calls first (at the places they were handed over in), then
-    /// the other lines' trajectory.
-    fn finish_with(self: Box<Self>, mut returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
-        if !returned.is_sorted_by_key(|s| s.position) {
-            crate::sort::sort_by_key(&mut returned, |s| s.position);
-        }
-        let mut out = self.calls.finish(returned);
-        if !self.steps.is_empty() {
-            out.push(Trajectory {
-                id: format!("{}-1", self.format),
-                steps: self.steps,
-                ..Trajectory::default()
-            });
-        }
-        (out, Vec::new())
+    #[cfg(not(target_arch = "wasm32"))]
+    fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
+        (self.done(returned), Vec::new())
     }
 
     /// The first trajectory as read so far (its first `max_steps` steps): a file of messages
@@ -275,10 +282,10 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
         }
         _ => {}
     }
-    let blocks = blocks(o);
-    if blocks.is_empty() || !has_tool_blocks(o) {
+    if !has_tool_blocks(o) {
         return;
     }
+    let blocks = blocks(o);
     if blocks.iter().all(|b| kind(b) == "tool_result") {
         // Gemini's reply: the call's name and its `response` (an `error` in it fails).
         let answers: Vec<&Map<String, Value>> =
