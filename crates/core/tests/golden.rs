@@ -944,12 +944,33 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
             false,
         ),
         (r#"{"is_error":false,"status":"error_free"}"#, false),
+        // The word alone in a field that is no status or level: a message that says it.
+        (r#"{"role":"assistant","content":"failed","note":"error"}"#, false),
     ];
+    // A mark is looked for six levels deep, in objects and in lists of them, not deeper.
+    let deep = |levels: usize, list: bool| {
+        let (open, close) = if list { (r#"{"a":["#, "]}") } else { (r#"{"a":"#, "}") };
+        let mark = r#"{"status":"error"}"#;
+        format!("{}{mark}{}", open.repeat(levels), close.repeat(levels))
+    };
+    let deep: Vec<(String, bool)> = [(6, false), (7, false), (6, true), (7, true)]
+        .into_iter()
+        .map(|(levels, list)| (deep(levels, list), levels == 6))
+        .collect();
+    let cases = cases.iter().map(|(l, e)| (l.to_string(), *e)).chain(deep);
     for (line, error) in cases {
         let t = ingest(line.as_bytes(), IngestOptions::default());
         assert_eq!(t.format, Format::Generic, "{line}");
         assert_eq!(t.trajectories[0].steps[0].is_error, error, "{line}");
     }
+    // A Responses item's type read only when the item is whole: a `function_call` with no
+    // `name` stays the message it says, a `reasoning` record with a role keeps it.
+    let t = ingest(br#"{"type":"function_call","content":"x"}"#, IngestOptions::default());
+    let s = &t.trajectories[0].steps[0];
+    assert_eq!((s.kind, s.text.as_str()), (StepKind::Message, "x"));
+    let t =
+        ingest(br#"{"type":"reasoning","role":"user","content":"hm"}"#, IngestOptions::default());
+    assert_eq!(t.trajectories[0].steps[0].role, Role::User);
     // OpenAI's `developer` message is the system prompt.
     let t = ingest(br#"{"role":"developer","content":"Be brief."}"#, IngestOptions::default());
     assert_eq!(t.trajectories[0].steps[0].role, Role::System);
