@@ -971,6 +971,32 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
     let t =
         ingest(br#"{"type":"reasoning","role":"user","content":"hm"}"#, IngestOptions::default());
     assert_eq!(t.trajectories[0].steps[0].role, Role::User);
+    // A shell call's command given as a list of words is the command; a list holding
+    // anything else stays the arguments as written.
+    let shell = |command: &str| {
+        let args = serde_json::json!({ "command": serde_json::from_str::<serde_json::Value>(command).unwrap() });
+        let call = serde_json::json!({"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "shell", "arguments": args.to_string()}}
+        ]});
+        let t = ingest(call.to_string().as_bytes(), IngestOptions::default());
+        t.trajectories[0].steps[0].args.as_deref().unwrap_or_default().to_string()
+    };
+    assert_eq!(shell(r#"["ls", "-la"]"#), "ls -la");
+    assert_eq!(shell(r#"["ls", 1]"#), r#"{"command":["ls",1]}"#);
+    // An `apply_patch` call's patch names the files it writes; another tool's text is not read
+    // as a patch.
+    let refs = |tool: &str| {
+        let patch = "*** Begin Patch\n*** Update File: src/main.rs\n@@\n-a\n+b\n*** End Patch";
+        let args = serde_json::json!({ "input": patch }).to_string();
+        let call = serde_json::json!({"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": tool, "arguments": args}}
+        ]});
+        let t = ingest(call.to_string().as_bytes(), IngestOptions::default());
+        let refs = &t.trajectories[0].steps[0].artifact_refs;
+        refs.iter().map(|r| r.normalized.clone()).collect::<Vec<_>>()
+    };
+    assert!(refs("apply_patch").contains(&"src/main.rs".to_string()), "{:?}", refs("apply_patch"));
+    assert!(!refs("notes").contains(&"src/main.rs".to_string()), "{:?}", refs("notes"));
     // OpenAI's `developer` message is the system prompt.
     let t = ingest(br#"{"role":"developer","content":"Be brief."}"#, IngestOptions::default());
     assert_eq!(t.trajectories[0].steps[0].role, Role::System);

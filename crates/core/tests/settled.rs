@@ -758,6 +758,20 @@ fn each_line_of_a_batch_of_model_calls_settles_as_it_is_read() {
     let finished = ingestor.finish_with(settled);
     assert!(finished.changed.is_empty());
     assert_eq!(finished.trace, whole);
+    // A batch's failed line (its response `null`) and its input line settle too; a logged call
+    // that names a `custom_id` but is no batch's (a request, no response yet) may go on.
+    for (line, settles) in [
+        (r#"{"custom_id":"t9","response":null,"error":{"message":"expired"}}"#, true),
+        (
+            r#"{"custom_id":"t8","method":"POST","body":{"messages":[{"role":"user","content":"hi"}]}}"#,
+            true,
+        ),
+        (r#"{"custom_id":"t7","request":{"messages":[{"role":"user","content":"hi"}]}}"#, false),
+    ] {
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        ingestor.feed(format!("{line}\n").as_bytes());
+        assert_eq!(ingestor.take_settled().len(), usize::from(settles), "{line}");
+    }
 }
 
 /// A line of a model call log: a batch output line (complete as read), a logged call that may

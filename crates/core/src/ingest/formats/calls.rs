@@ -194,7 +194,9 @@ impl Calls {
         // A batch's line is one request, whole: a conversation of its own, complete as read
         // (a batch names each request once; two batches' lines may share a name).
         let batch = o.contains_key("custom_id")
-            && (req_key == "body" || resp.is_null() || resp.get("status_code").is_some());
+            && (req_key == "body"
+                || matches!(o.get("response"), Some(Value::Null))
+                || resp.get("status_code").is_some());
         // A Responses call that goes on from an earlier one (`previous_response_id`): that call's
         // conversation.
         let prev = req.get("previous_response_id").and_then(Value::as_str);
