@@ -29,6 +29,17 @@ the figures do not depend on one writer's habits:
                                 end order (the agent span last), some spans with an error; every
                                 generation's input the conversation so far (~50 MB).
 
+  calls-batch OUT [LINES=100000] an OpenAI Batch output file: one request answered a line
+                                (`custom_id`, `response.status_code`, `response.body`), some
+                                answers tool calls, 3 % failed (a status of 400 or 500, or a
+                                `null` response and an `error`), usage on each (~58 MB).
+  calls-interleaved OUT [CONVERSATIONS=2000] a proxy's log of model calls (`request`,
+                                `response`): conversations of 3–12 calls, each request
+                                repeating the conversation so far (tool calls and their
+                                replies), the calls of all conversations shuffled together in
+                                order within each, half named by `metadata.session_id`, 4 % of
+                                calls failed once and retried with the same request (~41 MB).
+
   swe-doc OUT [COPIES=480]      one SWE-agent `.traj` document: the fixture's `trajectory` and
                                 `history` lists repeated COPIES times, `json.dump` (one line,
                                 ~49 MB, 5,760 turns): one huge run as one document.
@@ -201,6 +212,98 @@ def chat(out, records):
                                 "resolved": rnd.random() < 0.4}) + "\n")
 
 
+def calls_batch(out, lines):
+    """An OpenAI Batch output file of this file's own writing (docs/formats.md, "Model call
+    logs"): every line a request of its own."""
+    rnd = random.Random(23)
+
+    def text(n):
+        return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+    with open(out, "w") as f:
+        for i in range(lines):
+            line = {"id": f"batch_req_{i:06x}", "custom_id": f"request-{i}"}
+            roll = rnd.random()
+            if roll < 0.01:
+                line.update(response=None, error={"code": "batch_expired",
+                                                  "message": "This request could not be executed"})
+            elif roll < 0.03:
+                status = rnd.choice([400, 500])
+                line.update(response={"status_code": status, "request_id": f"req_{i}", "body": {
+                    "error": {"message": text(12), "type": "invalid_request_error"}}}, error=None)
+            else:
+                if rnd.random() < 0.3:
+                    message = {"role": "assistant", "content": None, "tool_calls": [
+                        {"id": f"call_{i}", "type": "function", "function": {
+                            "name": "lookup", "arguments": json.dumps({"query": text(4)})}}]}
+                else:
+                    message = {"role": "assistant", "content": text(rnd.randint(5, 60))}
+                body = {"id": f"chatcmpl-{i}", "object": "chat.completion", "created": 1764000000 + i,
+                        "model": "gpt-4o-mini", "choices": [{"index": 0, "message": message,
+                                                             "finish_reason": "stop"}],
+                        "usage": {"prompt_tokens": rnd.randint(50, 900),
+                                  "completion_tokens": rnd.randint(5, 200)}}
+                line.update(response={"status_code": 200, "request_id": f"req_{i}", "body": body},
+                            error=None)
+            f.write(json.dumps(line) + "\n")
+
+
+def calls_interleaved(out, conversations):
+    """A proxy's log of model calls of this file's own writing: each request repeats its
+    conversation so far; the calls of many conversations interleaved."""
+    rnd = random.Random(29)
+
+    def text(n):
+        return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+    queues = []
+    for c in range(conversations):
+        history = [{"role": "system", "content": "You are a support agent. " + text(25)},
+                   {"role": "user", "content": f"Ticket {c}: " + text(30)}]
+        calls = []
+        n = rnd.randint(3, 12)
+        for k in range(n):
+            last = k == n - 1
+            if last:
+                answer = {"role": "assistant", "content": "Resolved: " + text(20)}
+            else:
+                answer = {"role": "assistant", "content": text(rnd.randint(0, 15)) or None,
+                          "tool_calls": [{"id": f"c{c}-{k}", "type": "function", "function": {
+                              "name": rnd.choice(["search_orders", "refund", "read_ticket"]),
+                              "arguments": json.dumps({"id": rnd.randint(1, 10**6)})}}]}
+            request = {"model": "gpt-4o", "messages": list(history)}
+            record = {"timestamp": f"2026-12-01T10:{k:02d}:{rnd.randint(0, 59):02d}Z",
+                      "request": request}
+            if c % 2 == 0:
+                record["metadata"] = {"session_id": f"session-{c}"}
+            usage = {"prompt_tokens": 40 * len(history), "completion_tokens": rnd.randint(5, 120)}
+            if rnd.random() < 0.04:
+                failed = dict(record, response={"error": {"message": "Rate limit reached",
+                                                           "type": "rate_limit_error"}})
+                calls.append(failed)
+            record["response"] = {"choices": [{"message": answer}], "usage": usage}
+            calls.append(record)
+            history.append(answer)
+            if not last:
+                body = text(rnd.randint(5, 60))
+                if rnd.random() < 0.1:
+                    body = "Error: order not found"
+                history.append({"role": "tool", "tool_call_id": f"c{c}-{k}", "content": body})
+        queues.append(calls)
+    with open(out, "w") as f:
+        open_ = [q for q in queues]
+        heads = [0] * len(open_)
+        live = list(range(len(open_)))
+        while live:
+            j = rnd.randrange(len(live))
+            q = live[j]
+            f.write(json.dumps(open_[q][heads[q]]) + "\n")
+            heads[q] += 1
+            if heads[q] == len(open_[q]):
+                live[j] = live[-1]
+                live.pop()
+
+
 def openai_agents(out, traces):
     """OpenAI Agents SDK span exports of this file's own writing, in the order a file processor
     writes them (a span when it ends, its agent span last)."""
@@ -309,6 +412,8 @@ if __name__ == "__main__":
      "trajerrbench-ascii": lambda: trajerrbench(out, n or 3000, ascii=True),
      "chat": lambda: chat(out, n or 4000),
      "openai-agents": lambda: openai_agents(out, n or 1500),
+     "calls-batch": lambda: calls_batch(out, n or 100000),
+     "calls-interleaved": lambda: calls_interleaved(out, n or 2000),
      "swe-doc": lambda: swe_doc(out, n or 480),
      "swe-doc-pretty": lambda: swe_doc(out, n or 480, indent=2),
      "openhands-doc": lambda: openhands_doc(out, n or 2042),

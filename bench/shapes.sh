@@ -46,7 +46,7 @@ make_shape() {
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
     trajerrbench|trajerrbench-ascii) python3 bench/other_shapes.py "$1" "$f" ;;
-    chat|openai-agents|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
+    chat|openai-agents|calls-batch|calls-interleaved|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
