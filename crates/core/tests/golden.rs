@@ -997,6 +997,25 @@ fn the_generic_reader_flags_common_error_fields_and_names_agents() {
     };
     assert!(refs("apply_patch").contains(&"src/main.rs".to_string()), "{:?}", refs("apply_patch"));
     assert!(!refs("notes").contains(&"src/main.rs".to_string()), "{:?}", refs("notes"));
+    // A line's own tool and time, its place in the file; the older OpenAI `function_call`
+    // (one object) is an action as `tool_calls` are.
+    let t = ingest(
+        concat!(
+            r#"{"role":"tool","tool":"bash","timestamp":"2026-12-01T10:00:00Z","content":"ok"}"#,
+            "\n",
+            r#"{"role":"assistant","function_call":{"name":"lookup","arguments":"{\"q\":1}"}}"#,
+        )
+        .as_bytes(),
+        IngestOptions::default(),
+    );
+    let [a, b] = &t.trajectories[0].steps[..] else { panic!("two steps") };
+    assert_eq!(a.tool.as_deref(), Some("bash"));
+    assert_eq!(a.timestamp.as_deref(), Some("2026-12-01T10:00:00Z"));
+    assert!(a.ingest_seq < b.ingest_seq, "{} {}", a.ingest_seq, b.ingest_seq);
+    assert_eq!(
+        (b.kind, b.tool.as_deref(), b.args.as_deref()),
+        (StepKind::Action, Some("lookup"), Some(r#"{"q":1}"#))
+    );
     // OpenAI's `developer` message is the system prompt.
     let t = ingest(br#"{"role":"developer","content":"Be brief."}"#, IngestOptions::default());
     assert_eq!(t.trajectories[0].steps[0].role, Role::System);
