@@ -772,6 +772,21 @@ fn each_line_of_a_batch_of_model_calls_settles_as_it_is_read() {
         ingestor.feed(format!("{line}\n").as_bytes());
         assert_eq!(ingestor.take_settled().len(), usize::from(settles), "{line}");
     }
+    // A call that goes on from a batch's answer (`previous_response_id`) does not reopen the
+    // batch line's conversation, handed over already: a conversation of its own, nothing lost.
+    let input = [
+        r#"{"custom_id":"r1","response":{"status_code":200,"body":{"object":"response","id":"resp_1","output":[{"type":"message","role":"assistant","content":"first"}]}}}"#,
+        r#"{"request":{"previous_response_id":"resp_1","input":"more"},"response":{"object":"response","id":"resp_2","output":[{"type":"message","role":"assistant","content":"second"}]}}"#,
+    ]
+    .join("\n");
+    let whole = ingest(input.as_bytes(), IngestOptions::default());
+    let texts: Vec<Vec<&str>> = whole
+        .trajectories
+        .iter()
+        .map(|t| t.steps.iter().map(|s| s.text.as_str()).collect())
+        .collect();
+    assert_eq!(texts, [vec!["first"], vec!["more", "second"]]);
+    settles_to_the_plain_trace(&input, &[], false).unwrap();
 }
 
 /// A line of a model call log: a batch output line (complete as read), a logged call that may

@@ -203,7 +203,8 @@ impl Calls {
         let prev = prev.and_then(|p| self.responses.get(p)).copied();
         let open = if batch { None } else { self.open.get(&key) };
         let at = match (prev, open) {
-            (Some(i), _) if !self.handed[i] => i,
+            // (Never a batch line's: their answers are not kept in `responses`.)
+            (Some(i), _) => i,
             // Asked again from the start after an answer: the same task run again.
             (None, Some(&i))
                 if !(asked_again
