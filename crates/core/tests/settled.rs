@@ -548,6 +548,7 @@ fn the_first_claude_code_or_codex_session_can_be_copied_as_read_so_far() {
             }
             if let Some(last) = snapshots.last() {
                 assert_eq!(last.task, first.task, "{path:?}: read whole before the last copy");
+                assert!(!last.steps.is_empty(), "{path:?}: a copy has the steps read");
                 copied.push(format!("{sub}: {} of {} steps", last.steps.len(), first.steps.len()));
             }
         }

@@ -622,6 +622,26 @@ mod tests {
     }
 
     #[test]
+    fn lines_of_no_session_join_the_main_session_not_a_sub_agent_and_are_not_copied_early() {
+        let lines = [
+            r#"{"type":"summary","summary":"Earlier work","leafUuid":"x"}"#,
+            r#"{"type":"user","sessionId":"s","isSidechain":true,"agentId":"ab12","uuid":"w1","message":{"role":"user","content":"Warmup"}}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"go"}}"#,
+        ];
+        let (ts, _) = run(&lines);
+        let shape: Vec<(String, usize)> =
+            ts.iter().map(|t| (t.id.clone(), t.steps.len())).collect();
+        assert_eq!(shape, [("agent-ab12".to_string(), 1), ("s".to_string(), 2)]);
+        assert_eq!(ts[1].steps[0].status.as_deref(), Some("summary"));
+        // While read, the first trajectory is the lines of no session: no copy of it.
+        let mut a: Box<ClaudeCode> = Box::default();
+        for (i, l) in lines.iter().enumerate() {
+            a.push_line(l, SourceLoc::default(), i as u64).unwrap();
+            assert!(a.snapshot_first(10).is_none(), "after line {i}");
+        }
+    }
+
+    #[test]
     fn a_record_of_an_unknown_type_stays_visible_as_a_step() {
         let (ts, results) = run(&[r#"{"type":"mystery","sessionId":"s","content":"new"}"#]);
         assert!(results[0].is_ok());
