@@ -633,11 +633,86 @@ mod tests {
             ts.iter().map(|t| (t.id.clone(), t.steps.len())).collect();
         assert_eq!(shape, [("agent-ab12".to_string(), 1), ("s".to_string(), 2)]);
         assert_eq!(ts[1].steps[0].status.as_deref(), Some("summary"));
+        // Each step names the session of its line.
+        let runs: Vec<Option<&str>> =
+            ts.iter().flat_map(|t| &t.steps).map(|s| s.ids.run_id.as_deref()).collect();
+        assert_eq!(runs, [Some("s"), None, Some("s")]);
         // While read, the first trajectory is the lines of no session: no copy of it.
         let mut a: Box<ClaudeCode> = Box::default();
         for (i, l) in lines.iter().enumerate() {
             a.push_line(l, SourceLoc::default(), i as u64).unwrap();
             assert!(a.snapshot_first(10).is_none(), "after line {i}");
+        }
+    }
+
+    #[test]
+    fn system_summary_and_message_lines_of_any_type_are_read_for_what_they_are() {
+        let (ts, _) = run(&[
+            r#"{"type":"assistant","sessionId":"s","uuid":"a0","message":{"id":"m0","role":"assistant","content":"Hello."}}"#,
+            r#"{"type":"system","sessionId":"s","subtype":"api_error","level":"error","content":"API Error: 529"}"#,
+            r#"{"type":"system","sessionId":"s","subtype":"compact","level":"info","content":"Compacted"}"#,
+            r#"{"type":"summary","sessionId":"s","summary":"Earlier work"}"#,
+            r#"{"type":"progress","sessionId":"s","message":{"role":"assistant","content":"working"}}"#,
+            r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"Fix the build."}}"#,
+        ]);
+        let seen: Vec<(Role, &str, bool, Option<&str>)> = ts[0]
+            .steps
+            .iter()
+            .map(|s| (s.role, s.text.as_str(), s.is_error, s.status.as_deref()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Role::Assistant, "Hello.", false, None),
+                (Role::System, "API Error: 529", true, Some("api_error")),
+                (Role::System, "Compacted", false, Some("compact")),
+                (Role::System, "Earlier work", false, Some("summary")),
+                (Role::Assistant, "working", false, None),
+                (Role::User, "Fix the build.", false, None),
+            ]
+        );
+        // The task is the first message of the user's, not the first message.
+        assert_eq!(ts[0].task.as_deref(), Some("Fix the build."));
+    }
+
+    #[test]
+    fn a_repeated_call_or_result_line_names_no_call_and_keeps_its_agent() {
+        // (A result's line repeats only when its message has an id, as a reply's has.)
+        let call = r#"{"type":"assistant","sessionId":"s","isSidechain":true,"agentId":"ab","uuid":"UUID","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+        let result = r#"{"type":"user","sessionId":"s","isSidechain":true,"agentId":"ab","uuid":"UUID","message":{"id":"r1","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#;
+        let lines = [
+            call.replace("UUID", "a1"),
+            call.replace("UUID", "a2"),
+            result.replace("UUID", "u1"),
+            result.replace("UUID", "u2"),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        // Read in turn, and parsed ahead (as on the CLI's parser threads: the repeats found
+        // when the parses are filed).
+        let mut ahead: Box<ClaudeCode> = Box::default();
+        for (i, l) in lines.iter().enumerate() {
+            ahead.apply(parse_seen(l, None).unwrap(), &SourceLoc::default(), i as u64);
+        }
+        for ts in [run(&lines).0, ahead.finish()] {
+            let seen: Vec<(Option<&str>, Option<&str>, Option<&str>, &str)> = ts[0]
+                .steps
+                .iter()
+                .map(|s| {
+                    let ids = &s.ids;
+                    let (call, answers) =
+                        (ids.action_id.as_deref(), ids.source_action_id.as_deref());
+                    (call, answers, s.status.as_deref(), s.actor.as_str())
+                })
+                .collect();
+            assert_eq!(
+                seen,
+                [
+                    (Some("t1"), None, None, "agent-ab"),
+                    (None, None, Some("repeated"), "agent-ab"),
+                    (None, Some("t1"), None, "agent-ab"),
+                    (None, None, Some("repeated"), "agent-ab"),
+                ]
+            );
         }
     }
 
