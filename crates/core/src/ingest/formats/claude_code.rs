@@ -676,6 +676,24 @@ mod tests {
     }
 
     #[test]
+    fn thinking_images_and_bare_texts_in_a_reply_are_steps_of_their_own() {
+        let (ts, _) = run(&[
+            r#"{"type":"assistant","sessionId":"s","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"Which file?"},{"type":"redacted_thinking","data":"xyz"},{"type":"image","source":{}},"plain words"]}}"#,
+        ]);
+        let seen: Vec<(Role, &str, Option<&str>)> =
+            ts[0].steps.iter().map(|s| (s.role, s.text.as_str(), s.status.as_deref())).collect();
+        assert_eq!(
+            seen,
+            [
+                (Role::Assistant, "Which file?", Some("thinking")),
+                (Role::Assistant, "xyz", Some("thinking")),
+                (Role::Assistant, "[image]", None),
+                (Role::Assistant, "plain words", None),
+            ]
+        );
+    }
+
+    #[test]
     fn a_repeated_call_or_result_line_names_no_call_and_keeps_its_agent() {
         // (A result's line repeats only when its message has an id, as a reply's has.)
         let call = r#"{"type":"assistant","sessionId":"s","isSidechain":true,"agentId":"ab","uuid":"UUID","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
