@@ -529,6 +529,9 @@ mod tests {
             r#"{"n":false}"#,
             r#"{"n":null}"#,
             r#"{"n":18446744073709551615}"#,
+            // Two integers one float cannot tell apart.
+            r#"{"n":-9007199254740993}"#,
+            r#"{"n":-9007199254740992}"#,
             r#"{"n":1e300}"#,
         ];
         let values: Vec<Value> = texts.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
@@ -673,6 +676,21 @@ mod tests {
         );
         // The task is the first message of the user's, not the first message.
         assert_eq!(ts[0].task.as_deref(), Some("Fix the build."));
+    }
+
+    #[test]
+    fn a_tool_result_failed_when_flagged_or_when_its_exit_code_is_not_zero() {
+        let result = |content: &str, flag: &str| {
+            let line = format!(
+                r#"{{"type":"user","sessionId":"s","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"{content}"{flag}}}]}}}}"#
+            );
+            let s = &run(&[&line]).0[0].steps[0];
+            (s.exit_code, s.is_error)
+        };
+        assert_eq!(result("Exit code 1\\nboom", ""), (Some(1), true));
+        assert_eq!(result("Exit code 0\\nfine", ""), (Some(0), false));
+        assert_eq!(result("denied", r#","is_error":true"#), (None, true));
+        assert_eq!(result("fine", ""), (None, false));
     }
 
     #[test]
