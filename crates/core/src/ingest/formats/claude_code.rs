@@ -730,7 +730,7 @@ mod tests {
             ahead.apply(parse_seen(l, None).unwrap(), &SourceLoc::default(), i as u64);
         }
         for ts in [run(&lines).0, ahead.finish()] {
-            let seen: Vec<(Option<&str>, Option<&str>, Option<&str>, &str)> = ts[0]
+            let seen: Vec<_> = ts[0]
                 .steps
                 .iter()
                 .map(|s| {
