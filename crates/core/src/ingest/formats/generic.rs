@@ -25,7 +25,7 @@ impl Generic {
 impl Generic {
     /// The conversations of model calls first (those handed over taken from `returned`), then
     /// the other lines' trajectory.
-    fn done(self: Box<Self>, returned: Vec<Settled>) -> Vec<Trajectory> {
+    fn done(self, returned: Vec<Settled>) -> Vec<Trajectory> {
         let mut out = self.calls.finish(returned);
         if !self.steps.is_empty() {
             out.push(Trajectory {
@@ -49,7 +49,7 @@ impl JsonlAdapter for Generic {
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
-        self.done(Vec::new())
+        (*self).done(Vec::new())
     }
 
     /// A batch's lines of model calls, each complete as read (`calls`). Natively only: the CLI
@@ -62,7 +62,7 @@ impl JsonlAdapter for Generic {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
-        (self.done(returned), Vec::new())
+        ((*self).done(returned), Vec::new())
     }
 
     /// The first trajectory as read so far (its first `max_steps` steps): a file of messages
