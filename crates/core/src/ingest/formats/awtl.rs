@@ -41,9 +41,17 @@ pub struct Awtl {
 #[derive(Default)]
 struct RunIndex {
     keys: std::hash::RandomState,
-    by_hash: HashMap<u64, usize, std::hash::BuildHasherDefault<HashIs>>,
+    by_hash: ByHash,
     collided: HashMap<String, usize>,
 }
+
+/// The table of the ids' hashes, keyed by the hash as it is. The web build uses the detector's
+/// map type instead (a hash of a hash is one multiply there): one table type less in the bundle
+/// (docs/performance.md, "Bundle").
+#[cfg(not(target_arch = "wasm32"))]
+type ByHash = HashMap<u64, usize, std::hash::BuildHasherDefault<HashIs>>;
+#[cfg(target_arch = "wasm32")]
+type ByHash = crate::attribution::text::FastMap<u64, usize>;
 
 impl RunIndex {
     /// The position of the run `id` (looked up in `runs`), or the id's hash to insert it with.
@@ -71,9 +79,11 @@ impl RunIndex {
 }
 
 /// A hasher for keys that are already hashes: the `u64` as it is.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 struct HashIs(u64);
 
+#[cfg(not(target_arch = "wasm32"))]
 impl std::hash::Hasher for HashIs {
     fn finish(&self) -> u64 {
         self.0
