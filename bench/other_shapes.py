@@ -291,15 +291,14 @@ def calls_interleaved(out, conversations):
                 history.append({"role": "tool", "tool_call_id": f"c{c}-{k}", "content": body})
         queues.append(calls)
     with open(out, "w") as f:
-        open_ = [q for q in queues]
-        heads = [0] * len(open_)
-        live = list(range(len(open_)))
+        heads = [0] * len(queues)
+        live = list(range(len(queues)))
         while live:
             j = rnd.randrange(len(live))
             q = live[j]
-            f.write(json.dumps(open_[q][heads[q]]) + "\n")
+            f.write(json.dumps(queues[q][heads[q]]) + "\n")
             heads[q] += 1
-            if heads[q] == len(open_[q]):
+            if heads[q] == len(queues[q]):
                 live[j] = live[-1]
                 live.pop()
 

@@ -387,10 +387,13 @@ impl Ingestor {
         r.stats.bytes = r.stop_offset.unwrap_or_else(|| self.source.decoded());
         let mut error = self.source.take_error();
         let mode = std::mem::replace(&mut r.mode, Mode::Undecided { held: Vec::new() });
-        // Where the settled trajectories were handed over (for a renamed one, below).
-        let handed_at: Vec<usize> = returned.iter().map(|s| s.position).collect();
         // Ids the adapter keeps distinct itself need no check (100,000 hashed on one thread).
         let distinct = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.ids_distinct());
+        // Where the settled trajectories were handed over (for a renamed one, below).
+        let handed_at: Vec<usize> = match distinct {
+            true => Vec::new(),
+            false => returned.iter().map(|s| s.position).collect(),
+        };
         // Steps compacted as read need no second pass (a long run's are hundreds of MB).
         let compacted = matches!(&mode, Mode::Jsonl { adapter, .. } if adapter.compacts_steps());
         let (format, mut trajectories, changed) = match mode {

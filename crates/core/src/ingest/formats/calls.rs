@@ -279,8 +279,9 @@ impl Calls {
             .map(|position| {
                 self.handed[position] = true;
                 let t = &mut convs[position];
+                // Nothing looks a conversation up by its id: the placeholder left keeps none.
                 let t = Trajectory {
-                    id: t.id.clone(),
+                    id: std::mem::take(&mut t.id),
                     steps: std::mem::take(&mut t.steps),
                     ..Trajectory::default()
                 };
