@@ -6,12 +6,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, copyFile, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { serveDist, launch, newPage, screenshot, waitReady, FIXTURES } from './harness.mjs';
-import { bigFile } from './gen.mjs';
+import { bigFile, scratchDir } from './gen.mjs';
 
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -28,7 +27,7 @@ const MANY = 250;
 before(async () => {
   srv = await serveDist();
   browser = await launch();
-  const tmp = await mkdtemp(join(tmpdir(), 'trajscope-e2e-archives-'));
+  const tmp = await scratchDir('archives-');
   dir = join(tmp, 'traces');
   for (const [from, to] of FILES) {
     await mkdir(join(dir, to, '..'), { recursive: true });
@@ -107,7 +106,7 @@ test('a zip of a member over 1 MiB and a small one: both read whole, the large o
   // A small member goes to the worker as its bytes, a large one as a blob read slice by slice
   // (gather::MEMBER_BYTES): either way every line is counted.
   const big = await bigFile(3, 'big.jsonl');
-  const zip = join(await mkdtemp(join(tmpdir(), 'trajscope-e2e-big-member-')), 'mixed.zip');
+  const zip = join(await scratchDir('big-member-'), 'mixed.zip');
   execFileSync('zip', ['-qj', zip, big.path, join(FIXTURES, 'awtl', 'passed_run.awtl.jsonl')]);
   const { page, context, errors } = await newPage(browser);
   await page.goto(srv.url);

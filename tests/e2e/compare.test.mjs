@@ -7,11 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, screenshot, waitReady } from './harness.mjs';
-import { tempFile, line, attempt, ATTEMPT_SHARED as SHARED } from './gen.mjs';
+import { tempFile, scratchDir, line, attempt, ATTEMPT_SHARED as SHARED } from './gen.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -188,7 +187,7 @@ test('the compare view works from the keyboard alone', async () => {
 
 /** Two runs of `n` steps in one file, the same up to step `at`, then different commands. */
 async function twoBigRuns(n, at) {
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-cmp-'));
+  const dir = await scratchDir('cmp-');
   const path = join(dir, 'two-big.jsonl');
   const ws = createWriteStream(path);
   for (const id of ['big-a', 'big-b']) {

@@ -4,11 +4,11 @@
 // import the dataset and see both labels on the same steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, screenshot, waitReady, ROOT, FIXTURES } from './harness.mjs';
+import { scratchDir } from './gen.mjs';
 
 const SAMPLE = join(ROOT, 'web', 'samples', 'sample.awtl.jsonl');
 const TAU2 = join(FIXTURES, 'tau2', 'airline_3_simulations.json');
@@ -86,7 +86,7 @@ test('two labels export as complete dataset items and come back on the same step
   assert.deepEqual(errors, []);
 
   // A fresh browser profile (nothing saved): load the same files, import the dataset.
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-dataset-'));
+  const dir = await scratchDir('dataset-');
   const saved = join(dir, tb.name);
   await writeFile(saved, tb.text);
   const fresh = await newPage(browser);

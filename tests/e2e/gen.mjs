@@ -1,12 +1,23 @@
 // Trace generators for the end-to-end tests and the benchmark: AWTL JSONL written to a temp
 // file (never committed).
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// Every temp file of this process goes under one folder, removed when the process exits: a test
+// file's generated traces (hundreds of MB for the growing-file tests) never outlive its run.
+let root;
+process.on('exit', () => { if (root) rmSync(root, { recursive: true, force: true }); });
+
+/** A new empty folder named from `prefix`, removed with the others when the process exits. */
+export async function scratchDir(prefix) {
+  root ??= mkdtempSync(join(tmpdir(), 'trajscope-e2e-'));
+  return mkdtemp(join(root, prefix));
+}
+
 export async function tempFile(name, content) {
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-e2e-'));
+  const dir = await scratchDir('file-');
   const path = join(dir, name);
   await writeFile(path, content);
   return path;
@@ -32,7 +43,7 @@ export function steps(n, extra = () => ({})) {
 /** Streams what `next()` returns (a string each call, `null` at the end) into a new temp file
  * named `name`; returns its path. */
 async function writeTemp(prefix, name, next) {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const dir = await scratchDir(prefix);
   const path = join(dir, name);
   const ws = createWriteStream(path);
   for (let text = next(); text !== null; text = next()) {

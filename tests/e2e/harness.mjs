@@ -38,7 +38,7 @@ export async function serveDist() {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  return { server, origin, url: origin + BASE_PATH, close: () => new Promise((ok) => server.close(ok)) };
+  return { server, origin, url: origin + BASE_PATH, close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }) };
 }
 
 /** Launches headless Chromium with the flags this machine needs. */

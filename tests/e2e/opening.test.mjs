@@ -3,11 +3,10 @@
 // trajectory, or the one a deep link names, is asked for as before.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, waitReady, FIXTURES } from './harness.mjs';
-import { steps } from './gen.mjs';
+import { steps, scratchDir } from './gen.mjs';
 
 let srv, browser, twoRuns, dir;
 
@@ -15,7 +14,7 @@ before(async () => {
   srv = await serveDist();
   browser = await launch();
   // Two runs of nine lines each: the first's steps are on lines 1–9, the second's on 10–18.
-  dir = await mkdtemp(join(tmpdir(), 'trajscope-opening-'));
+  dir = await scratchDir('opening-');
   twoRuns = join(dir, 'two-runs.jsonl');
   const a = await readFile(join(FIXTURES, 'awtl', 'env_blocker_browser.awtl.jsonl'), 'utf8');
   const b = await readFile(join(FIXTURES, 'awtl', 'passed_run.awtl.jsonl'), 'utf8');

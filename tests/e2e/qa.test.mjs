@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { serveDist, launch, newPage, screenshot, waitReady, rowsAt, unfoldAll, FIXTURES } from './harness.mjs';
-import { tempFile, line } from './gen.mjs';
+import { tempFile, scratchDir, line } from './gen.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -319,9 +319,8 @@ test('a bidi control inside one element shows as a mark and reorders none of its
 
 test('a file of an archive keeps its own name in view in the queue; a file-wide brief says so', async () => {
   const { execFileSync } = await import('node:child_process');
-  const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const dir = await mkdtemp(join(tmpdir(), 'trajscope-e2e-qa-'));
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const dir = await scratchDir('qa-');
   const sub = join(dir, 'a-rather-long-folder-name-of-runs', 'nested');
   await mkdir(sub, { recursive: true });
   const run = (id, status) => line({ type: 'run_start', run_id: id }) +

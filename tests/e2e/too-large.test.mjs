@@ -2,13 +2,13 @@
 // not a crashed tab (docs/limits.md). The file is sparse: 1.1 GiB on paper, no disk used.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, waitReady } from './harness.mjs';
+import { scratchDir } from './gen.mjs';
 
 let srv, browser, dir;
-before(async () => { srv = await serveDist(); browser = await launch(); dir = await mkdtemp(join(tmpdir(), 'trajscope-e2e-')); });
+before(async () => { srv = await serveDist(); browser = await launch(); dir = await scratchDir('too-large-'); });
 after(async () => { await browser?.close(); await srv?.close(); await rm(dir, { recursive: true, force: true }); });
 
 test('a file over the tab limit gets a message at once and the page keeps working', async () => {
