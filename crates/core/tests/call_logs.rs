@@ -198,3 +198,36 @@ fn a_conversation_answered_by_two_choices_keeps_both() {
     assert_eq!(steps[1].usage.as_ref().and_then(|u| u.input_tokens), Some(5));
     assert!(steps[2].usage.is_none());
 }
+
+#[test]
+fn a_reply_wrapped_in_message_is_read_and_json_rpc_stays_plain_lines() {
+    // An Ollama chat call logged as request and response: the reply is the response's `message`.
+    let ollama = json!({"request": {"model": "llama3", "messages": [{"role": "user", "content": "ping"}]},
+        "response": {"model": "llama3", "message": {"role": "assistant", "content": "pong"}, "done": true}});
+    let t = ingest(ollama.to_string().as_bytes(), IngestOptions::default());
+    let steps: Vec<(&str, Role, &str)> = t.trajectories[0]
+        .steps
+        .iter()
+        .map(|s| (s.loc.path.as_ref(), s.role, s.text.as_str()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("$.request.messages[0]", Role::User, "ping"),
+            ("$.response.message", Role::Assistant, "pong")
+        ]
+    );
+    // JSON-RPC's `params` and `result` (an MCP sampling request and its answer) are no batch's
+    // request and result without a `custom_id`: two plain lines of one trajectory.
+    let rpc = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage",
+            "params": {"messages": [{"role": "user", "content": "ping"}]}}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"role": "assistant", "content": "pong"}}),
+    ];
+    let text: Vec<String> = rpc.iter().map(Value::to_string).collect();
+    let t = ingest(text.join("\n").as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories.len(), 1);
+    let lines: Vec<(u32, &str)> =
+        t.trajectories[0].steps.iter().map(|s| (s.loc.line, s.loc.path.as_ref())).collect();
+    assert_eq!(lines, [(1, ""), (2, "")]);
+}

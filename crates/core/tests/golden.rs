@@ -1402,6 +1402,53 @@ fn model_call_logs_are_read_as_conversations() {
     assert!(failed.is_error);
     assert_eq!(failed.text, "This model's maximum context length is 128000 tokens.");
     assert_eq!(t.trajectories[2].final_answer.as_deref(), Some("Berlin"));
+
+    // An Anthropic Message Batches results file: each request its own trajectory; a result's
+    // `message` is the answer (its tool call, its usage), an `errored` one's nested API error,
+    // an `expired` or `canceled` one an error step that says so.
+    let t = golden("generic/calls_anthropic_batch_results.jsonl");
+    assert_eq!(t.format, Format::Generic);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["ticket-101", "ticket-102", "ticket-103", "ticket-104", "ticket-105"]);
+    let one: Vec<(u32, String, Role, bool)> = (0..5).flat_map(|i| steps(&t, i)).collect();
+    assert_eq!(
+        one,
+        [
+            at(1, "$.result.message", asst, false),
+            at(2, "$.result.error", Role::Other, true),
+            at(3, "$.result.message", asst, false),
+            at(4, "$.result", Role::Other, true),
+            at(5, "$.result", Role::Other, true),
+        ]
+    );
+    let texts: Vec<&str> = t.trajectories.iter().map(|t| t.steps[0].text.as_str()).collect();
+    assert_eq!(
+        texts[1],
+        "max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens"
+    );
+    assert_eq!(texts[3..], ["request expired", "request canceled"]);
+    let call = &t.trajectories[0].steps[0];
+    assert_eq!((call.kind, call.tool.as_deref()), (StepKind::Action, Some("lookup_order")));
+    let usage = call.usage.as_deref().expect("the result's usage");
+    assert_eq!((usage.input_tokens, usage.cache_read_tokens), (Some(310), Some(200)));
+    assert_eq!(
+        t.trajectories[2].final_answer.as_deref(),
+        Some("Your refund was issued on 2026-11-28.")
+    );
+    // Its requests file: each request's system prompt and messages, by `custom_id`.
+    let t = golden("generic/calls_anthropic_batch_requests.jsonl");
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["ticket-101", "ticket-103"]);
+    assert_eq!(
+        steps(&t, 1),
+        [
+            at(2, "$.params.system", sys, false),
+            at(2, "$.params.messages[0]", user, false),
+            at(2, "$.params.messages[1]", asst, false),
+            at(2, "$.params.messages[2]", tool, false),
+        ]
+    );
+    assert_eq!(t.trajectories[0].task.as_deref(), Some("Where is my order A-17?"));
 }
 
 #[test]

@@ -737,28 +737,35 @@ fn a_loader_says_whether_its_copy_is_a_documents() {
 }
 
 /// A batch's output line (one request answered) is a model call complete as read: its
-/// conversation settles as its line is read, at its final place, and comes back unchanged.
+/// conversation settles as its line is read, at its final place, and comes back unchanged. The
+/// same for an Anthropic batch's results and requests.
 #[test]
 fn each_line_of_a_batch_of_model_calls_settles_as_it_is_read() {
-    let input = common::read("generic/calls_batch_output.jsonl");
-    let whole = ingest(&input, IngestOptions::default());
-    let mut ingestor = Ingestor::new(IngestOptions::default());
-    let mut settled = Vec::new();
-    for (i, line) in input.split_inclusive(|&b| b == b'\n').enumerate() {
-        ingestor.feed(&line[..line.len() - 1]);
-        assert!(ingestor.take_settled().is_empty(), "line {i} is not ended yet");
-        ingestor.feed(&line[line.len() - 1..]);
-        let now = ingestor.take_settled();
-        assert_eq!(now.len(), 1, "line {i}");
-        assert_eq!(now[0].trajectory, whole.trajectories[now[0].position], "final form");
-        assert!(ingestor.snapshot_first(10).is_none(), "the first is handed over");
-        settled.extend(now);
+    for file in [
+        "generic/calls_batch_output.jsonl",
+        "generic/calls_anthropic_batch_results.jsonl",
+        "generic/calls_anthropic_batch_requests.jsonl",
+    ] {
+        let input = common::read(file);
+        let whole = ingest(&input, IngestOptions::default());
+        let mut ingestor = Ingestor::new(IngestOptions::default());
+        let mut settled = Vec::new();
+        for (i, line) in input.split_inclusive(|&b| b == b'\n').enumerate() {
+            ingestor.feed(&line[..line.len() - 1]);
+            assert!(ingestor.take_settled().is_empty(), "{file} line {i} is not ended yet");
+            ingestor.feed(&line[line.len() - 1..]);
+            let now = ingestor.take_settled();
+            assert_eq!(now.len(), 1, "{file} line {i}");
+            assert_eq!(now[0].trajectory, whole.trajectories[now[0].position], "final form");
+            assert!(ingestor.snapshot_first(10).is_none(), "the first is handed over");
+            settled.extend(now);
+        }
+        let positions: Vec<usize> = settled.iter().map(|s| s.position).collect();
+        assert_eq!(positions, (0..whole.trajectories.len()).collect::<Vec<_>>(), "{file}");
+        let finished = ingestor.finish_with(settled);
+        assert!(finished.changed.is_empty());
+        assert_eq!(finished.trace, whole);
     }
-    let positions: Vec<usize> = settled.iter().map(|s| s.position).collect();
-    assert_eq!(positions, (0..whole.trajectories.len()).collect::<Vec<_>>());
-    let finished = ingestor.finish_with(settled);
-    assert!(finished.changed.is_empty());
-    assert_eq!(finished.trace, whole);
     // A batch's failed line (its response `null`) and its input line settle too; a logged call
     // that names a `custom_id` but is no batch's (a request, no response yet) may go on.
     for (line, settles) in [

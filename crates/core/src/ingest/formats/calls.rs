@@ -3,6 +3,8 @@
 //! - `{"request": {...}, "response": {...}}`, the usual way a proxy or a wrapper logs a call;
 //! - an OpenAI Batch input line (`{"custom_id", "body": {...}}`) or output line
 //!   (`{"custom_id", "response": {"status_code", "body": {...}}}`);
+//! - an Anthropic Message Batches request (`{"custom_id", "params": {...}}`) or result
+//!   (`{"custom_id", "result": {"type", "message": {...}}}`, or its `error`);
 //! - `{"input": [messages], "output": {...}}` (an observability tool's export of a generation);
 //! - `{"messages": [...], "response": {...}}`, a logging proxy's payload (LiteLLM's).
 //!
@@ -81,35 +83,52 @@ fn items<'a>(list: Option<&'a Value>, base: String, out: &mut Vec<Said<'a>>) -> 
 }
 
 /// The text of an error a call returned, read as the generic fallback reads an `error`
-/// ([`is_error_value`]): its `message`, else its text.
+/// ([`is_error_value`]): its `message` (or its own `error`'s, as Anthropic's API nests it), else
+/// its text.
 fn failure(e: Option<&Value>) -> Option<String> {
     let e = e.filter(|e| is_error_value(e))?;
-    Some(e.get("message").map(value_text).unwrap_or_else(|| value_text(e)))
+    let message = e.get("message").or_else(|| e.get("error")?.get("message"));
+    Some(message.map(value_text).unwrap_or_else(|| value_text(e)))
 }
 
 impl Calls {
     /// Reads `o` when it is a call record; `false` (nothing read) when it is not.
     pub(crate) fn push(&mut self, o: &Map<String, Value>, loc: &SourceLoc, seq: u64) -> bool {
-        // The request: `request`, a batch line's `body`, an export's `input` of messages; the
-        // response beside it (`output` beside `input`).
-        let (req_key, req) = ["request", "body", "input"]
+        // The request: `request`, an OpenAI batch line's `body`, an Anthropic one's `params`, an
+        // export's `input` of messages; the response beside it (`output` beside `input`, an
+        // Anthropic batch's `result`).
+        let anthropic = o.contains_key("custom_id") && !o.contains_key("response");
+        let (req_key, req) = ["request", "body", "params", "input"]
             .into_iter()
             .find_map(|k| {
                 let r = o.get(k)?;
                 let list = matches!(r, Value::Array(m) if m.first().is_some_and(Value::is_object));
-                (k != "input" || list || r.get("messages").is_some()).then_some((k, r))
+                let is = match k {
+                    "input" => list || r.get("messages").is_some(),
+                    "params" => anthropic,
+                    _ => true,
+                };
+                is.then_some((k, r))
             })
             .unwrap_or(("", &Value::Null));
-        let resp_key = if req_key == "input" { "output" } else { "response" };
+        let resp_key = match req_key {
+            "input" => "output",
+            _ if anthropic && o.contains_key("result") => "result",
+            _ => "response",
+        };
         if req_key.is_empty() && !o.contains_key(resp_key) {
             // Neither a request nor a response: a plain line (most of a generic file's).
             return false;
         }
         let resp = o.get(resp_key).unwrap_or(&Value::Null);
-        // A batch output's response wraps the API's reply in `body`, beside its status.
-        let (reply, at) = match resp.get("body") {
-            Some(b) if b.is_object() => (b, format!("$.{resp_key}.body")),
-            _ => (resp, format!("$.{resp_key}")),
+        // A batch output's response wraps the API's reply in `body`, beside its status; an
+        // Anthropic batch's result in `message`, beside its `type` (as Ollama's reply does).
+        let wrapped = ["body", "message"]
+            .into_iter()
+            .find_map(|k| Some((k, resp.get(k).filter(|b| b.is_object())?)));
+        let (reply, at) = match wrapped {
+            Some((k, b)) => (b, format!("$.{resp_key}.{k}")),
+            None => (resp, format!("$.{resp_key}")),
         };
         // Messages made of a system prompt given apart (Anthropic, Responses, Gemini) and of a
         // Responses `input` given as one text (the user's).
@@ -129,12 +148,17 @@ impl Calls {
         // A failed call: one more message, of its error (an error step, as the generic
         // fallback reads `"error": true`).
         let status = resp.get("status_code").and_then(Value::as_u64).filter(|s| *s >= 400);
+        let status = status.map(|s| format!("status {s}")).or_else(|| {
+            // An Anthropic batch's request that never ran.
+            let kind = resp.get("type").and_then(Value::as_str)?;
+            matches!(kind, "canceled" | "expired").then(|| format!("request {kind}"))
+        });
         // The record's own: `error`, or LiteLLM's `error_str`.
         let top = ["error", "error_str"].into_iter().find_map(|k| Some((failure(o.get(k))?, k)));
         let failed = match (failure(reply.get("error")), top, status) {
             (Some(e), _, _) => Some((e, format!("{at}.error"))),
             (_, Some((e, k)), _) => Some((e, format!("$.{k}"))),
-            (_, _, Some(s)) => Some((format!("status {s}"), at.clone())),
+            (_, _, Some(s)) => Some((s, at.clone())),
             _ => None,
         };
         let failed = failed.map(|(text, path)| {
@@ -194,7 +218,8 @@ impl Calls {
         // A batch's line is one request, whole: a conversation of its own, complete as read
         // (a batch names each request once; two batches' lines may share a name).
         let batch = o.contains_key("custom_id")
-            && (req_key == "body"
+            && (matches!(req_key, "body" | "params")
+                || resp_key == "result"
                 || matches!(o.get("response"), Some(Value::Null))
                 || resp.get("status_code").is_some());
         // A Responses call that goes on from an earlier one (`previous_response_id`): that call's
