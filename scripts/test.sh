@@ -13,7 +13,8 @@ step() { log "$*"; }
 t0=$(date +%s)
 
 # Free disk, said first: a full disk fails a test far from its cause (a trace generator's
-# ENOSPC). The gate needs about 6 GB free for a clean target/ and its temp files.
+# ENOSPC). A clean gate used 3.8 GB at its peak, plus about 2 GB of tools on a cold machine
+# (docs/build.md, "Disk").
 free_mb=$(df -Pm "$ROOT" | awk 'NR==2 {print $4}')
 log "disk: ${free_mb} MB free where target/ is; $(df -Pm "${TMPDIR:-/tmp}" | awk 'NR==2 {print $4}') MB in ${TMPDIR:-/tmp}"
 if [ "${free_mb:-0}" -lt 6000 ]; then
