@@ -97,7 +97,8 @@ impl Calls {
         // The request: `request`, an OpenAI batch line's `body`, an Anthropic one's `params`, an
         // export's `input` of messages; the response beside it (`output` beside `input`, an
         // Anthropic batch's `result`).
-        let anthropic = o.contains_key("custom_id") && !o.contains_key("response");
+        let named = o.contains_key("custom_id");
+        let anthropic = named && !o.contains_key("response");
         let (req_key, req) = ["request", "body", "params", "input"]
             .into_iter()
             .find_map(|k| {
@@ -217,7 +218,7 @@ impl Calls {
         let asked_again = !asked.iter().any(|(m, _)| is_assistant(m));
         // A batch's line is one request, whole: a conversation of its own, complete as read
         // (a batch names each request once; two batches' lines may share a name).
-        let batch = o.contains_key("custom_id")
+        let batch = named
             && (matches!(req_key, "body" | "params")
                 || resp_key == "result"
                 || matches!(o.get("response"), Some(Value::Null))
