@@ -13,10 +13,11 @@
 //! - `invoke_agent` / `create_agent` / `invoke_workflow` and other spans: a message marking the
 //!   start of that work (the span name); the root span's reply is the final answer.
 //!
-//! The actor is `gen_ai.agent.name` of the span or of its nearest `invoke_agent` ancestor. A span
-//! is an error when its status code is ERROR (`2` / `STATUS_CODE_ERROR`), when it has
-//! `error.type`, or an `exception` event; a failed root span fails the trajectory. Step 0 is the
-//! user's request: the last user message of the first span with `gen_ai.input.messages`.
+//! The actor is `gen_ai.agent.name` of the span or of its nearest ancestor that names one (an
+//! `invoke_agent` span, as a rule). A span is an error when its status code is ERROR (`2` /
+//! `STATUS_CODE_ERROR`), when it has `error.type`, or an `exception` event; a failed root span
+//! fails the trajectory. Step 0 is the user's request: the last user message of the first span
+//! with `gen_ai.input.messages`. The rules in full: docs/formats.md, "OpenTelemetry GenAI spans".
 
 use std::collections::HashMap;
 
