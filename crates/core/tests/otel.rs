@@ -483,3 +483,45 @@ fn a_line_without_resource_spans_is_quarantined_with_its_reason() {
     assert!(t.quarantine.is_empty());
     assert_eq!(t.trajectories[0].steps.len(), 1);
 }
+
+#[test]
+fn step_zero_comes_from_the_line_and_time_of_the_span_that_asked() {
+    let input = msgs(json!([{"role": "user", "parts": [{"type": "text", "content": "Do it."}]}]));
+    let lines = [
+        line(&[span("t", "root", "", 100, "invoke_agent a", json!({}), json!({}))]),
+        line(&[chat("t", "c", "root", 200, json!({"gen_ai.input.messages": input}))]),
+    ];
+    let t = &read_all(&lines)[0];
+    let (ask, chat) = (&t.steps[0], &t.steps[2]);
+    assert_eq!((ask.role, ask.text.as_str()), (Role::User, "Do it."));
+    assert_eq!((ask.loc.line, chat.loc.line), (2, 2), "the line of the span it came from");
+    assert_eq!(ask.loc, chat.loc);
+    assert_eq!(ask.timestamp.as_deref(), Some("200"));
+    assert_eq!(ask.ingest_seq, chat.ingest_seq);
+    assert_ne!(ask.ingest_seq, t.steps[1].ingest_seq);
+}
+
+#[test]
+fn a_copy_while_read_is_the_first_trace_so_far() {
+    use trajscope_core::Ingestor;
+    let lines = [
+        line(&[
+            span("t1", "b", "", 300, "step b", json!({}), json!({})),
+            span("t2", "x", "", 50, "other trace", json!({}), json!({})),
+        ]),
+        line(&[
+            span("t1", "a", "", 200, "step a", json!({}), json!({})),
+            span("t1", "c", "", 400, "step c", json!({}), json!({})),
+        ]),
+    ];
+    let opts = IngestOptions { format: Some(Format::Otel), ..IngestOptions::default() };
+    let mut ingestor = Ingestor::new(opts.clone());
+    ingestor.feed(format!("{}\n", lines.join("\n")).as_bytes());
+    // The trace of the file's first span, its first two spans in arrival order, ordered by start.
+    let copy = ingestor.snapshot_first(2).expect("a copy");
+    assert_eq!(copy.id, "t1");
+    let names: Vec<&str> = copy.steps.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(names, ["step a", "step b"]);
+    assert_eq!(copy.steps.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
+    assert!(Ingestor::new(opts).snapshot_first(2).is_none(), "nothing read: no copy");
+}
