@@ -66,6 +66,13 @@ fn chat(trace: &str, id: &str, parent: &str, start: u64, attrs: Value) -> Value 
     span(trace, id, parent, start, "chat gpt-4o", a, json!({}))
 }
 
+/// A tool's span (`execute_tool`) of trace `t`: `attrs` beside its operation's name.
+fn tool(id: &str, parent: &str, start: u64, name: &str, attrs: Value, extra: Value) -> Value {
+    let mut a = json!({"gen_ai.operation.name": s("execute_tool")});
+    a.as_object_mut().unwrap().extend(attrs.as_object().cloned().unwrap_or_default());
+    span("t", id, parent, start, name, a, extra)
+}
+
 fn texts(t: &Trajectory) -> Vec<(Role, &str)> {
     t.steps.iter().map(|s| (s.role, s.text.as_str())).collect()
 }
@@ -211,19 +218,15 @@ fn a_reply_is_read_from_its_parts_and_tool_calls_make_it_an_action() {
 
 #[test]
 fn a_tool_span_is_an_observation_of_its_tool_arguments_and_result() {
-    let t = read(&[span(
-        "t",
+    let t = read(&[tool(
         "x",
         "",
         1,
         "execute_tool bash",
-        json!({
-            "gen_ai.operation.name": s("execute_tool"),
-            "gen_ai.tool.name": s("run_shell"),
+        json!({"gen_ai.tool.name": s("run_shell"),
             "gen_ai.tool.call.arguments": s("{\"command\":\"cat src/lib.rs\"}"),
             "gen_ai.tool.call.result": s("fn main() {}"),
-            "gen_ai.tool.call.id": s("call_9"),
-        }),
+            "gen_ai.tool.call.id": s("call_9")}),
         json!({}),
     )]);
     let o = &t.steps[0];
@@ -234,30 +237,19 @@ fn a_tool_span_is_an_observation_of_its_tool_arguments_and_result() {
     assert_eq!(o.ids.source_action_id.as_deref(), Some("call_9"));
     assert!(!o.is_error);
     // No tool name attribute: the span name's after `execute_tool `.
-    let t = read(&[span(
-        "t",
-        "x",
-        "",
-        1,
-        "execute_tool lookup",
-        json!({"gen_ai.operation.name": s("execute_tool")}),
-        json!({}),
-    )]);
+    let t = read(&[tool("x", "", 1, "execute_tool lookup", json!({}), json!({}))]);
     assert_eq!(t.steps[0].tool.as_deref(), Some("lookup"));
     assert_eq!(t.steps[0].text, "");
 }
 
 #[test]
 fn any_values_of_every_kind_are_read() {
-    let t = read(&[span(
-        "t",
+    let t = read(&[tool(
         "x",
         "",
         1,
         "execute_tool f",
-        json!({
-            "gen_ai.operation.name": s("execute_tool"),
-            "gen_ai.tool.name": s("f"),
+        json!({"gen_ai.tool.name": s("f"),
             "gen_ai.tool.call.arguments": {"kvlistValue": {"values": [
                 {"key": "n", "value": {"intValue": "5"}},
                 {"key": "m", "value": {"intValue": 6}},
@@ -269,8 +261,7 @@ fn any_values_of_every_kind_are_read() {
                 {"key": "odd", "value": {"bytesValue": "AAE="}},
                 {"key": "none"},
             ]}},
-            "gen_ai.tool.call.result": {"intValue": "42"},
-        }),
+            "gen_ai.tool.call.result": {"intValue": "42"}}),
         json!({}),
     )]);
     let args: Value = serde_json::from_str(t.steps[0].args.as_deref().unwrap()).unwrap();
@@ -280,15 +271,13 @@ fn any_values_of_every_kind_are_read() {
         "l": ["a", 7], "raw": 3, "odd": {"bytesValue": "AAE="}, "none": null})
     );
     assert_eq!(t.steps[0].text, "42");
-    // An attribute without a key is skipped; attributes that are no list are none.
-    let t = read(&[span(
-        "t",
+    // Attributes that are no list are none: the span's name gives the operation and the tool.
+    let t = read(&[tool(
         "x",
         "",
         1,
         "execute_tool f",
-        json!({
-        "gen_ai.operation.name": s("execute_tool"), "gen_ai.tool.name": s("g")}),
+        json!({"gen_ai.tool.name": s("g")}),
         json!({"attributes": {"gen_ai.tool.name": "h"}}),
     )]);
     assert_eq!(t.steps[0].tool.as_deref(), Some("f"));
@@ -297,10 +286,9 @@ fn any_values_of_every_kind_are_read() {
 #[test]
 fn a_span_is_an_error_by_its_status_its_error_type_or_an_exception_event() {
     let err = |extra: Value, attrs: Value| {
-        let mut a = json!({"gen_ai.operation.name": s("execute_tool"), "gen_ai.tool.name": s("f"),
-            "gen_ai.tool.call.result": s("output")});
+        let mut a = json!({"gen_ai.tool.name": s("f"), "gen_ai.tool.call.result": s("output")});
         a.as_object_mut().unwrap().extend(attrs.as_object().cloned().unwrap_or_default());
-        let t = read(&[span("t", "x", "", 1, "execute_tool f", a, extra)]);
+        let t = read(&[tool("x", "", 1, "execute_tool f", a, extra)]);
         let st = &t.steps[0];
         (st.is_error, st.text.clone(), st.status.as_deref().map(str::to_string))
     };
@@ -349,13 +337,12 @@ fn a_span_is_an_error_by_its_status_its_error_type_or_an_exception_event() {
         err(json!({"status": {"code": 2, "message": ""}}), json!({"error.type": s("E")}));
     assert_eq!(text, "output\nE", "an empty message is none");
     // An error with no text of its own: the problem alone.
-    let t = read(&[span(
-        "t",
+    let t = read(&[tool(
         "x",
         "",
         1,
         "execute_tool f",
-        json!({"gen_ai.operation.name": s("execute_tool")}),
+        json!({}),
         json!({"status": {"code": 2, "message": "died"}}),
     )]);
     assert_eq!(t.steps[0].text, "died");
@@ -366,28 +353,12 @@ fn a_failed_root_span_fails_the_trajectory_a_failed_child_does_not() {
     let failed = json!({"status": {"code": 2, "message": "gave up"}});
     let t = read(&[
         span("t", "root", "", 1, "invoke_agent a", json!({}), failed.clone()),
-        span(
-            "t",
-            "c",
-            "root",
-            2,
-            "execute_tool f",
-            json!({"gen_ai.operation.name": s("execute_tool")}),
-            json!({}),
-        ),
+        tool("c", "root", 2, "execute_tool f", json!({}), json!({})),
     ]);
     assert_eq!(t.outcome, Outcome::Failed);
     let t = read(&[
         span("t", "root", "", 1, "invoke_agent a", json!({}), json!({})),
-        span(
-            "t",
-            "c",
-            "root",
-            2,
-            "execute_tool f",
-            json!({"gen_ai.operation.name": s("execute_tool")}),
-            failed,
-        ),
+        tool("c", "root", 2, "execute_tool f", json!({}), failed),
     ]);
     assert_ne!(t.outcome, Outcome::Failed);
     assert!(t.steps[1].is_error);
