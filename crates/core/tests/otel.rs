@@ -60,17 +60,20 @@ fn read(spans: &[Value]) -> Trajectory {
     all.remove(0)
 }
 
-fn chat(trace: &str, id: &str, parent: &str, start: u64, attrs: Value) -> Value {
-    let mut a = json!({"gen_ai.operation.name": s("chat")});
+/// `attrs` beside the operation's name `op`.
+fn op(op: &str, attrs: Value) -> Value {
+    let mut a = json!({"gen_ai.operation.name": s(op)});
     a.as_object_mut().unwrap().extend(attrs.as_object().cloned().unwrap_or_default());
-    span(trace, id, parent, start, "chat gpt-4o", a, json!({}))
+    a
+}
+
+fn chat(trace: &str, id: &str, parent: &str, start: u64, attrs: Value) -> Value {
+    span(trace, id, parent, start, "chat gpt-4o", op("chat", attrs), json!({}))
 }
 
 /// A tool's span (`execute_tool`) of trace `t`: `attrs` beside its operation's name.
 fn tool(id: &str, parent: &str, start: u64, name: &str, attrs: Value, extra: Value) -> Value {
-    let mut a = json!({"gen_ai.operation.name": s("execute_tool")});
-    a.as_object_mut().unwrap().extend(attrs.as_object().cloned().unwrap_or_default());
-    span("t", id, parent, start, name, a, extra)
+    span("t", id, parent, start, name, op("execute_tool", attrs), extra)
 }
 
 fn texts(t: &Trajectory) -> Vec<(Role, &str)> {
