@@ -163,9 +163,9 @@ impl Session {
     /// Stores an analysis computed elsewhere (the CLI analyses independent trajectories on
     /// several threads); it must be `attribution::analyze_trajectory` of trajectory `i` with
     /// [`Session::options`].
-    pub fn set_analysis(&mut self, i: usize, a: TrajectoryAnalysis) {
+    pub fn set_analysis(&mut self, i: usize, a: impl Into<Box<TrajectoryAnalysis>>) {
         if let Some(slot) = self.analyses.get_mut(i) {
-            *slot = Some(Box::new(a));
+            *slot = Some(a.into());
         }
     }
 

@@ -207,7 +207,7 @@ fn a_loader_takes_settled_trajectories_back_with_some_analyses() {
     early.analyse(1);
     loader.feed(&input.as_bytes()[first_four..]);
     let (_, analyses) = early.into_parts();
-    let back = settled.into_iter().zip(analyses.into_iter().map(|a| a.map(|a| *a))).collect();
+    let back = settled.into_iter().zip(analyses).collect();
     let (mut session, changed) = loader.finish_returning(back);
     assert_eq!(changed, [0], "run 1 had a line after its end");
     // Run 2's analysis is kept; run 1's is dropped (analysed again from the whole run).

@@ -252,7 +252,7 @@ impl Store {
                     continue;
                 }
                 was_analysed.push(a.is_some());
-                back.push((Settled { position, trajectory }, a.map(|a| *a)));
+                back.push((Settled { position, trajectory }, a));
             }
         }
         back.extend(

@@ -502,8 +502,9 @@ fn load(
             r.apply(&mut s.trajectory);
         }
         if !render_early {
+            // Boxed: the list of settled runs holds a pointer, not room for an analysis each.
             let a = analyze_trajectory(&s.trajectory, &Default::default());
-            return (s, Some(a));
+            return (s, Some(Box::new(a)));
         }
         // A long run's overview is written into a buffer of its own, kept as it is (tens of MB
         // for `huge-run`), and its steps stay.
