@@ -609,6 +609,16 @@ fn sniffing_does_not_misfire_across_formats() {
         detect("{\"type\":\"user\",\"uuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"),
         Format::ClaudeCode
     );
+    assert_eq!(detect("{\"sessionId\":\"s\",\"cwd\":\"/w\"}\n"), Format::ClaudeCode);
+    // A Gemini CLI session has a `sessionId` too: its messages make it a chat record, its
+    // `projectHash` the first line of one written a message a line.
+    let gemini = "{\"sessionId\":\"s\",\"messages\":[{\"type\":\"user\",\"content\":\"hi\"}]}";
+    assert_eq!(detect(gemini), Format::Chat);
+    assert_eq!(detect("{\"sessionId\":\"s\",\"projectHash\":\"h\"}\n"), Format::Generic);
+    assert_eq!(
+        detect("{\"messages\":[{\"type\":\"note\",\"content\":\"hi\"}]}\n"),
+        Format::Generic
+    );
     // Codex needs its envelope; OTLP its `resourceSpans`.
     assert_eq!(
         detect("{\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\"}}\n"),
@@ -739,6 +749,71 @@ fn share_gpt_conversations_in_a_json_list() {
     assert_eq!((steps[1].args.as_deref(), steps[1].text.as_str()), (Some(call), call));
     assert_eq!((steps[2].kind, steps[2].text.as_str()), (StepKind::Observation, r#"{"area": 15}"#));
     assert!(t.trajectories.iter().all(|tr| tr.outcome == Outcome::Unknown));
+}
+
+/// A Gemini CLI session file (its `messages`, each of `type` `user` / `gemini` / `info` /
+/// `error`): a chat record, each call's result a step of its own after the message that made it.
+#[test]
+fn gemini_cli_sessions_read_as_chat_records() {
+    let t = golden("chat/gemini_cli_session.json");
+    assert_eq!(t.format, Format::Chat, "not Claude Code's, for its `sessionId`");
+    assert_eq!(counts(&t), [9]);
+    let run = &t.trajectories[0];
+    assert_eq!(run.id, "5f0c2a8e-7d41-4c1b-9a66-2f3e8b1d0c47");
+    assert_eq!(run.task.as_deref().map(|s| &s[..28]), Some("The test test_parse_duration"));
+    let kinds: Vec<(Role, StepKind)> = run.steps.iter().map(|s| (s.role, s.kind)).collect();
+    use {Role::*, StepKind::*};
+    assert_eq!(
+        kinds,
+        [
+            (User, Message),
+            (Assistant, Action),
+            (Tool, Observation),
+            (Tool, Observation),
+            (Assistant, Action),
+            (Tool, Observation),
+            (Other, Message),
+            (Other, Message),
+            (Assistant, Message),
+        ]
+    );
+    let asked = &run.steps[1];
+    assert_eq!(asked.tool.as_deref(), Some("read_file,run_shell_command"));
+    let shell = &run.steps[3];
+    assert_eq!(shell.ids.source_action_id.as_deref(), Some("run_shell_command-1759396449021-1"));
+    assert_eq!((shell.exit_code, shell.is_error), (Some(1), true), "its `Exit Code:` line");
+    assert!(shell.text.starts_with("Command: python -m pytest"), "{}", shell.text);
+    // A call whose status is `error`: its `functionResponse`'s `error` is the text.
+    let edit = &run.steps[5];
+    assert!(edit.is_error && edit.text.starts_with("Failed to edit, 0 occurrences"));
+    assert_eq!(edit.loc.path.as_ref(), "$.messages[2]", "the path of the message that called");
+    assert_eq!(run.steps.iter().map(|s| s.is_error).collect::<Vec<_>>()[6..], [false, true, false]);
+    assert_eq!(
+        run.final_answer.as_deref(),
+        Some("I updated the test to use a minutes:seconds duration; it should pass now.")
+    );
+    // The same session on one line, and in the layout of one message a line (its first line
+    // the session's fields): read alike, and neither is Claude Code's.
+    let doc: serde_json::Value =
+        serde_json::from_slice(&read("chat/gemini_cli_session.json")).unwrap();
+    let one_line = ingest(doc.to_string().as_bytes(), IngestOptions::default());
+    assert_eq!(one_line.format, Format::Chat);
+    let steps =
+        |t: &Trace| t.trajectories[0].steps.iter().map(|s| s.text.clone()).collect::<Vec<_>>();
+    assert_eq!(steps(&one_line), steps(&t));
+    let mut lines = doc.clone();
+    let messages = lines.as_object_mut().unwrap().remove("messages").unwrap();
+    let mut jsonl = format!("{lines}\n");
+    for m in messages.as_array().unwrap() {
+        jsonl.push_str(&format!("{m}\n"));
+    }
+    let per_line = ingest(jsonl.as_bytes(), IngestOptions::default());
+    assert_eq!(per_line.format, Format::Generic);
+    assert_eq!(per_line.quarantine, []);
+    // The session's line is a step of its own; then the same steps.
+    assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
+    let roles = |t: &Trace| t.trajectories[0].steps.iter().map(|s| s.role).collect::<Vec<_>>();
+    assert_eq!(roles(&per_line)[1..], roles(&t)[..]);
 }
 
 #[test]

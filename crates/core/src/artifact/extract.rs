@@ -87,6 +87,8 @@ pub fn is_shell_tool(tool: &str) -> bool {
             | "cmd"
             | "terminal"
             | "container.exec"
+            | "run_shell_command"
+            | "execute_command"
     )
 }
 

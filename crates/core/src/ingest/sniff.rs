@@ -41,7 +41,10 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     {
         return Format::Codex;
     }
-    if o.contains_key("sessionId")
+    // A Gemini CLI session (its `sessionId` and `messages`, or its first line, the session's
+    // `sessionId` and `projectHash`) is not Claude Code's.
+    let gemini = o.contains_key("projectHash") || super::formats::chat::is_record(o);
+    if (o.contains_key("sessionId") && !gemini)
         || o.contains_key("parentUuid")
         || (matches!(ty, "user" | "assistant" | "summary" | "system") && o.contains_key("uuid"))
         || (ty == "summary" && o.contains_key("leafUuid"))

@@ -30,8 +30,14 @@ pub fn is_record(o: &Map<String, Value>) -> bool {
     let first = |key: &str| {
         o.get(key).and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_object)
     };
-    first("messages").is_some_and(|m| m.contains_key("role"))
+    first("messages").is_some_and(|m| m.contains_key("role") || is_gemini_message(m))
         || first("conversations").is_some_and(|m| m.contains_key("from"))
+}
+
+/// A Gemini CLI session's message: a `type` of `user` or `gemini` and a `content`, no `role`.
+pub(crate) fn is_gemini_message(m: &Map<String, Value>) -> bool {
+    let ty = m.get("type").and_then(Value::as_str);
+    matches!(ty, Some("user" | "gemini")) && m.contains_key("content") && !m.contains_key("role")
 }
 
 /// One record, or a list of records (each one trajectory).
@@ -71,9 +77,10 @@ fn record(
     for (i, m) in messages.iter().enumerate() {
         let m = object_or(m, || format!("{key}[{i}]"))?;
         let loc = SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() };
+        let index = steps.len() as u32;
         let step = match key {
             "conversations" => {
-                let mut step = super::generic::generic_step(&share_gpt(m), i as u32, loc, 0);
+                let mut step = super::generic::generic_step(&share_gpt(m), index, loc, 0);
                 // A call's text as written (a re-serialised object would reorder its keys).
                 if step.kind == StepKind::Action {
                     if let Some(Value::String(raw)) = get(m, &["value"]) {
@@ -83,11 +90,20 @@ fn record(
                 }
                 step
             }
-            _ => super::generic::generic_step(m, i as u32, loc, 0),
+            _ if !m.contains_key("role") && m.contains_key("type") => {
+                // A Gemini CLI message: its calls' results are steps of their own, after it
+                // (at its path).
+                for said in gemini(m) {
+                    let index = steps.len() as u32;
+                    steps.push(super::generic::generic_step(&said, index, loc.clone(), 0));
+                }
+                continue;
+            }
+            _ => super::generic::generic_step(m, index, loc, 0),
         };
         steps.push(step);
     }
-    let id = get_text(o, &["id", "instance_id", "task_id", "conversation_id", "uuid"])
+    let id = get_text(o, &["id", "instance_id", "task_id", "conversation_id", "uuid", "sessionId"])
         .unwrap_or_else(fallback_id);
     Ok(super::settle(Trajectory { id, outcome: outcome(o), steps, ..Trajectory::default() }))
 }
@@ -130,6 +146,75 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
     }
     if let Some(name) = m.get("name") {
         out.insert("name".to_string(), name.clone());
+    }
+    out
+}
+
+/// A Gemini CLI message (`type`: `user`, `gemini`, `info`, `warning`, `error`; `content`) as
+/// OpenAI-style messages: a `gemini` message is the assistant's, its `toolCalls` (`id`, `name`,
+/// `args`) its tool calls, each followed by a `tool` message of the call's result (its
+/// `functionResponse`'s `output` or `error`, else `resultDisplay`) whose `status` says whether
+/// it failed and whose `Exit Code:` line (a shell command's) is its exit code; an `error`
+/// message is an error. Other keys are kept as written.
+pub(crate) fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
+    let mut own = m.clone();
+    let calls = match own.remove("toolCalls") {
+        Some(Value::Array(calls)) => calls,
+        _ => Vec::new(),
+    };
+    match m.get("type").and_then(Value::as_str) {
+        Some("gemini") => own.insert("role".into(), "assistant".into()),
+        Some("error") => own.insert("is_error".into(), true.into()),
+        _ => None,
+    };
+    // `from`'s keys copied into `to` under new names.
+    let copy = |to: &mut Map<String, Value>, from: &Map<String, Value>, keys: &[(&str, &str)]| {
+        for &(new, old) in keys {
+            if let Some(v) = from.get(old) {
+                to.insert(new.into(), v.clone());
+            }
+        }
+    };
+    let calls: Vec<&Map<String, Value>> = calls.iter().filter_map(Value::as_object).collect();
+    let mut out = Vec::with_capacity(calls.len() + 1);
+    if !calls.is_empty() {
+        let asked = calls.iter().map(|c| {
+            let mut call = Map::new();
+            copy(&mut call, c, &[("id", "id"), ("name", "name"), ("arguments", "args")]);
+            Value::Object(call)
+        });
+        own.insert("tool_calls".into(), asked.collect());
+    }
+    out.push(own);
+    for c in calls {
+        // The result: a list of Gemini API parts, each a `functionResponse` whose `response`
+        // holds the tool's `output` (or its `error`).
+        let parts = c.get("result").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let said: Vec<String> = parts
+            .iter()
+            .filter_map(|p| p.get("functionResponse")?.get("response"))
+            .map(|r| value_text(r.get("output").or_else(|| r.get("error")).unwrap_or(r)))
+            .collect();
+        let text = match said.is_empty() {
+            true => c.get("resultDisplay").map(value_text).unwrap_or_default(),
+            false => said.join("\n"),
+        };
+        let mut reply = Map::new();
+        reply.insert("role".into(), "tool".into());
+        let keys = [
+            ("tool_call_id", "id"),
+            ("tool", "name"),
+            ("status", "status"),
+            ("timestamp", "timestamp"),
+        ];
+        copy(&mut reply, c, &keys);
+        let code =
+            text.lines().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse::<i64>().ok());
+        if let Some(code) = code {
+            reply.insert("exit_code".into(), code.into());
+        }
+        reply.insert("content".into(), text.into());
+        out.push(reply);
     }
     out
 }

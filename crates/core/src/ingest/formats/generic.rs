@@ -41,10 +41,19 @@ impl Generic {
 impl JsonlAdapter for Generic {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let o = parse_object(line)?;
-        if !self.calls.push(&o, &loc, ingest_seq) {
-            let index = self.steps.len() as u32;
-            self.steps.push(generic_step(&o, index, loc, ingest_seq));
+        if self.calls.push(&o, &loc, ingest_seq) {
+            return Ok(());
         }
+        // A Gemini CLI session's message, one a line: its calls' results are steps after it.
+        if super::chat::is_gemini_message(&o) {
+            for m in super::chat::gemini(&o) {
+                let index = self.steps.len() as u32;
+                self.steps.push(generic_step(&m, index, loc.clone(), ingest_seq));
+            }
+            return Ok(());
+        }
+        let index = self.steps.len() as u32;
+        self.steps.push(generic_step(&o, index, loc, ingest_seq));
         Ok(())
     }
 
