@@ -80,6 +80,10 @@ web_size_env() {
   # Bundle). A file of 2 MiB or more is hashed beside the parse, off the way to `ready`; a
   # smaller one as it is read (2 MiB: about 12 ms instead of 9).
   flags="$flags --cfg sha2_backend_soft=\"compact\""
+  # A stack 1 KiB larger than Rust's default 1 MiB: the stack sits at the bottom of memory, so a
+  # run that fits the default stack never touches the lowest 1 KiB, which `wasm-opt
+  # --low-memory-unused` (index.html) may then assume unused (docs/performance.md, Bundle).
+  flags="$flags -Clink-arg=-zstack-size=1049600"
   export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   if [ -n "$features" ]; then export CARGO_UNSTABLE_BUILD_STD_FEATURES="$features"; fi
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
