@@ -812,7 +812,9 @@ fn gemini_cli_sessions_read_as_chat_records() {
     assert_eq!(per_line.quarantine, []);
     // The session's line is a step of its own; then the same steps.
     assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
-    let roles = |t: &Trace| t.trajectories[0].steps.iter().map(|s| s.role).collect::<Vec<_>>();
+    let roles = |t: &Trace| {
+        t.trajectories[0].steps.iter().map(|s| (s.role, s.kind, s.is_error)).collect::<Vec<_>>()
+    };
     assert_eq!(roles(&per_line)[1..], roles(&t)[..]);
 }
 

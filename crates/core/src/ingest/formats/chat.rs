@@ -34,10 +34,13 @@ pub fn is_record(o: &Map<String, Value>) -> bool {
         || first("conversations").is_some_and(|m| m.contains_key("from"))
 }
 
-/// A Gemini CLI session's message: a `type` of `user` or `gemini` and a `content`, no `role`.
+/// A Gemini CLI session's message: a `type` of `user`, `gemini`, `info`, `warning` or `error`
+/// and a `content`, no `role`.
 pub(crate) fn is_gemini_message(m: &Map<String, Value>) -> bool {
     let ty = m.get("type").and_then(Value::as_str);
-    matches!(ty, Some("user" | "gemini")) && m.contains_key("content") && !m.contains_key("role")
+    matches!(ty, Some("user" | "gemini" | "info" | "warning" | "error"))
+        && m.contains_key("content")
+        && !m.contains_key("role")
 }
 
 /// One record, or a list of records (each one trajectory).
@@ -90,7 +93,7 @@ fn record(
                 }
                 step
             }
-            _ if !m.contains_key("role") && m.contains_key("type") => {
+            _ if is_gemini_message(m) => {
                 // A Gemini CLI message: its calls' results are steps of their own, after it
                 // (at its path).
                 for said in gemini(m) {
