@@ -572,6 +572,9 @@ mod tests {
         assert!(!is_error_line("Tests: 0 failed, 42 passed"));
         assert!(!is_error_line("exitcode: 0 (execution succeeded)"));
         assert!(is_error_line("exitcode: 1 (execution failed)"));
+        // Gemini CLI's shell tool says `Error: (none)` after every command that had none.
+        assert!(!is_error_line("Error: (none)"));
+        assert!(is_error_line("Error: ModuleNotFoundError: No module named 'yaml'"));
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub(super) const NEGATED: &[&str] = &[
     "failed: 0",
     "failures: 0",
     "exitcode: 0",
+    // Gemini CLI's shell tool reports every run with an `Error:` line, `(none)` when none.
+    "error: (none)",
 ];
 
 /// Every [`CLAIMS`] needle (and "done") holds one of these stems ("fixed", not "fix": "fix" is
