@@ -792,6 +792,14 @@ fn gemini_cli_sessions_read_as_chat_records() {
         run.final_answer.as_deref(),
         Some("I updated the test to use a minutes:seconds duration; it should pass now.")
     );
+    // Each `gemini` message's `tokens` are its step's usage (its results' steps have none).
+    let usage = |s: &Step| {
+        let u = s.usage.as_deref()?;
+        Some([u.input_tokens?, u.output_tokens?, u.cache_read_tokens?])
+    };
+    let tokens = run.steps.iter().map(usage).collect::<Vec<_>>();
+    let (a, b, c) = (Some([8210, 61, 0]), Some([8740, 88, 8192]), Some([9012, 19, 8192]));
+    assert_eq!(tokens, [None, a, None, None, b, None, None, None, c]);
     // The same session on one line, and in the layout of one message a line (its first line
     // the session's fields): read alike, and neither is Claude Code's.
     let doc: serde_json::Value =
@@ -813,7 +821,8 @@ fn gemini_cli_sessions_read_as_chat_records() {
     // The session's line is a step of its own; then the same steps.
     assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
     let roles = |t: &Trace| {
-        t.trajectories[0].steps.iter().map(|s| (s.role, s.kind, s.is_error)).collect::<Vec<_>>()
+        let steps = t.trajectories[0].steps.iter();
+        steps.map(|s| (s.role, s.kind, s.is_error, s.usage.clone())).collect::<Vec<_>>()
     };
     assert_eq!(roles(&per_line)[1..], roles(&t)[..]);
 }

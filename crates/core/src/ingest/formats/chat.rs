@@ -18,7 +18,7 @@
 use serde_json::{Map, Value};
 
 use super::{as_object, get, get_text, json_kind, object_or, value_text};
-use crate::model::{Outcome, SourceLoc, StepKind, Trajectory};
+use crate::model::{Outcome, SourceLoc, StepKind, Trajectory, Usage};
 
 /// Whether a JSON object is a chat record (used by format detection). A record whose
 /// `response` is an object is a logged model call, its messages the request's (the generic
@@ -100,6 +100,7 @@ fn record(
                     let index = steps.len() as u32;
                     steps.push(super::generic::generic_step(&said, index, loc.clone(), 0));
                 }
+                steps[index as usize].usage = gemini_usage(m);
                 continue;
             }
             _ => super::generic::generic_step(m, index, loc, 0),
@@ -220,6 +221,20 @@ pub(crate) fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
         out.push(reply);
     }
     out
+}
+
+/// A Gemini CLI message's `tokens`: its `input`, `output` and `cached` counts (its `thoughts`
+/// and `tool` counts are not read).
+pub(crate) fn gemini_usage(m: &Map<String, Value>) -> Option<Box<Usage>> {
+    let t = m.get("tokens")?;
+    let tok = |k: &str| crate::usage::count(t.get(k));
+    let usage = Usage {
+        input_tokens: tok("input"),
+        output_tokens: tok("output"),
+        cache_read_tokens: tok("cached"),
+        ..Usage::default()
+    };
+    usage.non_empty()
 }
 
 /// The verdict a record carries, on itself or in its `metadata` / `info`.
