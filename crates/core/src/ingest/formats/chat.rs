@@ -17,8 +17,9 @@
 
 use serde_json::{Map, Value};
 
+use super::generic::generic_step;
 use super::{as_object, get, get_text, json_kind, object_or, value_text};
-use crate::model::{Outcome, SourceLoc, StepKind, Trajectory, Usage};
+use crate::model::{Outcome, SourceLoc, Step, StepKind, Trajectory, Usage};
 
 /// Whether a JSON object is a chat record (used by format detection). A record whose
 /// `response` is an object is a logged model call, its messages the request's (the generic
@@ -83,7 +84,7 @@ fn record(
         let index = steps.len() as u32;
         let step = match key {
             "conversations" => {
-                let mut step = super::generic::generic_step(&share_gpt(m), index, loc, 0);
+                let mut step = generic_step(&share_gpt(m), index, loc, 0);
                 // A call's text as written (a re-serialised object would reorder its keys).
                 if step.kind == StepKind::Action {
                     if let Some(Value::String(raw)) = get(m, &["value"]) {
@@ -94,16 +95,10 @@ fn record(
                 step
             }
             _ if is_gemini_message(m) => {
-                // A Gemini CLI message: its calls' results are steps of their own, after it
-                // (at its path).
-                for said in gemini(m) {
-                    let index = steps.len() as u32;
-                    steps.push(super::generic::generic_step(&said, index, loc.clone(), 0));
-                }
-                steps[index as usize].usage = gemini_usage(m);
+                steps.extend(gemini_steps(m, steps.len(), &loc, 0));
                 continue;
             }
-            _ => super::generic::generic_step(m, index, loc, 0),
+            _ => generic_step(m, index, loc, 0),
         };
         steps.push(step);
     }
@@ -160,7 +155,7 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
 /// `functionResponse`'s `output` or `error`, else `resultDisplay`) whose `status` says whether
 /// it failed and whose `Exit Code:` line (a shell command's) is its exit code; an `error`
 /// message is an error. Other keys are kept as written.
-pub(crate) fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
+fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
     let mut own = m.clone();
     let calls = match own.remove("toolCalls") {
         Some(Value::Array(calls)) => calls,
@@ -223,9 +218,25 @@ pub(crate) fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
     out
 }
 
+/// A Gemini CLI message's steps, numbered from `index`, all at `loc` (its path or line): the
+/// message, then its calls' results ([`gemini`]); the message's `tokens` are its usage.
+pub(crate) fn gemini_steps(
+    m: &Map<String, Value>,
+    index: usize,
+    loc: &SourceLoc,
+    ingest_seq: u64,
+) -> Vec<Step> {
+    let said = gemini(m).into_iter().enumerate();
+    let mut steps: Vec<Step> =
+        said.map(|(i, m)| generic_step(&m, (index + i) as u32, loc.clone(), ingest_seq)).collect();
+    // `gemini` gives the message first, always.
+    steps[0].usage = gemini_usage(m);
+    steps
+}
+
 /// A Gemini CLI message's `tokens`: its `input`, `output` and `cached` counts (its `thoughts`
 /// and `tool` counts are not read).
-pub(crate) fn gemini_usage(m: &Map<String, Value>) -> Option<Box<Usage>> {
+fn gemini_usage(m: &Map<String, Value>) -> Option<Box<Usage>> {
     let t = m.get("tokens")?;
     let tok = |k: &str| crate::usage::count(t.get(k));
     let usage = Usage {

@@ -47,11 +47,7 @@ impl JsonlAdapter for Generic {
         // A Gemini CLI session's message, one a line: its calls' results are steps after it.
         if super::chat::is_gemini_message(&o) {
             let first = self.steps.len();
-            for m in super::chat::gemini(&o) {
-                let index = self.steps.len() as u32;
-                self.steps.push(generic_step(&m, index, loc.clone(), ingest_seq));
-            }
-            self.steps[first].usage = super::chat::gemini_usage(&o);
+            self.steps.extend(super::chat::gemini_steps(&o, first, &loc, ingest_seq));
             return Ok(());
         }
         let index = self.steps.len() as u32;
