@@ -827,6 +827,79 @@ fn gemini_cli_sessions_read_as_chat_records() {
     assert_eq!(roles(&per_line)[1..], roles(&t)[..]);
 }
 
+/// A Goose session export (its `conversation`: messages whose `content` holds `toolRequest` and
+/// `toolResponse` blocks): a chat record, each request an action and each response its reply;
+/// the same messages one a line (older Goose's session files) read alike.
+#[test]
+fn goose_sessions_read_as_chat_records() {
+    let t = golden("chat/goose_session.json");
+    assert_eq!(t.format, Format::Chat);
+    assert_eq!(counts(&t), [8]);
+    let run = &t.trajectories[0];
+    assert_eq!(run.id, "20251201_3");
+    assert_eq!(run.task.as_deref().map(|s| &s[..17]), Some("The test tests/te"));
+    let kinds: Vec<(Role, StepKind, bool)> =
+        run.steps.iter().map(|s| (s.role, s.kind, s.is_error)).collect();
+    use {Role::*, StepKind::*};
+    assert_eq!(
+        kinds,
+        [
+            (User, Message, false),
+            (Assistant, Action, false),
+            // A test run's failures are the detector's to find: the tool's result is no error.
+            (Tool, Observation, false),
+            (Assistant, Action, false),
+            // `status: error`.
+            (Tool, Observation, true),
+            (Assistant, Action, false),
+            (Tool, Observation, false),
+            (Assistant, Message, false),
+        ]
+    );
+    // A request's call: the tool's name and arguments under `toolCall.value`; a shell call's
+    // command is its arguments, and what it writes is seen (the MCP tool `developer__shell`).
+    let first = &run.steps[1];
+    assert_eq!(first.tool.as_deref(), Some("developer__shell"));
+    assert_eq!(first.args.as_deref(), Some("python -m pytest tests/test_slug.py -q"));
+    assert_eq!(first.text, "I'll run the failing test first.");
+    assert_eq!(first.ids.action_id.as_deref(), Some("toolu_01A"));
+    let edit = &run.steps[3];
+    assert_eq!(edit.tool.as_deref(), Some("developer__text_editor"));
+    assert!(edit.artifact_refs.iter().any(|r| r.normalized == "tests/test_slug.py"), "{edit:?}");
+    let sed = &run.steps[5];
+    assert!(sed.artifact_refs.iter().any(|r| r.normalized == "tests/test_slug.py"), "{sed:?}");
+    // A response: its result's content (a tool result's `content`, or the list of contents an
+    // older Goose wrote), or its `error`; linked to its request by the block's `id`.
+    let failed = &run.steps[2];
+    assert!(failed.text.starts_with("F.\n=== FAILURES ==="), "{}", failed.text);
+    assert_eq!(failed.ids.source_action_id.as_deref(), Some("toolu_01A"));
+    assert_eq!(run.steps[4].text, "Execution failed: file tests/test_slug.py is read-only");
+    assert_eq!(run.steps[6].text, "..\n2 passed in 0.03s");
+    assert_eq!(run.final_answer.as_deref(), Some("Fixed: all tests pass now."));
+    // Told it failed, the detector names the edit of the test the task said to leave alone.
+    let mut failed_run = run.clone();
+    failed_run.outcome = Outcome::Failed;
+    let a = trajscope_core::attribution::analyze_trajectory(&failed_run, &Default::default());
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(3));
+    // Older Goose's layout: a line of the session's fields, then one message a line.
+    let doc: serde_json::Value = serde_json::from_slice(&read("chat/goose_session.json")).unwrap();
+    let mut jsonl = String::from(r#"{"working_dir":"/home/dev/slugger","description":"Fix"}"#);
+    jsonl.push('\n');
+    for m in doc["conversation"].as_array().unwrap() {
+        jsonl.push_str(&format!("{m}\n"));
+    }
+    let per_line = ingest(jsonl.as_bytes(), IngestOptions::default());
+    assert_eq!((per_line.format, per_line.quarantine.len()), (Format::Generic, 0));
+    let steps = |t: &Trace| {
+        let steps = t.trajectories[0].steps.iter();
+        steps
+            .map(|s| (s.role, s.kind, s.is_error, s.text.clone(), s.tool.clone()))
+            .collect::<Vec<_>>()
+    };
+    // The session's line is a step of its own; then the same steps.
+    assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
+}
+
 #[test]
 fn openai_agents_sdk_exports() {
     let t = golden("openai_agents/refund_handoff.jsonl");

@@ -72,9 +72,11 @@ pub fn claude_code(tool: &str, input: &Value) -> Vec<String> {
     }
 }
 
-/// A shell-like tool's command (`Bash`, `bash`, `shell`, `exec_command`, `execute_bash`, ...).
+/// A shell-like tool's command (`Bash`, `bash`, `shell`, `exec_command`, `execute_bash`, ...),
+/// also as an MCP server's tool, named after its server (Goose's `developer__shell`, Claude
+/// Code's `mcp__server__bash`): the name after the last `__`.
 pub fn is_shell_tool(tool: &str) -> bool {
-    let t = tool.to_ascii_lowercase();
+    let t = tool.rsplit("__").next().unwrap_or(tool).to_ascii_lowercase();
     matches!(
         t.as_str(),
         "bash"
@@ -433,6 +435,16 @@ const KNOWN_EXTENSIONS: [&str; 48] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_tools_by_name_and_as_an_mcp_servers_tool() {
+        for shell in ["Bash", "shell", "run_shell_command", "developer__shell", "mcp__box__bash"] {
+            assert!(is_shell_tool(shell), "{shell}");
+        }
+        for other in ["developer__text_editor", "shell_history", "mcp__shell__read", "", "__"] {
+            assert!(!is_shell_tool(other), "{other}");
+        }
+    }
 
     // The word split and file-name test as they were (a `char` pattern split, `rsplit`), the
     // reference the byte-wise [`named_in`] is checked against.

@@ -3,7 +3,9 @@
 //! - `messages`: OpenAI-style messages (`role`, `content` as text or parts, `tool_calls`, a
 //!   `tool` reply's `tool_call_id`, an optional `name`), or
 //! - `conversations`: ShareGPT-style turns (`from`: `system`, `human`, `gpt`, `function_call`,
-//!   `observation`, ...; `value`).
+//!   `observation`, ...; `value`), or
+//! - `conversation`: a Goose session export's messages (`role`, `content` blocks of `text`,
+//!   `toolRequest`, `toolResponse`), read as `messages` are.
 //!
 //! A JSONL file of such records is read one trajectory per line; a single document may be one
 //! record or a list of them. Each message becomes one step, read as the generic fallback reads
@@ -33,6 +35,7 @@ pub fn is_record(o: &Map<String, Value>) -> bool {
     };
     first("messages").is_some_and(|m| m.contains_key("role") || is_gemini_message(m))
         || first("conversations").is_some_and(|m| m.contains_key("from"))
+        || first("conversation").is_some_and(|m| m.contains_key("role"))
 }
 
 /// A Gemini CLI session's message: a `type` of `user`, `gemini`, `info`, `warning` or `error`
@@ -69,13 +72,17 @@ fn record(
     base: &str,
     fallback_id: impl FnOnce() -> String,
 ) -> Result<Trajectory, String> {
-    let (key, messages) = match (o.get("messages"), o.get("conversations")) {
-        (Some(Value::Array(m)), _) => ("messages", m),
-        (_, Some(Value::Array(m))) => ("conversations", m),
-        (Some(other), _) | (None, Some(other)) => {
-            return Err(format!("the chat record's messages are {}, not a list", json_kind(other)))
-        }
-        (None, None) => return Err("the chat record has no `messages` list".to_string()),
+    // `conversation`: a Goose session export's messages, read as `messages` are.
+    let listed = ["messages", "conversations", "conversation"].map(|k| (k, o.get(k)));
+    let (key, messages) = match listed.iter().find(|(_, v)| matches!(v, Some(Value::Array(_)))) {
+        Some((k, Some(Value::Array(m)))) => (*k, m),
+        _ => match listed.iter().find_map(|(_, v)| *v) {
+            Some(other) => {
+                let kind = json_kind(other);
+                return Err(format!("the chat record's messages are {kind}, not a list"));
+            }
+            None => return Err("the chat record has no `messages` list".to_string()),
+        },
     };
     let mut steps = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {

@@ -251,9 +251,12 @@ fn blocks(o: &Map<String, Value>) -> &[Value] {
 }
 
 /// What a block is: its `type`, a Gemini `functionCall` part as a `tool_use`, a
-/// `functionResponse` as a `tool_result`.
+/// `functionResponse` as a `tool_result`, a Goose `toolRequest` (or `frontendToolRequest`) as a
+/// `tool_use` and its `toolResponse` as a `tool_result`.
 fn kind(v: &Value) -> &str {
     match v.get("type").and_then(Value::as_str) {
+        Some("toolRequest" | "frontendToolRequest") if v.get("toolCall").is_some() => "tool_use",
+        Some("toolResponse") if v.get("toolResult").is_some() => "tool_result",
         Some(t) => t,
         None if v.get("functionCall").is_some() => "tool_use",
         None if v.get("functionResponse").is_some() => "tool_result",
@@ -308,9 +311,19 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
                 r.get("response").and_then(|v| v.get("error")).is_some_and(|e| !e.is_null())
             });
         }
-        let ids = blocks
-            .iter()
-            .filter_map(|b| b.get("tool_use_id").or_else(|| b.get("functionResponse")?.get("id")));
+        // Goose's reply: each `toolResult`'s content (`value`: a tool's result with its
+        // `content`, or the list of contents an older Goose wrote), or its `error`.
+        let results: Vec<&Map<String, Value>> =
+            blocks.iter().filter_map(|b| b.get("toolResult")?.as_object()).collect();
+        if !results.is_empty() {
+            let said: Vec<String> = results.iter().map(|r| goose_result_text(r)).collect();
+            step.text = said.join("\n");
+        }
+        let ids = blocks.iter().filter_map(|b| {
+            b.get("tool_use_id")
+                .or_else(|| b.get("functionResponse")?.get("id"))
+                .or_else(|| b.get("toolResult").and(b.get("id")))
+        });
         let ids: Vec<String> = ids.map(super::value_text).collect();
         return reply(step, (!ids.is_empty()).then(|| ids.join(",")));
     }
@@ -328,16 +341,30 @@ fn reshape(o: &Map<String, Value>, step: &mut Step) {
     }
 }
 
+/// What a Goose tool result says: its content's text (`value.content`, or `value` itself when
+/// it is the list of contents), or its `error`.
+fn goose_result_text(r: &Map<String, Value>) -> String {
+    match (r.get("value"), r.get("error")) {
+        (Some(Value::Object(v)), _) => {
+            v.get("content").map(super::content_text).unwrap_or_default()
+        }
+        (Some(v), _) => super::content_text(v),
+        (None, Some(e)) => super::value_text(e),
+        (None, None) => String::new(),
+    }
+}
+
 /// The names, arguments (as text) and ids of tool calls, each read from the call or its
-/// `function` (OpenAI) or `functionCall` (Gemini) object: the name under `name` or
-/// `function_name` (ATIF), the arguments under `arguments`, `args` (LangChain, Gemini) or
-/// `input` (Anthropic), the id under the keys given.
+/// `function` (OpenAI), `functionCall` (Gemini) or `toolCall.value` (Goose) object: the name
+/// under `name` or `function_name` (ATIF), the arguments under `arguments`, `args` (LangChain,
+/// Gemini) or `input` (Anthropic), the id under the keys given.
 pub(crate) fn calls_of(
     calls: &[&Map<String, Value>],
     id: &[&str],
 ) -> (Vec<String>, Vec<String>, Vec<String>) {
     let func = |c: &Map<String, Value>, k: &[&str]| -> Option<String> {
-        match c.get("function").or_else(|| c.get("functionCall")) {
+        let goose = || c.get("toolCall")?.get("value");
+        match c.get("function").or_else(|| c.get("functionCall")).or_else(goose) {
             Some(Value::Object(f)) => get_text(f, k),
             _ => get_text(c, k),
         }
