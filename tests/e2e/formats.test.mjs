@@ -2,7 +2,8 @@
 // a JSONL of chat records is one trajectory per record (a cut record quarantined, the rest
 // kept), a log of model calls one trajectory per conversation, and an OpenAI Agents SDK span
 // export is one trajectory per trace, its critical step the
-// call that introduced the error; an ATIF trajectory is read with its calls and results. Step
+// call that introduced the error; an ATIF trajectory and a Goose session are read with their
+// calls and results (a Langfuse trace is named: the CLI reads it, the page says so). Step
 // text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
 import { test, before, after } from 'node:test';
@@ -98,6 +99,33 @@ test('an ATIF trajectory (Harbor) is read: its calls, their results and the fail
   assert.ok(steps.some((t) => t.includes('subagent session sub-4f2a')), steps.join(' | '));
   await page.waitForSelector('[data-testid="diagnosis-step"]');
   await screenshot(page, 'formats-atif');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Goose session is read with its calls and results', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'chat', 'goose_session.json'));
+  await waitReady(page);
+  assert.deepEqual(await queue(page), [{ id: '20251201_3', format: 'chat', outcome: 'unknown' }]);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  await rowsAt(page);
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  assert.ok(steps.some((t) => t.includes('Execution failed: file tests/test_slug.py is read-only')),
+    steps.join(' | '));
+  await screenshot(page, 'formats-goose');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Langfuse trace is named, and the page says the CLI reads it', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'langfuse', 'flight_trace.json'));
+  await page.waitForSelector('[data-testid="no-steps"]');
+  assert.match(await page.textContent('.app'), /the document looks like langfuse but the browser does not read Langfuse traces yet; `trajscope analyze FILE` reads them/);
+  await screenshot(page, 'formats-langfuse');
   assert.deepEqual(errors, []);
   await context.close();
 });

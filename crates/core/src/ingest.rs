@@ -1102,7 +1102,8 @@ impl Router {
             // LangSmith runs one per line are grouped by trace, not read line by line as
             // documents.
             let lines = f.is_jsonl()
-                || (f == Format::Langsmith && sniff_jsonl_line(&value) == Format::Langsmith);
+                || (matches!(f, Format::Langsmith | Format::Langfuse)
+                    && sniff_jsonl_line(&value) == f);
             return Some((f, !lines));
         }
         // A line format's own marks first: an AWTL `run_start` may carry a `history` list

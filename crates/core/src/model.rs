@@ -25,11 +25,12 @@ pub enum Format {
     OpenaiAgents,
     Chat,
     Atif,
+    Langfuse,
     Generic,
 }
 
 impl Format {
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 17] = [
         Format::Awtl,
         Format::ClaudeCode,
         Format::Codex,
@@ -45,6 +46,7 @@ impl Format {
         Format::OpenaiAgents,
         Format::Chat,
         Format::Atif,
+        Format::Langfuse,
         Format::Generic,
     ];
 
@@ -66,6 +68,7 @@ impl Format {
             Format::OpenaiAgents => "openai-agents",
             Format::Chat => "chat",
             Format::Atif => "atif",
+            Format::Langfuse => "langfuse",
             Format::Generic => "generic",
         }
     }

@@ -900,6 +900,88 @@ fn goose_sessions_read_as_chat_records() {
     assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
 }
 
+/// A Langfuse trace (its `observations`: the agent's span, generations, tools' spans, an
+/// event): a generation is the model's answer, a tool's span the result of the call a
+/// generation made, the agent's span an error step where it ended in error; a list of the
+/// observations alone reads the same, and a list of traces one trajectory each.
+#[test]
+fn langfuse_traces() {
+    let t = golden("langfuse/flight_trace.json");
+    assert_eq!(t.format, Format::Langfuse);
+    assert_eq!(counts(&t), [7]);
+    let run = &t.trajectories[0];
+    assert_eq!(run.id, "lf-trace-0b3d");
+    assert_eq!(run.outcome, Outcome::Failed, "the agent's span ended in error");
+    let kinds: Vec<(Role, StepKind, bool)> =
+        run.steps.iter().map(|s| (s.role, s.kind, s.is_error)).collect();
+    use {Role::*, StepKind::*};
+    assert_eq!(
+        kinds,
+        [
+            (Assistant, Action, false),
+            (Tool, Observation, false),
+            (Assistant, Action, false),
+            (Tool, Observation, true),
+            (Assistant, Message, false),
+            (Other, Message, false),
+            (Other, Message, true),
+        ]
+    );
+    let search = &run.steps[0];
+    assert_eq!(
+        (search.tool.as_deref(), search.actor.as_str()),
+        (Some("search_flights"), "ChatOpenAI")
+    );
+    assert_eq!(search.ids.action_id.as_deref(), Some("call_s1"));
+    assert_eq!(search.loc.path.as_ref(), "$.observations[1]");
+    let usage = search.usage.as_deref().unwrap();
+    assert_eq!((usage.input_tokens, usage.output_tokens), (Some(212), Some(41)));
+    // A tool's span answers the call of its name: linked to it, not a second call.
+    assert_eq!(run.steps[1].ids.source_action_id.as_deref(), Some("call_s1"));
+    assert_eq!(run.steps[1].tool.as_deref(), Some("search_flights"));
+    let booking = &run.steps[3];
+    assert_eq!(booking.ids.source_action_id.as_deref(), Some("call_b1"));
+    assert_eq!(booking.text, "HTTPError: 409 Conflict: fare class no longer available");
+    // The agent's span, where it ended: its status is the error step's text.
+    assert_eq!(run.steps[6].text, "Agent stopped due to iteration limit");
+    assert_eq!(run.steps[6].loc.path.as_ref(), "$.observations[0]");
+    assert_eq!(
+        run.task.as_deref(),
+        Some(r#"{"input":"Book the cheapest economy flight from LHR to JFK on 5 December."}"#)
+    );
+    // The search for the wrong day is the critical step.
+    let a = trajscope_core::attribution::analyze_trajectory(run, &Default::default());
+    assert_eq!(a.critical.as_ref().map(|c| c.step), Some(0));
+    // The observations alone, as a list (pretty-printed, or on one line).
+    let doc: serde_json::Value =
+        serde_json::from_slice(&read("langfuse/flight_trace.json")).unwrap();
+    let steps = |t: &Trace| {
+        let steps = t.trajectories[0].steps.iter();
+        steps.map(|s| (s.role, s.kind, s.is_error, s.text.clone())).collect::<Vec<_>>()
+    };
+    for text in [
+        serde_json::to_string_pretty(&doc["observations"]).unwrap(),
+        doc["observations"].to_string(),
+    ] {
+        let obs = ingest(text.as_bytes(), IngestOptions::default());
+        assert_eq!((obs.format, obs.quarantine.len()), (Format::Langfuse, 0));
+        assert_eq!(obs.trajectories[0].id, "lf-trace-0b3d");
+        assert_eq!(steps(&obs), steps(&t));
+    }
+    // One observation a line (a JSONL export): the same steps, each at its line.
+    let jsonl: String =
+        doc["observations"].as_array().unwrap().iter().map(|o| format!("{o}\n")).collect();
+    let lines = ingest(jsonl.as_bytes(), IngestOptions::default());
+    assert_eq!((lines.format, lines.quarantine.len()), (Format::Langfuse, 0));
+    assert_eq!(steps(&lines), steps(&t));
+    let at: Vec<_> = lines.trajectories[0].steps.iter().map(|s| s.loc.line).collect();
+    assert_eq!(at, [2, 3, 4, 5, 6, 7, 1], "the agent's span, on line 1, where it ended");
+    // A list of two traces: two trajectories, the repeated id told apart.
+    let two = ingest(format!("[{doc},{doc}]").as_bytes(), IngestOptions::default());
+    let ids: Vec<&str> = two.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!((two.format, ids), (Format::Langfuse, vec!["lf-trace-0b3d", "lf-trace-0b3d#2"]));
+}
+
 #[test]
 fn openai_agents_sdk_exports() {
     let t = golden("openai_agents/refund_handoff.jsonl");

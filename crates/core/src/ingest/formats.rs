@@ -12,6 +12,7 @@ pub mod codex;
 pub mod eval_zip;
 pub mod generic;
 pub mod inspect;
+pub mod langfuse;
 pub mod langsmith;
 pub mod mini_swe_agent;
 pub mod openai_agents;
@@ -125,6 +126,7 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         Format::OpenaiAgents => Box::new(openai_agents::OpenaiAgents::default()),
         // A document format whose runs may also come one per line.
         Format::Langsmith => Box::new(langsmith::Lines::default()),
+        Format::Langfuse => Box::new(langfuse::Lines::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
@@ -142,6 +144,7 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Langsmith => langsmith::from_document(value),
         Format::Chat => chat::from_document(value),
         Format::Atif => atif::from_document(value),
+        Format::Langfuse => langfuse::from_document(value),
         // A line format whose batch may also come as one pretty-printed document.
         Format::OpenaiAgents => openai_agents::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),

@@ -533,14 +533,16 @@ fn read_records(bytes: &[u8], e: &Elem, reader: &mut Reader) -> Result<Vec<Traje
 /// documents, or an event of a line format (AWTL, OTel, Claude Code, Codex, or any object the
 /// generic fallback reads), whose adapter then reads every element as a line. `None` for an
 /// element that is one event or message of a trajectory a document format makes of the whole
-/// list (OpenHands events, LangSmith runs, Agents SDK spans, plain messages), or no object.
+/// list (OpenHands events, LangSmith runs, Agents SDK spans, Langfuse observations, plain
+/// messages), or no object.
 fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
-    v.as_object()?;
+    let o = v.as_object()?;
     let as_list = sniff::sniff_document(&Value::Array(vec![v.clone()]));
     if matches!(
         as_list,
         Some(Format::Openhands | Format::Langsmith | Format::OpenaiAgents | Format::MiniSweAgent)
-    ) {
+    ) || (as_list == Some(Format::Langfuse) && !super::formats::langfuse::is_trace(o))
+    {
         return None;
     }
     if let Some(f) = forced.filter(|f| f.is_jsonl()) {
@@ -556,7 +558,8 @@ fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
             | Format::Tau2
             | Format::Inspect
             | Format::Openhands
-            | Format::Atif),
+            | Format::Atif
+            | Format::Langfuse),
         ) => Some(f),
         Some(_) => None,
         // No document's record: an event of a line format, as a JSONL line of it would be.

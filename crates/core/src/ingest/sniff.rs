@@ -36,15 +36,21 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     if super::formats::langsmith::is_run(o) {
         return Format::Langsmith;
     }
+    // One Langfuse observation a line: the same.
+    if super::formats::langfuse::is_observation(o) {
+        return Format::Langfuse;
+    }
     if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
         && o.contains_key("payload")
     {
         return Format::Codex;
     }
-    // A Gemini CLI session (its `sessionId` and `messages`, or its first line, the session's
-    // `sessionId` and `projectHash`) is not Claude Code's.
+    // A `sessionId` is Claude Code's beside the fields its lines carry: a Gemini CLI session
+    // (its `sessionId` and `messages`, or its first line, the session's `sessionId` and
+    // `projectHash`) and a Langfuse trace (`sessionId`, `observations`) are not Claude Code's.
+    let claude_fields = ["uuid", "message", "cwd", "isSidechain", "userType"];
     let gemini = o.contains_key("projectHash") || super::formats::chat::is_record(o);
-    if (o.contains_key("sessionId") && !gemini)
+    if (o.contains_key("sessionId") && !gemini && claude_fields.iter().any(|k| o.contains_key(*k)))
         || o.contains_key("parentUuid")
         || (matches!(ty, "user" | "assistant" | "summary" | "system") && o.contains_key("uuid"))
         || (ty == "summary" && o.contains_key("leafUuid"))
@@ -88,6 +94,9 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             if super::formats::atif::is_trajectory(o) {
                 return Some(Format::Atif);
             }
+            if super::formats::langfuse::is_trace(o) {
+                return Some(Format::Langfuse);
+            }
             if o.get("simulations").is_some_and(Value::is_array) {
                 return Some(Format::Tau2);
             }
@@ -118,6 +127,11 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             let first = items.first()?.as_object()?;
             if is_openhands_event(first) {
                 return Some(Format::Openhands);
+            }
+            if super::formats::langfuse::is_trace(first)
+                || super::formats::langfuse::is_observation(first)
+            {
+                return Some(Format::Langfuse);
             }
             if super::formats::langsmith::is_run(first) {
                 return Some(Format::Langsmith);
