@@ -898,6 +898,12 @@ fn goose_sessions_read_as_chat_records() {
     };
     // The session's line is a step of its own; then the same steps.
     assert_eq!(steps(&per_line)[1..], steps(&t)[..]);
+    // `conversation` is LMSYS-Chat-1M's key too: a row a line, one trajectory each.
+    let lmsys = r#"{"conversation_id":"c1","model":"m","conversation":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}],"turn":1}"#;
+    let rows = ingest(format!("{lmsys}\n{lmsys}\n").as_bytes(), IngestOptions::default());
+    let ids: Vec<&str> = rows.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!((rows.format, ids), (Format::Chat, vec!["c1", "c1#2"]));
+    assert_eq!(rows.trajectories[0].final_answer.as_deref(), Some("hello"));
 }
 
 /// A Langfuse trace (its `observations`: the agent's span, generations, tools' spans, an

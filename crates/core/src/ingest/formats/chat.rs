@@ -4,8 +4,8 @@
 //!   `tool` reply's `tool_call_id`, an optional `name`), or
 //! - `conversations`: ShareGPT-style turns (`from`: `system`, `human`, `gpt`, `function_call`,
 //!   `observation`, ...; `value`), or
-//! - `conversation`: a Goose session export's messages (`role`, `content` blocks of `text`,
-//!   `toolRequest`, `toolResponse`), read as `messages` are.
+//! - `conversation`: messages as `messages` holds them (LMSYS-Chat-1M's rows; a Goose session
+//!   export's, whose `content` blocks are `text`, `toolRequest`, `toolResponse`).
 //!
 //! A JSONL file of such records is read one trajectory per line; a single document may be one
 //! record or a list of them. Each message becomes one step, read as the generic fallback reads
@@ -72,7 +72,7 @@ fn record(
     base: &str,
     fallback_id: impl FnOnce() -> String,
 ) -> Result<Trajectory, String> {
-    // `conversation`: a Goose session export's messages, read as `messages` are.
+    // `conversation`: LMSYS-Chat-1M's, a Goose session export's, read as `messages` are.
     let listed = ["messages", "conversations", "conversation"].map(|k| (k, o.get(k)));
     let (key, messages) = match listed.iter().find(|(_, v)| matches!(v, Some(Value::Array(_)))) {
         Some((k, Some(Value::Array(m)))) => (*k, m),
