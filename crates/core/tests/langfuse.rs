@@ -95,3 +95,93 @@ proptest! {
         prop_assert_eq!(steps(&per_line), steps(&t));
     }
 }
+
+/// An observation as Langfuse writes one: `id`, `traceId`, `type`, `name`, `startTime`, parent.
+fn obs(id: &str, ty: &str, name: &str, start: u8, parent: Option<&str>, output: Value) -> Value {
+    json!({"id": id, "traceId": "t", "type": ty, "name": name, "parentObservationId": parent,
+        "startTime": format!("2025-01-01T00:00:{start:02}.000Z"), "output": output})
+}
+
+/// A span with observations under it is a container, also under another span; a span with
+/// nothing under it is a tool's only when it is under another (a lone top span holds the run).
+#[test]
+fn spans_are_tools_only_as_leaves_under_another() {
+    let list = json!([
+        obs("a", "SPAN", "agent", 0, None, Value::Null),
+        obs("c", "SPAN", "planner-chain", 1, Some("a"), json!("a plan")),
+        obs("g", "GENERATION", "llm", 2, Some("c"), json!("thinking")),
+        obs("s", "SPAN", "search", 3, Some("c"), json!("3 results")),
+        obs("lone", "SPAN", "other-run", 4, Some("missing-parent"), json!("done")),
+    ]);
+    let t = ingest(list.to_string().as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langfuse);
+    let steps: Vec<(StepKind, Option<&str>, &str)> = t.trajectories[0]
+        .steps
+        .iter()
+        .map(|s| (s.kind, s.tool.as_deref(), s.text.as_str()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (StepKind::Message, None, "thinking"),
+            (StepKind::Action, Some("search"), "search()"),
+            (StepKind::Observation, Some("search"), "3 results"),
+        ]
+    );
+    // Each step at its element of the list.
+    let paths: Vec<&str> = t.trajectories[0].steps.iter().map(|s| s.loc.path.as_ref()).collect();
+    assert_eq!(paths, ["$[2]", "$[3]", "$[3]"]);
+}
+
+/// Only objects with a Langfuse `type`, a `startTime` and a `traceId` or a parent are
+/// observations; a trace needs observations of that kind, or none beside an `id` and a
+/// `timestamp`.
+#[test]
+fn langfuse_is_told_apart_from_look_alikes() {
+    let format = |v: Value| ingest(format!("{v}\n").as_bytes(), IngestOptions::default()).format;
+    let observation = json!({"type": "SPAN", "startTime": "x", "traceId": "t"});
+    assert_eq!(format(observation.clone()), Format::Langfuse);
+    assert_eq!(
+        format(json!({"type": "SPAN", "startTime": "x", "parentObservationId": "p"})),
+        Format::Langfuse
+    );
+    for not in [
+        json!({"type": "SPAN", "traceId": "t"}),
+        json!({"type": "SPAN", "startTime": "x"}),
+        json!({"type": "span", "startTime": "x", "traceId": "t"}),
+        json!({"startTime": "x", "traceId": "t"}),
+    ] {
+        assert_ne!(format(not.clone()), Format::Langfuse, "{not}");
+    }
+    let trace = |extra: Value| {
+        let mut t = json!({"id": "t"});
+        t.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        t
+    };
+    assert_eq!(format(trace(json!({"observations": [observation]}))), Format::Langfuse);
+    assert_eq!(format(trace(json!({"observations": [], "timestamp": "x"}))), Format::Langfuse);
+    assert_ne!(format(trace(json!({"observations": []}))), Format::Langfuse);
+    assert_ne!(
+        format(trace(json!({"observations": [{"id": "o"}], "timestamp": "x"}))),
+        Format::Langfuse
+    );
+}
+
+/// The run fails when its top observation did; an error under it (a tool's, handled) does not
+/// decide the run.
+#[test]
+fn the_top_observations_error_is_the_runs() {
+    let run = |top_level: &str, tool_level: &str| {
+        let mut top = obs("a", "SPAN", "agent", 0, None, Value::Null);
+        top["level"] = json!(top_level);
+        let mut tool = obs("s", "TOOL", "search", 1, Some("a"), json!("timeout"));
+        tool["level"] = json!(tool_level);
+        let t = ingest(json!([top, tool]).to_string().as_bytes(), IngestOptions::default());
+        let result = t.trajectories[0].steps.iter().find(|s| s.kind == StepKind::Observation);
+        assert_eq!(result.map(|s| s.is_error), Some(tool_level == "ERROR"));
+        t.trajectories[0].outcome
+    };
+    assert_eq!(run("DEFAULT", "ERROR"), Outcome::Unknown);
+    assert_eq!(run("ERROR", "DEFAULT"), Outcome::Failed);
+    assert_eq!(run("DEFAULT", "DEFAULT"), Outcome::Unknown);
+}
