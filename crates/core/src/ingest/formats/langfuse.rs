@@ -357,27 +357,21 @@ mod read {
     }
 
     /// A field's text: a string as written, a message or a list of messages as their content, any
-    /// other value as JSON.
+    /// other value as JSON (as the other readers take a content's text).
     fn text_of(v: Option<&Value>) -> String {
-        match v {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Object(m)) if m.contains_key("content") || m.contains_key("text") => {
-                content_text(&Value::Object(m.clone()))
-            }
-            Some(other) => value_text(other),
-        }
+        v.map(content_text).unwrap_or_default()
     }
 
     /// A generation's usage: `usageDetails` or `usage` (`input` / `output`, or `promptTokens` /
     /// `completionTokens`), its cost (`calculatedTotalCost` / `totalCost`).
     fn usage(o: &Map<String, Value>) -> Option<Box<Usage>> {
         let u = get(o, &["usageDetails", "usage"]).and_then(Value::as_object);
-        let count = |keys: &[&str]| u.and_then(|u| get(u, keys)).and_then(Value::as_u64);
+        // Counts and costs as every reader takes them (a number or a numeric string).
+        let count = |keys: &[&str]| crate::usage::count(u.and_then(|u| get(u, keys)));
         Usage {
             input_tokens: count(&["input", "promptTokens", "input_tokens"]),
             output_tokens: count(&["output", "completionTokens", "output_tokens"]),
-            cost_usd: get(o, &["calculatedTotalCost", "totalCost"]).and_then(Value::as_f64),
+            cost_usd: crate::usage::cost(get(o, &["calculatedTotalCost", "totalCost"])),
             ..Usage::default()
         }
         .non_empty()
