@@ -27,7 +27,7 @@ mod lines;
 mod list;
 mod peek;
 mod sniff;
-mod source;
+pub(crate) mod source;
 
 use crate::model::{Format, IngestStats, QuarantineEntry, SourceLoc, Trace, Trajectory};
 #[cfg(not(target_arch = "wasm32"))]

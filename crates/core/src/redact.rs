@@ -328,17 +328,7 @@ pub fn archive_refused(bytes: &[u8]) -> Option<&'static str> {
 /// Decompresses gzip (several members in a row, as `cat a.gz b.gz`); a damaged stream gives
 /// what was decoded before the damage.
 fn gunzip(bytes: &[u8]) -> Vec<u8> {
-    use std::io::Read as _;
-    let mut out = Vec::new();
-    let mut d = flate2::read::MultiGzDecoder::new(bytes);
-    let mut buf = [0u8; 64 * 1024];
-    loop {
-        match d.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-        }
-    }
-    out
+    crate::ingest::source::gunzip(bytes, u64::MAX).0
 }
 
 /// What [`redact_file`] would mask, without the copy.

@@ -6,10 +6,9 @@
 //! paths lose a leading `./` (`tar -C dir .`); macOS and Windows metadata files
 //! ([`is_os_metadata`]) are not members.
 
-use std::io::Read as _;
-
 use super::formats::eval_zip;
 use super::limits::{size_text, Limits};
+use super::source::gunzip;
 use super::{ingest, IngestOptions};
 use crate::model::Trace;
 
@@ -70,8 +69,7 @@ pub fn archive_kind(bytes: &[u8], limits: &Limits) -> Option<ArchiveKind> {
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
         // (An empty tar gzipped is read as a trace, where the ingest says what it is.)
-        let mut head = Vec::with_capacity(BLOCK);
-        let _ = flate2::read::MultiGzDecoder::new(bytes).take(BLOCK as u64).read_to_end(&mut head);
+        let (head, _) = gunzip(bytes, BLOCK as u64);
         return is_tar(&head).then_some(ArchiveKind::TarGz);
     }
     None
@@ -104,10 +102,7 @@ pub fn archive_files(bytes: &[u8], limits: &Limits) -> Option<ArchiveFiles> {
     let (files, error) = match kind {
         ArchiveKind::Tar => tar_members(bytes, &limits),
         ArchiveKind::TarGz => {
-            let mut tar = Vec::new();
-            let read = flate2::read::MultiGzDecoder::new(bytes)
-                .take(limits.max_inflated.saturating_add(1))
-                .read_to_end(&mut tar);
+            let (mut tar, read) = gunzip(bytes, limits.max_inflated);
             let mut too_big = None;
             if tar.len() as u64 > limits.max_inflated {
                 tar.truncate(limits.max_inflated as usize);
@@ -116,7 +111,7 @@ pub fn archive_files(bytes: &[u8], limits: &Limits) -> Option<ArchiveFiles> {
                     size_text(limits.max_inflated)
                 ));
             }
-            let damaged = read.err().map(|e| format!("the gzip stream is damaged ({e})"));
+            let damaged = read.map(|e| format!("the gzip stream is damaged ({e})"));
             let (files, error) = tar_members(&tar, &limits);
             (files, too_big.or(damaged).or(error))
         }

@@ -392,6 +392,22 @@ impl Source {
     }
 }
 
+/// Inflates a gzip stream whole (its members one after another, as `cat a.gz b.gz` makes them),
+/// stopping once past `max` bytes of output (by at most what 4 KB of input inflates to), with
+/// the error that stopped it if any (the text before a damage is kept). The streaming reader's
+/// decoder, so the web bundle holds one gzip decoder, not two.
+pub(crate) fn gunzip(bytes: &[u8], max: u64) -> (Vec<u8>, Option<std::io::Error>) {
+    let mut dec = flate2::write::MultiGzDecoder::new(Vec::new());
+    for piece in bytes.chunks(4096) {
+        let err = dec.write_all(piece).err();
+        if err.is_some() || dec.get_ref().len() as u64 > max {
+            return (std::mem::take(dec.get_mut()), err);
+        }
+    }
+    let err = dec.try_finish().err();
+    (std::mem::take(dec.get_mut()), err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
