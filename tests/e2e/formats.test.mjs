@@ -3,7 +3,7 @@
 // kept), a log of model calls one trajectory per conversation, and an OpenAI Agents SDK span
 // export is one trajectory per trace, its critical step the
 // call that introduced the error; an ATIF trajectory and a Goose session are read with their
-// calls and results (a Langfuse trace is named: the CLI reads it, the page says so). Step
+// calls and results, OTLP spans of OpenInference and OpenLLMetry too (a Langfuse trace is named: the CLI reads it, the page says so). Step
 // text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
 import { test, before, after } from 'node:test';
@@ -115,6 +115,28 @@ test('a Goose session is read with its calls and results', async () => {
   assert.ok(steps.some((t) => t.includes('Execution failed: file tests/test_slug.py is read-only')),
     steps.join(' | '));
   await screenshot(page, 'formats-goose');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('OpenInference and OpenLLMetry spans are read with their messages, calls and results', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'otel', 'openinference_openllmetry.jsonl'));
+  await waitReady(page);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-item"]').length === 2);
+  assert.deepEqual(await queue(page), [
+    { id: '3f2a9c1e5d7b4a6c8e0f1a2b3c4d5e6f', format: 'otel', outcome: 'unknown' },
+    { id: '9d8c7b6a5f4e3d2c1b0a998877665544', format: 'otel', outcome: 'failed' },
+  ]);
+  assert.equal(await page.textContent('[data-testid="quarantine-count"]'), '0');
+  await rowsAt(page);
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  for (const want of ['What was the closing price of ACME on 2024-03-05?', 'get_stock_price',
+    'ACME closed at 42.10 USD on 2024-03-15.']) {
+    assert.ok(steps.some((t) => t.includes(want)), `${want}: ${steps.join(' | ')}`);
+  }
+  await screenshot(page, 'formats-openinference');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -412,6 +412,49 @@ fn otel_genai_spans() {
     assert_eq!(t.trajectories[1].outcome, Outcome::Failed);
 }
 
+#[test]
+fn openinference_and_openllmetry_spans() {
+    let t = golden("otel/openinference_openllmetry.jsonl");
+    assert_eq!(t.format, Format::Otel);
+    // OpenInference: the request, then the agent's root span, two model calls and a tool's.
+    assert_eq!(counts(&t), [5, 7]);
+    let oi = &t.trajectories[0];
+    assert_eq!(oi.task.as_deref(), Some(oi.steps[0].text.as_str()));
+    assert!(oi.steps[0].text.starts_with("What was the closing price of ACME on 2024-03-05?"));
+    let call = &oi.steps[2];
+    assert_eq!(call.kind, StepKind::Action);
+    assert_eq!(call.tool.as_deref(), Some("get_stock_price"));
+    assert_eq!(call.ids.action_id.as_deref(), Some("call_a1"));
+    assert!(call.args.as_deref().is_some_and(|a| a.contains("2024-03-15")));
+    let usage = call.usage.as_deref().expect("llm.token_count.* read");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens),
+        (Some(412), Some(28), Some(256))
+    );
+    assert_eq!(usage.cost_usd, Some(0.00131));
+    let result = &oi.steps[3];
+    assert_eq!((result.role, result.kind), (Role::Tool, StepKind::Observation));
+    assert_eq!(result.ids.source_action_id.as_deref(), Some("call_a1"));
+    assert_eq!(result.text, "ACME closed at 42.10 USD on 2024-03-15.");
+    // A message of `contents`: the reasoning and the text, in their order.
+    assert_eq!(oi.steps[4].text, "The tool returned the closing price, so I can answer.\n42.10");
+    assert!(oi.steps[1..].iter().all(|s| s.actor == "price_researcher"));
+    assert_eq!(oi.final_answer.as_deref(), Some("42.10"));
+    // OpenLLMetry: a workflow whose root failed; its agent span names the actor below it.
+    let ll = &t.trajectories[1];
+    assert_eq!(ll.outcome, Outcome::Failed);
+    // The request from the root's `traceloop.entity.input`, a function's `kwargs`.
+    let task = "Make tests/test_cache.py pass without editing the test file.";
+    assert_eq!(ll.task.as_deref(), Some(task));
+    let tools: Vec<_> = ll.steps.iter().filter_map(|s| s.tool.as_deref()).collect();
+    assert_eq!(tools, ["write_file", "write_file", "run_tests"]);
+    assert_eq!(ll.steps[3].ids.action_id.as_deref(), Some("call_x1"));
+    let failed: Vec<_> = ll.steps.iter().filter(|s| s.is_error).map(|s| s.index).collect();
+    assert_eq!(failed, [1, 5], "the failed root and the failed test run");
+    assert!(ll.steps[3..].iter().all(|s| s.actor == "coder"));
+    assert_eq!(ll.final_answer.as_deref(), Some("The tests pass now."));
+}
+
 mod never_panic {
     //! Every adapter meets documents of every shape: arbitrary JSON built from the keys the
     //! formats look for must give trajectories or a clear error, never a panic.

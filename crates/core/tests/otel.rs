@@ -499,3 +499,269 @@ fn a_copy_while_read_is_the_first_trace_so_far() {
     assert_eq!(copy.steps.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
     assert!(Ingestor::new(opts).snapshot_first(2).is_none(), "nothing read: no copy");
 }
+
+/// An OpenInference span (`openinference.span.kind`) with `attrs` beside its kind.
+fn oi(id: &str, parent: &str, start: u64, name: &str, kind: &str, attrs: Value) -> Value {
+    let mut a = json!({"openinference.span.kind": s(kind)});
+    a.as_object_mut().unwrap().extend(attrs.as_object().cloned().unwrap_or_default());
+    span("t", id, parent, start, name, a, json!({}))
+}
+
+#[test]
+fn flattened_messages_are_read_in_index_order_with_their_calls_and_contents() {
+    let t = read(&[oi(
+        "l",
+        "",
+        1,
+        "ChatCompletion",
+        "LLM",
+        json!({
+            // Index 10 after 2: the list's order is the number's, not the key's.
+            "llm.output_messages.10.message.content": s("third"),
+            "llm.output_messages.2.message.contents.1.message_content.text": s("second b"),
+            "llm.output_messages.2.message.contents.0.message_content.text": s("second a"),
+            "llm.output_messages.0.message.content": s("first"),
+            "llm.output_messages.0.message.tool_calls.1.tool_call.function.name": s("b"),
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": s("a"),
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": s("{\"x\": 1}"),
+            "llm.output_messages.0.message.tool_calls.0.tool_call.id": s("c1"),
+            "llm.output_messages.x.message.content": s("not an index"),
+            "llm.output_messages": s("not a list item"),
+        }),
+    )]);
+    let step = &t.steps[0];
+    assert_eq!(step.text, "first\nsecond a\nsecond b\nthird");
+    assert_eq!(step.kind, StepKind::Action);
+    assert_eq!(step.tool.as_deref(), Some("a,b"));
+    assert_eq!(step.args.as_deref(), Some("{\"x\": 1}"));
+    assert_eq!(step.ids.action_id.as_deref(), Some("c1"));
+    assert_eq!(t.final_answer.as_deref(), Some(step.text.as_str()), "a root's reply");
+}
+
+#[test]
+fn messages_of_gen_ai_are_read_before_flattened_ones_and_output_value_last() {
+    let reply =
+        msgs(json!([{"role": "assistant", "parts": [{"type": "text", "content": "gen_ai"}]}]));
+    let both = json!({"gen_ai.output.messages": reply, "llm.output_messages.0.message.content":
+        s("flattened"), "output.value": s("raw")});
+    let t = read(&[oi("a", "", 1, "c", "LLM", both)]);
+    assert_eq!(t.steps[0].text, "gen_ai");
+    let flat = json!({"llm.output_messages.0.message.content": s("flattened"),
+        "gen_ai.completion.0.content": s("openllmetry"), "output.value": s("raw")});
+    assert_eq!(read(&[oi("a", "", 1, "c", "LLM", flat)]).steps[0].text, "flattened");
+    let llm = json!({"gen_ai.completion.0.content": s("openllmetry"), "output.value": s("raw")});
+    assert_eq!(read(&[oi("a", "", 1, "c", "LLM", llm)]).steps[0].text, "openllmetry");
+    let raw = read(&[oi("a", "", 1, "c", "LLM", json!({"output.value": s("raw")}))]);
+    assert_eq!(raw.steps[0].text, "raw");
+    // OpenLLMetry's model calls carry no span kind, only `llm.request.type`.
+    let call = span(
+        "t",
+        "x",
+        "",
+        1,
+        "openai.chat",
+        json!({"llm.request.type": s("chat"), "gen_ai.completion.0.tool_calls.0.name": s("ls"),
+            "gen_ai.completion.0.tool_calls.0.id": s("k")}),
+        json!({}),
+    );
+    let t = read(&[call]);
+    assert_eq!((t.steps[0].kind, t.steps[0].tool.as_deref()), (StepKind::Action, Some("ls")));
+    assert_eq!(t.steps[0].ids.action_id.as_deref(), Some("k"));
+}
+
+#[test]
+fn a_tool_span_of_either_convention_is_the_result_of_its_call() {
+    let t = read(&[
+        oi("r", "", 1, "agent", "AGENT", json!({})),
+        oi(
+            "a",
+            "r",
+            2,
+            "lookup",
+            "TOOL",
+            json!({"tool.name": s("get_price"), "tool.id": s("c1"),
+            "input.value": s("{\"path\": \"a.txt\"}"), "output.value": s("42")}),
+        ),
+        oi("b", "r", 3, "search_web", "TOOL", json!({"tool_call.id": s("c2")})),
+        span(
+            "t",
+            "c",
+            "r",
+            4,
+            "run.tool",
+            json!({"traceloop.span.kind": s("tool"),
+            "traceloop.entity.name": s("run"), "traceloop.entity.input": s("{\"cmd\": \"ls\"}"),
+            "traceloop.entity.output": s("a.txt")}),
+            json!({}),
+        ),
+    ]);
+    let tools: Vec<_> = t.steps[1..]
+        .iter()
+        .map(|s| (s.kind, s.tool.as_deref(), s.ids.source_action_id.as_deref(), s.text.as_str()))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            (StepKind::Observation, Some("get_price"), Some("c1"), "42"),
+            // No `tool.name`: the span's name is the tool's.
+            (StepKind::Observation, Some("search_web"), Some("c2"), ""),
+            (StepKind::Observation, Some("run"), None, "a.txt"),
+        ]
+    );
+    assert_eq!(t.steps[1].args.as_deref(), Some("{\"path\": \"a.txt\"}"));
+    assert_eq!(t.steps[3].args.as_deref(), Some("{\"cmd\": \"ls\"}"));
+    // Other span kinds are steps named by the span, their kind the status.
+    assert_eq!((t.steps[0].text.as_str(), t.steps[0].status.as_deref()), ("agent", Some("agent")));
+}
+
+#[test]
+fn a_root_span_s_input_is_the_request_and_an_agent_span_names_its_agent() {
+    let task = |input: &str| {
+        let t = read(&[
+            oi("r", "", 1, "run", "CHAIN", json!({"input.value": s(input)})),
+            oi("c", "r", 2, "child", "CHAIN", json!({"input.value": s("not the request")})),
+        ]);
+        (t.task.clone(), t.steps.len())
+    };
+    assert_eq!(task("Find the price."), (Some("Find the price.".to_string()), 3));
+    assert_eq!(task("{\"task\": \"Find it.\", \"stream\": false}").0.as_deref(), Some("Find it."));
+    let kwargs = "{\"args\": [], \"kwargs\": {\"query\": \"Q?\"}}";
+    assert_eq!(task(kwargs).0.as_deref(), Some("Q?"));
+    assert_eq!(task("{\"args\": [\"A?\"], \"kwargs\": {}}").0.as_deref(), Some("A?"));
+    assert_eq!(task("{\"other\": 1}").0.as_deref(), Some("{\"other\": 1}"));
+    // No root input: no request step; a child's input is not the run's request.
+    let t = read(&[oi("c", "r", 2, "child", "CHAIN", json!({"input.value": s("x")}))]);
+    assert_eq!((t.task.as_deref(), t.steps.len()), (None, 1));
+
+    let t = read(&[
+        oi("a", "", 1, "CodeAgent.run", "AGENT", json!({})),
+        oi("n", "a", 2, "named", "AGENT", json!({"agent.name": s("researcher")})),
+        oi("l", "n", 3, "c", "LLM", json!({"llm.output_messages.0.message.content": s("hi")})),
+        span(
+            "t",
+            "w",
+            "a",
+            4,
+            "w.agent",
+            json!({"traceloop.span.kind": s("agent"),
+            "traceloop.entity.name": s("coder")}),
+            json!({}),
+        ),
+        oi("x", "w", 5, "c", "LLM", json!({})),
+    ]);
+    let actors: Vec<&str> = t.steps.iter().map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["CodeAgent.run", "researcher", "researcher", "coder", "coder"]);
+}
+
+#[test]
+fn llm_token_counts_and_cost_are_the_step_s_usage() {
+    let t = read(&[oi(
+        "l",
+        "",
+        1,
+        "c",
+        "LLM",
+        json!({"llm.token_count.prompt": {"intValue": "100"}, "llm.token_count.completion":
+            {"intValue": 7}, "llm.token_count.prompt_details.cache_read": {"intValue": "60"},
+            "llm.token_count.prompt_details.cache_write": {"intValue": "5"},
+            "llm.cost.total": {"doubleValue": 0.25}}),
+    )]);
+    let u = t.steps[0].usage.as_deref().unwrap();
+    assert_eq!(
+        (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens),
+        (Some(100), Some(7), Some(60), Some(5))
+    );
+    assert_eq!(u.cost_usd, Some(0.25));
+}
+
+mod any_attributes {
+    //! Spans of any attributes the three conventions name, flattened lists of any indices and
+    //! values of any kind: no panic, and one step a span (and the request's).
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "gen_ai.operation.name",
+        "openinference.span.kind",
+        "traceloop.span.kind",
+        "llm.request.type",
+        "llm.output_messages.0.message.content",
+        "llm.output_messages.1.message.contents.0.message_content.text",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.name",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments",
+        "llm.output_messages.99999999999.message.role",
+        "llm.input_messages.0.message.role",
+        "llm.input_messages.0.message.content",
+        "gen_ai.prompt.0.role",
+        "gen_ai.completion.0.tool_calls.3.name",
+        "gen_ai.output.messages",
+        "input.value",
+        "output.value",
+        "traceloop.entity.input",
+        "traceloop.entity.output",
+        "traceloop.entity.name",
+        "tool.name",
+        "tool.id",
+        "agent.name",
+        "llm.token_count.prompt",
+        "llm.cost.total",
+    ];
+    const TEXTS: &[&str] = &[
+        "LLM",
+        "TOOL",
+        "AGENT",
+        "chain",
+        "tool",
+        "agent",
+        "chat",
+        "execute_tool",
+        "user",
+        "",
+        "{\"task\": 1}",
+        "{\"kwargs\": {\"query\": [1]}, \"args\": [2]}",
+        "[{\"role\": \"user\"}]",
+        "-3",
+        "1e400",
+    ];
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            prop::sample::select(TEXTS).prop_map(|t| json!({"stringValue": t})),
+            any::<i64>().prop_map(|i| json!({"intValue": i.to_string()})),
+            any::<f64>().prop_map(|f| json!({"doubleValue": f})),
+            any::<bool>().prop_map(|b| json!({"boolValue": b})),
+            prop::sample::select(TEXTS)
+                .prop_map(|t| json!({"arrayValue": {"values": [{"stringValue": t}]}})),
+            Just(json!(null)),
+            Just(json!({"kvlistValue": {"values": [{"key": "k"}]}})),
+        ]
+    }
+
+    fn any_span() -> impl Strategy<Value = Value> {
+        (
+            prop::collection::vec((prop::sample::select(KEYS), any_value()), 0..8),
+            0..3usize,
+            0..3usize,
+            0..1000u64,
+        )
+            .prop_map(|(attrs, id, parent, start)| {
+                let attrs: Vec<Value> =
+                    attrs.into_iter().map(|(k, v)| json!({"key": k, "value": v})).collect();
+                let parent = ["", "s0", "s1"][parent];
+                json!({"traceId": "t", "spanId": format!("s{id}"), "parentSpanId": parent,
+                    "name": "span", "startTimeUnixNano": start.to_string(), "attributes": attrs})
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn every_span_is_one_step(spans in prop::collection::vec(any_span(), 1..6)) {
+            let t = read(&spans);
+            let request = usize::from(t.task.is_some());
+            prop_assert_eq!(t.steps.len(), spans.len() + request);
+            for (i, s) in t.steps.iter().enumerate() {
+                prop_assert_eq!(s.index as usize, i);
+            }
+        }
+    }
+}

@@ -17,7 +17,14 @@
 //! `invoke_agent` span, as a rule). A span is an error when its status code is ERROR (`2` /
 //! `STATUS_CODE_ERROR`), when it has `error.type`, or an `exception` event; a failed root span
 //! fails the trajectory. Step 0 is the user's request: the last user message of the first span
-//! with `gen_ai.input.messages`. The rules in full: docs/formats.md, "OpenTelemetry GenAI spans".
+//! with `gen_ai.input.messages`.
+//!
+//! Spans of OpenInference (`openinference.span.kind`) and OpenLLMetry (`traceloop.span.kind`,
+//! `llm.request.type`) instrumentation are read by the same rules from their own attributes:
+//! messages written as flattened lists (`llm.output_messages.0.message.content`,
+//! `gen_ai.completion.0.tool_calls.0.name`), a tool's `tool.name` / `input.value` /
+//! `output.value`, an agent's `agent.name`, `llm.token_count.*`. The rules in full:
+//! docs/formats.md, "OpenTelemetry GenAI spans".
 
 use std::collections::HashMap;
 
@@ -173,16 +180,76 @@ fn attributes(list: &[Value]) -> Map<String, Value> {
     out
 }
 
-/// A `gen_ai.*.messages` attribute: a JSON string (or already a list) of `{role, parts}`.
-fn messages(attrs: &Map<String, Value>, key: &str) -> Vec<Value> {
+/// A `gen_ai.*.messages` attribute: a JSON string (or already a list) of `{role, parts}`; else
+/// the messages OpenInference (`flat`) or OpenLLMetry (`flat_llm`) write as flattened lists.
+fn messages(attrs: &Map<String, Value>, key: &str, flat: &str, flat_llm: &str) -> Vec<Value> {
     match attrs.get(key) {
         Some(Value::String(s)) => match crate::json::from_str::<Value>(s) {
-            Ok(Value::Array(m)) => m,
-            _ => Vec::new(),
+            Ok(Value::Array(m)) => return m,
+            _ => {}
         },
-        Some(Value::Array(m)) => m.clone(),
-        _ => Vec::new(),
+        Some(Value::Array(m)) => return m.clone(),
+        _ => {}
     }
+    let m = flat_messages(attrs, flat);
+    if m.is_empty() {
+        flat_messages(attrs, flat_llm)
+    } else {
+        m
+    }
+}
+
+/// A list written as flattened attributes, `PREFIX<i>.<key>` (OpenInference and OpenLLMetry
+/// write lists so): its items in index order, each the map of its keys, their namespaces
+/// (`message.`, `message_content.`, `tool_call.`, `function.`) left off.
+fn flat_list(attrs: &Map<String, Value>, prefix: &str) -> Vec<Map<String, Value>> {
+    let mut found: Vec<(u32, &str, &Value)> = Vec::new();
+    for (k, v) in attrs {
+        let Some((i, mut key)) = k.strip_prefix(prefix).and_then(|r| r.split_once('.')) else {
+            continue;
+        };
+        let Ok(i) = i.parse() else { continue };
+        while let Some(rest) = ["message.", "message_content.", "tool_call.", "function."]
+            .iter()
+            .find_map(|p| key.strip_prefix(p))
+        {
+            key = rest;
+        }
+        found.push((i, key, v));
+    }
+    crate::sort::sort_by_key(&mut found, |f| f.0);
+    let mut items: Vec<(u32, Map<String, Value>)> = Vec::new();
+    for (i, key, v) in found {
+        if items.last().map(|l| l.0) != Some(i) {
+            items.push((i, Map::new()));
+        }
+        if let Some((_, item)) = items.last_mut() {
+            item.insert(key.to_string(), v.clone());
+        }
+    }
+    items.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Flattened messages as `{role, content, parts}`: their `contents` (`type`, text when not
+/// given; `text`) and `tool_calls` (`id`, `name`, `arguments`) the parts.
+fn flat_messages(attrs: &Map<String, Value>, prefix: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    for mut m in flat_list(attrs, prefix) {
+        let mut parts = Vec::new();
+        for mut c in flat_list(&m, "contents.") {
+            if !c.contains_key("type") {
+                c.insert("type".into(), "text".into());
+            }
+            parts.push(Value::Object(c));
+        }
+        for mut call in flat_list(&m, "tool_calls.") {
+            call.insert("type".into(), "tool_call".into());
+            parts.push(Value::Object(call));
+        }
+        m.insert("parts".into(), Value::Array(parts));
+        out.push(Value::Object(m));
+    }
+    out
 }
 
 fn parts(m: &Value) -> Vec<&Map<String, Value>> {
@@ -224,10 +291,20 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         Some(Value::Array(a)) => attributes(a),
         _ => Map::new(),
     };
-    let text_attr = |k: &str| attrs.get(k).filter(|v| !v.is_null()).map(value_text);
     let name = get_text(span, &["name"]).unwrap_or_default();
-    let operation = text_attr("gen_ai.operation.name")
-        .unwrap_or_else(|| name.split_whitespace().next().unwrap_or("").to_string());
+    // OpenInference's span kind (`LLM`, `TOOL`, `AGENT`, `CHAIN`, ...) or OpenLLMetry's
+    // (`workflow`, `task`, `agent`, `tool`; its model calls carry `llm.request.type`).
+    let kind = first(&attrs, &["openinference.span.kind", "traceloop.span.kind"])
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let operation =
+        first(&attrs, &["gen_ai.operation.name"]).unwrap_or_else(|| match kind.as_str() {
+            "llm" => "chat".into(),
+            "tool" => "execute_tool".into(),
+            _ if attrs.contains_key("llm.request.type") => "chat".into(),
+            "" => name.split_whitespace().next().unwrap_or("").to_string(),
+            _ => kind.clone(),
+        });
     let status = span.get("status").and_then(Value::as_object);
     let code = status.and_then(|s| s.get("code"));
     let status_error = match code {
@@ -235,7 +312,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         Some(Value::String(s)) => s == "STATUS_CODE_ERROR" || s == "ERROR" || s == "2",
         _ => false,
     };
-    let error_type = text_attr("error.type");
+    let error_type = first(&attrs, &["error.type"]);
     let mut exception = None;
     for ev in span.get("events").and_then(Value::as_array).into_iter().flatten() {
         if ev.get("name").and_then(Value::as_str) == Some("exception") {
@@ -259,8 +336,15 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
     step.ids.run_id = get_text(span, &["traceId"]).map(Box::from);
     step.ids.span_id = get_text(span, &["spanId"]).map(Box::from);
     step.ids.parent_id = get_text(span, &["parentSpanId"]).filter(|p| !p.is_empty()).map(Box::from);
-    let inputs = messages(&attrs, "gen_ai.input.messages");
-    let outputs = messages(&attrs, "gen_ai.output.messages");
+    let inputs = messages(&attrs, "gen_ai.input.messages", "llm.input_messages.", "gen_ai.prompt.");
+    let outputs =
+        messages(&attrs, "gen_ai.output.messages", "llm.output_messages.", "gen_ai.completion.");
+    // What the span returned when no message says: OpenInference's `output.value`,
+    // OpenLLMetry's `traceloop.entity.output`.
+    let mut output = outputs.iter().map(message_text).collect::<Vec<_>>().join("\n");
+    if output.is_empty() {
+        output = first(&attrs, &["output.value", "traceloop.entity.output"]).unwrap_or_default();
+    }
     match operation.as_str() {
         "chat" | "text_completion" | "generate_content" => {
             step.role = Role::Assistant;
@@ -289,17 +373,27 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                     step.text = super::calls_text(&names, &args);
                 }
             }
+            if step.text.is_empty() {
+                step.text = output.clone();
+            }
         }
         "execute_tool" => {
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
-            step.tool = text_attr("gen_ai.tool.name")
-                .or_else(|| name.strip_prefix("execute_tool ").map(str::to_string))
+            step.tool = first(&attrs, &["gen_ai.tool.name", "tool.name", "traceloop.entity.name"])
+                .or_else(|| Some(name.strip_prefix("execute_tool ").unwrap_or(&name).to_string()))
+                .filter(|n| !n.is_empty())
                 .map(Box::from);
-            step.args = text_attr("gen_ai.tool.call.arguments");
-            step.text = text_attr("gen_ai.tool.call.result").unwrap_or_default();
-            step.ids.source_action_id = text_attr("gen_ai.tool.call.id").map(Box::from);
-            let a = attrs.get("gen_ai.tool.call.arguments").map(extract::parse_args);
+            let args = ["gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input"];
+            step.args = first(&attrs, &args);
+            step.text = first(
+                &attrs,
+                &["gen_ai.tool.call.result", "output.value", "traceloop.entity.output"],
+            )
+            .unwrap_or_default();
+            step.ids.source_action_id =
+                first(&attrs, &["gen_ai.tool.call.id", "tool.id", "tool_call.id"]).map(Box::from);
+            let a = args.iter().find_map(|k| attrs.get(*k)).map(extract::parse_args);
             let raw_refs = extract::tool_call(
                 step.tool.as_deref().unwrap_or_default(),
                 a.as_ref().unwrap_or(&Value::Null),
@@ -328,7 +422,22 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         .rev()
         .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
         .map(message_text)
+        .filter(|t| !t.is_empty())
+        .or_else(|| {
+            // A root span's own input (OpenInference's `input.value`, OpenLLMetry's
+            // `traceloop.entity.input`) is the request the run was given.
+            let root = step.ids.parent_id.is_none();
+            root.then(|| first(&attrs, &["input.value", "traceloop.entity.input"]))
+                .flatten()
+                .map(request)
+        })
         .filter(|t| !t.is_empty());
+    // The agent a span is: `gen_ai.agent.name`, OpenInference's `agent.name`, else the name of
+    // an agent span (OpenLLMetry's `traceloop.entity.name`, the span name).
+    let agent = first(&attrs, &["gen_ai.agent.name", "agent.name"]).or_else(|| {
+        (kind == "agent")
+            .then(|| first(&attrs, &["traceloop.entity.name"]).unwrap_or_else(|| name.clone()))
+    });
     Span {
         trace_id: step
             .ids
@@ -345,11 +454,33 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
                 _ => None,
             })
             .unwrap_or(u128::MAX),
-        agent: text_attr("gen_ai.agent.name"),
+        agent,
         input,
-        output: outputs.iter().map(message_text).collect::<Vec<_>>().join("\n"),
+        output,
         step,
     }
+}
+
+/// The first of these attributes that is set (not null), as text.
+#[inline(never)]
+fn first(attrs: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| attrs.get(*k).filter(|v| !v.is_null()).map(value_text))
+}
+
+/// A run's request from its root span's input: the text, or the text of a JSON object's
+/// `task`, `query`, `question`, `input` or `prompt` (what agent frameworks call it), also under
+/// `kwargs`, else its first `args` (OpenLLMetry writes a function's arguments so).
+fn request(text: String) -> String {
+    const KEYS: &[&str] = &["task", "query", "question", "input", "prompt"];
+    let field = match crate::json::from_str::<Value>(&text) {
+        Ok(Value::Object(o)) => get_text(&o, KEYS)
+            .or_else(|| o.get("kwargs").and_then(Value::as_object).and_then(|k| get_text(k, KEYS)))
+            .or_else(|| {
+                o.get("args").and_then(|a| a.get(0)).and_then(Value::as_str).map(str::to_string)
+            }),
+        _ => None,
+    };
+    field.unwrap_or(text)
 }
 
 /// The `gen_ai.usage.*` attributes of a span (current and older names) and its end − start.
@@ -361,17 +492,27 @@ fn span_usage(span: &Map<String, Value>, attrs: &Map<String, Value>) -> Option<B
         _ => None,
     };
     Usage {
-        input_tokens: tok(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"]),
-        output_tokens: tok(&["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"]),
+        input_tokens: tok(&[
+            "gen_ai.usage.input_tokens",
+            "gen_ai.usage.prompt_tokens",
+            "llm.token_count.prompt",
+        ]),
+        output_tokens: tok(&[
+            "gen_ai.usage.output_tokens",
+            "gen_ai.usage.completion_tokens",
+            "llm.token_count.completion",
+        ]),
         cache_read_tokens: tok(&[
             "gen_ai.usage.cache_read.input_tokens",
             "gen_ai.usage.cache_read_input_tokens",
+            "llm.token_count.prompt_details.cache_read",
         ]),
         cache_write_tokens: tok(&[
             "gen_ai.usage.cache_creation.input_tokens",
             "gen_ai.usage.cache_creation_input_tokens",
+            "llm.token_count.prompt_details.cache_write",
         ]),
-        cost_usd: None,
+        cost_usd: crate::usage::cost(attrs.get("llm.cost.total")),
         duration_ms,
     }
     .non_empty()
