@@ -610,6 +610,15 @@ fn a_tool_span_of_either_convention_is_the_result_of_its_call() {
     );
     assert_eq!(t.steps[1].args.as_deref(), Some("{\"path\": \"a.txt\"}"));
     assert_eq!(t.steps[3].args.as_deref(), Some("{\"cmd\": \"ls\"}"));
+    // A GenAI tool span without a tool name: its name after `execute_tool `, else the whole
+    // name unless that is the bare operation.
+    let named = |name: &str| {
+        let t = read(&[tool("a", "", 1, name, json!({}), json!({}))]);
+        t.steps[0].tool.as_deref().map(str::to_string)
+    };
+    assert_eq!(named("execute_tool lookup").as_deref(), Some("lookup"));
+    assert_eq!(named("lookup").as_deref(), Some("lookup"));
+    assert_eq!(named("execute_tool"), None);
     // Other span kinds are steps named by the span, their kind the status.
     assert_eq!((t.steps[0].text.as_str(), t.steps[0].status.as_deref()), ("agent", Some("agent")));
 }

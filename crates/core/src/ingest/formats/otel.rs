@@ -382,7 +382,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
             step.kind = StepKind::Observation;
             step.tool = first(&attrs, &["gen_ai.tool.name", "tool.name", "traceloop.entity.name"])
                 .or_else(|| Some(name.strip_prefix("execute_tool ").unwrap_or(&name).to_string()))
-                .filter(|n| !n.is_empty())
+                .filter(|n| !n.is_empty() && n != "execute_tool")
                 .map(Box::from);
             let args = ["gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input"];
             step.args = first(&attrs, &args);
