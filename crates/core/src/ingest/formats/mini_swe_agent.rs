@@ -39,7 +39,11 @@ pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {
         let mut step = message_step(m, format!("{base}[{i}]"), i);
         if let (StepKind::Action, Some(cmd)) = (step.kind, step.args.as_deref()) {
             root = root.or_else(|| first_cd(cmd));
-            step.artifact_refs = extract::refs(extract::shell_writes(cmd), root.as_deref());
+            // A message of tool blocks was read with what its calls act on (their `path`
+            // arguments, a shell call's writes); the text protocol's command is read here.
+            if step.artifact_refs.is_empty() {
+                step.artifact_refs = extract::refs(extract::shell_writes(cmd), root.as_deref());
+            }
         } else if step.kind == StepKind::RunEnd {
             let patch = get(m, &["extra"]).and_then(|e| e.get("submission")).map(value_text);
             let files = extract::patch_files(patch.as_deref().unwrap_or(&step.text));
