@@ -70,7 +70,11 @@ fn an_unknown_outcome_is_not_called_failed() {
     let f = "tests/fixtures/codex/rollout-trimmed.jsonl";
     let got = stdout(&trajscope(&["analyze", f]));
     assert!(got.contains("= the file does not say how this run ended"), "{got}");
-    assert!(got.contains("= if this run failed, the likely critical steps: step 3 (line 4)"));
+    assert!(got.contains("= if this run failed, the likely critical steps: step 20 (line 21)"));
+    // The likely steps are ranked as in a failed run: the first is the verdict's once the run
+    // is said to have failed.
+    let failed = stdout(&trajscope(&["analyze", f, "--outcome", "failed"]));
+    assert!(failed.contains("critical step 20 by environment"), "{failed}");
     let passed = stdout(&trajscope(&["analyze", f, "--outcome", "passed"]));
     assert!(!passed.contains("does not say") && !passed.contains("likely"), "{passed}");
 }

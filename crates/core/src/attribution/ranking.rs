@@ -125,6 +125,7 @@ pub fn rank(
     // Each step's place in `pool` (`NONE` for none), indexed by step: one filled list, no hash
     // table to build and hash into for every run. An instance's step may lie past the steps.
     const NONE: u32 = u32::MAX;
+    let open = failed || traj.outcome == Outcome::Unknown;
     let span = instances.iter().map(|i| i.origin_step as usize + 1).fold(steps.len(), usize::max);
     let mut at: Vec<u32> = vec![NONE; span];
     for (ii, inst) in instances.iter().enumerate() {
@@ -133,7 +134,9 @@ pub fn rank(
         if inst.state == InstanceState::CheapResolution {
             continue;
         }
-        if !failed && !inst.state.is_candidate() {
+        // A passed run's latent errors are no candidates; a failed run's are, and so are an
+        // unknown run's: its candidates are those "if this run failed".
+        if !open && !inst.state.is_candidate() {
             continue;
         }
         let mut step = inst.origin_step;
@@ -178,7 +181,6 @@ pub fn rank(
     for p in &mut pool {
         crate::sort::sort(&mut p.features.rules);
     }
-    let open = failed || traj.outcome == Outcome::Unknown;
     if open {
         // The agents seen so far: the first apart, so a run of one agent allocates no list.
         let mut first_agent: Option<&str> = None;
