@@ -262,3 +262,30 @@ fn redact_names_every_kind_of_archive_it_refuses_and_reads_gzip_whole() {
     assert!(!from_plain.findings.is_empty());
     assert_eq!(from_gzip, from_plain);
 }
+
+#[test]
+fn a_damaged_tar_gz_keeps_the_members_before_the_damage_and_says_so() {
+    // Members big enough that the damage, near the end, comes after the first ones inflate.
+    let files: Vec<(String, Vec<u8>)> = (0..8)
+        .map(|i| {
+            let line = format!("{{\"role\":\"user\",\"content\":\"member {i} {}\"}}\n", i * 7919);
+            (format!("t{i}.jsonl"), line.repeat(400).into_bytes())
+        })
+        .collect();
+    let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, d)| (n.as_str(), d.clone())).collect();
+    let mut gz = gzip(&tar(&files));
+    let at = gz.len() * 3 / 4;
+    for b in &mut gz[at..at + 16] {
+        *b ^= 0x5a;
+    }
+    let a = ingest_archive(&gz, &IngestOptions::default()).expect("still an archive");
+    let error = a.error.expect("the damage is named");
+    assert!(error.starts_with("the gzip stream is damaged ("), "{error}");
+    // The members read before it are whole (what follows may be garbage the damage made).
+    assert_eq!(a.members[0].path, "t0.jsonl");
+    assert_eq!(a.members[0].trace.stats.lines_parsed, 400);
+    // A stream cut short says so too.
+    let cut = gzip(&tar(&files));
+    let a = ingest_archive(&cut[..cut.len() / 2], &IngestOptions::default()).expect("an archive");
+    assert!(a.error.is_some_and(|e| e.contains("gzip stream")));
+}
