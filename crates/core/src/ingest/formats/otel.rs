@@ -184,10 +184,11 @@ fn attributes(list: &[Value]) -> Map<String, Value> {
 /// the messages OpenInference (`flat`) or OpenLLMetry (`flat_llm`) write as flattened lists.
 fn messages(attrs: &Map<String, Value>, key: &str, flat: &str, flat_llm: &str) -> Vec<Value> {
     match attrs.get(key) {
-        Some(Value::String(s)) => match crate::json::from_str::<Value>(s) {
-            Ok(Value::Array(m)) => return m,
-            _ => {}
-        },
+        Some(Value::String(s)) => {
+            if let Ok(Value::Array(m)) = crate::json::from_str::<Value>(s) {
+                return m;
+            }
+        }
         Some(Value::Array(m)) => return m.clone(),
         _ => {}
     }
