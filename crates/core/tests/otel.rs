@@ -619,6 +619,17 @@ fn a_tool_span_of_either_convention_is_the_result_of_its_call() {
     assert_eq!(named("execute_tool lookup").as_deref(), Some("lookup"));
     assert_eq!(named("lookup").as_deref(), Some("lookup"));
     assert_eq!(named("execute_tool"), None);
+    // An attribute written without its value is no name: the next convention's is read.
+    let nulled = read(&[tool(
+        "a",
+        "",
+        1,
+        "x",
+        json!({"gen_ai.tool.name": null,
+        "tool.name": s("get_price")}),
+        json!({}),
+    )]);
+    assert_eq!(nulled.steps[0].tool.as_deref(), Some("get_price"));
     // Other span kinds are steps named by the span, their kind the status.
     assert_eq!((t.steps[0].text.as_str(), t.steps[0].status.as_deref()), ("agent", Some("agent")));
 }

@@ -573,9 +573,10 @@ fn reason_of(e: &serde_json::Error, msg: &str) -> String {
     format!("invalid JSON at column {}: {msg}", e.column())
 }
 
-/// First present key among `keys` (snake_case and camelCase spellings).
+/// The value of the first of `keys` that has one (not null): snake_case and camelCase
+/// spellings, or the names several conventions give the same thing.
 pub fn get<'a>(o: &'a serde_json::Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter().find_map(|k| o.get(*k)).filter(|v| !v.is_null())
+    keys.iter().find_map(|k| o.get(*k).filter(|v| !v.is_null()))
 }
 
 /// First present key as text: strings as they are, other values as compact JSON.

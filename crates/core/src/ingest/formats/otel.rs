@@ -295,11 +295,11 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
     let name = get_text(span, &["name"]).unwrap_or_default();
     // OpenInference's span kind (`LLM`, `TOOL`, `AGENT`, `CHAIN`, ...) or OpenLLMetry's
     // (`workflow`, `task`, `agent`, `tool`; its model calls carry `llm.request.type`).
-    let kind = first(&attrs, &["openinference.span.kind", "traceloop.span.kind"])
+    let kind = get_text(&attrs, &["openinference.span.kind", "traceloop.span.kind"])
         .unwrap_or_default()
         .to_ascii_lowercase();
     let operation =
-        first(&attrs, &["gen_ai.operation.name"]).unwrap_or_else(|| match kind.as_str() {
+        get_text(&attrs, &["gen_ai.operation.name"]).unwrap_or_else(|| match kind.as_str() {
             "llm" => "chat".into(),
             "tool" => "execute_tool".into(),
             _ if attrs.contains_key("llm.request.type") => "chat".into(),
@@ -313,7 +313,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         Some(Value::String(s)) => s == "STATUS_CODE_ERROR" || s == "ERROR" || s == "2",
         _ => false,
     };
-    let error_type = first(&attrs, &["error.type"]);
+    let error_type = get_text(&attrs, &["error.type"]);
     let mut exception = None;
     for ev in span.get("events").and_then(Value::as_array).into_iter().flatten() {
         if ev.get("name").and_then(Value::as_str) == Some("exception") {
@@ -344,7 +344,7 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
     // OpenLLMetry's `traceloop.entity.output`.
     let mut output = outputs.iter().map(message_text).collect::<Vec<_>>().join("\n");
     if output.is_empty() {
-        output = first(&attrs, &["output.value", "traceloop.entity.output"]).unwrap_or_default();
+        output = get_text(&attrs, &["output.value", "traceloop.entity.output"]).unwrap_or_default();
     }
     match operation.as_str() {
         "chat" | "text_completion" | "generate_content" => {
@@ -381,19 +381,23 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         "execute_tool" => {
             step.role = Role::Tool;
             step.kind = StepKind::Observation;
-            step.tool = first(&attrs, &["gen_ai.tool.name", "tool.name", "traceloop.entity.name"])
-                .or_else(|| Some(name.strip_prefix("execute_tool ").unwrap_or(&name).to_string()))
-                .filter(|n| !n.is_empty() && n != "execute_tool")
-                .map(Box::from);
+            step.tool =
+                get_text(&attrs, &["gen_ai.tool.name", "tool.name", "traceloop.entity.name"])
+                    .or_else(|| {
+                        Some(name.strip_prefix("execute_tool ").unwrap_or(&name).to_string())
+                    })
+                    .filter(|n| !n.is_empty() && n != "execute_tool")
+                    .map(Box::from);
             let args = ["gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input"];
-            step.args = first(&attrs, &args);
-            step.text = first(
+            step.args = get_text(&attrs, &args);
+            step.text = get_text(
                 &attrs,
                 &["gen_ai.tool.call.result", "output.value", "traceloop.entity.output"],
             )
             .unwrap_or_default();
             step.ids.source_action_id =
-                first(&attrs, &["gen_ai.tool.call.id", "tool.id", "tool_call.id"]).map(Box::from);
+                get_text(&attrs, &["gen_ai.tool.call.id", "tool.id", "tool_call.id"])
+                    .map(Box::from);
             let a = args.iter().find_map(|k| attrs.get(*k)).map(extract::parse_args);
             let raw_refs = extract::tool_call(
                 step.tool.as_deref().unwrap_or_default(),
@@ -428,16 +432,16 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
             // A root span's own input (OpenInference's `input.value`, OpenLLMetry's
             // `traceloop.entity.input`) is the request the run was given.
             let root = step.ids.parent_id.is_none();
-            root.then(|| first(&attrs, &["input.value", "traceloop.entity.input"]))
+            root.then(|| get_text(&attrs, &["input.value", "traceloop.entity.input"]))
                 .flatten()
                 .map(request)
         })
         .filter(|t| !t.is_empty());
     // The agent a span is: `gen_ai.agent.name`, OpenInference's `agent.name`, else the name of
     // an agent span (OpenLLMetry's `traceloop.entity.name`, the span name).
-    let agent = first(&attrs, &["gen_ai.agent.name", "agent.name"]).or_else(|| {
+    let agent = get_text(&attrs, &["gen_ai.agent.name", "agent.name"]).or_else(|| {
         (kind == "agent")
-            .then(|| first(&attrs, &["traceloop.entity.name"]).unwrap_or_else(|| name.clone()))
+            .then(|| get_text(&attrs, &["traceloop.entity.name"]).unwrap_or_else(|| name.clone()))
     });
     Span {
         trace_id: step
@@ -460,12 +464,6 @@ fn span_step(span: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) -> Span
         output,
         step,
     }
-}
-
-/// The first of these attributes that is set (not null), as text.
-#[inline(never)]
-fn first(attrs: &Map<String, Value>, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| attrs.get(*k).filter(|v| !v.is_null()).map(value_text))
 }
 
 /// A run's request from its root span's input: the text, or the text of a JSON object's
