@@ -1573,3 +1573,19 @@ fn a_reply_showing_one_item_of_a_list_answer_brought_that_item_in() {
     // A reply that shows no item brought none in.
     assert_eq!(shown("The table is long.", "Rome, Milan"), None);
 }
+
+/// The overview's repeated action is the action done most often (twice or more), and of two done
+/// equally often the smaller (tool, then arguments); a run whose actions all differ has none.
+#[test]
+fn the_overview_names_the_most_repeated_action_ties_to_the_smaller() {
+    use trajscope_core::report::Overview;
+    let repeated = |commands: &[&str]| {
+        let actions: Vec<_> = commands.iter().map(|c| (*c, Some(0), "ok")).collect();
+        Overview::of(&awtl_run(&actions, "failed"), None).repeated_action
+    };
+    assert_eq!(repeated(&["make", "ls", "make", "ls", "cat x"]), Some(("shell ls".into(), 2)));
+    assert_eq!(repeated(&["ls", "make", "make", "ls", "make"]), Some(("shell make".into(), 3)));
+    assert_eq!(repeated(&["zz", "zz", "aa"]), Some(("shell zz".into(), 2)));
+    assert_eq!(repeated(&["make", "ls", "cat x"]), None);
+    assert_eq!(repeated(&["make"]), None);
+}
