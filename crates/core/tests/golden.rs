@@ -800,7 +800,7 @@ fn share_gpt_conversations_in_a_json_list() {
 fn gemini_cli_sessions_read_as_chat_records() {
     let t = golden("chat/gemini_cli_session.json");
     assert_eq!(t.format, Format::Chat, "not Claude Code's, for its `sessionId`");
-    assert_eq!(counts(&t), [9]);
+    assert_eq!(counts(&t), [10]);
     let run = &t.trajectories[0];
     assert_eq!(run.id, "5f0c2a8e-7d41-4c1b-9a66-2f3e8b1d0c47");
     assert_eq!(run.task.as_deref().map(|s| &s[..28]), Some("The test test_parse_duration"));
@@ -810,6 +810,7 @@ fn gemini_cli_sessions_read_as_chat_records() {
         kinds,
         [
             (User, Message),
+            (Assistant, Message),
             (Assistant, Action),
             (Tool, Observation),
             (Tool, Observation),
@@ -820,17 +821,26 @@ fn gemini_cli_sessions_read_as_chat_records() {
             (Assistant, Message),
         ]
     );
-    let asked = &run.steps[1];
+    // The first answer's thoughts, before it: a step of their own.
+    let thought = &run.steps[1];
+    assert_eq!(thought.text, "Locating the bug: Read timeutil.py, then run the test.");
+    assert_eq!(thought.status.as_deref(), Some("thinking"));
+    assert_eq!(
+        thought.timestamp.as_deref(),
+        Some("2025-10-02T09:14:07.900Z"),
+        "the thought's own time"
+    );
+    let asked = &run.steps[2];
     assert_eq!(asked.tool.as_deref(), Some("read_file,run_shell_command"));
-    let shell = &run.steps[3];
+    let shell = &run.steps[4];
     assert_eq!(shell.ids.source_action_id.as_deref(), Some("run_shell_command-1759396449021-1"));
     assert_eq!((shell.exit_code, shell.is_error), (Some(1), true), "its `Exit Code:` line");
     assert!(shell.text.starts_with("Command: python -m pytest"), "{}", shell.text);
     // A call whose status is `error`: its `functionResponse`'s `error` is the text.
-    let edit = &run.steps[5];
+    let edit = &run.steps[6];
     assert!(edit.is_error && edit.text.starts_with("Failed to edit, 0 occurrences"));
     assert_eq!(edit.loc.path.as_ref(), "$.messages[2]", "the path of the message that called");
-    assert_eq!(run.steps.iter().map(|s| s.is_error).collect::<Vec<_>>()[6..], [false, true, false]);
+    assert_eq!(run.steps.iter().map(|s| s.is_error).collect::<Vec<_>>()[7..], [false, true, false]);
     assert_eq!(
         run.final_answer.as_deref(),
         Some("I updated the test to use a minutes:seconds duration; it should pass now.")
@@ -842,7 +852,7 @@ fn gemini_cli_sessions_read_as_chat_records() {
     };
     let tokens = run.steps.iter().map(usage).collect::<Vec<_>>();
     let (a, b, c) = (Some([8210, 61, 0]), Some([8740, 88, 8192]), Some([9012, 19, 8192]));
-    assert_eq!(tokens, [None, a, None, None, b, None, None, None, c]);
+    assert_eq!(tokens, [None, None, a, None, None, b, None, None, None, c], "not the thoughts'");
     // The same session on one line, and in the layout of one message a line (its first line
     // the session's fields): read alike, and neither is Claude Code's.
     let doc: serde_json::Value =

@@ -161,8 +161,10 @@ fn share_gpt(m: &Map<String, Value>) -> Map<String, Value> {
 /// `args`) its tool calls, each followed by a `tool` message of the call's result (its
 /// `functionResponse`'s `output` or `error`, else `resultDisplay`) whose `status` says whether
 /// it failed and whose `Exit Code:` line (a shell command's) is its exit code; an `error`
-/// message is an error. Other keys are kept as written.
-fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
+/// message is an error; its `thoughts` (`subject`: `description`, one a line) come first, a
+/// step of the assistant's whose `status` is `thinking`. Other keys are kept as written. With
+/// the messages, the index of the message itself (after its thoughts).
+fn gemini(m: &Map<String, Value>) -> (Vec<Map<String, Value>>, usize) {
     let mut own = m.clone();
     let calls = match own.remove("toolCalls") {
         Some(Value::Array(calls)) => calls,
@@ -182,7 +184,30 @@ fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
         }
     };
     let calls: Vec<&Map<String, Value>> = calls.iter().filter_map(Value::as_object).collect();
-    let mut out = Vec::with_capacity(calls.len() + 1);
+    let mut out = Vec::with_capacity(calls.len() + 2);
+    // The model's thoughts before it spoke (`subject`, `description`): a step of their own, as
+    // a Claude Code `thinking` block is.
+    let thoughts = match own.remove("thoughts") {
+        Some(Value::Array(thoughts)) => thoughts,
+        _ => Vec::new(),
+    };
+    let thought = |t: &Value| {
+        let said = ["subject", "description"].map(|k| t.get(k).map(value_text).unwrap_or_default());
+        let said: Vec<&str> = said.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect();
+        said.join(": ")
+    };
+    let text: Vec<String> = thoughts.iter().map(thought).filter(|t| !t.is_empty()).collect();
+    if !text.is_empty() {
+        let mut thinking = Map::new();
+        thinking.insert("role".into(), "assistant".into());
+        let first = thoughts.iter().find_map(|t| t.get("timestamp"));
+        if let Some(at) = first.or_else(|| m.get("timestamp")) {
+            thinking.insert("timestamp".into(), at.clone());
+        }
+        thinking.insert("content".into(), text.join("\n").into());
+        out.push(thinking);
+    }
+    let message = out.len();
     if !calls.is_empty() {
         let asked = calls.iter().map(|c| {
             let mut call = Map::new();
@@ -222,7 +247,7 @@ fn gemini(m: &Map<String, Value>) -> Vec<Map<String, Value>> {
         reply.insert("content".into(), text.into());
         out.push(reply);
     }
-    out
+    (out, message)
 }
 
 /// A Gemini CLI message's steps, numbered from `index`, all at `loc` (its path or line): the
@@ -233,11 +258,14 @@ pub(crate) fn gemini_steps(
     loc: &SourceLoc,
     ingest_seq: u64,
 ) -> Vec<Step> {
-    let said = gemini(m).into_iter().enumerate();
+    let (said, message) = gemini(m);
+    let said = said.into_iter().enumerate();
     let mut steps: Vec<Step> =
         said.map(|(i, m)| generic_step(&m, (index + i) as u32, loc.clone(), ingest_seq)).collect();
-    // `gemini` gives the message first, always.
-    steps[0].usage = gemini_usage(m);
+    steps[message].usage = gemini_usage(m);
+    for thought in &mut steps[..message] {
+        thought.status = Some("thinking".into());
+    }
     steps
 }
 
