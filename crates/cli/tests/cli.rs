@@ -166,6 +166,20 @@ fn human_summary_names_the_quarantined_line() {
     assert!(text.contains("quarantined line 10"), "{text}");
 }
 
+/// A failed run in which no step looks like a critical error (a headless Claude Code run that
+/// stopped at its turn limit before doing anything) says so: the summary is not left blank.
+#[test]
+fn human_summary_says_a_failed_run_has_no_critical_step() {
+    let path = tmp("max-turns.jsonl");
+    let end = r#"{"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s1"}"#;
+    std::fs::write(&path, format!("{end}\n")).unwrap();
+    let out = trajscope().arg("analyze").arg(&path).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("trajectory s1: 1 step, outcome Failed"), "{text}");
+    assert!(text.contains("= failed, but no step looks like a critical error"), "{text}");
+}
+
 /// A file of many read chunks (the CLI reads 1 MiB at a time on a reader thread and reuses its
 /// buffers) gives the same trace as the core reading the bytes in one piece, including a
 /// damaged line that straddles a chunk boundary and a truncated last line.

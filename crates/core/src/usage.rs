@@ -62,6 +62,11 @@ pub fn trajectory_usage(t: &Trajectory) -> UsageSummary {
             s.cache_write_tokens = run.cache_write_tokens;
             s.cost_usd = run.cost_usd;
         }
+        // Steps that count tokens but no cost, and a run that states its cost (a headless
+        // Claude Code run's `total_cost_usd`): the run's.
+        if s.cost_usd.is_none() {
+            s.cost_usd = run.cost_usd;
+        }
         if run.duration_ms.is_some() {
             s.duration_ms = run.duration_ms;
         }

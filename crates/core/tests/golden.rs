@@ -165,6 +165,43 @@ fn claude_code_sessions() {
     assert!(t.trajectories[0].steps.iter().all(|s| s.actor == "agent-36541525"));
 }
 
+/// A headless run's stream (`claude -p --output-format stream-json`): its sessions named by
+/// `session_id`, its `init` line and partial-message deltas bookkeeping, its `result` line the
+/// run's end: the final answer, the totals, and a failure (its turn limit) as a step.
+#[test]
+fn claude_code_headless_streams() {
+    let t = golden("claude_code/headless-stream.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (19, 0));
+    // 19 lines: 2 `init`, 1 `stream_event` and the success `result` give no step.
+    assert_eq!(counts(&t), [10, 7]);
+    let (a, b) = (&t.trajectories[0], &t.trajectories[1]);
+    assert_eq!(a.id, "7d2b9c1e-4a3f-4e8b-9c0d-1f2e3a4b5c6d");
+    assert_eq!(b.id, "c41f0a9e-2b7d-4c3a-8e5f-6a7b8c9d0e1f");
+    // `success` says the run ended, not that its task was done.
+    assert_eq!((a.outcome, b.outcome), (Outcome::Unknown, Outcome::Failed));
+    assert_eq!(a.final_answer.as_deref(), Some("CI is green: the date tests pass."));
+    assert_eq!(b.final_answer, None);
+    let end = b.steps.last().unwrap();
+    assert_eq!((end.role, end.is_error), (Role::System, true));
+    assert_eq!(
+        (end.status.as_deref(), end.text.as_str()),
+        (Some("error_max_turns"), "error_max_turns")
+    );
+    // The steps count their tokens; the run states its cost and its time.
+    let u = trajscope_core::usage::trajectory_usage(a);
+    assert_eq!((u.input_tokens, u.output_tokens, u.steps_with_usage), (Some(12), Some(289), 4));
+    assert_eq!((u.cost_usd, u.duration_ms), (Some(0.0387), Some(18342)));
+    // A stream of an older version (no `uuid`) is Claude Code's too, read the same.
+    let text = String::from_utf8(read("claude_code/headless-stream.jsonl")).unwrap();
+    let bare: String =
+        text.lines().map(|l| l.split(",\"uuid\":").next().unwrap().to_string() + "}\n").collect();
+    let old = ingest(bare.as_bytes(), IngestOptions::default());
+    assert_eq!((old.format, counts(&old)), (Format::ClaudeCode, vec![10, 7]));
+    let outcomes: Vec<_> = old.trajectories.iter().map(|t| t.outcome).collect();
+    assert_eq!(outcomes, [Outcome::Unknown, Outcome::Failed]);
+}
+
 #[test]
 fn codex_rollouts() {
     let t = golden("codex/rollout-trimmed.jsonl");

@@ -56,6 +56,7 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         || (ty == "summary" && o.contains_key("leafUuid"))
         || (ty == "file-history-snapshot" && o.contains_key("snapshot"))
         || (ty == "queue-operation" && o.contains_key("operation"))
+        || (o.contains_key("session_id") && headless_claude_code(ty, o))
     {
         return Format::ClaudeCode;
     }
@@ -68,6 +69,17 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         return Format::Awtl;
     }
     Format::Generic
+}
+
+/// A line of a headless Claude Code run's stream (`claude -p --output-format stream-json`, or the
+/// Agent SDK's messages written out), which names its session `session_id`: a message in the
+/// Anthropic shape (`message` with a `role`), or the run's `init` or `result` line (a `subtype`).
+fn headless_claude_code(ty: &str, o: &serde_json::Map<String, Value>) -> bool {
+    match ty {
+        "user" | "assistant" => o.get("message").is_some_and(|m| m.get("role").is_some()),
+        "system" | "result" => o.contains_key("subtype"),
+        _ => false,
+    }
 }
 
 /// The single-document format a parsed JSON value has, if any. Also used for a record-per-line

@@ -94,6 +94,9 @@ pub fn write(out: &mut impl Write, file: &str, s: &mut Session, p: Paint) -> std
                 let head = format!("{head:<46}");
                 writeln!(out, "  {} {head} {}", p.note("="), candidate(cand))?;
             }
+        } else if o.outcome == Outcome::Failed {
+            // A failed run with no candidate step: said, not left blank.
+            writeln!(out, "  {} failed, but no step looks like a critical error", p.note("="))?;
         }
     }
     Ok(())

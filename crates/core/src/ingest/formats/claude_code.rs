@@ -29,7 +29,7 @@ use super::{content_text, get, get_text, parse_object, value_text, JsonlAdapter}
 use crate::artifact::extract;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::ingest::LineParse;
-use crate::model::{Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
+use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count};
 
 /// A set of block fingerprints.
@@ -61,6 +61,16 @@ struct Run {
     actor: String,
     task: Option<String>,
     steps: Vec<Step>,
+    /// What the session's `result` line said (a headless run's end), when there is one.
+    end: Option<End>,
+}
+
+/// A headless run's `result` line (`claude -p --output-format stream-json`, the Agent SDK's
+/// result message): how it ended, its final text and its totals.
+struct End {
+    outcome: Outcome,
+    final_answer: Option<String>,
+    usage: Option<Box<Usage>>,
 }
 
 impl ClaudeCode {
@@ -121,7 +131,12 @@ impl JsonlAdapter for ClaudeCode {
                     }
                 }
                 let id = if r.key.is_empty() { format!("session-{}", n + 1) } else { r.key };
-                Trajectory { id, task: r.task, steps: r.steps, ..Trajectory::default() }
+                let (outcome, final_answer, usage) = match r.end {
+                    Some(e) => (e.outcome, e.final_answer, e.usage),
+                    None => (Outcome::Unknown, None, None),
+                };
+                let (task, steps) = (r.task, r.steps);
+                Trajectory { id, outcome, task, final_answer, steps, usage, ..Default::default() }
             })
             .collect()
     }
@@ -168,6 +183,7 @@ pub struct Parsed {
     steps: Vec<Step>,
     pending: Vec<Pending>,
     usage: Option<Box<Usage>>,
+    end: Option<End>,
 }
 
 /// What a step of a line still needs from the reader's state (besides a tool call's id and
@@ -199,7 +215,8 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
     let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
     let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
     let agent = get_text(&o, &["agentId"]).filter(|_| sidechain).map(|a| format!("agent-{a}"));
-    let session = get_text(&o, &["sessionId"]);
+    // `session_id` in a headless run's stream (`claude -p --output-format stream-json`).
+    let session = get_text(&o, &["sessionId", "session_id"]);
     let actor = agent.clone().unwrap_or_default();
     let base = Step {
         actor,
@@ -213,8 +230,50 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
         ..Step::default()
     };
     let mut role = Role::User;
+    let mut end = None;
     let (steps, pending) = match ty {
         "user" | "assistant" => message_steps(&o, ty, base, &mut role, seen),
+        // A headless run's first line: its tools, model and settings (the `cwd` is kept).
+        "system" if get_text(&o, &["subtype"]).as_deref() == Some("init") => {
+            (Vec::new(), Vec::new())
+        }
+        "result" if o.contains_key("subtype") => {
+            let subtype = get_text(&o, &["subtype"]).unwrap_or_default();
+            let failed = matches!(o.get("is_error"), Some(Value::Bool(true)))
+                || subtype.starts_with("error");
+            let said = get_text(&o, &["result"]).filter(|r| !r.trim().is_empty());
+            let u = o.get("usage").and_then(Value::as_object);
+            let field = |k: &str| count(u.and_then(|u| u.get(k)));
+            let usage = Usage {
+                input_tokens: field("input_tokens"),
+                output_tokens: field("output_tokens"),
+                cache_read_tokens: field("cache_read_input_tokens"),
+                cache_write_tokens: field("cache_creation_input_tokens"),
+                cost_usd: cost(o.get("total_cost_usd").or_else(|| o.get("cost_usd"))),
+                duration_ms: count(o.get("duration_ms")),
+            };
+            // A run that ended in error says so in a step of its own: its words, else its
+            // `errors`, else its subtype (`error_max_turns` ...).
+            let steps = match failed {
+                false => (Vec::new(), Vec::new()),
+                true => one(Step {
+                    role: Role::System,
+                    text: said.clone().unwrap_or_else(|| match o.get("errors") {
+                        Some(e @ Value::Array(list)) if !list.is_empty() => content_text(e),
+                        _ => subtype.clone(),
+                    }),
+                    is_error: true,
+                    status: Some(subtype.as_str().into()),
+                    ..base
+                }),
+            };
+            end = Some(End {
+                outcome: if failed { Outcome::Failed } else { Outcome::Unknown },
+                final_answer: said.filter(|_| !failed),
+                usage: usage.non_empty(),
+            });
+            steps
+        }
         "system" => {
             let level = get_text(&o, &["level"]).unwrap_or_default();
             one(Step {
@@ -231,7 +290,9 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
             status: Some("summary".into()),
             ..base
         }),
-        "queue-operation" | "file-history-snapshot" => (Vec::new(), Vec::new()),
+        // A headless run's partial-message deltas (`--include-partial-messages`): the whole
+        // message follows on a line of its own.
+        "queue-operation" | "file-history-snapshot" | "stream_event" => (Vec::new(), Vec::new()),
         _ if o.contains_key("message") => message_steps(&o, ty, base, &mut role, seen),
         // A record type this reader does not know (newer versions add some): kept visible.
         other => one(Step {
@@ -248,9 +309,10 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
         session,
         cwd: get_text(&o, &["cwd"]),
         role,
-        usage: if steps.is_empty() { None } else { line_usage(&o) },
+        usage: if steps.is_empty() || end.is_some() { None } else { line_usage(&o) },
         steps,
         pending,
+        end,
     })
 }
 
@@ -273,6 +335,9 @@ impl ClaudeCode {
         }
         if let Some(cwd) = p.cwd {
             self.cwd = Some(cwd);
+        }
+        if let Some(end) = p.end {
+            self.run(&key, "").end = Some(end);
         }
         if p.steps.is_empty() {
             return;
