@@ -240,11 +240,11 @@ impl<'t> Head<'t> {
         let mut role_at = [0u8; Role::NAMES.len()];
         let mut roles = [("", 0u32); Role::NAMES.len()];
         let mut role_count = 0;
-        // An action: its tool and its arguments, counted. The first is held apart: a run of one
-        // action (most runs of one step) needs no table.
+        // An action: its tool and its arguments. The first is held apart: a run of one action
+        // (most runs of one step) needs no list.
         type Action<'t> = (Option<&'t str>, Option<&'t str>);
         let mut first_action: Option<Action> = None;
-        let mut actions: crate::attribution::text::FastMap<Action, u32> = Default::default();
+        let mut actions: Vec<Action> = Vec::new();
         let mut errors = 0;
         for s in &t.steps {
             if !s.actor.is_empty() {
@@ -275,20 +275,23 @@ impl<'t> Head<'t> {
                     None => first_action = Some(action),
                     Some(first) => {
                         if actions.is_empty() {
-                            actions.insert(first, 1);
+                            actions.push(first);
                         }
-                        *actions.entry(action).or_insert(0) += 1;
+                        actions.push(action);
                     }
                 }
             }
         }
-        // The most repeated action (2 or more), ties to the smallest (tool, args). Counted in a
-        // table, not sorted: a run of a million steps repeats a few dozen actions, and sorting
-        // them all was a twentieth of its CPU time (docs/performance.md).
-        let repeated = actions
-            .into_iter()
-            .filter(|&(_, n)| n >= 2)
-            .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)));
+        // The most repeated action (2 or more), ties to the smallest (tool, args): sorted, the
+        // first run of the greatest length.
+        crate::sort::sort(&mut actions);
+        let mut repeated: Option<(Action, u32)> = None;
+        for run in actions.chunk_by(|a, b| a == b) {
+            let n = run.len() as u32;
+            if n >= 2 && repeated.is_none_or(|(_, best)| n > best) {
+                repeated = Some((run[0], n));
+            }
+        }
         let repeated_action = repeated.map(|((tool, args), n)| {
             let what = [tool, args].into_iter().flatten().collect::<Vec<_>>().join(" ");
             (elide(&what, ACTION_CHARS), n)
