@@ -3,7 +3,8 @@
 // kept), a log of model calls one trajectory per conversation, and an OpenAI Agents SDK span
 // export is one trajectory per trace, its critical step the
 // call that introduced the error; an ATIF trajectory and a Goose session are read with their
-// calls and results, OTLP spans of OpenInference and OpenLLMetry too (a Langfuse trace is named: the CLI reads it, the page says so). Step
+// calls and results, OTLP spans of OpenInference and OpenLLMetry too, and a headless Claude Code
+// run's stream with its end and cost (a Langfuse trace is named: the CLI reads it, the page says so). Step
 // text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
 import { test, before, after } from 'node:test';
@@ -137,6 +138,31 @@ test('OpenInference and OpenLLMetry spans are read with their messages, calls an
     assert.ok(steps.some((t) => t.includes(want)), `${want}: ${steps.join(' | ')}`);
   }
   await screenshot(page, 'formats-openinference');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a headless Claude Code run's stream: its sessions, its end and its cost", async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'claude_code', 'headless-stream.jsonl'));
+  await waitReady(page);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="queue-item"]').length === 2);
+  // A `success` result leaves the outcome unknown; the turn limit fails the second run.
+  assert.deepEqual(await queue(page), [
+    { id: '7d2b9c1e-4a3f-4e8b-9c0d-1f2e3a4b5c6d', format: 'claude-code', outcome: 'unknown' },
+    { id: 'c41f0a9e-2b7d-4c3a-8e5f-6a7b8c9d0e1f', format: 'claude-code', outcome: 'failed' },
+  ]);
+  await rowsAt(page);
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  assert.equal(steps.length, 10, steps.join(' | '));
+  for (const want of ['Do not modify the tests.', "I'll drop that test so CI goes green.", 'CI is green: the date tests pass.']) {
+    assert.ok(steps.some((t) => t.includes(want)), `${want}: ${steps.join(' | ')}`);
+  }
+  // The run's cost and time are the result line's; its tokens the steps'.
+  const usage = await page.textContent('[data-testid="usage"]');
+  assert.ok(usage.includes('tokens in 12') && usage.includes('$0.0387'), usage);
+  await screenshot(page, 'formats-claude-headless');
   assert.deepEqual(errors, []);
   await context.close();
 });
