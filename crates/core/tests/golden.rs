@@ -202,6 +202,53 @@ fn claude_code_headless_streams() {
     assert_eq!(outcomes, [Outcome::Unknown, Outcome::Failed]);
 }
 
+/// `codex exec --json` (native builds): the thread's id, an item's steps where it started with
+/// its last state, a command and an MCP call with their results, a turn's usage, a failed turn.
+#[test]
+fn codex_exec_streams() {
+    let t = golden("codex/exec-json.jsonl");
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (17, 0));
+    let run = &t.trajectories[0];
+    assert_eq!(run.id, "0199c3d4-5e6f-7a81-9b2c-3d4e5f6a7b8c");
+    assert_eq!(run.outcome, Outcome::Failed, "its last turn failed");
+    assert_eq!(run.final_answer.as_deref(), Some("Running the whole suite to check."));
+    let texts: Vec<&str> = run.steps.iter().map(|s| s.text.as_str()).collect();
+    // The plan where it started, as it was last updated.
+    assert_eq!(texts[1], "[x] Reproduce test_env_override\n[x] Give APP_PORT a default");
+    let (call, out) = (&run.steps[2], &run.steps[3]);
+    assert_eq!((call.kind, call.tool.as_deref()), (StepKind::Action, Some("shell")));
+    assert_eq!(call.args.as_deref(), Some("bash -lc 'pytest -q tests/test_cfg.py'"));
+    assert_eq!((out.kind, out.exit_code, out.is_error), (StepKind::Observation, Some(1), true));
+    assert_eq!(out.ids.source_action_id, call.ids.action_id);
+    let mcp = &run.steps[5];
+    assert_eq!((mcp.tool.as_deref(), mcp.is_error), (Some("docs.search"), true));
+    assert_eq!(mcp.text, "MCP server docs: connection refused");
+    let patch = &run.steps[7];
+    assert_eq!(patch.tool.as_deref(), Some("apply_patch"));
+    let refs: Vec<&str> = patch.artifact_refs.iter().map(|r| r.normalized.as_str()).collect();
+    assert_eq!(refs, ["src/cfg.py"]);
+    // A command the stream was cut in: kept, in progress, with no output yet.
+    let cut = &run.steps[9];
+    assert_eq!(
+        (cut.args.as_deref(), cut.status.as_deref()),
+        (Some("bash -lc 'pytest -q'"), Some("in_progress"))
+    );
+    // The error and the failed turn that repeats it: one step.
+    assert_eq!(run.steps.iter().filter(|s| s.role == Role::System && s.is_error).count(), 1);
+    assert_eq!(run.steps.len(), 12);
+    // The first turn's usage on its latest assistant step.
+    let with_usage: Vec<(usize, u64, u64)> = run
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            s.usage.as_ref().map(|u| (i, u.input_tokens.unwrap(), u.output_tokens.unwrap()))
+        })
+        .collect();
+    assert_eq!(with_usage, [(7, 24763, 412)]);
+}
+
 #[test]
 fn codex_rollouts() {
     let t = golden("codex/rollout-trimmed.jsonl");

@@ -45,6 +45,14 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     {
         return Format::Codex;
     }
+    // `codex exec --json`: a thread's first line, or any line of an item (native builds only,
+    // as its reader: the web build reads the file with the generic fallback).
+    #[cfg(not(target_arch = "wasm32"))]
+    if (ty == "thread.started" && o.contains_key("thread_id"))
+        || (ty.starts_with("item.") && o.get("item").is_some_and(|i| i.get("type").is_some()))
+    {
+        return Format::Codex;
+    }
     // A `sessionId` is Claude Code's beside the fields its lines carry: a Gemini CLI session
     // (its `sessionId` and `messages`, or its first line, the session's `sessionId` and
     // `projectHash`) and a Langfuse trace (`sessionId`, `observations`) are not Claude Code's.
