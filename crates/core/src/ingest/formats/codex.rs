@@ -446,13 +446,14 @@ impl Codex {
                     });
                 };
                 let steps = self.exec_item(item, base);
-                let id = get_text(item, &["id"]).unwrap_or_default();
+                // An item without an id is its own: never replaced by another.
+                let id = get_text(item, &["id"]);
                 let had = |at: usize| {
                     let result =
                         self.steps.get(at + 1).and_then(|s| s.ids.source_action_id.as_deref());
-                    1 + usize::from(result == Some(id.as_str()))
+                    1 + usize::from(result == id.as_deref())
                 };
-                match self.items.get(&id).copied() {
+                match id.as_ref().and_then(|id| self.items.get(id)).copied() {
                     Some(at) if had(at) == steps.len() => {
                         for (k, mut step) in steps.into_iter().enumerate() {
                             let old = &mut self.steps[at + k];
@@ -461,7 +462,9 @@ impl Codex {
                         }
                     }
                     _ => {
-                        self.items.insert(id, self.steps.len());
+                        if let Some(id) = id {
+                            self.items.insert(id, self.steps.len());
+                        }
                         for step in steps {
                             self.push(step);
                         }
