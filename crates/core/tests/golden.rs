@@ -737,6 +737,33 @@ fn sniffing_does_not_misfire_across_formats() {
         Format::ClaudeCode
     );
     assert_eq!(detect("{\"sessionId\":\"s\",\"cwd\":\"/w\"}\n"), Format::ClaudeCode);
+    // A headless run's stream names its session `session_id`: its messages, `init` and
+    // `result` lines are Claude Code's; a `session_id` beside other fields is not.
+    for line in [
+        r#"{"type":"system","subtype":"init","session_id":"s"}"#,
+        r#"{"type":"result","subtype":"success","session_id":"s"}"#,
+        r#"{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}"#,
+    ] {
+        assert_eq!(detect(&format!("{line}\n")), Format::ClaudeCode, "{line}");
+    }
+    for line in [
+        r#"{"type":"user","message":"hi","session_id":"s"}"#,
+        r#"{"type":"result","value":1,"session_id":"s"}"#,
+        r#"{"type":"system","subtype":"init"}"#,
+    ] {
+        assert_eq!(detect(&format!("{line}\n")), Format::Generic, "{line}");
+    }
+    // `codex exec --json`: its thread's first line or an item's line; a `thread_id` elsewhere
+    // (LangGraph's configs name threads) is not Codex's.
+    assert_eq!(detect("{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n"), Format::Codex);
+    let item = r#"{"type":"item.completed","item":{"id":"i","type":"agent_message","text":"x"}}"#;
+    assert_eq!(detect(&format!("{item}\n")), Format::Codex);
+    assert_eq!(detect("{\"type\":\"thread.started\"}\n"), Format::Generic);
+    assert_eq!(
+        detect("{\"type\":\"message\",\"thread_id\":\"t\",\"text\":\"x\"}\n"),
+        Format::Generic
+    );
+    assert_eq!(detect("{\"type\":\"item.completed\",\"item\":{\"id\":\"i\"}}\n"), Format::Generic);
     // A Gemini CLI session has a `sessionId` too: its messages make it a chat record, its
     // `projectHash` the first line of one written a message a line.
     let gemini = "{\"sessionId\":\"s\",\"messages\":[{\"type\":\"user\",\"content\":\"hi\"}]}";
