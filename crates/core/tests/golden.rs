@@ -200,6 +200,13 @@ fn claude_code_headless_streams() {
     assert_eq!((old.format, counts(&old)), (Format::ClaudeCode, vec![10, 7]));
     let outcomes: Vec<_> = old.trajectories.iter().map(|t| t.outcome).collect();
     assert_eq!(outcomes, [Outcome::Unknown, Outcome::Failed]);
+    // A `result` line without a subtype is no end this reader knows: a step kept in view.
+    let odd = "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}\n\
+               {\"type\":\"result\",\"is_error\":true,\"session_id\":\"s\"}\n";
+    let t = ingest(odd.as_bytes(), IngestOptions::default());
+    let run = &t.trajectories[0];
+    assert_eq!((run.outcome, run.steps.len()), (Outcome::Unknown, 1));
+    assert_eq!((run.steps[0].role, run.steps[0].status.as_deref()), (Role::Other, Some("result")));
 }
 
 /// `codex exec --json` (native builds): the thread's id, an item's steps where it started with
