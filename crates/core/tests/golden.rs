@@ -207,6 +207,17 @@ fn claude_code_headless_streams() {
     let run = &t.trajectories[0];
     assert_eq!((run.outcome, run.steps.len()), (Outcome::Unknown, 1));
     assert_eq!((run.steps[0].role, run.steps[0].status.as_deref()), (Role::Other, Some("result")));
+    // A failed end without words: its `errors`, else its subtype.
+    let said = |errors: &str| {
+        let end = format!(
+            "{{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"session_id\":\"s\"{errors}}}\n"
+        );
+        let t = ingest(end.as_bytes(), IngestOptions::default());
+        t.trajectories[0].steps[0].text.clone()
+    };
+    assert_eq!(said(r#","errors":["API Error: 500"]"#), "API Error: 500");
+    assert_eq!(said(r#","errors":[]"#), "error_during_execution");
+    assert_eq!(said(""), "error_during_execution");
 }
 
 /// `codex exec --json` (native builds): the thread's id, an item's steps where it started with
