@@ -110,17 +110,8 @@ impl JsonlAdapter for Codex {
         if pty == "task_started" {
             self.last_turn = Outcome::Unknown;
         }
-        let base = Step {
-            loc,
-            timestamp: get_text(&o, &["timestamp"]).map(Box::from),
-            ingest_seq,
-            ids: StepIds {
-                run_id: self.run_id.as_deref().map(Box::from),
-                turn_id: self.turn_id.as_deref().map(Box::from),
-                ..StepIds::default()
-            },
-            ..Step::default()
-        };
+        let mut base = self.base(loc, ingest_seq);
+        base.timestamp = get_text(&o, &["timestamp"]).map(Box::from);
         match (ty.as_str(), pty.as_str()) {
             ("session_meta", _) => {
                 self.run_id = get_text(p, &["id"]).or(self.run_id.take());
@@ -193,6 +184,20 @@ impl JsonlAdapter for Codex {
 }
 
 impl Codex {
+    /// A step of the line at `loc`, in the run and turn read so far.
+    fn base(&self, loc: SourceLoc, ingest_seq: u64) -> Step {
+        Step {
+            loc,
+            ingest_seq,
+            ids: StepIds {
+                run_id: self.run_id.as_deref().map(Box::from),
+                turn_id: self.turn_id.as_deref().map(Box::from),
+                ..StepIds::default()
+            },
+            ..Step::default()
+        }
+    }
+
     fn push(&mut self, mut step: Step) {
         if let Some(u) = self.usage_pending.take() {
             step.usage = Some(Box::new(u));
@@ -396,16 +401,7 @@ impl Codex {
     /// A line of `codex exec --json` (see the module's notes).
     #[cfg(not(target_arch = "wasm32"))]
     fn exec_event(&mut self, o: &Map<String, Value>, ty: &str, loc: SourceLoc, ingest_seq: u64) {
-        let base = Step {
-            loc,
-            ingest_seq,
-            ids: StepIds {
-                run_id: self.run_id.as_deref().map(Box::from),
-                turn_id: self.turn_id.as_deref().map(Box::from),
-                ..StepIds::default()
-            },
-            ..Step::default()
-        };
+        let base = self.base(loc, ingest_seq);
         let error = |text: String, status: &str| Step {
             role: Role::System,
             text,
