@@ -220,6 +220,36 @@ fn claude_code_headless_streams() {
     assert_eq!(said(""), "error_during_execution");
 }
 
+/// A headless run that delegated to a sub-agent (`Task`): the sub-agent's messages name the call
+/// that started it (`parent_tool_use_id`) and stay in the session's trajectory where they came,
+/// spoken by that agent, so the run's failure can be traced to what the sub-agent reported.
+#[test]
+fn claude_code_headless_sub_agents_speak_in_their_sessions_trajectory() {
+    let t = golden("claude_code/headless-subagent.jsonl");
+    assert_eq!(t.format, Format::ClaudeCode);
+    assert_eq!(counts(&t), [13]);
+    let run = &t.trajectories[0];
+    assert_eq!(
+        (run.id.as_str(), run.outcome),
+        ("5e0a7c3b-9d1f-4b2a-8c6e-7f8091a2b3c4", Outcome::Failed)
+    );
+    assert_eq!(
+        run.task.as_deref(),
+        Some("The nightly build fails at the bundling step. Find the cause and fix it.")
+    );
+    let actors: Vec<&str> = run.steps.iter().map(|s| s.actor.as_str()).collect();
+    let sub = "agent-toolu_02T";
+    // The Task call (steps 1-2), the sub-agent's prompt, command, output and report (3-6),
+    // its report as the call's result (7), then the session's own edit and check.
+    assert_eq!(actors[..8], ["", "", "", sub, sub, sub, sub, ""]);
+    assert!(actors[8..].iter().all(|a| a.is_empty()), "{actors:?}");
+    assert!(run.steps[6].text.starts_with("Root cause: NODE_ENV is not set"));
+    assert_eq!(run.steps[4].tool.as_deref(), Some("Bash"));
+    // Its agent is one of the run's, and one of its steps a candidate.
+    let a = trajscope_core::attribution::analyze_trajectory(run, &Default::default());
+    assert!(a.candidates.iter().any(|c| c.agent == sub), "{:?}", a.candidates);
+}
+
 /// `codex exec --json` (native builds): the thread's id, an item's steps where it started with
 /// its last state, a command and an MCP call with their results, a turn's usage, a failed turn.
 #[test]

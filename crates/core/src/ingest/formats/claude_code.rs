@@ -19,7 +19,9 @@
 //! response: the lines of one response repeat it (the last line has the final output count),
 //! so the last line's usage of each `message.id` goes on the response's first step.
 //! Trajectories are per session; sub-agent lines (`isSidechain`, `agentId`) form their own
-//! trajectory `agent-<agentId>` with the agent as actor.
+//! trajectory `agent-<agentId>` with the agent as actor; in a headless run's stream a
+//! sub-agent's messages (`parent_tool_use_id`) stay in the session's, their actor
+//! `agent-<parent_tool_use_id>`.
 
 use std::collections::HashMap;
 
@@ -217,7 +219,13 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
     let agent = get_text(&o, &["agentId"]).filter(|_| sidechain).map(|a| format!("agent-{a}"));
     // `session_id` in a headless run's stream (`claude -p --output-format stream-json`).
     let session = get_text(&o, &["sessionId", "session_id"]);
-    let actor = agent.clone().unwrap_or_default();
+    // A sub-agent's messages in a headless run's stream name the call that started it
+    // (`parent_tool_use_id`, a `Task` call's id): they stay in the session's trajectory, in
+    // the order they came, spoken by that agent.
+    let actor = agent
+        .clone()
+        .or_else(|| get_text(&o, &["parent_tool_use_id"]).map(|a| format!("agent-{a}")))
+        .unwrap_or_default();
     let base = Step {
         actor,
         timestamp: get_text(&o, &["timestamp"]).map(Box::from),
