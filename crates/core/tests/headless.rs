@@ -166,3 +166,71 @@ proptest! {
         }
     }
 }
+
+/// What the property tests leave unpinned in a `codex exec --json` stream: every step carries
+/// the thread's id and comes after the steps of earlier lines; an event of a type the reader
+/// does not know stays a visible step; a turn's failure after a different error is a second
+/// error step; an item whose later state has another shape (here a web search, then a command
+/// under the same id) is added after the steps of the state before, not written over them.
+#[test]
+fn an_exec_stream_keeps_its_thread_its_order_unknown_events_and_each_error() {
+    let text = lines(&[
+        json!({"type": "thread.started", "thread_id": "t-1"}),
+        json!({"type": "turn.started"}),
+        json!({"type": "item.started", "item": {"id": "i1", "type": "web_search", "query": "q"}}),
+        json!({"type": "item.completed", "item": {"id": "i1", "type": "command_execution",
+            "command": "ls", "aggregated_output": "a.txt", "exit_code": 0, "status": "completed"}}),
+        json!({"type": "thread.renamed", "name": "x"}),
+        json!({"type": "error", "message": "first"}),
+        json!({"type": "turn.failed", "error": {"message": "second"}}),
+    ]);
+    let t = ingest(text.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Codex);
+    let run = &t.trajectories[0];
+    assert_eq!((run.id.as_str(), run.outcome), ("t-1", Outcome::Failed));
+    let shape: Vec<(&str, &str)> = run
+        .steps
+        .iter()
+        .map(|s| (s.tool.as_deref().unwrap_or(s.role.name()), s.status.as_deref().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("web_search", ""),
+            ("shell", "completed"),
+            ("shell", "completed"),
+            ("other", "thread.renamed"),
+            ("system", "error"),
+            ("system", "turn.failed"),
+        ]
+    );
+    assert!(run.steps[3].text.contains("\"name\":\"x\""), "{}", run.steps[3].text);
+    let errors: Vec<&str> =
+        run.steps.iter().filter(|s| s.is_error).map(|s| s.text.as_str()).collect();
+    assert_eq!(errors, ["first", "second"]);
+    assert!(run.steps.iter().all(|s| s.ids.run_id.as_deref() == Some("t-1")));
+    let seqs: Vec<u64> = run.steps.iter().map(|s| s.ingest_seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] <= w[1]) && seqs[5] > seqs[0], "{seqs:?}");
+}
+
+/// A rollout line (`{"timestamp", "type", "payload"}`) is read as a rollout's even when its
+/// payload is missing: only a line without a payload whose type is an exec event's
+/// (`thread.started`, `item.completed`, `error`) is one.
+#[test]
+fn a_rollout_line_without_its_payload_stays_a_rollout_line() {
+    let meta = json!({"timestamp": "2026-05-11T10:29:40.150Z", "type": "session_meta",
+        "payload": {"id": "s-1", "cwd": "/repo", "originator": "codex_cli_rs"}});
+    let bare = json!({"timestamp": "2026-05-11T10:29:41.000Z", "type": "response_item"});
+    let t = ingest(lines(&[meta.clone(), bare]).as_bytes(), IngestOptions::default());
+    let with_payload = ingest(
+        lines(&[
+            meta,
+            json!({"timestamp": "2026-05-11T10:29:41.000Z", "type": "response_item",
+            "payload": {}}),
+        ])
+        .as_bytes(),
+        IngestOptions::default(),
+    );
+    assert_eq!(t.format, Format::Codex);
+    assert_eq!(t.trajectories, with_payload.trajectories);
+}
