@@ -216,16 +216,16 @@ fn parse_seen(line: &str, seen: Option<&mut Seen>) -> Result<Parsed, String> {
     let o = parse_object(line)?;
     let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("");
     let sidechain = matches!(o.get("isSidechain"), Some(Value::Bool(true)));
-    let agent = get_text(&o, &["agentId"]).filter(|_| sidechain).map(|a| format!("agent-{a}"));
+    let named = get_text(&o, &["agentId"]).filter(|_| sidechain);
     // `session_id` in a headless run's stream (`claude -p --output-format stream-json`).
     let session = get_text(&o, &["sessionId", "session_id"]);
     // A sub-agent's messages in a headless run's stream name the call that started it
     // (`parent_tool_use_id`, a `Task` call's id): they stay in the session's trajectory, in
     // the order they came, spoken by that agent.
-    let actor = agent
-        .clone()
-        .or_else(|| get_text(&o, &["parent_tool_use_id"]).map(|a| format!("agent-{a}")))
-        .unwrap_or_default();
+    let parent = get_text(&o, &["parent_tool_use_id"]);
+    let actor = named.as_ref().or(parent.as_ref()).map(|a| format!("agent-{a}"));
+    let agent = named.and(actor.clone());
+    let actor = actor.unwrap_or_default();
     let base = Step {
         actor,
         timestamp: get_text(&o, &["timestamp"]).map(Box::from),
