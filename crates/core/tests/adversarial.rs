@@ -407,6 +407,35 @@ fn numbers_beyond_a_float_are_kept_as_their_text() {
     assert_eq!(v, serde_json::json!(["1e400", "-1e400", big, 2]));
 }
 
+// ---- 11b. Python's NaN and Infinity ------------------------------------------------------------
+
+/// `json.dumps` writes a float that is not finite as `NaN`, `Infinity` or `-Infinity`, which JSON
+/// does not allow; an agent's scores, losses and rewards are such floats. A line holding one is
+/// read, the token kept as its text (as a huge number is), not quarantined with its run's end.
+#[test]
+fn python_s_nan_and_infinity_are_read_as_their_text() {
+    let trace = "{\"type\":\"action\",\"run_id\":\"r1\",\"command\":\"python train.py\"}\n\
+                 {\"type\":\"observation\",\"run_id\":\"r1\",\"output\":\"loss: nan\",\"loss\": NaN}\n\
+                 {\"type\":\"run_end\",\"run_id\":\"r1\",\"status\":\"failed\",\"reward\":-Infinity}\n";
+    let t = ingest(trace.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format.name(), "awtl");
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (3, 0), "{:?}", t.quarantine);
+    assert_eq!(t.trajectories[0].outcome, trajscope_core::model::Outcome::Failed);
+    // The first line decides the format; a document and a list element are read alike.
+    let first = "{\"role\":\"user\",\"content\":\"hi\",\"score\":Infinity}\n";
+    let t = ingest(first.as_bytes(), IngestOptions::default());
+    assert_eq!((t.format.name(), t.stats.lines_parsed), ("generic", 1));
+    let parse = trajscope_core::ingest::formats::parse_value;
+    let v = parse("{\"a\": [NaN, Infinity, -Infinity, \"NaN\", 1]}").expect("read");
+    assert_eq!(v, serde_json::json!({"a": ["NaN", "Infinity", "-Infinity", "NaN", 1]}));
+    let doc = trajscope_core::ingest::formats::parse_document(b"{\"a\": [NaN,\n -Infinity]}");
+    assert_eq!(doc.expect("read"), serde_json::json!({"a": ["NaN", "-Infinity"]}));
+    // Not a token of its own: still refused, with the parser's reason.
+    for bad in ["{\"a\": NaNa}", "{\"a\": Infinite}", "{\"a\": nan}", "{\"a\": NaN"] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+}
+
 // ---- Also: one nesting verdict, encoding hints, duplicate ids ---------------------------------
 
 #[test]

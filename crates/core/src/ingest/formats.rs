@@ -362,6 +362,8 @@ pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
 /// valid JSON that the parser refuses, and are read instead of refused ([`mended`]): a number
 /// too large for a 64-bit float (`1e400`, a 5,000-digit integer), kept as its text (a JSON
 /// string of its digits), and a `\u` escape of half a UTF-16 surrogate pair, read as U+FFFD.
+/// And one thing that is not JSON but that Python's `json` writes and reads: `NaN`, `Infinity`
+/// and `-Infinity`, kept as their text too.
 pub fn parse_value(text: &str) -> Result<Value, String> {
     match crate::json::from_str(text) {
         Ok(v) => Ok(v),
@@ -372,7 +374,7 @@ pub fn parse_value(text: &str) -> Result<Value, String> {
         // and reads them back, as JavaScript's `JSON.parse` does; UTF-8 cannot hold them.
         Err(e) => {
             let msg = super::describe_json_error(&e);
-            match mendable(&msg).then(|| mended(text)).flatten() {
+            match mendable(&msg, text).then(|| mended(text)).flatten() {
                 // Still refused: the reason is the mended text's (the same columns unless a
                 // number before the fault was quoted: two bytes further each).
                 Some(t) => parse_value(&t),
@@ -426,12 +428,14 @@ fn is_plain_text(text: &str) -> bool {
     bare_word(&word)
 }
 
-/// A whole document, with [`parse_value`]'s treatment of huge numbers and lone surrogates; the
+/// A whole document, with [`parse_value`]'s treatment of huge numbers, lone surrogates and
+/// Python's non-finite floats; the
 /// error is the original one (its position is the file's).
 pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     match serde_json::from_slice(bytes) {
-        Err(e) if mendable(&super::describe_json_error(&e)) => std::str::from_utf8(bytes)
+        Err(e) => std::str::from_utf8(bytes)
             .ok()
+            .filter(|text| mendable(&super::describe_json_error(&e), text))
             .and_then(mended)
             .and_then(|t| crate::json::from_str(&t).ok())
             .ok_or(e),
@@ -442,17 +446,21 @@ pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
 /// Whether the parser refused at something [`mended`] rewrites (a huge number, a lone
 /// surrogate's escape): any other refusal is not scanned again (a file of damaged lines spent
 /// a sixteenth of its time in that scan).
-fn mendable(msg: &str) -> bool {
+fn mendable(msg: &str, text: &str) -> bool {
     ["number out of range", "lone leading surrogate", "unexpected end of hex escape"]
         .iter()
         .any(|m| msg.starts_with(m))
+        || (["expected value", "invalid number"].iter().any(|m| msg.starts_with(m))
+            && (text.contains("NaN") || text.contains("Infinity")))
 }
 
 /// The JSON text with every number that overflows a 64-bit float written as a string of its
-/// text, and each `\u` escape of a lone surrogate (U+D800 to U+DFFF, not a high one followed by
-/// a low one) written `\uFFFD`; `None` when there is neither (a line may hold both: the parser
-/// names only the first it meets). A surrogate escape and its replacement are both six bytes:
-/// with no number quoted, every other byte stays in place.
+/// text, so is each `NaN`, `Infinity` and `-Infinity` (Python's `json.dumps` writes them for
+/// floats that are not finite; they are not JSON), and each `\u` escape of a lone surrogate
+/// (U+D800 to U+DFFF, not a high one followed by a low one) written `\uFFFD`; `None` when there
+/// is none of them (a line may hold several: the parser names only the first it meets). A
+/// surrogate escape and its replacement are both six bytes: with no token quoted, every other
+/// byte stays in place.
 fn mended(text: &str) -> Option<String> {
     let b = text.as_bytes();
     // The code unit of a `\uXXXX` escape at `at`.
@@ -485,15 +493,18 @@ fn mended(text: &str) -> Option<String> {
                 }
                 i += 1;
             }
-            b'-' | b'0'..=b'9' => {
+            // A number, or Python's `NaN`, `Infinity`, `-Infinity` (a word that is not one of
+            // them does not parse as a float, and is left as it is).
+            b'-' | b'0'..=b'9' | b'N' | b'I' => {
                 let start = i;
                 i += 1;
-                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'.' | b'+' | b'-'))
                 {
                     i += 1;
                 }
                 let token = &text[start..i];
-                if crate::num::parse_f64(token).is_some_and(f64::is_infinite) {
+                if crate::num::parse_f64(token).is_some_and(|f| !f.is_finite()) {
                     out.push_str(&text[copied..start]);
                     out.push('"');
                     out.push_str(token);
