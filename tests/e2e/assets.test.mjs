@@ -48,6 +48,23 @@ test('the worker script is named after its bytes and runs the page\'s own module
   assert.ok(html.includes(js[1]) && html.includes(wasm[1]), 'the page loads the same JS and wasm');
 });
 
+test("the wasm imports its glue's functions by short names, and each app file matches its integrity hash", async () => {
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  const wasmName = html.match(/app-[0-9a-f]{1,16}_bg\.wasm/)[0];
+  const bytes = await readFile(join(DIST, wasmName));
+  // scripts/short_imports.py: `$0`, `$1`, ... of the module `a` instead of wasm-bindgen's hashed names.
+  const imports = WebAssembly.Module.imports(await WebAssembly.compile(bytes));
+  assert.ok(imports.length > 100, `${imports.length} imports`);
+  const long = imports.filter((i) => i.module !== 'a' || !/^\$[0-9A-Za-z_]{1,3}$/.test(i.name));
+  assert.deepEqual(long, []);
+  const links = [...html.matchAll(/href="[^"]*\/(app-[^"]+)"[^>]*integrity="(sha384-[^"]+)"/g)];
+  assert.equal(links.length, 2, 'the page preloads the app\'s JS and wasm');
+  for (const [, file, integrity] of links) {
+    const digest = createHash('sha384').update(await readFile(join(DIST, file))).digest('base64');
+    assert.equal(integrity, `sha384-${digest}`, file);
+  }
+});
+
 test('the page starts the worker from its hashed script, fetches the wasm once and loads a trace', async () => {
   const { page, context, requests, errors } = await newPage(browser);
   await page.goto(srv.url);
