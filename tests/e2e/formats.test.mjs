@@ -4,7 +4,7 @@
 // export is one trajectory per trace, its critical step the
 // call that introduced the error; an ATIF trajectory and a Goose session are read with their
 // calls and results, OTLP spans of OpenInference and OpenLLMetry too, and a headless Claude Code
-// run's stream with its end and cost (a Langfuse trace is named: the CLI reads it, the page says so). Step
+// run's stream with its end and cost, a `codex exec --json` stream (a Langfuse trace is named: the CLI reads it, the page says so). Step
 // text is shown as text. A Who&When item shows its gold
 // label beside the critical step.
 import { test, before, after } from 'node:test';
@@ -163,6 +163,26 @@ test("a headless Claude Code run's stream: its sessions, its end and its cost", 
   const usage = await page.textContent('[data-testid="usage"]');
   assert.ok(usage.includes('tokens in 12') && usage.includes('$0.0387'), usage);
   await screenshot(page, 'formats-claude-headless');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a `codex exec --json` stream: its thread, its commands with their exit codes, its failed turn', async () => {
+  const { page, context, errors } = await newPage(browser);
+  await page.goto(srv.url);
+  await page.setInputFiles('[data-testid="file-input"]', join(FIXTURES, 'codex', 'exec-json.jsonl'));
+  await waitReady(page);
+  assert.deepEqual(await queue(page), [
+    { id: '0199c3d4-5e6f-7a81-9b2c-3d4e5f6a7b8c', format: 'codex', outcome: 'failed' },
+  ]);
+  await rowsAt(page);
+  const steps = await page.locator('[data-testid="step-text"]').allTextContents();
+  // Twelve steps as the CLI reads them (tests/fixtures/codex/exec-json.jsonl.expected), not one a line.
+  assert.equal(steps.length, 12, steps.join(' | '));
+  for (const want of ["bash -lc 'pytest -q tests/test_cfg.py'", "KeyError: 'APP_PORT'", 'stream disconnected before completion']) {
+    assert.ok(steps.some((t) => t.includes(want)), `${want}: ${steps.join(' | ')}`);
+  }
+  await screenshot(page, 'formats-codex-exec');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -250,7 +250,7 @@ fn claude_code_headless_sub_agents_speak_in_their_sessions_trajectory() {
     assert!(a.candidates.iter().any(|c| c.agent == sub), "{:?}", a.candidates);
 }
 
-/// `codex exec --json` (native builds): the thread's id, an item's steps where it started with
+/// `codex exec --json`: the thread's id, an item's steps where it started with
 /// its last state, a command and an MCP call with their results, a turn's usage, a failed turn.
 #[test]
 fn codex_exec_streams() {

@@ -45,9 +45,7 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     {
         return Format::Codex;
     }
-    // `codex exec --json`: a thread's first line, or any line of an item (native builds only,
-    // as its reader: the web build reads the file with the generic fallback).
-    #[cfg(not(target_arch = "wasm32"))]
+    // `codex exec --json`: a thread's first line, or any line of an item.
     if (ty == "thread.started" && o.contains_key("thread_id"))
         || (ty.starts_with("item.") && o.get("item").is_some_and(|i| i.get("type").is_some()))
     {

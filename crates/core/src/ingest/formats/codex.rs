@@ -74,10 +74,8 @@ pub struct Codex {
     cwd: Option<String>,
     /// `codex exec --json`: an item's id → where its steps start (an action's result, when it
     /// has one, is the step after it, naming the item as its source).
-    #[cfg(not(target_arch = "wasm32"))]
     items: HashMap<String, usize>,
     /// `codex exec --json`: the turns started.
-    #[cfg(not(target_arch = "wasm32"))]
     turns: u32,
 }
 
@@ -85,7 +83,6 @@ impl JsonlAdapter for Codex {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
         let o = parse_object(line)?;
         let ty = get(&o, &["type"]).and_then(Value::as_str).unwrap_or("").to_string();
-        #[cfg(not(target_arch = "wasm32"))]
         if !o.contains_key("payload") && (ty.contains('.') || ty == "error") {
             self.exec_event(&o, &ty, loc, ingest_seq);
             return Ok(());
@@ -399,7 +396,6 @@ impl Codex {
     }
 
     /// A line of `codex exec --json` (see the module's notes).
-    #[cfg(not(target_arch = "wasm32"))]
     fn exec_event(&mut self, o: &Map<String, Value>, ty: &str, loc: SourceLoc, ingest_seq: u64) {
         let base = self.base(loc, ingest_seq);
         let error = |text: String, status: &str| Step {
@@ -471,7 +467,6 @@ impl Codex {
     }
 
     /// An exec item's steps (an action and its result for a command or an MCP call).
-    #[cfg(not(target_arch = "wasm32"))]
     fn exec_item(&mut self, item: &Map<String, Value>, base: Step) -> Vec<Step> {
         let ity = get_text(item, &["type"]).unwrap_or_default();
         let status = get_text(item, &["status"]);
