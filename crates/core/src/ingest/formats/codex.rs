@@ -560,11 +560,9 @@ impl Codex {
                 let mut result = Step {
                     role: Role::Tool,
                     kind: StepKind::Observation,
-                    tool: Some(tool.into()),
                     text: out,
                     exit_code,
                     is_error: failed || exit_code.is_some_and(|c| c != 0),
-                    status: call.status.clone(),
                     ..call.clone()
                 };
                 (result.args, result.artifact_refs) = (None, Vec::new());
