@@ -168,12 +168,11 @@ proptest! {
 }
 
 /// What the property tests leave unpinned in a `codex exec --json` stream: every step carries
-/// the thread's id and comes after the steps of earlier lines; an event of a type the reader
-/// does not know stays a visible step; an `error` item is the system's error step, a failed
-/// file change an error; a turn's
-/// failure after a different error is a second
-/// error step; an item whose later state has another shape (here a web search, then a command
-/// under the same id) is added after the steps of the state before, not written over them.
+/// the thread's id and comes after the steps of earlier lines; an event or an item of a type
+/// the reader does not know stays a visible step; an `error` item is the system's error step,
+/// a failed file change an error; a turn's failure after a different error is a second error
+/// step; an item whose later state has another shape (here a web search, then a command under
+/// the same id) is added after the steps of the state before, not written over them.
 #[test]
 fn an_exec_stream_keeps_its_thread_its_order_unknown_events_and_each_error() {
     let text = lines(&[
@@ -183,6 +182,7 @@ fn an_exec_stream_keeps_its_thread_its_order_unknown_events_and_each_error() {
         json!({"type": "item.completed", "item": {"id": "i1", "type": "command_execution",
             "command": "ls", "aggregated_output": "a.txt", "exit_code": 0, "status": "completed"}}),
         json!({"type": "thread.renamed", "name": "x"}),
+        json!({"type": "item.completed", "item": {"id": "i4", "type": "collab_tool_call", "x": 1}}),
         json!({"type": "item.completed", "item": {"id": "i2", "type": "error", "message": "item"}}),
         json!({"type": "item.completed", "item": {"id": "i3", "type": "file_change",
             "changes": [{"path": "a.rs", "kind": "update"}], "status": "failed"}}),
@@ -205,6 +205,7 @@ fn an_exec_stream_keeps_its_thread_its_order_unknown_events_and_each_error() {
             ("shell", "completed"),
             ("shell", "completed"),
             ("other", "thread.renamed"),
+            ("other", "collab_tool_call"),
             ("system", ""),
             ("apply_patch", "failed"),
             ("system", "error"),
@@ -212,12 +213,13 @@ fn an_exec_stream_keeps_its_thread_its_order_unknown_events_and_each_error() {
         ]
     );
     assert!(run.steps[3].text.contains("\"name\":\"x\""), "{}", run.steps[3].text);
+    assert!(run.steps[4].text.contains("\"x\":1"), "{}", run.steps[4].text);
     let errors: Vec<&str> =
         run.steps.iter().filter(|s| s.is_error).map(|s| s.text.as_str()).collect();
     assert_eq!(errors, ["item", "update a.rs", "first", "second"]);
     assert!(run.steps.iter().all(|s| s.ids.run_id.as_deref() == Some("t-1")));
     let seqs: Vec<u64> = run.steps.iter().map(|s| s.ingest_seq).collect();
-    assert!(seqs.windows(2).all(|w| w[0] <= w[1]) && seqs[7] > seqs[0], "{seqs:?}");
+    assert!(seqs.windows(2).all(|w| w[0] <= w[1]) && seqs[8] > seqs[0], "{seqs:?}");
 }
 
 /// A rollout line (`{"timestamp", "type", "payload"}`) is read as a rollout's even when its
