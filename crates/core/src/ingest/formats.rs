@@ -368,10 +368,11 @@ pub fn parse_value(text: &str) -> Result<Value, String> {
     match crate::json::from_str(text) {
         Ok(v) => Ok(v),
         Err(_) if is_plain_text(text) => Err(PLAIN_TEXT.to_string()),
-        // A line refused at a huge number or a lone surrogate is looked at once more (once:
-        // what [`mended`] gives has nothing to mend): Python's `json` writes lone surrogates
-        // for text it decoded with `surrogateescape` (a command's output that was not UTF-8),
-        // and reads them back, as JavaScript's `JSON.parse` does; UTF-8 cannot hold them.
+        // A line refused at a huge number, a lone surrogate or Python's `NaN` / `Infinity` is
+        // looked at once more (once: what [`mended`] gives has nothing to mend): Python's
+        // `json` writes lone surrogates for text it decoded with `surrogateescape` (a command's
+        // output that was not UTF-8), and reads them back, as JavaScript's `JSON.parse` does;
+        // UTF-8 cannot hold them.
         Err(e) => {
             let msg = super::describe_json_error(&e);
             match mendable(&msg, text).then(|| mended(text)).flatten() {
@@ -429,8 +430,7 @@ fn is_plain_text(text: &str) -> bool {
 }
 
 /// A whole document, with [`parse_value`]'s treatment of huge numbers, lone surrogates and
-/// Python's non-finite floats; the
-/// error is the original one (its position is the file's).
+/// Python's non-finite floats; the error is the original one (its position is the file's).
 pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     match serde_json::from_slice(bytes) {
         Err(e) => std::str::from_utf8(bytes)
@@ -444,8 +444,9 @@ pub fn parse_document(bytes: &[u8]) -> Result<Value, serde_json::Error> {
 }
 
 /// Whether the parser refused at something [`mended`] rewrites (a huge number, a lone
-/// surrogate's escape): any other refusal is not scanned again (a file of damaged lines spent
-/// a sixteenth of its time in that scan).
+/// surrogate's escape, on a line that holds one, Python's `NaN` or `Infinity`): any other
+/// refusal is not scanned again (a file of damaged lines spent a sixteenth of its time in that
+/// scan).
 fn mendable(msg: &str, text: &str) -> bool {
     ["number out of range", "lone leading surrogate", "unexpected end of hex escape"]
         .iter()
