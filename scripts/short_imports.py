@@ -6,7 +6,10 @@ and a 64-bit hash (`__wbg_setAttribute_2ee3c5c6d4c5a1b2`): about 210 names, 7 KB
 import section, 3.4 KB of it left after gzip (the hashes do not compress). Each name is a key of
 the one imports object of the glue (`import0`, under the module name `./app_bg.js`) and nothing
 else refers to it, so both files can name it `$0`, `$1`, ... instead: the same module, about
-3 KB smaller to download (docs/performance.md, Bundle).
+4 KB smaller to download (docs/performance.md, Bundle). The same for the wasm's exports that
+are closures' entry points, named after their Rust types (`wasm_bindgen_<hash>___convert__
+closures_____invoke___...`, up to 300 bytes each): `$x0`, `$x1`, ... in the wasm and wherever
+the glue names them.
 
 Run from scripts/post_build.py on trunk's staging folder, before the worker script is written:
 the two files get new content-hashed names, and the page's links, its loader script and their
@@ -75,16 +78,42 @@ def short(k: int) -> str:
             return "$" + digits
 
 
-def rename_imports(wasm: bytes) -> tuple[bytes, dict[str, str]]:
-    """The module with its imports' module name `a` and field names short; the old names."""
+def rename_exports(wasm: bytes, start: int, end: int, exported: dict[str, str]) -> bytes:
+    """The export section with the closures' entry points (`wasm_bindgen_<hash>___convert__
+    closures_____invoke___<their Rust types>`, up to 300 bytes each) named `$x0`, `$x1`, ...;
+    the glue calls each as `wasm.NAME` and wraps it in a function of the same name."""
+    count, j = leb(wasm, start)
+    section = bytearray(enc(count))
+    for _ in range(count):
+        field, j = name(wasm, j)
+        kind, j = wasm[j], j + 1
+        _, after = leb(wasm, j)
+        if field.startswith("wasm_bindgen_"):
+            exported[field] = f"$x{len(exported)}"
+            field = exported[field]
+        section += enc(len(field.encode("utf-8"))) + field.encode("utf-8") + bytes([kind])
+        section += wasm[j:after]
+        j = after
+    if j != end:
+        fail("the export section is longer than its entries")
+    return bytes([7]) + enc(len(section)) + bytes(section)
+
+
+def rename_imports(wasm: bytes) -> tuple[bytes, dict[str, str], dict[str, str]]:
+    """The module with its imports' module name `a` and field names short, and its closures'
+    exports short; the old names of each."""
     if wasm[:8] != b"\0asm\x01\0\0\0":
         fail("the app's wasm is not a version-1 module")
-    out, renamed = bytearray(wasm[:8]), {}
+    out, renamed, exported = bytearray(wasm[:8]), {}, {}
     i = 8
     while i < len(wasm):
         sid = wasm[i]
         size, start = leb(wasm, i + 1)
         end = start + size
+        if sid == 7:
+            out += rename_exports(wasm, start, end, exported)
+            i = end
+            continue
         if sid != 2:
             out += wasm[i:end]
             i = end
@@ -119,12 +148,17 @@ def rename_imports(wasm: bytes) -> tuple[bytes, dict[str, str]]:
         i = end
     if not renamed:
         fail("the app's wasm imports nothing: not a wasm-bindgen module?")
-    return bytes(out), renamed
+    return bytes(out), renamed, exported
 
 
-def rename_glue(js: str, renamed: dict[str, str]) -> str:
-    """The glue with each import's key and the module's name replaced; each must be there once,
-    as a key (`NAME:`), and nowhere else."""
+def rename_glue(js: str, renamed: dict[str, str], exported: dict[str, str]) -> str:
+    """The glue with each import's key and the module's name replaced, each import there once,
+    as a key (`NAME:`), and nowhere else; and each renamed export wherever it is named (the
+    glue calls it as `wasm.NAME`, at least once)."""
+    for old, new in exported.items():
+        if f"wasm.{old}(" not in js:
+            fail(f"the glue does not call the export {old[:60]}...")
+        js = re.sub(r"(?<![\w$])" + re.escape(old) + r"(?![\w$])", lambda _: new, js)
     key = re.compile(r"(?<![\w$])(__wbg_[\w$]+|__wbindgen_[\w$]+)(?![\w$])")
     seen: dict[str, int] = {}
 
@@ -160,8 +194,8 @@ def main(staging: str) -> int:
         fail(f"expected one app JS and one app wasm, found {js_name} {wasm_name}")
     js_name, wasm_name = js_name[0], wasm_name[0]
     wasm_path, js_path = os.path.join(staging, wasm_name), os.path.join(staging, js_name)
-    wasm, renamed = rename_imports(open(wasm_path, "rb").read())
-    js = rename_glue(open(js_path, encoding="utf-8").read(), renamed).encode("utf-8")
+    wasm, renamed, exported = rename_imports(open(wasm_path, "rb").read())
+    js = rename_glue(open(js_path, encoding="utf-8").read(), renamed, exported).encode("utf-8")
     names = {}
     for old, data, suffix in ((wasm_name, wasm, "_bg.wasm"), (js_name, js, ".js")):
         new = f"app-{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
@@ -177,7 +211,7 @@ def main(staging: str) -> int:
         names[old] = new
     with open(index, "w", encoding="utf-8") as f:
         f.write(html)
-    print(f"short_imports.py: {len(renamed)} imports renamed; {names}")
+    print(f"short_imports.py: {len(renamed)} imports, {len(exported)} exports renamed; {names}")
     return 0
 
 

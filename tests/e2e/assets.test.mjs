@@ -48,15 +48,20 @@ test('the worker script is named after its bytes and runs the page\'s own module
   assert.ok(html.includes(js[1]) && html.includes(wasm[1]), 'the page loads the same JS and wasm');
 });
 
-test("the wasm imports its glue's functions by short names, and each app file matches its integrity hash", async () => {
+test("the wasm imports its glue's functions and exports its closures by short names, and each app file matches its integrity hash", async () => {
   const html = await readFile(join(DIST, 'index.html'), 'utf8');
   const wasmName = html.match(/app-[0-9a-f]{1,16}_bg\.wasm/)[0];
   const bytes = await readFile(join(DIST, wasmName));
   // scripts/short_imports.py: `$0`, `$1`, ... of the module `a` instead of wasm-bindgen's hashed names.
-  const imports = WebAssembly.Module.imports(await WebAssembly.compile(bytes));
+  const module = await WebAssembly.compile(bytes);
+  const imports = WebAssembly.Module.imports(module);
   assert.ok(imports.length > 100, `${imports.length} imports`);
   const long = imports.filter((i) => i.module !== 'a' || !/^\$[0-9A-Za-z_]{1,3}$/.test(i.name));
   assert.deepEqual(long, []);
+  // And the closures' entry points, named after their Rust types (up to 300 bytes each): `$x0` ...
+  const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+  assert.ok(exports.includes('$x0') && exports.includes('main'), exports.join(' '));
+  assert.deepEqual(exports.filter((e) => e.length > 40), []);
   const links = [...html.matchAll(/href="[^"]*\/(app-[^"]+)"[^>]*integrity="(sha384-[^"]+)"/g)];
   assert.equal(links.length, 2, 'the page preloads the app\'s JS and wasm');
   for (const [, file, integrity] of links) {
