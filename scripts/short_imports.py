@@ -24,6 +24,8 @@ import os
 import re
 import sys
 
+from wasm_sizes import leb  # an unsigned LEB128 at `i`: its value and the index after it
+
 MODULE = "./app_bg.js"
 SHORT_MODULE = "a"
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
@@ -31,18 +33,6 @@ ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 
 def fail(why: str) -> "NoReturn":  # noqa: F821
     raise SystemExit(f"short_imports.py: {why}")
-
-
-def leb(data: bytes, i: int) -> tuple[int, int]:
-    """An unsigned LEB128 at `i`: its value and the index after it."""
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
 
 
 def enc(n: int) -> bytes:
