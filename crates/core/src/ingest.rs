@@ -704,13 +704,24 @@ impl Router {
         }
         // Most lines not UTF-8 at all (and not UTF-16): a binary file, whatever JSON error the
         // first bytes gave.
-        let not_utf8 =
-            self.quarantine.iter().filter(|q| q.reason.starts_with("invalid UTF-8")).count();
-        if not_utf8 > 0 && not_utf8 * 2 > self.quarantine.len() {
+        let not_utf8: Vec<&[u8]> = (self.quarantine.iter())
+            .filter(|q| q.reason.starts_with("invalid UTF-8"))
+            .map(|q| q.raw.trim_ascii_start())
+            .collect();
+        if !not_utf8.is_empty() && not_utf8.len() * 2 > self.quarantine.len() {
+            // Lines that open as JSON do: text in an 8-bit encoding (a Windows program's
+            // default), whose accented letters are single bytes UTF-8 does not allow.
+            let json = not_utf8.iter().filter(|l| matches!(l.first(), Some(b'{' | b'['))).count();
             return Some(
-                "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
+                if json * 2 > not_utf8.len() {
+                    "the file's lines look like JSON in an 8-bit encoding such as Windows-1252 or \
+                 Latin-1, not UTF-8; trajscope reads UTF-8 (convert it, e.g. with \
+                 `iconv -f WINDOWS-1252 -t UTF-8`)"
+                } else {
+                    "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
                  (trajscope reads JSON or JSONL, plain or gzip / tar / zip)"
-                    .to_string(),
+                }
+                .to_string(),
             );
         }
         // Most lines prose (a log or notes; a line of it may look like damaged JSON): a text

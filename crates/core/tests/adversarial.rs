@@ -475,6 +475,37 @@ fn utf16_and_lone_cr_files_get_a_hint() {
     assert!(t.error.is_none());
 }
 
+/// A JSONL file written in Windows-1252 (a Windows program's default encoding), every line of
+/// which holds an accented letter, is named as 8-bit text with the command that converts it;
+/// random bytes are still a binary file. No line is lost to either hint.
+#[test]
+fn eight_bit_text_is_told_apart_from_a_binary_file() {
+    // "café" and "naïve" in Windows-1252: 0xE9 and 0xEF, single bytes UTF-8 does not allow.
+    let mut latin = Vec::new();
+    for (i, word) in [&b"caf\xe9"[..], b"na\xefve", b"r\xe9sum\xe9"].iter().enumerate() {
+        latin.extend_from_slice(
+            format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"echo ").as_bytes(),
+        );
+        latin.extend_from_slice(word);
+        latin.extend_from_slice(b"\"}\n");
+    }
+    let t = ingest(&latin, IngestOptions::default());
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (0, 3));
+    let e = t.error.unwrap_or_default();
+    assert!(e.contains("look like JSON in an 8-bit encoding such as Windows-1252"), "{e}");
+    assert!(e.contains("iconv -f WINDOWS-1252 -t UTF-8"), "{e}");
+    assert!(!e.contains("binary file"), "{e}");
+    // Bytes that do not open as JSON: a binary file, as before.
+    let binary: Vec<u8> =
+        (0..600u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80).collect();
+    let binary = [&binary[..200], b"\n", &binary[200..400], b"\n", &binary[400..]].concat();
+    let t = ingest(&binary, IngestOptions::default());
+    assert_eq!(t.stats.lines_total, t.stats.lines_quarantined + t.stats.lines_blank);
+    let e = t.error.unwrap_or_default();
+    assert!(e.contains("it looks like a binary file"), "{e}");
+    assert!(!e.contains("8-bit"), "{e}");
+}
+
 /// UTF-16 is named with its byte order, with or without a byte-order mark, and the command
 /// given converts from it; no line is lost to the hint.
 #[test]
