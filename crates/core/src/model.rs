@@ -26,11 +26,12 @@ pub enum Format {
     Chat,
     Atif,
     Langfuse,
+    Smolagents,
     Generic,
 }
 
 impl Format {
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 18] = [
         Format::Awtl,
         Format::ClaudeCode,
         Format::Codex,
@@ -47,6 +48,7 @@ impl Format {
         Format::Chat,
         Format::Atif,
         Format::Langfuse,
+        Format::Smolagents,
         Format::Generic,
     ];
 
@@ -69,6 +71,7 @@ impl Format {
             Format::Chat => "chat",
             Format::Atif => "atif",
             Format::Langfuse => "langfuse",
+            Format::Smolagents => "smolagents",
             Format::Generic => "generic",
         }
     }
@@ -95,6 +98,7 @@ impl Format {
                 | Format::Codex
                 | Format::Otel
                 | Format::OpenaiAgents
+                | Format::Smolagents
                 | Format::Generic
         )
     }

@@ -1649,6 +1649,108 @@ fn atif_trajectories_map_steps_calls_results_and_usage() {
 }
 
 #[test]
+fn smolagents_memory_steps_are_actions_replies_and_errors() {
+    let t = golden("smolagents/code_agent_memory.json");
+    assert_eq!(t.format, Format::Smolagents);
+    assert_eq!(counts(&t), [8]);
+    let tr = &t.trajectories[0];
+    assert_eq!(tr.id, "smolagents-1");
+    assert_eq!(tr.outcome, Outcome::Unknown, "the memory holds the answer, not a verdict");
+    assert!(tr.task.as_deref().is_some_and(|t| t.starts_with("How many years passed")));
+    assert_eq!(tr.final_answer.as_deref(), Some("550"), "the final step's action_output");
+    use StepKind::*;
+    let kinds: Vec<(Role, StepKind)> = tr.steps.iter().map(|s| (s.role, s.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (Role::User, Message),
+            (Role::Assistant, Message),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+            (Role::Assistant, Action),
+            (Role::Tool, Observation),
+        ]
+    );
+    assert!(tr.steps[1].text.contains("1. Search each founding year."), "the plan");
+    let search = &tr.steps[2];
+    assert!(search.text.starts_with("Thought: I will search"), "the model's output");
+    assert_eq!(search.tool.as_deref(), Some("python_interpreter"));
+    assert!(search.args.as_deref().is_some_and(|a| a.starts_with("for name in")));
+    assert_eq!(search.ids.action_id.as_deref(), Some("call_1"));
+    assert_eq!(search.ids.event_id.as_deref(), Some("1"), "the step_number");
+    let u = search.usage.as_deref().expect("token_usage and timing");
+    assert_eq!(
+        (u.input_tokens, u.output_tokens, u.duration_ms),
+        (Some(2210), Some(88), Some(2500))
+    );
+    let reply = &tr.steps[3];
+    assert_eq!(reply.ids.source_action_id.as_deref(), Some("call_1"));
+    assert!(reply.text.contains("founded in 1088") && !reply.is_error);
+    // The step's error is its reply, with its type, an error.
+    let failed = &tr.steps[5];
+    assert!(failed.is_error);
+    assert!(
+        failed.text.starts_with("AgentExecutionError: Code execution failed"),
+        "{}",
+        failed.text
+    );
+    assert!(!tr.steps[7].is_error);
+
+    // A step callback's lines of two runs: the step numbers start again, so does the run (with
+    // the task just before it); the second stops at its step limit and fails.
+    let t = golden("smolagents/callback_runs.jsonl");
+    assert_eq!(t.format, Format::Smolagents);
+    let runs: Vec<(&str, usize, Outcome)> =
+        t.trajectories.iter().map(|t| (t.id.as_str(), t.steps.len(), t.outcome)).collect();
+    assert_eq!(runs, [("smolagents-1", 3, Outcome::Unknown), ("smolagents-2", 6, Outcome::Failed)]);
+    let second = &t.trajectories[1];
+    assert!(second.task.as_deref().is_some_and(|t| t.starts_with("Find the latest release")));
+    assert_eq!(second.steps[0].loc.line, 3, "the task line opens the second run");
+    assert_eq!(t.trajectories[0].final_answer.as_deref(), Some("1024"));
+    let limit = second.steps.last().unwrap();
+    assert_eq!(limit.text, "AgentMaxStepsError: Reached max steps.");
+    assert!(limit.is_error && limit.role == Role::Tool, "the limit's step: its error alone");
+    assert_eq!(second.final_answer.as_deref(), Some("I could not find the release."));
+    assert_eq!(
+        second.steps[1].args.as_deref(),
+        Some(r#"{"url":"https://example.invalid/octo/widgets/releases"}"#)
+    );
+
+    // A RunResult: its steps, its output the final answer.
+    let t = golden("smolagents/run_result.json");
+    assert_eq!(t.format, Format::Smolagents);
+    let tr = &t.trajectories[0];
+    assert_eq!((tr.id.as_str(), tr.steps.len()), ("smolagents-1", 3));
+    assert_eq!(tr.final_answer.as_deref(), Some("Paris"));
+    assert_eq!(&*tr.steps[1].loc.path, "$.steps[1]");
+}
+
+/// RunResults one a line or in a list: each is a run, named where it was read; a `state` of
+/// `max_steps_error` fails it. Damage costs only its own line.
+#[test]
+fn smolagents_run_results_in_lines_and_lists() {
+    let run = |state: &str| {
+        format!(
+            r#"{{"output":null,"state":"{state}","steps":[{{"task":"t","task_images":null}},{{"step_number":1,"model_output":"Thought: x","tool_calls":[],"observations":"ok","error":null}}]}}"#
+        )
+    };
+    let lines = format!("{}\n{{\"state\": [\n{}\n", run("success"), run("max_steps_error"));
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Smolagents);
+    let runs: Vec<(&str, Outcome, usize)> =
+        t.trajectories.iter().map(|t| (t.id.as_str(), t.outcome, t.steps.len())).collect();
+    assert_eq!(runs, [("line-1", Outcome::Unknown, 3), ("line-3", Outcome::Failed, 3)]);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (2, 1));
+    let list = format!("[{}, {}]", run("max_steps_error"), run("success"));
+    let t = ingest(list.as_bytes(), IngestOptions::default());
+    let runs: Vec<(&str, Outcome)> =
+        t.trajectories.iter().map(|t| (t.id.as_str(), t.outcome)).collect();
+    assert_eq!(runs, [("smolagents-1", Outcome::Failed), ("smolagents-2", Outcome::Unknown)]);
+}
+
+#[test]
 fn atif_documents_in_a_list_and_broken_ones() {
     let doc = |id: &str| {
         format!(

@@ -120,3 +120,15 @@ fn the_web_build_reads_a_struct_from_a_json_object_only() {
     let v = serde_json::json!([2, 1, null]);
     assert!(serde_json::from_value::<Divergence>(v).is_err());
 }
+
+/// The web build has no smolagents reader (docs/formats.md, "smolagents memory"): a memory's
+/// steps are read by the generic fallback, one step each, nothing quarantined.
+#[wasm_bindgen_test]
+fn a_smolagents_memory_is_read_as_generic_json_in_the_browser() {
+    let memory = include_bytes!("../../../tests/fixtures/smolagents/code_agent_memory.json");
+    let trace = ingest(memory, IngestOptions::default());
+    assert_eq!(trace.format, Format::Generic);
+    assert_eq!(trace.stats.lines_quarantined, 0);
+    assert_eq!(trace.trajectories.len(), 1);
+    assert_eq!(trace.trajectories[0].steps.len(), 5);
+}

@@ -18,6 +18,8 @@ pub mod mini_swe_agent;
 pub mod openai_agents;
 pub mod openhands;
 pub mod otel;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod smolagents;
 pub mod swe_agent;
 pub mod tau2;
 pub mod trajerrbench;
@@ -127,6 +129,8 @@ pub fn jsonl_adapter(format: Format) -> Box<dyn JsonlAdapter> {
         // A document format whose runs may also come one per line.
         Format::Langsmith => Box::new(langsmith::Lines::default()),
         Format::Langfuse => Box::new(langfuse::Lines::default()),
+        #[cfg(not(target_arch = "wasm32"))]
+        Format::Smolagents => Box::new(smolagents::Smolagents::default()),
         _ => Box::new(generic::Generic::new(format)),
     }
 }
@@ -147,6 +151,8 @@ pub fn from_document(format: Format, value: Value) -> Result<Vec<Trajectory>, St
         Format::Langfuse => langfuse::from_document(value),
         // A line format whose batch may also come as one pretty-printed document.
         Format::OpenaiAgents => openai_agents::from_document(value),
+        #[cfg(not(target_arch = "wasm32"))]
+        Format::Smolagents => smolagents::from_document(value),
         f if f.is_jsonl() => Err(format!("{f} is a line format, not a document")),
         f => Err(format!("the {f} format is not supported yet")),
     }

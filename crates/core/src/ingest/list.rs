@@ -559,7 +559,8 @@ fn record_format(v: &Value, forced: Option<Format>) -> Option<Format> {
             | Format::Inspect
             | Format::Openhands
             | Format::Atif
-            | Format::Langfuse),
+            | Format::Langfuse
+            | Format::Smolagents),
         ) => Some(f),
         Some(_) => None,
         // No document's record: an event of a line format, as a JSONL line of it would be.

@@ -40,6 +40,12 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     if super::formats::langfuse::is_observation(o) {
         return Format::Langfuse;
     }
+    // A smolagents memory step (natively only: the web build has no room for its reader and
+    // reads it with the generic fallback; docs/formats.md).
+    #[cfg(not(target_arch = "wasm32"))]
+    if super::formats::smolagents::is_step(o) {
+        return Format::Smolagents;
+    }
     if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
         && o.contains_key("payload")
     {
@@ -114,6 +120,10 @@ pub fn sniff_document(v: &Value) -> Option<Format> {
             }
             if super::formats::langfuse::is_trace(o) {
                 return Some(Format::Langfuse);
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if super::formats::smolagents::is_run_result(o) {
+                return Some(Format::Smolagents);
             }
             if o.get("simulations").is_some_and(Value::is_array) {
                 return Some(Format::Tau2);
