@@ -455,6 +455,40 @@ fn langsmith_run_payloads() {
     assert!(tr.steps[2].is_error);
 }
 
+/// A nested run takes the run that holds it as its parent and that run's trace when it names
+/// neither, and keeps its own link when it names one (a tree exported flat under its root).
+/// A batch of `post` runs alone (no `patch` key), as a document or a line, is read as runs,
+/// their `child_runs` unfolded.
+#[test]
+fn langsmith_nested_runs_take_or_keep_their_links_and_post_only_batches_are_runs() {
+    let run = |id: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","name":"n-{id}","run_type":"chain","inputs":{{"q":"{id}?"}},"outputs":{{"output":"{id}!"}},"start_time":"2026-01-01T00:00:0{}Z"{extra}}}"#,
+            id.len()
+        )
+    };
+    let children =
+        format!(r#","child_runs":[{},{}]"#, run("ab", ""), run("abc", r#","parent_run_id":"ab""#));
+    let tree = run("a", &children);
+    let t = ingest(tree.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langsmith);
+    assert_eq!(t.trajectories.len(), 1, "the children take the root's trace");
+    let links: Vec<(&str, Option<&str>)> = t.trajectories[0]
+        .steps
+        .iter()
+        .skip(1)
+        .map(|s| (s.actor.as_str(), s.ids.parent_id.as_deref()))
+        .collect();
+    assert_eq!(links, [("n-abc", Some("ab")), ("n-ab", Some("a")), ("n-a", None)]);
+    for batch in [format!(r#"{{"post":[{tree}]}}"#), format!("{{\"post\":[{tree}]}}\n")] {
+        let t = ingest(batch.as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Langsmith, "{batch}");
+        assert_eq!(t.stats.lines_quarantined, 0, "{:?}", t.quarantine);
+        let actors: Vec<&str> = t.trajectories[0].steps.iter().map(|s| s.actor.as_str()).collect();
+        assert_eq!(actors, ["", "n-abc", "n-ab", "n-a"]);
+    }
+}
+
 #[test]
 fn langsmith_run_trees_and_runs_per_line() {
     // Found by QA: a run tree (nested `child_runs`) was refused as a document and its children

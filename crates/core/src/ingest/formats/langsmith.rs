@@ -162,7 +162,6 @@ pub struct Lines {
 impl super::JsonlAdapter for Lines {
     fn push_line(&mut self, line: &str, loc: SourceLoc, _ingest_seq: u64) -> Result<(), String> {
         let o = super::parse_object(line)?;
-        let loc = SourceLoc { path: Box::default(), ..loc };
         if is_batch(&o) {
             // Whole or not at all: a damaged batch leaves no run behind.
             let mut one = Collected::default();
