@@ -40,12 +40,6 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
     if super::formats::langfuse::is_observation(o) {
         return Format::Langfuse;
     }
-    // A smolagents memory step (natively only: the web build has no room for its reader and
-    // reads it with the generic fallback; docs/formats.md).
-    #[cfg(not(target_arch = "wasm32"))]
-    if super::formats::smolagents::is_step(o) {
-        return Format::Smolagents;
-    }
     if matches!(ty, "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
         && o.contains_key("payload")
     {
@@ -79,6 +73,12 @@ pub fn sniff_jsonl_line(v: &Value) -> Format {
         && (ty != "message" || AWTL_KEYS.iter().any(|k| o.contains_key(*k)))
     {
         return Format::Awtl;
+    }
+    // A smolagents memory step, when no format above claims the object (natively only: the web
+    // build has no room for its reader and reads it with the generic fallback; docs/formats.md).
+    #[cfg(not(target_arch = "wasm32"))]
+    if super::formats::smolagents::is_step(o) {
+        return Format::Smolagents;
     }
     Format::Generic
 }
