@@ -487,6 +487,19 @@ fn langsmith_nested_runs_take_or_keep_their_links_and_post_only_batches_are_runs
         let actors: Vec<&str> = t.trajectories[0].steps.iter().map(|s| s.actor.as_str()).collect();
         assert_eq!(actors, ["", "n-abc", "n-ab", "n-a"]);
     }
+    // The task step is the root's input, at the root's start.
+    assert_eq!(t.trajectories[0].steps[0].timestamp.as_deref(), Some("2026-01-01T00:00:01Z"));
+}
+
+/// A patch fills what its run's create left null (its outputs) and never erases with a null
+/// what the create said (its error).
+#[test]
+fn langsmith_patches_fill_nulls_and_keep_what_they_do_not_say() {
+    let batch = r#"{"post":[{"id":"r","name":"tool","run_type":"tool","trace_id":"r","inputs":{"q":"x"},"outputs":null,"error":"boom","start_time":"2026-01-01T00:00:00Z"}],"patch":[{"id":"r","trace_id":"r","outputs":{"output":"done"},"error":null}]}"#;
+    let t = ingest(batch.as_bytes(), IngestOptions::default());
+    let run = t.trajectories[0].steps.last().unwrap();
+    assert_eq!(run.text, "done\nboom", "the patch's outputs over the create's null, its error");
+    assert!(run.is_error, "the create's error is not erased by the patch's null");
 }
 
 #[test]
