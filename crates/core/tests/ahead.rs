@@ -1,6 +1,6 @@
 //! Lines parsed ahead (`PreparedChunk`, what the CLI's parser threads make) give the same trace
 //! as the lines parsed in turn: for every file of the AWTL, corrupt, Claude Code and Agents SDK
-//! fixture folders and for generated inputs (CRLF, blank and invalid lines, a byte-order mark,
+//! fixture folders, smolagents lines and for generated inputs (CRLF, blank and invalid lines, a byte-order mark,
 //! long texts cut at their source offset, escapes, lines cut by the chunking), in any chunking.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -82,6 +82,29 @@ fn check_folder(folder: &str, format: Format) {
 #[test]
 fn every_claude_code_fixture_reads_the_same_parsed_ahead() {
     check_folder("claude_code", Format::ClaudeCode);
+}
+
+/// smolagents lines: a run's steps, a run started again by its step number, a step limit.
+#[test]
+fn every_smolagents_line_fixture_reads_the_same_parsed_ahead() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/smolagents/callback_runs.jsonl");
+    #[allow(clippy::disallowed_methods)] // reading the fixture, as above
+    let bytes = std::fs::read(&path).expect("a readable fixture");
+    let trace = plain(&bytes, bytes.len());
+    assert_eq!(trace.format, Format::Smolagents);
+    assert_eq!(trace.trajectories.len(), 2);
+    check("smolagents/callback_runs.jsonl", &bytes, Format::Smolagents);
+    // Ten times over, with a RunResult line among the steps and a damaged line.
+    let run_result =
+        r#"{"output":"x","state":"max_steps_error","steps":[{"task":"t","task_images":null}]}"#;
+    let mut text = String::new();
+    for i in 0..10 {
+        text.push_str(std::str::from_utf8(&bytes).unwrap());
+        text.push_str(if i % 3 == 0 { run_result } else { "{\"step_number\": [" });
+        text.push('\n');
+    }
+    check("smolagents, repeated", text.as_bytes(), Format::Smolagents);
 }
 
 /// Claude Code lines whose reading depends on the lines before (a session named by an earlier

@@ -1,5 +1,5 @@
-//! Lines parsed ahead of their turn (AWTL, Claude Code and Agents SDK lines, whose parse
-//! depends on the line alone): a shell with threads parses the next chunk's lines
+//! Lines parsed ahead of their turn (AWTL, Claude Code, Agents SDK and smolagents lines, whose
+//! parse depends on the line alone): a shell with threads parses the next chunk's lines
 //! ([`PreparedChunk::new`], pure) while the ingestor files the previous chunk's, then feeds the
 //! chunk with its parses ([`crate::Ingestor::feed_prepared`]). The ingestor still splits,
 //! counts and routes every line itself; where a line it routes is one the chunk parsed (the
@@ -7,7 +7,7 @@
 //! parsing again. A parse depends on the line's text alone, so the trace is the same byte for
 //! byte with or without them, whatever the chunking (tested).
 
-use super::formats::{awtl, claude_code, openai_agents};
+use super::formats::{awtl, claude_code, openai_agents, smolagents};
 use super::lines::strip_cr;
 use crate::model::Format;
 
@@ -22,11 +22,13 @@ pub enum LineParse {
     Awtl(Result<awtl::Parsed, String>),
     ClaudeCode(Result<claude_code::Parsed, String>),
     OpenaiAgents(Result<openai_agents::Parsed, String>),
+    Smolagents(Result<smolagents::Parsed, String>),
 }
 
 impl LineParse {
     /// The formats whose lines are parsed ahead.
-    pub const FORMATS: [Format; 3] = [Format::Awtl, Format::ClaudeCode, Format::OpenaiAgents];
+    pub const FORMATS: [Format; 4] =
+        [Format::Awtl, Format::ClaudeCode, Format::OpenaiAgents, Format::Smolagents];
 }
 
 /// A chunk of input and the parses of its complete lines (those between two line feeds of the
@@ -59,6 +61,7 @@ impl PreparedChunk {
             Some(Format::OpenaiAgents) => {
                 Some(|l| LineParse::OpenaiAgents(openai_agents::parse(l)))
             }
+            Some(Format::Smolagents) => Some(|l| LineParse::Smolagents(smolagents::parse(l))),
             _ => None,
         };
         if let Some(parse) = parse {

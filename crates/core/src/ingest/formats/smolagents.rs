@@ -22,6 +22,7 @@
 use serde_json::{Map, Value};
 
 use super::{content_text, generic, get, get_text, parse_object, value_text, JsonlAdapter};
+use crate::ingest::LineParse;
 use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 
 /// Whether an object is a smolagents memory step: an action step (`step_number` with the
@@ -58,6 +59,34 @@ pub struct Smolagents {
     max_steps: bool,
 }
 
+/// A line read on its own, before it is filed in its run (what a parser thread makes ahead of
+/// the line's turn: [`JsonlAdapter::push_parsed`]).
+pub struct Parsed(Entry);
+
+enum Entry {
+    /// A `RunResult`: a run of its own, filed whole.
+    RunResult(Map<String, Value>),
+    Step(MemoryStep),
+}
+
+/// What one memory step says: its steps (numbered and placed when filed), its step number
+/// (an action step's), the final answer it gives and whether it hit the step limit.
+struct MemoryStep {
+    number: Option<u64>,
+    steps: Vec<Step>,
+    answer: Option<String>,
+    limit: bool,
+}
+
+/// A line's parse: the pure half of [`JsonlAdapter::push_line`].
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let o = parse_object(line)?;
+    Ok(Parsed(match is_run_result(&o) {
+        true => Entry::RunResult(o),
+        false => Entry::Step(read(&o)),
+    }))
+}
+
 impl Smolagents {
     /// Closes the run read so far, leaving `keep` (its last steps, of the next run).
     fn close(&mut self, keep: usize) {
@@ -81,112 +110,41 @@ impl Smolagents {
     }
 
     fn push(&mut self, o: &Map<String, Value>, loc: SourceLoc, ingest_seq: u64) {
-        if is_run_result(o) {
-            return self.push_run_result(o, loc, ingest_seq);
+        match is_run_result(o) {
+            true => self.push_run_result(o, loc, ingest_seq),
+            false => self.file(read(o), loc, ingest_seq),
         }
-        let number = o.get("step_number").and_then(Value::as_u64);
-        if let (Some(n), Some(last)) = (number, self.last_number) {
+    }
+
+    fn push_parsed_entry(&mut self, entry: Entry, loc: SourceLoc, ingest_seq: u64) {
+        match entry {
+            Entry::RunResult(o) => self.push_run_result(&o, loc, ingest_seq),
+            Entry::Step(m) => self.file(m, loc, ingest_seq),
+        }
+    }
+
+    /// Files a memory step's steps in the run read so far (or, when its step number does not
+    /// go up, in the next run, with the steps read since the last action).
+    fn file(&mut self, m: MemoryStep, loc: SourceLoc, ingest_seq: u64) {
+        if let (Some(n), Some(last)) = (m.number, self.last_number) {
             if n <= last {
                 self.close(self.after_action);
             }
         }
-        let base = Step { index: self.steps.len() as u32, loc, ingest_seq, ..Step::default() };
-        let message = |role, text| Step { role, text, ..base.clone() };
-        if number.is_some() {
-            self.last_number = number;
-            self.action(o, base);
-            self.after_action = self.steps.len();
-            return;
-        }
-        let step = if let Some(task) = o.get("task").filter(|_| o.contains_key("task_images")) {
-            message(Role::User, content_text(task))
-        } else if let Some(plan) = o.get("plan") {
-            message(Role::Assistant, content_text(plan))
-        } else if let Some(prompt) = o.get("system_prompt").filter(|_| o.len() == 1) {
-            message(Role::System, content_text(prompt))
-        } else if let Some(out) = o.get("output").filter(|_| o.len() == 1) {
-            self.final_answer = Some(content_text(out));
-            message(Role::Assistant, content_text(out))
-        } else {
-            generic::generic_step(o, base.index, base.loc, ingest_seq)
-        };
-        self.steps.push(step);
-    }
-
-    /// An action step: the action (its calls, the model's output as its text), then the
-    /// tools' reply and the step's error.
-    fn action(&mut self, o: &Map<String, Value>, base: Step) {
-        let calls: Vec<&Map<String, Value>> = match o.get("tool_calls") {
-            Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
-            _ => Vec::new(),
-        };
-        let said = o
-            .get("model_output")
-            .filter(|v| !v.is_null())
-            .or_else(|| o.get("model_output_message").and_then(|m| m.get("content")))
-            .map(content_text)
-            .unwrap_or_default();
-        let mut step = Step {
-            role: Role::Assistant,
-            text: said,
-            ids: StepIds {
-                event_id: o.get("step_number").map(|n| value_text(n).into()),
-                ..StepIds::default()
-            },
-            usage: usage(o),
-            ..base.clone()
-        };
-        let (names, args, ids) = generic::calls_of(&calls, &["id"]);
-        if !calls.is_empty() {
-            generic::apply_calls(&mut step, &names, &args, &ids);
-            if step.text.is_empty() {
-                step.text = super::calls_text(&names, &args);
-            }
-        }
-        let action_id = step.ids.action_id.clone();
-        // The step a run ends on at its limit holds no model output nor call: only its error.
-        if !step.text.is_empty() || !calls.is_empty() {
+        for mut step in m.steps {
+            step.index = self.steps.len() as u32;
+            step.loc = loc.clone();
+            step.ingest_seq = ingest_seq;
             self.steps.push(step);
         }
-        let mut limit = false;
-        let error = o.get("error").filter(|e| generic::is_error_value(e)).map(|e| match e {
-            Value::Object(e) => {
-                let kind = get_text(e, &["type"]).unwrap_or_default();
-                limit = kind == "AgentMaxStepsError";
-                let text = e.get("message").map(content_text).unwrap_or_default();
-                if kind.is_empty() {
-                    text
-                } else {
-                    format!("{kind}: {text}")
-                }
-            }
-            other => content_text(other),
-        });
-        self.max_steps |= limit;
-        // The answer: the final step's output, or the one asked for once the limit was hit.
-        if limit || super::value_bool(o.get("is_final_answer")) == Some(true) {
-            self.final_answer = o.get("action_output").filter(|v| !v.is_null()).map(content_text);
+        if m.number.is_some() {
+            self.last_number = m.number;
+            self.after_action = self.steps.len();
         }
-        let observed = o.get("observations").map(content_text).unwrap_or_default();
-        if observed.is_empty() && error.is_none() {
-            return;
+        if m.answer.is_some() {
+            self.final_answer = m.answer;
         }
-        let is_error = error.is_some() || generic::says_it_failed(&observed);
-        let text = match (observed.is_empty(), error) {
-            (_, None) => observed,
-            (true, Some(e)) => e,
-            (false, Some(e)) => format!("{observed}\n{e}"),
-        };
-        self.steps.push(Step {
-            index: self.steps.len() as u32,
-            role: Role::Tool,
-            kind: StepKind::Observation,
-            tool: (!names.is_empty()).then(|| names.join(",").into()),
-            ids: StepIds { source_action_id: action_id, ..StepIds::default() },
-            is_error,
-            text,
-            ..base
-        });
+        self.max_steps |= m.limit;
     }
 
     /// A `RunResult` (a document, or one a line): its steps are a run of their own, its
@@ -233,6 +191,104 @@ impl Smolagents {
     }
 }
 
+/// A memory step's steps, read from the step alone (numbered and placed when filed).
+fn read(o: &Map<String, Value>) -> MemoryStep {
+    let number = o.get("step_number").and_then(Value::as_u64);
+    let mut m = MemoryStep { number, steps: Vec::new(), answer: None, limit: false };
+    let message = |role, text| Step { role, text, ..Step::default() };
+    if number.is_some() {
+        action(o, &mut m);
+        return m;
+    }
+    let step = if let Some(task) = o.get("task").filter(|_| o.contains_key("task_images")) {
+        message(Role::User, content_text(task))
+    } else if let Some(plan) = o.get("plan") {
+        message(Role::Assistant, content_text(plan))
+    } else if let Some(prompt) = o.get("system_prompt").filter(|_| o.len() == 1) {
+        message(Role::System, content_text(prompt))
+    } else if let Some(out) = o.get("output").filter(|_| o.len() == 1) {
+        m.answer = Some(content_text(out));
+        message(Role::Assistant, content_text(out))
+    } else {
+        generic::generic_step(o, 0, SourceLoc::default(), 0)
+    };
+    m.steps.push(step);
+    m
+}
+
+/// An action step: the action (its calls, the model's output as its text), then the tools'
+/// reply and the step's error.
+fn action(o: &Map<String, Value>, m: &mut MemoryStep) {
+    let calls: Vec<&Map<String, Value>> = match o.get("tool_calls") {
+        Some(Value::Array(c)) => c.iter().filter_map(Value::as_object).collect(),
+        _ => Vec::new(),
+    };
+    let said = o
+        .get("model_output")
+        .filter(|v| !v.is_null())
+        .or_else(|| o.get("model_output_message").and_then(|m| m.get("content")))
+        .map(content_text)
+        .unwrap_or_default();
+    let mut step = Step {
+        role: Role::Assistant,
+        text: said,
+        ids: StepIds {
+            event_id: o.get("step_number").map(|n| value_text(n).into()),
+            ..StepIds::default()
+        },
+        usage: usage(o),
+        ..Step::default()
+    };
+    let (names, args, ids) = generic::calls_of(&calls, &["id"]);
+    if !calls.is_empty() {
+        generic::apply_calls(&mut step, &names, &args, &ids);
+        if step.text.is_empty() {
+            step.text = super::calls_text(&names, &args);
+        }
+    }
+    let action_id = step.ids.action_id.clone();
+    // The step a run ends on at its limit holds no model output nor call: only its error.
+    if !step.text.is_empty() || !calls.is_empty() {
+        m.steps.push(step);
+    }
+    let error = o.get("error").filter(|e| generic::is_error_value(e)).map(|e| match e {
+        Value::Object(e) => {
+            let kind = get_text(e, &["type"]).unwrap_or_default();
+            m.limit = kind == "AgentMaxStepsError";
+            let text = e.get("message").map(content_text).unwrap_or_default();
+            if kind.is_empty() {
+                text
+            } else {
+                format!("{kind}: {text}")
+            }
+        }
+        other => content_text(other),
+    });
+    // The answer: the final step's output, or the one asked for once the limit was hit.
+    if m.limit || super::value_bool(o.get("is_final_answer")) == Some(true) {
+        m.answer = o.get("action_output").filter(|v| !v.is_null()).map(content_text);
+    }
+    let observed = o.get("observations").map(content_text).unwrap_or_default();
+    if observed.is_empty() && error.is_none() {
+        return;
+    }
+    let is_error = error.is_some() || generic::says_it_failed(&observed);
+    let text = match (observed.is_empty(), error) {
+        (_, None) => observed,
+        (true, Some(e)) => e,
+        (false, Some(e)) => format!("{observed}\n{e}"),
+    };
+    m.steps.push(Step {
+        role: Role::Tool,
+        kind: StepKind::Observation,
+        tool: (!names.is_empty()).then(|| names.join(",").into()),
+        ids: StepIds { source_action_id: action_id, ..StepIds::default() },
+        is_error,
+        text,
+        ..Step::default()
+    });
+}
+
 /// An action step's usage: its `token_usage` and its `timing.duration` (seconds).
 fn usage(o: &Map<String, Value>) -> Option<Box<Usage>> {
     let tokens = o.get("token_usage").and_then(Value::as_object);
@@ -249,9 +305,20 @@ fn usage(o: &Map<String, Value>) -> Option<Box<Usage>> {
 
 impl JsonlAdapter for Smolagents {
     fn push_line(&mut self, line: &str, loc: SourceLoc, ingest_seq: u64) -> Result<(), String> {
-        let o = parse_object(line)?;
-        self.push(&o, loc, ingest_seq);
+        let Parsed(entry) = parse(line)?;
+        self.push_parsed_entry(entry, loc, ingest_seq);
         Ok(())
+    }
+
+    /// A line parsed ahead is filed as read: its parse depends on the line alone.
+    fn push_parsed(
+        &mut self,
+        parsed: LineParse,
+        loc: SourceLoc,
+        ingest_seq: u64,
+    ) -> Result<Result<(), String>, SourceLoc> {
+        let LineParse::Smolagents(parsed) = parsed else { return Err(loc) };
+        Ok(parsed.map(|Parsed(entry)| self.push_parsed_entry(entry, loc, ingest_seq)))
     }
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
