@@ -15,7 +15,7 @@ cd "$ROOT"
 SIZE_MB="${1:-200}"
 RUNS="${2:-5}"
 export PATH="$HOME/.cargo/bin:$PATH"
-SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures claude-code codex trajerrbench trajerrbench-ascii chat openai-agents}"
+SHAPES="${BENCH_SHAPES:-long short one-step huge-run py-interleaved py-one-line fixtures claude-code codex trajerrbench trajerrbench-ascii chat openai-agents smolagents}"
 BIN="${TRAJSCOPE:-target/release/trajscope}"
 [ "${BENCH_1GB:-0}" = 1 ] && SHAPES="$SHAPES 1gb"
 

@@ -28,6 +28,11 @@ the figures do not depend on one writer's habits:
                                 2–12 generation + function span pairs under one agent span, in
                                 end order (the agent span last), some spans with an error; every
                                 generation's input the conversation so far (~50 MB).
+  smolagents OUT [RUNS=7000]    a smolagents step callback's log: per run a task line, then 2–8
+                                CodeAgent action steps (`step_number` from 1, the model's thought
+                                and code, a `python_interpreter` call, execution logs or an
+                                `AgentExecutionError`), the last the final answer or, one run in
+                                eight, an `AgentMaxStepsError` (~50 MB).
 
   calls-batch OUT [LINES=100000] an OpenAI Batch output file: one request answered a line
                                 (`custom_id`, `response.status_code`, `response.body`), some
@@ -210,6 +215,47 @@ def chat(out, records):
             msgs.append({"role": "assistant", "content": "Done: " + text(20)})
             f.write(json.dumps({"instance_id": f"task-{r}", "messages": msgs,
                                 "resolved": rnd.random() < 0.4}) + "\n")
+
+
+def smolagents(out, runs):
+    """smolagents memory steps of this file's own writing, one a line, as a step callback
+    writes `step.dict()` (succinct: no `model_input_messages`)."""
+    rnd = random.Random(17)
+
+    def text(n):
+        return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+    def timing(t):
+        return {"start_time": t, "end_time": t + 1.5, "duration": 1.5}
+
+    with open(out, "w") as f:
+        for r in range(runs):
+            f.write(json.dumps({"task": text(25) + "?", "task_images": None}) + "\n")
+            steps = rnd.randint(2, 8)
+            for n in range(1, steps + 1):
+                last = n == steps
+                limit = last and r % 8 == 7
+                code = f"final_answer({rnd.randint(1, 999)})" if last else \
+                    f"result = web_search({json.dumps(text(5))})\nprint(result)"
+                failed = not last and rnd.random() < 0.2
+                step = {"step_number": n, "timing": timing(100.0 * r + n), "model_input_messages": None,
+                        "tool_calls": [] if limit else [{"id": f"call_{n}", "type": "function",
+                                                         "function": {"name": "python_interpreter",
+                                                                      "arguments": code}}],
+                        "error": {"type": "AgentMaxStepsError", "message": "Reached max steps."} if limit
+                        else {"type": "AgentExecutionError",
+                              "message": f"Code execution failed at line '{code.splitlines()[0]}' due to: "
+                                         + text(12)} if failed else None,
+                        "model_output_message": None,
+                        "model_output": None if limit else f"Thought: {text(rnd.randint(10, 60))}\n<code>\n{code}\n</code>",
+                        "code_action": None if limit else code,
+                        "observations": None if limit or failed else
+                        "Execution logs:\n" + "\n".join(text(12) for _ in range(rnd.randint(1, 12))),
+                        "observations_images": None, "action_output": rnd.randint(1, 999) if last else None,
+                        "token_usage": {"input_tokens": rnd.randint(500, 9000), "output_tokens": rnd.randint(20, 400),
+                                        "total_tokens": 0},
+                        "is_final_answer": last and not limit}
+                f.write(json.dumps(step) + "\n")
 
 
 def calls_batch(out, lines):
@@ -411,6 +457,7 @@ if __name__ == "__main__":
      "trajerrbench-ascii": lambda: trajerrbench(out, n or 3000, ascii=True),
      "chat": lambda: chat(out, n or 4000),
      "openai-agents": lambda: openai_agents(out, n or 1500),
+     "smolagents": lambda: smolagents(out, n or 7000),
      "calls-batch": lambda: calls_batch(out, n or 100000),
      "calls-interleaved": lambda: calls_interleaved(out, n or 2000),
      "swe-doc": lambda: swe_doc(out, n or 480),

@@ -15,6 +15,7 @@
 #   trajerrbench-ascii  the same written as json.dumps does by default (non-ASCII as \u escapes)
 #   chat            4,000 chat records (OpenAI messages with tool calls, some ShareGPT), by bench/other_shapes.py
 #   openai-agents   1,500 OpenAI Agents SDK traces of span exports in end order, by bench/other_shapes.py
+#   smolagents      a smolagents step callback's log of 7,000 CodeAgent runs (~50 MB), by bench/other_shapes.py
 #   swe-doc         one SWE-agent .traj document of 5,760 turns on one line (~49 MB); swe-doc-pretty
 #                   the same pretty-printed; openhands-doc an OpenHands event list (~54 MB);
 #                   inspect-doc an Inspect log of 981 samples (~50 MB); tau2-doc a tau2 results
@@ -46,7 +47,7 @@ make_shape() {
     claude-code) python3 bench/other_shapes.py claude-code "$f" ;;
     codex) python3 bench/other_shapes.py codex "$f" ;;
     trajerrbench|trajerrbench-ascii) python3 bench/other_shapes.py "$1" "$f" ;;
-    chat|openai-agents|calls-batch|calls-interleaved|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
+    chat|openai-agents|smolagents|calls-batch|calls-interleaved|swe-doc|swe-doc-pretty|openhands-doc|inspect-doc|tau2-doc) python3 bench/other_shapes.py "$1" "$f" ;;
     *) echo "unknown shape $1" >&2; return 2 ;;
   esac
 }
