@@ -175,6 +175,50 @@ proptest! {
     }
 }
 
+/// A smolagents memory step of run-restarting numbers, a task, a RunResult or damage.
+fn smolagents_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (1u64..6, any::<bool>()).prop_map(|(n, failed)| {
+            let error = match failed {
+                true => r#"{"type":"AgentExecutionError","message":"boom"}"#,
+                false => "null",
+            };
+            format!(
+                r#"{{"step_number":{n},"model_output":"Thought {n}","tool_calls":[{{"id":"c{n}","function":{{"name":"python_interpreter","arguments":"print({n})"}}}}],"observations":"{n}","error":{error}}}"#
+            )
+        }),
+        1 => Just(r#"{"task":"t","task_images":null}"#.to_string()),
+        1 => Just(r#"{"output":"o","state":"max_steps_error","steps":[{"task":"u","task_images":null}]}"#.to_string()),
+        1 => Just("{broken".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// smolagents runs settle as the next one starts: handed back in any order, the plain trace.
+    #[test]
+    fn smolagents_runs_settle_to_the_plain_trace(
+        rest in proptest::collection::vec(smolagents_line(), 0..40),
+        cuts in proptest::collection::vec(any::<usize>(), 0..10),
+        reversed in any::<bool>(),
+    ) {
+        let first = r#"{"task":"first","task_images":null}"#.to_string();
+        let input = std::iter::once(first).chain(rest).collect::<Vec<_>>().join("\n");
+        settles_to_the_plain_trace(&input, &cuts, reversed)?;
+    }
+}
+
+#[test]
+fn a_smolagents_run_settles_when_the_next_one_starts() {
+    let bytes = common::read("smolagents/callback_runs.jsonl");
+    let (finished, handed) = ingest_settling(&bytes, &[900, 1800], false);
+    let ids: Vec<&str> = handed.iter().map(|s| s.trajectory.id.as_str()).collect();
+    assert_eq!(ids, ["smolagents-1"], "the second run is open until the end");
+    assert_eq!(finished.trace, ingest(&bytes, IngestOptions::default()));
+    assert!(finished.changed.is_empty());
+}
+
 /// The app's worker keeps settled trajectories in a provisional session (`Session::push`) and
 /// analyses only some; `Loader::finish_returning` takes them back with whatever analyses they
 /// have, keeps those still valid and names the changed ones.

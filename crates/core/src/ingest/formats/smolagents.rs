@@ -22,7 +22,7 @@
 use serde_json::{Map, Value};
 
 use super::{content_text, generic, get, get_text, parse_object, value_text, JsonlAdapter};
-use crate::ingest::LineParse;
+use crate::ingest::{LineParse, Settled};
 use crate::model::{Outcome, Role, SourceLoc, Step, StepIds, StepKind, Trajectory, Usage};
 
 /// Whether an object is a smolagents memory step: an action step (`step_number` with the
@@ -50,7 +50,9 @@ pub fn is_run_result(o: &Map<String, Value>) -> bool {
 /// The reader of memory steps, one a line (or an element of a list).
 #[derive(Default)]
 pub struct Smolagents {
+    /// The runs closed so far; those before `handed` were handed over (placeholders left).
     done: Vec<Trajectory>,
+    handed: usize,
     steps: Vec<Step>,
     /// The last action step's `step_number`, and where the steps after it start.
     last_number: Option<u64>,
@@ -323,6 +325,33 @@ impl JsonlAdapter for Smolagents {
 
     fn finish(self: Box<Self>) -> Vec<Trajectory> {
         (*self).finish_all()
+    }
+
+    fn ids_distinct(&self) -> bool {
+        true
+    }
+
+    /// The runs closed since the last call (a run closes when the next one starts): nothing
+    /// read later changes them, so the CLI analyses them while the rest is read.
+    fn take_settled(&mut self) -> Vec<Settled> {
+        let first = self.handed;
+        self.handed = self.done.len();
+        (first..self.handed)
+            .map(|position| {
+                let trajectory = std::mem::take(&mut self.done[position]);
+                Settled { position, trajectory }
+            })
+            .collect()
+    }
+
+    fn finish_with(self: Box<Self>, returned: Vec<Settled>) -> (Vec<Trajectory>, Vec<usize>) {
+        let mut runs = (*self).finish_all();
+        for s in returned {
+            if let Some(t) = runs.get_mut(s.position) {
+                *t = s.trajectory;
+            }
+        }
+        (runs, Vec::new())
     }
 }
 
