@@ -502,6 +502,55 @@ fn langsmith_patches_fill_nulls_and_keep_what_they_do_not_say() {
     assert!(run.is_error, "the create's error is not erased by the patch's null");
 }
 
+/// Runs one a line without a `trace_id` find their trace through their ancestors; a cycle of
+/// parent links ends (each run of it its own trace); the task is the last user (or `human`)
+/// message of the root's chat inputs; an empty or `None` error is none; each run's step is at
+/// its start time.
+#[test]
+fn langsmith_runs_find_their_trace_through_ancestors_and_read_their_inputs() {
+    let run = |id: &str, parent: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","name":"n-{id}","run_type":"chain","parent_run_id":{parent},"inputs":{{}},"outputs":{{"output":"{id}!"}},"start_time":"2026-01-01T00:00:0{}Z"{extra}}}"#,
+            id.len()
+        )
+    };
+    let chat = r#","inputs":{"messages":[{"role":"user","content":"first ask"},{"role":"assistant","content":"ok"},{"role":"user","content":"the ask"},{"role":"assistant","content":"reply"}]}"#;
+    let lines = [
+        run("t", "null", &format!(r#","trace_id":"T","error":""{chat}"#)),
+        run("tc", "\"t\"", r#","error":"None""#),
+        run("tcc", "\"tc\"", ""),
+        run("x", "\"y\"", ""),
+        run("y", "\"x\"", ""),
+        // Under the cycle, not in it: its path up ends too (in the cycle's trace).
+        run("z", "\"x\"", ""),
+    ]
+    .join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langsmith);
+    let ids: Vec<&str> = t.trajectories.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids.first(), Some(&"T"), "{ids:?}");
+    assert_eq!(
+        ids.len(),
+        3,
+        "the cycle ends: its runs (and the one under it) are traced apart: {ids:?}"
+    );
+    let tr = &t.trajectories[0];
+    let actors: Vec<&str> = tr.steps.iter().skip(1).map(|s| s.actor.as_str()).collect();
+    assert_eq!(actors, ["n-tcc", "n-tc", "n-t"], "the grandchild found T through its parent");
+    assert_eq!(tr.task.as_deref(), Some("the ask"), "the last user message, not the last one");
+    assert!(tr.steps.iter().all(|s| !s.is_error), "an empty or None error is none");
+    assert_eq!(tr.outcome, Outcome::Unknown);
+    assert_eq!(tr.steps[1].timestamp.as_deref(), Some("2026-01-01T00:00:03Z"));
+    // LangChain's `human` role is a user's.
+    let human = run(
+        "h",
+        "null",
+        r#","inputs":{"messages":[{"role":"human","content":"asked"},{"role":"ai","content":"said"}]}"#,
+    );
+    let t = ingest(human.as_bytes(), IngestOptions::default());
+    assert_eq!(t.trajectories[0].task.as_deref(), Some("asked"));
+}
+
 #[test]
 fn langsmith_run_trees_and_runs_per_line() {
     // Found by QA: a run tree (nested `child_runs`) was refused as a document and its children
