@@ -359,6 +359,13 @@ pub(crate) fn settle(mut t: Trajectory) -> Trajectory {
     t
 }
 
+/// `base`'s place with a JSON path suffix (`$.post[0]`, `$.child_runs[1]`): its line and offset
+/// kept, its path (`$` for a line of its own) extended.
+pub(crate) fn at(base: &SourceLoc, suffix: &str) -> SourceLoc {
+    let path = if base.path.is_empty() { "$" } else { &base.path };
+    SourceLoc { path: format!("{path}{suffix}").into(), ..base.clone() }
+}
+
 /// A JSON path segment for a list element: `$.history[3]`.
 pub(crate) fn path_at(base: &str, key: &str, i: usize) -> SourceLoc {
     SourceLoc { line: 0, offset: 0, path: format!("{base}.{key}[{i}]").into() }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{content_text, get, get_text, value_text, SourceLoc};
+use super::{at, content_text, get, get_text, value_text, SourceLoc};
 use crate::artifact::extract;
 use crate::model::{Outcome, Role, Step, StepKind, Trajectory, Usage};
 use crate::usage::{cost, count, parse_timestamp_ms};
@@ -116,12 +116,6 @@ impl Collected {
         }
         Ok(())
     }
-}
-
-/// `base`'s place with a JSON path suffix (`$.post[0]`, `$.child_runs[1]`).
-fn at(base: &SourceLoc, suffix: &str) -> SourceLoc {
-    let path = if base.path.is_empty() { "$" } else { &base.path };
-    SourceLoc { path: format!("{path}{suffix}").into(), ..base.clone() }
 }
 
 pub fn from_document(value: Value) -> Result<Vec<Trajectory>, String> {

@@ -158,11 +158,7 @@ impl Smolagents {
         self.last_number = None;
         let steps = o.get("steps").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         for (i, s) in steps.iter().enumerate() {
-            let path = match loc.path.is_empty() {
-                true => format!("$.steps[{i}]"),
-                false => format!("{}.steps[{i}]", loc.path),
-            };
-            let at = SourceLoc { path: path.into(), ..loc.clone() };
+            let at = super::at(&loc, &format!(".steps[{i}]"));
             match s {
                 Value::Object(s) => self.push(s, at, ingest_seq),
                 other => self.steps.push(Step {
