@@ -1846,6 +1846,43 @@ fn smolagents_run_results_in_lines_and_lists() {
     assert_eq!(runs, [("smolagents-1", Outcome::Failed), ("smolagents-2", Outcome::Unknown)]);
 }
 
+/// A step callback may log a run's final answer step after its last action: the answer stays
+/// with its run, the task after it opens the next one.
+#[test]
+fn a_smolagents_final_answer_step_ends_its_run() {
+    let action = |n: u32| {
+        format!(
+            r#"{{"step_number":{n},"model_output":"Thought {n}","tool_calls":[],"observations":"{n}","error":null}}"#
+        )
+    };
+    let lines = [
+        r#"{"task":"first","task_images":null}"#.to_string(),
+        action(1),
+        action(2),
+        r#"{"output":"4"}"#.to_string(),
+        r#"{"task":"second","task_images":null}"#.to_string(),
+        action(1),
+    ]
+    .join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Smolagents);
+    let runs: Vec<(Option<&str>, Option<&str>, Option<&str>, Vec<u32>)> = t
+        .trajectories
+        .iter()
+        .map(|t| {
+            let lines = t.steps.iter().map(|s| s.loc.line).collect();
+            (t.task.as_deref(), t.final_answer.as_deref(), t.steps.last().map(|s| &*s.text), lines)
+        })
+        .collect();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0].0, Some("first"));
+    assert_eq!(runs[0].1, Some("4"));
+    assert_eq!(runs[0].2, Some("4"), "the answer step closes the first run");
+    assert_eq!(runs[1].0, Some("second"));
+    assert_eq!(runs[1].1, None);
+    assert_eq!(runs[1].3.first(), Some(&5), "the second run opens at its task");
+}
+
 #[test]
 fn atif_documents_in_a_list_and_broken_ones() {
     let doc = |id: &str| {

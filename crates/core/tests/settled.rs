@@ -175,7 +175,8 @@ proptest! {
     }
 }
 
-/// A smolagents memory step of run-restarting numbers, a task, a RunResult or damage.
+/// A smolagents memory step of run-restarting numbers, a task, a final answer, a RunResult or
+/// damage.
 fn smolagents_line() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => (1u64..6, any::<bool>()).prop_map(|(n, failed)| {
@@ -188,6 +189,7 @@ fn smolagents_line() -> impl Strategy<Value = String> {
             )
         }),
         1 => Just(r#"{"task":"t","task_images":null}"#.to_string()),
+        1 => Just(r#"{"output":"the answer"}"#.to_string()),
         1 => Just(r#"{"output":"o","state":"max_steps_error","steps":[{"task":"u","task_images":null}]}"#.to_string()),
         1 => Just("{broken".to_string()),
     ]

@@ -54,7 +54,8 @@ pub struct Smolagents {
     done: Vec<Trajectory>,
     handed: usize,
     steps: Vec<Step>,
-    /// The last action step's `step_number`, and where the steps after it start.
+    /// The last action step's `step_number`, and where the steps after it (or after the final
+    /// answer that follows it) start.
     last_number: Option<u64>,
     after_action: usize,
     final_answer: Option<String>,
@@ -126,7 +127,8 @@ impl Smolagents {
     }
 
     /// Files a memory step's steps in the run read so far (or, when its step number does not
-    /// go up, in the next run, with the steps read since the last action).
+    /// go up, in the next run, with the steps read since the run's last action or final
+    /// answer).
     fn file(&mut self, m: MemoryStep, loc: SourceLoc, ingest_seq: u64) {
         if let (Some(n), Some(last)) = (m.number, self.last_number) {
             if n <= last {
@@ -141,6 +143,9 @@ impl Smolagents {
         }
         if m.number.is_some() {
             self.last_number = m.number;
+        }
+        // A final answer ends its run's part too: what follows it (a task) opens the next run.
+        if m.number.is_some() || m.answer.is_some() {
             self.after_action = self.steps.len();
         }
         if m.answer.is_some() {
