@@ -551,6 +551,38 @@ fn langsmith_runs_find_their_trace_through_ancestors_and_read_their_inputs() {
     assert_eq!(t.trajectories[0].task.as_deref(), Some("asked"));
 }
 
+/// A run's duration is its end time less its start time (none when it ends before it starts);
+/// an empty `outputs` object is no text.
+#[test]
+fn langsmith_run_durations_and_empty_outputs() {
+    let run = |id: &str, end: &str, outputs: &str| {
+        format!(
+            r#"{{"id":"{id}","trace_id":"{id}","name":"n-{id}","run_type":"tool","inputs":{{"q":"?"}},"outputs":{outputs},"start_time":"2026-01-01T00:00:01Z","end_time":"{end}"}}"#
+        )
+    };
+    let lines = [
+        run("later", "2026-01-01T00:00:02.5Z", r#"{"output":"x"}"#),
+        run("same", "2026-01-01T00:00:01Z", r#"{"output":"x"}"#),
+        run("before", "2026-01-01T00:00:00Z", "{}"),
+    ]
+    .join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Langsmith);
+    let runs: Vec<(&str, Option<u64>, &str)> = t
+        .trajectories
+        .iter()
+        .map(|t| {
+            let run = t.steps.last().unwrap();
+            (t.id.as_str(), run.usage.as_ref().and_then(|u| u.duration_ms), run.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        [("later", Some(1_500), "x"), ("same", Some(0), "x"), ("before", None, "")],
+        "an empty outputs object is no text, not `{{}}`"
+    );
+}
+
 #[test]
 fn langsmith_run_trees_and_runs_per_line() {
     // Found by QA: a run tree (nested `child_runs`) was refused as a document and its children
