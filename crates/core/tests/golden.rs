@@ -1878,6 +1878,70 @@ fn smolagents_run_results_in_lines_and_lists() {
     assert_eq!(runs, [("smolagents-1", Outcome::Failed), ("smolagents-2", Outcome::Unknown)]);
 }
 
+/// What makes an object a smolagents memory step takes both its keys: a `task` without
+/// `task_images`, a `plan` without `model_output_message`, `observations` without a
+/// `step_number`, a `state` beside steps that are not memory steps are other formats' (or none).
+#[test]
+fn smolagents_is_told_by_both_keys_of_a_step() {
+    for line in [
+        r#"{"observations":"x","role":"tool"}"#,
+        r#"{"step_number":3,"text":"x"}"#,
+        r#"{"task":"x","answer":"y"}"#,
+        r#"{"task_images":null,"answer":"y"}"#,
+        r#"{"plan":"x","author":"y"}"#,
+        r#"{"model_output_message":{"content":"x"},"author":"y"}"#,
+        r#"{"state":"success","steps":[{"text":"x"}]}"#,
+        r#"{"state":"success","steps":[1]}"#,
+        r#"{"steps":[{"task":"x","task_images":null}],"status":"ok"}"#,
+    ] {
+        for input in [line.to_string(), format!("[{line}]")] {
+            let t = ingest(input.as_bytes(), IngestOptions::default());
+            assert_ne!(t.format, Format::Smolagents, "{input}");
+        }
+    }
+}
+
+/// A `RunResult`'s step that is not an object is a step of its text, in its place; an output
+/// of `null` is no final answer; a system prompt step is the system message, and only alone.
+#[test]
+fn smolagents_run_result_odd_steps_null_output_and_system_prompt() {
+    let doc = r#"{"output":null,"state":"success","steps":[{"task":"t","task_images":null},"a bare note",{"system_prompt":"You are an agent."},{"system_prompt":"x","role":"user","content":"hi"}]}"#;
+    for (input, line) in
+        [(doc.to_string(), 1), (format!("{{\"task\":\"a\",\"task_images\":null}}\n{doc}"), 2)]
+    {
+        let t = ingest(input.as_bytes(), IngestOptions::default());
+        assert_eq!(t.format, Format::Smolagents, "{input}");
+        let tr = t.trajectories.last().unwrap();
+        assert_eq!(tr.final_answer, None, "an output of null is no answer");
+        let steps: Vec<(u32, &str, u32, &str, Role)> = tr
+            .steps
+            .iter()
+            .map(|s| (s.index, &*s.loc.path, s.loc.line, s.text.as_str(), s.role))
+            .collect();
+        assert_eq!(
+            &steps[..3],
+            [
+                (0, "$.steps[0]", line, "t", Role::User),
+                (1, "$.steps[1]", line, "a bare note", steps[1].4),
+                (2, "$.steps[2]", line, "You are an agent.", Role::System),
+            ],
+            "{input}"
+        );
+        assert_ne!(
+            steps[3].4,
+            Role::System,
+            "a system prompt among other keys is no system message"
+        );
+        assert_eq!(
+            tr.steps[1].ingest_seq, tr.steps[0].ingest_seq,
+            "the note is read with its line"
+        );
+        if line == 2 {
+            assert_ne!(tr.steps[1].ingest_seq, t.trajectories[0].steps[0].ingest_seq);
+        }
+    }
+}
+
 /// A step callback may log a run's final answer step after its last action: the answer stays
 /// with its run, the task after it opens the next one.
 #[test]
