@@ -447,10 +447,9 @@ impl Ingestor {
         );
         let mut messages: Vec<String> = error.into_iter().collect();
         messages.append(&mut r.notes);
-        if r.stats.lines_parsed == 0 {
-            if let Some(hint) = r.hint() {
-                messages.push(hint);
-            }
+        match r.stats.lines_parsed {
+            0 => messages.extend(r.hint()),
+            _ => messages.extend(r.eight_bit_note()),
         }
         messages.extend(r.stopped.take());
         let error = (!messages.is_empty()).then(|| messages.join("; "));
@@ -712,17 +711,16 @@ impl Router {
             // Lines that open as JSON do: text in an 8-bit encoding (a Windows program's
             // default), whose accented letters are single bytes UTF-8 does not allow.
             let json = not_utf8.iter().filter(|l| matches!(l.first(), Some(b'{' | b'['))).count();
-            return Some(
-                if json * 2 > not_utf8.len() {
-                    "the file's lines look like JSON in an 8-bit encoding such as Windows-1252 or \
-                 Latin-1, not UTF-8; trajscope reads UTF-8 (convert it, e.g. with \
-                 `iconv -f WINDOWS-1252 -t UTF-8`)"
-                } else {
-                    "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
+            return Some(if json * 2 > not_utf8.len() {
+                format!(
+                    "the file's lines look like JSON in an 8-bit encoding such as \
+                         Windows-1252 or Latin-1, not UTF-8; {FROM_8_BIT}"
+                )
+            } else {
+                "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
                  (trajscope reads JSON or JSONL, plain or gzip / tar / zip)"
-                }
-                .to_string(),
-            );
+                    .to_string()
+            });
         }
         // Most lines prose (a log or notes; a line of it may look like damaged JSON): a text
         // file. No line parsed, or there would be no hint at all.
@@ -736,6 +734,20 @@ impl Router {
             "the file's lines end with a lone carriage return (\\r, old Mac style); trajscope \
              splits lines at \\n (convert them, e.g. with `tr '\\r' '\\n'`)"
                 .to_string()
+        })
+    }
+
+    /// A note for a file some of whose lines were read: the quarantined lines that look like
+    /// a Windows program's 8-bit text among plain-ASCII lines ([`is_8_bit_json`]).
+    fn eight_bit_note(&self) -> Option<String> {
+        let n = (self.quarantine.iter())
+            .filter(|q| q.reason.starts_with("invalid UTF-8 at") && is_8_bit_json(&q.raw))
+            .count();
+        (n > 0).then(|| {
+            format!(
+                "{n} of the lines quarantined are not UTF-8 but read as JSON in an 8-bit \
+                 encoding such as Windows-1252; {FROM_8_BIT}"
+            )
         })
     }
 
@@ -1250,6 +1262,30 @@ fn line_text(line: &[u8]) -> Result<&str, String> {
 fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
+
+/// Whether a line that is not UTF-8 reads as JSON in Latin-1 with each byte above ASCII a
+/// letter (0xC0–0xFF but `×` and `÷`) beside an ASCII one: the accented letters of words
+/// (`caf\xe9`), not damaged bytes (`\xff\xfe`, or a character cut short).
+fn is_8_bit_json(raw: &[u8]) -> bool {
+    let ascii_letter =
+        |i: Option<usize>| i.and_then(|i| raw.get(i)).is_some_and(u8::is_ascii_alphabetic);
+    let letters = raw.iter().enumerate().all(|(i, &b)| {
+        b < 0x80
+            || (b >= 0xC0
+                && b != 0xD7
+                && b != 0xF7
+                && (ascii_letter(i.checked_sub(1)) || ascii_letter(Some(i + 1))))
+    });
+    letters
+        && serde_json::from_slice::<serde_json::Value>(
+            raw.iter().map(|&b| b as char).collect::<String>().as_bytes(),
+        )
+        .is_ok()
+}
+
+/// What to do about a file in an 8-bit encoding (the end of two of the router's messages).
+const FROM_8_BIT: &str =
+    "trajscope reads UTF-8 (convert it, e.g. with `iconv -f WINDOWS-1252 -t UTF-8`)";
 
 fn utf8_reason(e: &std::str::Utf8Error) -> String {
     match e.error_len() {

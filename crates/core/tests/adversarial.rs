@@ -506,6 +506,41 @@ fn eight_bit_text_is_told_apart_from_a_binary_file() {
     assert!(!e.contains("8-bit"), "{e}");
 }
 
+/// A file of plain-ASCII lines and a few in Windows-1252: the ASCII lines are read, the others
+/// quarantined, and a note counts those whose bytes above ASCII are letters of words and that
+/// read as JSON byte for byte (not damaged bytes, nor a character cut short) and says how to
+/// convert the file.
+#[test]
+fn eight_bit_lines_among_read_ones_are_counted_in_a_note() {
+    let mut bytes = Vec::new();
+    for (i, word) in [&b"cafe"[..], b"caf\xe9", b"na\xefve", b"plain"].iter().enumerate() {
+        bytes.extend_from_slice(
+            format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"echo ").as_bytes(),
+        );
+        bytes.extend_from_slice(word);
+        bytes.extend_from_slice(b"\"}\n");
+    }
+    let t = ingest(&bytes, IngestOptions::default());
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (2, 2));
+    assert!(t.quarantine.iter().all(|q| q.reason.starts_with("invalid UTF-8 at byte")));
+    let e = t.error.unwrap_or_default();
+    assert!(e.contains("2 of the lines quarantined are not UTF-8 but read as JSON"), "{e}");
+    assert!(e.contains("iconv -f WINDOWS-1252 -t UTF-8"), "{e}");
+    // Lines that are not JSON read so, damaged bytes, a character cut short (mid-line and at the
+    // end): no note.
+    let damaged = [
+        &b"{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"ls\"}\n"[..],
+        b"{\"type\":\"caf\xe9\n",
+        b"{\"type\":\"bad \xff\xfe bytes\"}\n",
+        b"{\"cut\":\"a\xe2\x82\"}\n",
+        b"{\"type\":\"action\",\"run_id\":\"r\",\"command\":\"\xc3",
+    ]
+    .concat();
+    let t = ingest(&damaged, IngestOptions::default());
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (1, 4));
+    assert!(t.error.is_none(), "{:?}", t.error);
+}
+
 /// UTF-16 is named with its byte order, with or without a byte-order mark, and the command
 /// given converts from it; no line is lost to the hint.
 #[test]
