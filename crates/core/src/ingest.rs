@@ -714,7 +714,7 @@ impl Router {
             return Some(if json * 2 > not_utf8.len() {
                 format!(
                     "the file's lines look like JSON in an 8-bit encoding such as \
-                         Windows-1252 or Latin-1, not UTF-8; {FROM_8_BIT}"
+                     Windows-1252 or Latin-1, not UTF-8; {FROM_8_BIT}"
                 )
             } else {
                 "most of the file is not UTF-8 text: it looks like a binary file, not a trace \
@@ -745,8 +745,8 @@ impl Router {
             .count();
         (n > 0).then(|| {
             format!(
-                "{n} of the lines quarantined are not UTF-8 but read as JSON in an 8-bit \
-                 encoding such as Windows-1252; {FROM_8_BIT}"
+                "quarantined lines that read as JSON in an 8-bit encoding such as Windows-1252, \
+                 not UTF-8: {n}; {FROM_8_BIT}"
             )
         })
     }

@@ -524,7 +524,7 @@ fn eight_bit_lines_among_read_ones_are_counted_in_a_note() {
     assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (2, 2));
     assert!(t.quarantine.iter().all(|q| q.reason.starts_with("invalid UTF-8 at byte")));
     let e = t.error.unwrap_or_default();
-    assert!(e.contains("2 of the lines quarantined are not UTF-8 but read as JSON"), "{e}");
+    assert!(e.contains("quarantined lines that read as JSON in an 8-bit encoding such as Windows-1252, not UTF-8: 2;"), "{e}");
     assert!(e.contains("iconv -f WINDOWS-1252 -t UTF-8"), "{e}");
     // Lines that are not JSON read so, damaged bytes, a character cut short (mid-line and at the
     // end): no note.
