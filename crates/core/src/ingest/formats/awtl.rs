@@ -279,17 +279,13 @@ impl JsonlAdapter for Awtl {
     }
 
     /// The first run while its `run_end` is not read: its first steps copied (in the order
-    /// [`finished`] gives them, numbered from 0), its id, task and outcome as far as read. The
+    /// [`finished`] gives them, numbered from 0), its id and task as far as read. The
     /// run itself is untouched: it settles, or is finished, as without the copy.
     fn snapshot_first(&self, max_steps: usize) -> Option<Trajectory> {
         let run = self.runs.first().filter(|r| !r.ended && !r.handed_over)?;
         let steps = run.steps[..run.steps.len().min(max_steps)].to_vec();
-        let mut copy = Run {
-            outcome: run.outcome,
-            task: run.task.clone(),
-            final_answer: run.final_answer.clone(),
-            ..Run::default()
-        };
+        // Its outcome and final answer are a `run_end`'s, not read yet: the defaults.
+        let mut copy = Run { task: run.task.clone(), ..Run::default() };
         Some(finished(0, &mut copy, run.id.clone(), steps))
     }
 
