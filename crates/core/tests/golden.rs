@@ -1878,6 +1878,23 @@ fn smolagents_run_results_in_lines_and_lists() {
     assert_eq!(runs, [("smolagents-1", Outcome::Failed), ("smolagents-2", Outcome::Unknown)]);
 }
 
+/// One AWTL event pretty-printed over several lines is read as the document it is: its run,
+/// its step, every line of it counted as read.
+#[test]
+fn a_pretty_printed_awtl_event_is_its_run() {
+    let doc = "{\n  \"type\": \"action\",\n  \"run_id\": \"r1\",\n  \"command\": \"ls\"\n}\n";
+    let t = ingest(doc.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Awtl);
+    assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (5, 0));
+    let runs: Vec<(&str, usize)> =
+        t.trajectories.iter().map(|t| (t.id.as_str(), t.steps.len())).collect();
+    assert_eq!(runs, [("r1", 1)]);
+    assert_eq!(
+        (t.trajectories[0].steps[0].kind, t.trajectories[0].steps[0].text.as_str()),
+        (StepKind::Action, "ls")
+    );
+}
+
 /// What makes an object a smolagents memory step takes both its keys: a `task` without
 /// `task_images`, a `plan` without `model_output_message`, `observations` without a
 /// `step_number`, a `state` beside steps that are not memory steps are other formats' (or none).
