@@ -475,20 +475,25 @@ fn utf16_and_lone_cr_files_get_a_hint() {
     assert!(t.error.is_none());
 }
 
+/// AWTL action lines `echo WORD`, a run each, the words' bytes as they are.
+fn echo_lines(words: &[&[u8]]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let head = format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"echo ");
+        bytes.extend_from_slice(head.as_bytes());
+        bytes.extend_from_slice(word);
+        bytes.extend_from_slice(b"\"}\n");
+    }
+    bytes
+}
+
 /// A JSONL file written in Windows-1252 (a Windows program's default encoding), every line of
 /// which holds an accented letter, is named as 8-bit text with the command that converts it;
 /// random bytes are still a binary file. No line is lost to either hint.
 #[test]
 fn eight_bit_text_is_told_apart_from_a_binary_file() {
     // "café" and "naïve" in Windows-1252: 0xE9 and 0xEF, single bytes UTF-8 does not allow.
-    let mut latin = Vec::new();
-    for (i, word) in [&b"caf\xe9"[..], b"na\xefve", b"r\xe9sum\xe9"].iter().enumerate() {
-        latin.extend_from_slice(
-            format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"echo ").as_bytes(),
-        );
-        latin.extend_from_slice(word);
-        latin.extend_from_slice(b"\"}\n");
-    }
+    let latin = echo_lines(&[b"caf\xe9", b"na\xefve", b"r\xe9sum\xe9"]);
     let t = ingest(&latin, IngestOptions::default());
     assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (0, 3));
     let e = t.error.unwrap_or_default();
@@ -512,14 +517,7 @@ fn eight_bit_text_is_told_apart_from_a_binary_file() {
 /// convert the file.
 #[test]
 fn eight_bit_lines_among_read_ones_are_counted_in_a_note() {
-    let mut bytes = Vec::new();
-    for (i, word) in [&b"cafe"[..], b"caf\xe9", b"na\xefve", b"plain"].iter().enumerate() {
-        bytes.extend_from_slice(
-            format!("{{\"type\":\"action\",\"run_id\":\"r{i}\",\"command\":\"echo ").as_bytes(),
-        );
-        bytes.extend_from_slice(word);
-        bytes.extend_from_slice(b"\"}\n");
-    }
+    let bytes = echo_lines(&[b"cafe", b"caf\xe9", b"na\xefve", b"plain"]);
     let t = ingest(&bytes, IngestOptions::default());
     assert_eq!((t.stats.lines_parsed, t.stats.lines_quarantined), (2, 2));
     assert!(t.quarantine.iter().all(|q| q.reason.starts_with("invalid UTF-8 at byte")));
