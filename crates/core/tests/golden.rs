@@ -1979,21 +1979,11 @@ fn a_smolagents_final_answer_step_ends_its_run() {
     .join("\n");
     let t = ingest(lines.as_bytes(), IngestOptions::default());
     assert_eq!(t.format, Format::Smolagents);
-    let runs: Vec<(Option<&str>, Option<&str>, Option<&str>, Vec<u32>)> = t
-        .trajectories
-        .iter()
-        .map(|t| {
-            let lines = t.steps.iter().map(|s| s.loc.line).collect();
-            (t.task.as_deref(), t.final_answer.as_deref(), t.steps.last().map(|s| &*s.text), lines)
-        })
-        .collect();
-    assert_eq!(runs.len(), 2);
-    assert_eq!(runs[0].0, Some("first"));
-    assert_eq!(runs[0].1, Some("4"));
-    assert_eq!(runs[0].2, Some("4"), "the answer step closes the first run");
-    assert_eq!(runs[1].0, Some("second"));
-    assert_eq!(runs[1].1, None);
-    assert_eq!(runs[1].3.first(), Some(&5), "the second run opens at its task");
+    let [first, second] = &t.trajectories[..] else { panic!("two runs: {:?}", t.trajectories) };
+    assert_eq!((first.task.as_deref(), first.final_answer.as_deref()), (Some("first"), Some("4")));
+    assert_eq!(first.steps.last().map(|s| &*s.text), Some("4"), "the answer step closes the run");
+    assert_eq!((second.task.as_deref(), second.final_answer.as_deref()), (Some("second"), None));
+    assert_eq!(second.steps[0].loc.line, 5, "the second run opens at its task");
 }
 
 #[test]
