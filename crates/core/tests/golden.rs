@@ -1895,6 +1895,27 @@ fn a_pretty_printed_awtl_event_is_its_run() {
     );
 }
 
+/// An AWTL line that says a key twice takes its last value (as a JSON object does); a list
+/// field given as one string (`node_id`, `artifact_refs`) is a list of that string.
+#[test]
+fn awtl_repeated_keys_and_lists_of_one_string() {
+    let lines = [
+        r#"{"type":"action","run_id":"r","command":"first","tool":"shell","command":"second"}"#,
+        r#"{"type":"memory_read","run_id":"r","node_id":"n7","artifact_refs":"src/a.py"}"#,
+    ]
+    .join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Awtl);
+    let steps = &t.trajectories[0].steps;
+    assert_eq!(
+        (steps[0].args.as_deref(), steps[0].tool.as_deref()),
+        (Some("second"), Some("shell"))
+    );
+    assert_eq!(steps[1].memory_node_ids, ["n7"]);
+    let refs: Vec<&str> = steps[1].artifact_refs.iter().map(|r| r.raw.as_str()).collect();
+    assert_eq!(refs, ["src/a.py"]);
+}
+
 /// What makes an object a smolagents memory step takes both its keys: a `task` without
 /// `task_images`, a `plan` without `model_output_message`, `observations` without a
 /// `step_number`, a `state` beside steps that are not memory steps are other formats' (or none).
