@@ -1916,6 +1916,40 @@ fn awtl_repeated_keys_and_lists_of_one_string() {
     assert_eq!(refs, ["src/a.py"]);
 }
 
+/// The AWTL event kinds' roles and texts: an artifact (its path a reference; another kind's
+/// `path` is none), a message's `system` and `tool` roles, the error flag as a boolean, a
+/// string (empty: none) or an object, a JSON body as its text, a memory read's text its body
+/// alone.
+#[test]
+fn awtl_event_kinds_roles_errors_and_bodies() {
+    let lines = [
+        r#"{"type":"artifact","run_id":"r","path":"out/report.md"}"#,
+        r#"{"type":"action","run_id":"r","command":"cat x","path":"x"}"#,
+        r#"{"type":"message","run_id":"r","role":"system","text":"be brief"}"#,
+        r#"{"type":"message","run_id":"r","role":"tool","text":"42"}"#,
+        r#"{"type":"observation","run_id":"r","output":{"rows":2},"error":true}"#,
+        r#"{"type":"observation","run_id":"r","output":"x","error":"boom"}"#,
+        r#"{"type":"observation","run_id":"r","output":"y","error":""}"#,
+        r#"{"type":"observation","run_id":"r","output":"z","error":{"code":1}}"#,
+        r#"{"type":"memory_read","run_id":"r","summary":"notes","reason":"why"}"#,
+    ]
+    .join("\n");
+    let t = ingest(lines.as_bytes(), IngestOptions::default());
+    assert_eq!(t.format, Format::Awtl);
+    let s = &t.trajectories[0].steps;
+    assert_eq!((s[0].kind, s[0].role), (StepKind::Artifact, Role::Environment));
+    let refs =
+        |i: usize| -> Vec<&str> { s[i].artifact_refs.iter().map(|r| r.raw.as_str()).collect() };
+    assert_eq!(refs(0), ["out/report.md"]);
+    assert!(refs(1).is_empty(), "an action's `path` is no artifact");
+    assert_eq!((s[2].role, s[3].role), (Role::System, Role::Tool));
+    let errors: Vec<bool> = s[4..8].iter().map(|s| s.is_error).collect();
+    assert_eq!(errors, [true, true, false, true]);
+    assert_eq!(s[4].text, r#"{"rows":2}"#);
+    assert_eq!(s[5].text, "x\nboom", "a string error is part of the text");
+    assert_eq!((s[8].kind, s[8].text.as_str()), (StepKind::MemoryRead, "notes"));
+}
+
 /// What makes an object a smolagents memory step takes both its keys: a `task` without
 /// `task_images`, a `plan` without `model_output_message`, `observations` without a
 /// `step_number`, a `state` beside steps that are not memory steps are other formats' (or none).
