@@ -1919,13 +1919,13 @@ fn awtl_repeated_keys_and_lists_of_one_string() {
 /// The AWTL event kinds' roles and texts: an artifact (its path a reference; another kind's
 /// `path` is none), a message's `system` and `tool` roles, the error flag as a boolean, a
 /// string (empty: none) or an object, a JSON body as its text, a memory read's text its body
-/// alone.
+/// alone, a step's time.
 #[test]
 fn awtl_event_kinds_roles_errors_and_bodies() {
     let lines = [
         r#"{"type":"artifact","run_id":"r","path":"out/report.md"}"#,
         r#"{"type":"action","run_id":"r","command":"cat x","path":"x"}"#,
-        r#"{"type":"message","run_id":"r","role":"system","text":"be brief"}"#,
+        r#"{"type":"message","run_id":"r","role":"system","text":"be brief","ts":"2026-01-01T00:00:05Z"}"#,
         r#"{"type":"message","run_id":"r","role":"tool","text":"42"}"#,
         r#"{"type":"observation","run_id":"r","output":{"rows":2},"error":true}"#,
         r#"{"type":"observation","run_id":"r","output":"x","error":"boom"}"#,
@@ -1943,6 +1943,7 @@ fn awtl_event_kinds_roles_errors_and_bodies() {
     assert_eq!(refs(0), ["out/report.md"]);
     assert!(refs(1).is_empty(), "an action's `path` is no artifact");
     assert_eq!((s[2].role, s[3].role), (Role::System, Role::Tool));
+    assert_eq!(s[2].timestamp.as_deref(), Some("2026-01-01T00:00:05Z"));
     let errors: Vec<bool> = s[4..8].iter().map(|s| s.is_error).collect();
     assert_eq!(errors, [true, true, false, true]);
     assert_eq!(s[4].text, r#"{"rows":2}"#);
